@@ -1,0 +1,21 @@
+/**
+ * The shape of one CLI command. Each command lives in its own file under `commands/` and is
+ * listed once in `commands/index.ts`. A command writes through `io` (never to process.stdout
+ * directly) so tests can run it in-process, and returns its exit code: 0 ok, 1 a check failed
+ * (wrong elements, invalid word, refused request), 2 bad usage or bad input. Errors it throws are
+ * mapped to exit codes by the one top-level catch in `main.ts`.
+ */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface Command {
+  /** The word after `sdmakit` (`decode`, `allr`, ...). */
+  readonly name: string;
+  /** One line for `sdmakit help`. */
+  readonly summary: string;
+  /** Usage text shown on bad usage and by `sdmakit help <name>`. */
+  readonly usage: string;
+  run(args: readonly string[], io: Io): number | Promise<number>;
+}
