@@ -1,0 +1,34 @@
+import { DecodeError } from "./errors.js";
+
+/** Lowercase hex, no spaces. */
+export function toHex(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  return s;
+}
+
+/**
+ * Parse hex (optional `0x`, spaces and `_` ignored) into bytes.
+ * @throws DecodeError when the text is not an even number of hex digits.
+ */
+export function fromHex(text: string): Uint8Array {
+  const clean = text.replace(/^0x/i, "").replace(/[\s_]/g, "");
+  if (!/^[0-9a-fA-F]*$/.test(clean)) throw new DecodeError(`not hex: ${JSON.stringify(text)}`);
+  if (clean.length % 2 !== 0) throw new DecodeError(`odd number of hex digits (${clean.length}) in ${JSON.stringify(text)}`);
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(clean.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** The little-endian u32 words of a byte string (its length a multiple of 4). */
+export function wordsOf(bytes: Uint8Array): number[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: number[] = [];
+  for (let i = 0; i + 4 <= bytes.length; i += 4) out.push(view.getUint32(i, true));
+  return out;
+}
+
+/** `0x%08x` of a u32. */
+export function hex32(word: number): string {
+  return `0x${(word >>> 0).toString(16).padStart(8, "0")}`;
+}

@@ -1,0 +1,5 @@
+export * from "./bitfield.js";
+export * from "./declare.js";
+export * from "./errors.js";
+export * from "./hex.js";
+export * from "./layout.js";

@@ -1,0 +1,332 @@
+import type { Fidelity, LayoutDecl, LayoutNode, LeafKind } from "./declare.js";
+import { f32FromBits, f32ToBits, readBigBits, readBits, writeBigBits, writeBits } from "./bitfield.js";
+import { DecodeError, FieldError, LayoutDefinitionError } from "./errors.js";
+
+/** A field value: numbers up to 32 bits, bigint above, booleans for flags, floats for f32. */
+export type FieldValue = number | bigint | boolean;
+/** Decoded fields by flat dotted name (`src_mem_pattern.step_elem.1`). */
+export type Fields = Record<string, FieldValue>;
+
+/** One leaf of a compiled layout, at its absolute bit offset. */
+export interface Leaf {
+  /** Flat dotted name: nested names joined with `.`, array elements `.0`, `.1`, … */
+  readonly path: string;
+  readonly bit: number;
+  readonly width: number;
+  readonly kind: LeafKind;
+  readonly names?: Readonly<Record<number, string>>;
+  readonly value?: number;
+  readonly doc?: string;
+  readonly fidelity: Fidelity;
+  /** The union arms this leaf lies in, outermost first (`"<union path>|<arm>"`). */
+  readonly arms: readonly string[];
+}
+
+/** Something in a decoded byte string that a well-formed value would not have. */
+export interface DecodeIssue {
+  readonly kind: "reserved" | "const" | "enum" | "undeclared";
+  readonly field: string;
+  readonly bit: number;
+  readonly width: number;
+  readonly value: FieldValue;
+  readonly message: string;
+}
+
+/** A compiled layout: one declaration gives encode, decode, checks and the describe table. */
+export interface Layout {
+  readonly name: string;
+  readonly bytes: number;
+  readonly doc: string;
+  readonly source: string;
+  readonly leaves: readonly Leaf[];
+  /** @throws FieldError for an unknown field, a wrong type or an out-of-range value. */
+  encode(values: Readonly<Record<string, unknown>>): Uint8Array;
+  /** Encode into `out` at `offset` (the bytes there are overwritten). */
+  encodeInto(values: Readonly<Record<string, unknown>>, out: Uint8Array, offset?: number): void;
+  /** @throws DecodeError when fewer than `bytes` bytes are available. */
+  decode(bytes: Uint8Array, offset?: number): Fields;
+  /** Reserved, constant, enum and undeclared bits that a well-formed value would not have. */
+  issues(bytes: Uint8Array, offset?: number): DecodeIssue[];
+  /** The compiled leaf of a flat name. @throws FieldError when there is none. */
+  leaf(path: string): Leaf;
+  /** Read one field without decoding the rest (for hot paths). */
+  read(path: string, bytes: Uint8Array, offset?: number): FieldValue;
+}
+
+/**
+ * Compile a declaration: flatten it into leaves, check that no two leaves overlap (except in
+ * different arms of one union) and none runs past the end, and build the codec.
+ * @throws LayoutDefinitionError when the declaration contradicts itself.
+ */
+export function compileLayout(decl: LayoutDecl): Layout {
+  const leaves: Leaf[] = [];
+  flatten(decl.fields, 0, "", [], leaves);
+  checkLeaves(decl, leaves);
+  return new CompiledLayout(decl, leaves);
+}
+
+function flatten(nodes: readonly LayoutNode[], base: number, prefix: string, arms: string[], out: Leaf[]): void {
+  const join = (name: string) => (name === "" ? prefix.replace(/\.$/, "") : `${prefix}${name}`);
+  for (const n of nodes) {
+    switch (n.node) {
+      case "leaf": {
+        const { node: _node, name, bit, fidelity, ...rest } = n;
+        out.push({ ...rest, path: join(name), bit: base + bit, fidelity: fidelity ?? "seed", arms: [...arms] });
+        break;
+      }
+      case "struct":
+        flatten(n.fields, base + n.bit, `${join(n.name)}.`, arms, out);
+        break;
+      case "array":
+        for (let i = 0; i < n.count; i++) {
+          flatten(n.item, base + n.bit + i * n.strideBits, `${join(n.name)}.${i}.`, arms, out);
+        }
+        break;
+      case "union": {
+        const unionId = join(n.name) || `@${base + n.bit}`;
+        for (const [arm, fields] of Object.entries(n.arms)) {
+          const armPrefix = n.name === "" ? prefix : `${join(n.name)}.`;
+          flatten(fields, base + n.bit, `${armPrefix}${arm}.`, [...arms, `${unionId}|${arm}`], out);
+        }
+        break;
+      }
+    }
+  }
+}
+
+/** Leaves in different arms of one union may share bits; nothing else may. */
+function mayAlias(a: Leaf, b: Leaf): boolean {
+  for (const armA of a.arms) {
+    const union = armA.slice(0, armA.lastIndexOf("|"));
+    const armB = b.arms.find((x) => x.startsWith(`${union}|`));
+    if (armB !== undefined && armB !== armA) return true;
+  }
+  return false;
+}
+
+function checkLeaves(decl: LayoutDecl, leaves: Leaf[]): void {
+  const fail = (msg: string) => {
+    throw new LayoutDefinitionError(`layout ${decl.name}: ${msg}`);
+  };
+  const seen = new Set<string>();
+  for (const l of leaves) {
+    if (seen.has(l.path)) fail(`field ${l.path} declared twice`);
+    seen.add(l.path);
+    if (l.width < 1 || !Number.isInteger(l.width)) fail(`field ${l.path} has width ${l.width}`);
+    if (l.bit < 0 || l.bit + l.width > decl.bytes * 8) {
+      fail(`field ${l.path} (bits ${l.bit}..${l.bit + l.width - 1}) runs past the end (${decl.bytes * 8} bits)`);
+    }
+    if (l.kind === "f32" && l.width !== 32) fail(`f32 field ${l.path} must be 32 bits wide`);
+    if (l.kind === "const" && (l.value === undefined || l.value < 0 || l.value >= 2 ** l.width)) {
+      fail(`constant ${l.path} = ${l.value} does not fit ${l.width} bits`);
+    }
+  }
+  const sorted = [...leaves].sort((a, b) => a.bit - b.bit);
+  for (let i = 0; i < sorted.length; i++) {
+    const a = sorted[i] as Leaf;
+    for (let j = i + 1; j < sorted.length; j++) {
+      const b = sorted[j] as Leaf;
+      if (b.bit >= a.bit + a.width) break;
+      if (!mayAlias(a, b)) fail(`fields ${a.path} and ${b.path} overlap at bit ${b.bit}`);
+    }
+  }
+}
+
+class CompiledLayout implements Layout {
+  readonly name: string;
+  readonly bytes: number;
+  readonly doc: string;
+  readonly source: string;
+  private readonly byPath: Map<string, Leaf>;
+  /** Bytes whose set bits are covered by some leaf; the rest must be zero. */
+  private readonly declaredMask: Uint8Array;
+
+  constructor(
+    decl: LayoutDecl,
+    readonly leaves: readonly Leaf[],
+  ) {
+    this.name = decl.name;
+    this.bytes = decl.bytes;
+    this.doc = decl.doc;
+    this.source = decl.source;
+    this.byPath = new Map(leaves.map((l) => [l.path, l]));
+    this.declaredMask = new Uint8Array(decl.bytes);
+    for (const l of leaves) for (let b = l.bit; b < l.bit + l.width; b++) this.declaredMask[b >> 3]! |= 1 << (b & 7);
+  }
+
+  leaf(path: string): Leaf {
+    const l = this.byPath.get(path);
+    if (l === undefined) throw new FieldError(this.name, path, undefined, "a field of this layout", "unknown field");
+    return l;
+  }
+
+  encode(values: Readonly<Record<string, unknown>>): Uint8Array {
+    const out = new Uint8Array(this.bytes);
+    this.encodeInto(values, out, 0);
+    return out;
+  }
+
+  encodeInto(values: Readonly<Record<string, unknown>>, out: Uint8Array, offset = 0): void {
+    if (offset < 0 || offset + this.bytes > out.length) {
+      throw new RangeError(`${this.name}: no room for ${this.bytes} bytes at offset ${offset} of ${out.length}`);
+    }
+    out.fill(0, offset, offset + this.bytes);
+    const given = flattenValues(values);
+    const chosen: [Leaf, FieldValue][] = [];
+    for (const [path, raw] of given) chosen.push([this.leaf(path), raw as FieldValue]);
+    const armsInUse = new Set(chosen.flatMap(([l]) => l.arms));
+    for (const l of this.leaves) {
+      // A constant inside a union arm belongs to that view: set it only when the caller uses it.
+      if (l.kind === "const" && l.arms.every((a) => armsInUse.has(a))) {
+        writeRaw(out, offset, l, l.value as number);
+      }
+    }
+    const normalised: [Leaf, number | bigint][] = [];
+    for (const [l, raw] of chosen) {
+      const bits = toBits(this.name, l, raw);
+      writeRaw(out, offset, l, bits);
+      normalised.push([l, bits]);
+    }
+    // Union arms alias: two given fields of different arms must agree on every shared bit.
+    for (const [l, bits] of normalised) {
+      const back = readRaw(out, offset, l);
+      if (back !== bits) {
+        const other = normalised.find(([o]) => o !== l && o.bit < l.bit + l.width && l.bit < o.bit + o.width);
+        throw new FieldError(this.name, l.path, given.get(l.path), "a value that agrees with the aliased arm",
+          `conflicts with ${other?.[0].path ?? "a constant"} on the same bits`);
+      }
+    }
+  }
+
+  decode(bytes: Uint8Array, offset = 0): Fields {
+    this.checkLength(bytes, offset);
+    const fields: Fields = {};
+    for (const l of this.leaves) fields[l.path] = fromBits(l, readRaw(bytes, offset, l));
+    return fields;
+  }
+
+  read(path: string, bytes: Uint8Array, offset = 0): FieldValue {
+    return fromBits(this.leaf(path), readRaw(bytes, offset, this.leaf(path)));
+  }
+
+  issues(bytes: Uint8Array, offset = 0): DecodeIssue[] {
+    this.checkLength(bytes, offset);
+    const out: DecodeIssue[] = [];
+    for (const l of this.leaves) {
+      const raw = readRaw(bytes, offset, l);
+      const value = fromBits(l, raw);
+      const at = `bits ${l.bit}..${l.bit + l.width - 1}`;
+      if (l.kind === "reserved" && raw !== 0 && raw !== 0n) {
+        out.push({ kind: "reserved", field: l.path, bit: l.bit, width: l.width, value, message: `reserved ${l.path} (${at}) is ${raw}, not 0` });
+      } else if (l.kind === "const" && raw !== l.value) {
+        out.push({ kind: "const", field: l.path, bit: l.bit, width: l.width, value, message: `constant ${l.path} (${at}) is ${raw}, expected ${l.value}` });
+      } else if (l.kind === "enum" && l.names?.[raw as number] === undefined) {
+        out.push({ kind: "enum", field: l.path, bit: l.bit, width: l.width, value, message: `${l.path} (${at}) = ${raw} is not a known value` });
+      }
+    }
+    for (let b = 0; b < this.bytes * 8; ) {
+      const stray = ((bytes[offset + (b >> 3)] as number) & ~(this.declaredMask[b >> 3] as number) & (1 << (b & 7))) !== 0;
+      if (!stray) {
+        b++;
+        continue;
+      }
+      let end = b;
+      while (end + 1 < this.bytes * 8 && ((bytes[offset + ((end + 1) >> 3)] as number) & ~(this.declaredMask[(end + 1) >> 3] as number) & (1 << ((end + 1) & 7))) !== 0) end++;
+      out.push({ kind: "undeclared", field: `bits ${b}..${end}`, bit: b, width: end - b + 1, value: true, message: `undeclared bits ${b}..${end} are set` });
+      b = end + 1;
+    }
+    return out;
+  }
+
+  private checkLength(bytes: Uint8Array, offset: number): void {
+    if (offset < 0 || bytes.length - offset < this.bytes) {
+      throw new DecodeError(`${this.name} is ${this.bytes} bytes; got ${Math.max(0, bytes.length - offset)}`);
+    }
+  }
+}
+
+function readRaw(bytes: Uint8Array, base: number, l: Leaf): number | bigint {
+  return l.width <= 32 ? readBits(bytes, base, l.bit, l.width) : readBigBits(bytes, base, l.bit, l.width);
+}
+
+function writeRaw(bytes: Uint8Array, base: number, l: Leaf, v: number | bigint): void {
+  if (l.width <= 32) writeBits(bytes, base, l.bit, l.width, Number(v));
+  else writeBigBits(bytes, base, l.bit, l.width, BigInt(v));
+}
+
+function fromBits(l: Leaf, raw: number | bigint): FieldValue {
+  switch (l.kind) {
+    case "bool":
+      return raw !== 0;
+    case "f32":
+      return f32FromBits(raw as number);
+    case "int":
+      if (typeof raw === "bigint") return BigInt.asIntN(l.width, raw);
+      return raw >= 2 ** (l.width - 1) ? raw - 2 ** l.width : raw;
+    default:
+      return raw;
+  }
+}
+
+/** Check and convert one given value to the field's raw bits. */
+function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
+  const bad = (allowed: string, detail?: string): never => {
+    throw new FieldError(layout, l.path, v, allowed, detail);
+  };
+  const uMax = 2n ** BigInt(l.width) - 1n;
+  switch (l.kind) {
+    case "bool":
+      if (typeof v === "boolean") return v ? 1 : 0;
+      if (v === 0 || v === 1) return v;
+      return bad("true | false", `${JSON.stringify(v)} is not a boolean`);
+    case "f32":
+      if (typeof v !== "number") return bad("a number", `${JSON.stringify(v)} is not a number`);
+      if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38 && Math.fround(v) === Number.POSITIVE_INFINITY * Math.sign(v)) {
+        return bad("a binary32 value", `${v} overflows binary32`);
+      }
+      return f32ToBits(v);
+    case "enum": {
+      const names = l.names ?? {};
+      let code = v;
+      if (typeof v === "string") {
+        const hit = Object.entries(names).find(([, n]) => n.toLowerCase() === v.toLowerCase());
+        code = hit === undefined ? bad(`one of ${Object.values(names).join(", ")}`, `unknown name ${JSON.stringify(v)}`) : Number(hit[0]);
+      }
+      if (typeof code !== "number" || !Number.isInteger(code) || code < 0 || code > Number(uMax)) {
+        return bad(`0..${uMax}`);
+      }
+      return code;
+    }
+    case "const":
+      if (v !== l.value) bad(`${l.value}`, `is the constant ${l.value}; got ${JSON.stringify(v)}`);
+      return l.value as number;
+    default: {
+      const big = toBigInt(v) ?? bad("an integer", `${JSON.stringify(v)} is not an integer`);
+      if (l.kind === "reserved" && big !== 0n) bad("0", `is reserved and must be 0; got ${v}`);
+      const min = l.kind === "int" ? -(2n ** BigInt(l.width - 1)) : 0n;
+      const max = l.kind === "int" ? 2n ** BigInt(l.width - 1) - 1n : uMax;
+      if (big < min || big > max) bad(`${min}..${max}`);
+      const raw = BigInt.asUintN(l.width, big);
+      return l.width <= 32 ? Number(raw) : raw;
+    }
+  }
+}
+
+function toBigInt(v: unknown): bigint | undefined {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "number") return Number.isSafeInteger(v) ? BigInt(v) : undefined;
+  if (typeof v === "string" && /^(-?\d+|0x[0-9a-f]+)$/i.test(v.trim())) return BigInt(v.trim());
+  return undefined;
+}
+
+/** Accept flat dotted keys or nested objects / arrays; give flat dotted keys. */
+function flattenValues(values: Readonly<Record<string, unknown>>): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  const walk = (prefix: string, v: unknown) => {
+    if (v !== null && typeof v === "object" && !(typeof v === "bigint")) {
+      for (const [k, sub] of Object.entries(v as Record<string, unknown>)) walk(prefix === "" ? k : `${prefix}.${k}`, sub);
+    } else out.set(prefix, v);
+  };
+  for (const [k, v] of Object.entries(values)) walk(k, v);
+  return out;
+}

@@ -1,0 +1,4 @@
+export * from "./dtype.js";
+export * from "./enums.js";
+export * from "./layouts/index.js";
+export * from "./tables.js";
