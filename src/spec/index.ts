@@ -1,4 +1,5 @@
 export * from "./dtype.js";
 export * from "./enums.js";
 export * from "./layouts/index.js";
+export * from "./packet-model.js";
 export * from "./tables.js";

@@ -1,0 +1,167 @@
+/**
+ * Simulated device memory: named regions at exact 64-bit addresses, backed lazily by 1 MiB pages so
+ * a Trn2 device does not cost its 96 GiB of HBM in host memory. An access outside every region, or
+ * one that runs past the end of its region, is a {@link DeviceFault} naming the address and the
+ * reason — never a silent drop or a wrap.
+ */
+import { DeviceFault } from "../bits/errors.js";
+
+export type RegionKind = "hbm" | "sbuf" | "psum" | "mmio" | "host";
+
+export interface RegionSpec {
+  readonly name: string;
+  readonly base: bigint;
+  readonly bytes: bigint;
+  readonly kind: RegionKind;
+  /** MMIO: called instead of storing, for each 32-bit word written (address aligned to 4). */
+  readonly onWrite32?: (addr: bigint, value: number) => void;
+  /** MMIO: called for each 32-bit word read. */
+  readonly onRead32?: (addr: bigint) => number;
+}
+
+export interface Region extends RegionSpec {
+  readonly end: bigint;
+}
+
+const PAGE_SHIFT = 20n;
+const PAGE_BYTES = 1 << 20;
+const PAGE_MASK = (1n << PAGE_SHIFT) - 1n;
+
+/** Format an address the way faults and logs print it. */
+export function hexAddr(addr: bigint): string {
+  return `0x${addr.toString(16)}`;
+}
+
+export class DeviceMemory {
+  private readonly regions: Region[] = [];
+  private readonly pages = new Map<bigint, Uint8Array>();
+
+  /**
+   * Map a region. @throws DeviceFault when it overlaps a region already mapped or is empty.
+   */
+  map(spec: RegionSpec): Region {
+    if (spec.bytes <= 0n) throw new DeviceFault(`region ${spec.name}: size ${spec.bytes} must be positive`);
+    const region: Region = { ...spec, end: spec.base + spec.bytes };
+    for (const r of this.regions) {
+      if (region.base < r.end && r.base < region.end) {
+        throw new DeviceFault(`region ${spec.name} [${hexAddr(region.base)}, ${hexAddr(region.end)}) overlaps ${r.name}`);
+      }
+    }
+    this.regions.push(region);
+    this.regions.sort((a, b) => (a.base < b.base ? -1 : 1));
+    return region;
+  }
+
+  /** All mapped regions, by address. */
+  get mapped(): readonly Region[] {
+    return this.regions;
+  }
+
+  /** The region holding [addr, addr + len). @throws DeviceFault when there is none. */
+  regionOf(addr: bigint, len: number, what = "access"): Region {
+    let lo = 0;
+    let hi = this.regions.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const r = this.regions[mid] as Region;
+      if (addr < r.base) hi = mid - 1;
+      else if (addr >= r.end) lo = mid + 1;
+      else {
+        if (addr + BigInt(len) > r.end) {
+          throw new DeviceFault(
+            `${what} of ${len} bytes at ${hexAddr(addr)} runs past the end of ${r.name} (ends ${hexAddr(r.end)})`,
+          );
+        }
+        return r;
+      }
+    }
+    throw new DeviceFault(`${what} of ${len} bytes at ${hexAddr(addr)}: address is not mapped`);
+  }
+
+  /** Copy `len` bytes out of device memory. */
+  read(addr: bigint, len: number, what = "read"): Uint8Array {
+    const out = new Uint8Array(len);
+    this.readInto(addr, out, what);
+    return out;
+  }
+
+  /** Fill `out` from device memory at `addr`. */
+  readInto(addr: bigint, out: Uint8Array, what = "read"): void {
+    const region = this.regionOf(addr, out.length, what);
+    if (region.onRead32) {
+      this.mmioRead(region, addr, out);
+      return;
+    }
+    this.forEachSpan(addr, out.length, false, (page, off, outOff, n) => {
+      if (page) out.set(page.subarray(off, off + n), outOff);
+      else out.fill(0, outOff, outOff + n);
+    });
+  }
+
+  /** Copy `data` into device memory at `addr`. */
+  write(addr: bigint, data: Uint8Array, what = "write"): void {
+    const region = this.regionOf(addr, data.length, what);
+    if (region.onWrite32) {
+      this.mmioWrite(region, addr, data);
+      return;
+    }
+    this.forEachSpan(addr, data.length, true, (page, off, inOff, n) => {
+      (page as Uint8Array).set(data.subarray(inOff, inOff + n), off);
+    });
+  }
+
+  readU32(addr: bigint): number {
+    const b = this.read(addr, 4);
+    return ((b[0] as number) | ((b[1] as number) << 8) | ((b[2] as number) << 16) | ((b[3] as number) << 24)) >>> 0;
+  }
+
+  writeU32(addr: bigint, value: number): void {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setUint32(0, value >>> 0, true);
+    this.write(addr, b);
+  }
+
+  /** Bytes of host memory actually allocated for pages (for tests of lazy allocation). */
+  get allocatedBytes(): number {
+    return this.pages.size * PAGE_BYTES;
+  }
+
+  private forEachSpan(
+    addr: bigint,
+    len: number,
+    allocate: boolean,
+    fn: (page: Uint8Array | undefined, pageOff: number, bufOff: number, n: number) => void,
+  ): void {
+    let done = 0;
+    let pageNo = addr >> PAGE_SHIFT;
+    let off = Number(addr & PAGE_MASK);
+    while (done < len) {
+      const n = Math.min(PAGE_BYTES - off, len - done);
+      let page = this.pages.get(pageNo);
+      if (!page && allocate) {
+        page = new Uint8Array(PAGE_BYTES);
+        this.pages.set(pageNo, page);
+      }
+      fn(page, off, done, n);
+      done += n;
+      pageNo += 1n;
+      off = 0;
+    }
+  }
+
+  private mmioWrite(region: Region, addr: bigint, data: Uint8Array): void {
+    if ((addr & 3n) !== 0n || data.length % 4 !== 0) {
+      throw new DeviceFault(`MMIO write of ${data.length} bytes at ${hexAddr(addr)} in ${region.name} is not whole aligned words`);
+    }
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    for (let i = 0; i < data.length; i += 4) region.onWrite32?.(addr + BigInt(i), view.getUint32(i, true));
+  }
+
+  private mmioRead(region: Region, addr: bigint, out: Uint8Array): void {
+    if ((addr & 3n) !== 0n || out.length % 4 !== 0) {
+      throw new DeviceFault(`MMIO read of ${out.length} bytes at ${hexAddr(addr)} in ${region.name} is not whole aligned words`);
+    }
+    const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    for (let i = 0; i < out.length; i += 4) view.setUint32(i, region.onRead32?.(addr + BigInt(i)) ?? 0, true);
+  }
+}
