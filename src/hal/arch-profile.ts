@@ -1,0 +1,137 @@
+/**
+ * One record per Trainium generation: every per-arch number and feature gate in one place, so code
+ * asks the profile instead of testing `arch === 4` (DESIGN.md). Seed facts are cited by section;
+ * public figures come from GROUND_TRUTH.md.
+ */
+import { UsageError } from "../bits/errors.js";
+import { ArchType } from "../spec/enums.js";
+import { MAX_CCE_ELEMENTS } from "../spec/tables.js";
+
+export type ArchName = "trn1" | "trn2" | "trn3";
+
+export interface ArchProfile {
+  readonly arch: ArchType;
+  readonly name: ArchName;
+  /** The KaenaHal codename. */
+  readonly codename: "SUNDA" | "CAYMAN" | "MARIANA";
+  // --- DMA -----------------------------------------------------------------------------------
+  readonly neuronCores: number;
+  readonly dmaEnginesPerCore: number;
+  readonly queuesPerEngine: number;
+  /** SDMA engine register stride (GROUND_TRUTH). */
+  readonly sdmaEngineStride: bigint;
+  /** Bytes per ns one DMA engine moves (GROUND_TRUTH, [U]). */
+  readonly dmaBytesPerNs: number;
+  /** CCE compute throughput as a fraction of copy throughput (half before Trn3). */
+  readonly cceRateFactor: number;
+  // --- CCE limits ----------------------------------------------------------------------------
+  /** aws_hal_get_sdma_max_cce_elements (seed 000 §7.1). */
+  readonly maxCceElements: number;
+  /** Sources per CCE op the device takes: cce_info holds 32 (seed), public docs say 16. */
+  readonly maxCceSources: number;
+  /** num_dests > 1 (replication) and the EXT combo packet: arch > 2 (seed 000 §4.3, §5.1). */
+  readonly hasCceReplication: boolean;
+  // --- memory --------------------------------------------------------------------------------
+  readonly sbufPartitions: number;
+  /** Usable bytes per SBUF partition (24 / 28 / 32 MiB over 128 partitions). */
+  readonly sbufPartitionBytes: number;
+  /** Address stride between partitions: 256 KiB (seed 003 §2, rel >> 18). */
+  readonly sbufPartitionStride: number;
+  readonly psumBytes: number;
+  readonly hbmBytes: bigint;
+  readonly hbmBytesPerNs: number;
+  // --- feature gates (seed 003) --------------------------------------------------------------
+  /** UDMA-M2S prefetch, CC-queue and XT-local writes: arch > 2. */
+  readonly hasM2sPrefetch: boolean;
+  /** The fabric-trigger notification CSR stride: 48 (SUNDA / CAYMAN) or 52 (MARIANA). */
+  readonly fabricTriggerStride: number;
+  /** The S3D3 SB2SB collective: NC ≥ V3 (seed 002 §5). */
+  readonly hasSb2sb: boolean;
+  /** The MARIANA-only slice: embedded semaphores, seed / FP8 / QoS / B0 CSRs, CCE user offset. */
+  readonly hasMarianaSlice: boolean;
+  /** aws_hal_get_sdma_cce_user_offset: 0x2000 on MARIANA, 0 before. */
+  readonly cceUserOffset: number;
+  // --- links (GROUND_TRUTH) ------------------------------------------------------------------
+  readonly chipToChipBytesPerNs: number;
+  /** Queue arbitration: round-robin (Trn1/2) or 4 QoS classes (Trn3). */
+  readonly queueArbitration: "round-robin" | "qos";
+}
+
+const GiB = 1024n ** 3n;
+const KiB = 1024;
+
+export const SUNDA: ArchProfile = {
+  arch: ArchType.SUNDA,
+  name: "trn1",
+  codename: "SUNDA",
+  neuronCores: 2,
+  dmaEnginesPerCore: 16,
+  queuesPerEngine: 16,
+  sdmaEngineStride: 0x100000n,
+  dmaBytesPerNs: 17,
+  cceRateFactor: 0.5,
+  maxCceElements: MAX_CCE_ELEMENTS[ArchType.SUNDA] as number,
+  maxCceSources: 16,
+  hasCceReplication: false,
+  sbufPartitions: 128,
+  sbufPartitionBytes: 192 * KiB,
+  sbufPartitionStride: 256 * KiB,
+  psumBytes: 2 * 1024 * KiB,
+  hbmBytes: 32n * GiB,
+  hbmBytesPerNs: 820,
+  hasM2sPrefetch: false,
+  fabricTriggerStride: 48,
+  hasSb2sb: false,
+  hasMarianaSlice: false,
+  cceUserOffset: 0,
+  chipToChipBytesPerNs: 384,
+  queueArbitration: "round-robin",
+};
+
+export const CAYMAN: ArchProfile = {
+  ...SUNDA,
+  arch: ArchType.CAYMAN,
+  name: "trn2",
+  codename: "CAYMAN",
+  neuronCores: 8,
+  dmaBytesPerNs: 23,
+  maxCceElements: MAX_CCE_ELEMENTS[ArchType.CAYMAN] as number,
+  hasCceReplication: true,
+  sbufPartitionBytes: 224 * KiB,
+  hbmBytes: 96n * GiB,
+  hbmBytesPerNs: 2900,
+  hasM2sPrefetch: true,
+  hasSb2sb: true,
+  chipToChipBytesPerNs: 1280,
+};
+
+export const MARIANA: ArchProfile = {
+  ...CAYMAN,
+  arch: ArchType.MARIANA,
+  name: "trn3",
+  codename: "MARIANA",
+  dmaBytesPerNs: 33,
+  cceRateFactor: 1,
+  maxCceElements: MAX_CCE_ELEMENTS[ArchType.MARIANA] as number,
+  sbufPartitionBytes: 256 * KiB,
+  hbmBytes: 144n * GiB,
+  hbmBytesPerNs: 4900,
+  fabricTriggerStride: 52,
+  hasMarianaSlice: true,
+  cceUserOffset: 0x2000,
+  chipToChipBytesPerNs: 2560,
+  queueArbitration: "qos",
+};
+
+export const PROFILES: readonly ArchProfile[] = [SUNDA, CAYMAN, MARIANA];
+
+/**
+ * The profile of an arch name (`trn1`), codename (`cayman`) or hal_target value (2..4).
+ * @throws UsageError naming the accepted values.
+ */
+export function archProfile(which: string | number): ArchProfile {
+  const key = typeof which === "string" ? which.toLowerCase() : which;
+  const hit = PROFILES.find((p) => p.name === key || p.codename.toLowerCase() === key || p.arch === key);
+  if (!hit) throw new UsageError(`unknown arch ${JSON.stringify(which)}: expected trn1 | trn2 | trn3 (or 2 | 3 | 4)`);
+  return hit;
+}
