@@ -3,3 +3,4 @@ export * from "./enums.js";
 export * from "./layouts/index.js";
 export * from "./packet-model.js";
 export * from "./tables.js";
+export * from "./udma-regs.js";
