@@ -1,0 +1,98 @@
+import { FieldError } from "../bits/errors.js";
+import { Dtype } from "../spec/dtype.js";
+import { decodeToF32 } from "./codec.js";
+import { fmaF32 } from "./fma.js";
+
+/** The CCE ALU operations (SDMA_CCETYPE ADD 0, FMA 1, MAX 2, MIN 3; seed 000 §1.1, §4.1). */
+export type AluOp = "add" | "fma" | "min" | "max";
+
+/**
+ * MODEL — integer and narrow accumulation: the accumulator is FP32 whatever the meta-control
+ * accum_dtype nibble (bits 19:16, seed 000 §3.3) names. Public docs state that DMA compute runs in
+ * FP32 and that integer all-reduces are converted to FP32 by the compiler
+ * (../shared/GROUND_TRUTH.md); the seeds show the nibble is encoded but not what the silicon does
+ * with it. So an int32 sum rounds like an FP32 sum (exact below 2^24) and is converted back by
+ * the integer policy of int-encode.ts. This is the one place that rule lives.
+ * @returns always {@link Dtype.FP32} for a valid dtype code.
+ */
+export function aluAccumulatorDtype(accumDt: number): Dtype {
+  if (!Number.isInteger(accumDt) || accumDt < Dtype.UINT64 || accumDt > Dtype.FP8_E5) {
+    throw new FieldError("alu", "accum_dtype", accumDt, `${Dtype.UINT64}..${Dtype.FP8_E5}`);
+  }
+  return Dtype.FP32;
+}
+
+/**
+ * The value an accumulator starts from so that applying the first source loads it unchanged:
+ * −0 for ADD and FMA (x + (−0) = x for every x, −0 included), +inf for MIN, −inf for MAX.
+ */
+export function aluIdentity(op: AluOp): number {
+  return op === "min" ? Number.POSITIVE_INFINITY : op === "max" ? Number.NEGATIVE_INFINITY : -0;
+}
+
+/** The ALU kernels run over [0, count) of every array they are given. */
+function checkCount(fn: string, count: number, ...arrays: Float32Array[]): void {
+  const limit = Math.min(...arrays.map((a) => a.length));
+  if (!Number.isInteger(count) || count < 0 || count > limit) {
+    throw new FieldError(fn, "count", count, `0..${limit}`);
+  }
+}
+
+/**
+ * ADD: acc[i] = acc[i] + src[i], rounded to FP32. The double sum of two FP32 values rounded to FP32
+ * is the correctly rounded FP32 sum (53 ≥ 2·24 + 2: double rounding is innocuous for +).
+ */
+export function aluAdd(acc: Float32Array, src: Float32Array, count: number): void {
+  checkCount("aluAdd", count, acc, src);
+  for (let i = 0; i < count; i++) acc[i] = acc[i]! + src[i]!;
+}
+
+/** FMA: acc[i] = src[i]·scale + acc[i] with one rounding to FP32 (seed 000 §3.1: a=input, b=scale, c=stored). */
+export function aluFma(acc: Float32Array, src: Float32Array, scale: number, count: number): void {
+  checkCount("aluFma", count, acc, src);
+  for (let i = 0; i < count; i++) acc[i] = fmaF32(src[i]!, scale, acc[i]!);
+}
+
+/*
+ * MODEL — NaN and signed zero in MIN/MAX: IEEE 754-2019 minimum / maximum (§9.6): a NaN in either
+ * operand gives NaN, and −0 < +0. That is exactly Math.min / Math.max. The alternative
+ * (minimumNumber, where a number beats a NaN) would hide a NaN in a reduction; we prefer the
+ * reduction to show it. The seeds and public docs are silent.
+ */
+
+/** MIN: acc[i] = minimum(acc[i], src[i]). */
+export function aluMin(acc: Float32Array, src: Float32Array, count: number): void {
+  checkCount("aluMin", count, acc, src);
+  for (let i = 0; i < count; i++) acc[i] = Math.min(acc[i]!, src[i]!);
+}
+
+/** MAX: acc[i] = maximum(acc[i], src[i]). */
+export function aluMax(acc: Float32Array, src: Float32Array, count: number): void {
+  checkCount("aluMax", count, acc, src);
+  for (let i = 0; i < count; i++) acc[i] = Math.max(acc[i]!, src[i]!);
+}
+
+/**
+ * The optional constant of MIN/MAX (min_max_info.use_constant, seed 000 §4.1): the constant joins
+ * the reduction as one more, broadcast, operand. `max` with constant 0 is a ReLU.
+ */
+export function aluClamp(op: "min" | "max", acc: Float32Array, constant: number, count: number): void {
+  checkCount("aluClamp", count, acc);
+  const c = Math.fround(constant);
+  if (op === "min") for (let i = 0; i < count; i++) acc[i] = Math.min(acc[i]!, c);
+  else for (let i = 0; i < count; i++) acc[i] = Math.max(acc[i]!, c);
+}
+
+/**
+ * The FP32 value of a MIN/MAX constant given as its 32-bit word and dtype (fp32, int32 or uint32:
+ * the dtypes public docs allow; an int32/uint32 constant rounds to FP32 once, to nearest even).
+ */
+export function aluConstantToF32(dt: Dtype, word: number): number {
+  if (dt !== Dtype.FP32 && dt !== Dtype.INT32 && dt !== Dtype.UINT32) {
+    throw new FieldError("alu", "constant_dtype", dt, `${Dtype.INT32}, ${Dtype.UINT32} or ${Dtype.FP32}`);
+  }
+  const bytes = new Uint8Array(new Uint32Array([word >>> 0]).buffer);
+  const out = new Float32Array(1);
+  decodeToF32(dt, bytes, 0, 1, out);
+  return out[0]!;
+}

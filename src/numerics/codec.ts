@@ -1,0 +1,181 @@
+import { FieldError } from "../bits/errors.js";
+import { Dtype, dtypeBytes } from "../spec/dtype.js";
+import {
+  commitWords,
+  readWords,
+  type WordArray,
+  type WordArrayConstructor,
+  wordsToWrite,
+} from "./byte-views.js";
+import {
+  decodeBf16,
+  decodeByTable,
+  E3M4_DECODE,
+  E4M3_DECODE,
+  E5M2_DECODE,
+  FP16_DECODE,
+} from "./float-decode.js";
+import { encodeNarrowFloat } from "./float-encode.js";
+import { narrowFloatFormat } from "./float-formats.js";
+import { decodeInt64, decodeSmallInt } from "./int-decode.js";
+import { encodeInt64, encodeSmallInt } from "./int-encode.js";
+import { type OverflowPolicy, RNE, type Rounding } from "./rounding.js";
+
+/** The integer dtypes of up to 32 bits: the typed array that holds them and their range. */
+const SMALL_INTS: Partial<
+  Record<Dtype, { Ctor: WordArrayConstructor<WordArray>; min: number; max: number }>
+> = {
+  [Dtype.INT8]: { Ctor: Int8Array, min: -128, max: 127 },
+  [Dtype.UINT8]: { Ctor: Uint8Array, min: 0, max: 255 },
+  [Dtype.INT16]: { Ctor: Int16Array, min: -32768, max: 32767 },
+  [Dtype.UINT16]: { Ctor: Uint16Array, min: 0, max: 65535 },
+  [Dtype.INT32]: { Ctor: Int32Array, min: -2147483648, max: 2147483647 },
+  [Dtype.UINT32]: { Ctor: Uint32Array, min: 0, max: 4294967295 },
+};
+
+const FP8_DECODE: Partial<Record<Dtype, Uint32Array>> = {
+  [Dtype.FP8_E3]: E3M4_DECODE,
+  [Dtype.FP8_E4]: E4M3_DECODE,
+  [Dtype.FP8_E5]: E5M2_DECODE,
+};
+
+function checkArgs(
+  fn: string,
+  dt: number,
+  count: number,
+  bytesArg: string,
+  byteOffset: number,
+  byteLength: number,
+  f32Arg: string,
+  f32Offset: number,
+  f32Length: number,
+): asserts dt is Dtype {
+  if (!Number.isInteger(dt) || dt < Dtype.UINT64 || dt > Dtype.FP8_E5) {
+    throw new FieldError(fn, "dt", dt, `${Dtype.UINT64}..${Dtype.FP8_E5}`);
+  }
+  if (!Number.isInteger(count) || count < 0) throw new FieldError(fn, "count", count, "an integer ≥ 0");
+  checkSpan(fn, bytesArg, byteOffset, count * dtypeBytes(dt as Dtype), byteLength);
+  checkSpan(fn, f32Arg, f32Offset, count, f32Length);
+}
+
+function checkSpan(fn: string, arg: string, offset: number, needed: number, length: number): void {
+  if (!Number.isInteger(offset) || offset < 0 || offset + needed > length) {
+    throw new FieldError(
+      fn,
+      arg,
+      offset,
+      `0..${length - needed}`,
+      `${offset} + ${needed} elements exceeds length ${length}`,
+    );
+  }
+}
+
+function f32Bits(a: Float32Array): Uint32Array {
+  return new Uint32Array(a.buffer, a.byteOffset, a.length);
+}
+
+/**
+ * Decode `count` little-endian elements of dtype `dt` from `bytes[byteOffset…]` into FP32 at
+ * `out[outOffset…]`. Floats widen exactly (NaN payloads and signalling NaNs kept bit for bit);
+ * integers of up to 24 bits are exact, wider integers round once, to nearest even.
+ */
+export function decodeToF32(
+  dt: Dtype,
+  bytes: Uint8Array,
+  byteOffset: number,
+  count: number,
+  out: Float32Array,
+  outOffset = 0,
+): void {
+  checkArgs(
+    "decodeToF32",
+    dt,
+    count,
+    "byteOffset",
+    byteOffset,
+    bytes.length,
+    "outOffset",
+    outOffset,
+    out.length,
+  );
+  const smallInt = SMALL_INTS[dt];
+  const fp8 = FP8_DECODE[dt];
+  if (smallInt !== undefined) {
+    decodeSmallInt(readWords(smallInt.Ctor, bytes, byteOffset, count), out, outOffset, count);
+  } else if (fp8 !== undefined) {
+    decodeByTable(fp8, bytes.subarray(byteOffset, byteOffset + count), f32Bits(out), outOffset, count);
+  } else if (dt === Dtype.FP32 || dt === Dtype.FP32R) {
+    f32Bits(out).set(readWords(Uint32Array, bytes, byteOffset, count), outOffset);
+  } else if (dt === Dtype.BFLOAT16) {
+    decodeBf16(readWords(Uint16Array, bytes, byteOffset, count), f32Bits(out), outOffset, count);
+  } else if (dt === Dtype.FP16) {
+    decodeByTable(
+      FP16_DECODE,
+      readWords(Uint16Array, bytes, byteOffset, count),
+      f32Bits(out),
+      outOffset,
+      count,
+    );
+  } else {
+    decodeInt64(
+      readWords(Uint32Array, bytes, byteOffset, 2 * count),
+      dt === Dtype.INT64,
+      out,
+      outOffset,
+      count,
+    );
+  }
+}
+
+/**
+ * Encode `count` FP32 values from `src[srcOffset…]` as dtype `dt`, little-endian, into
+ * `out[byteOffset…]`. FP32 and FP32R copy bits (a signalling NaN survives). Narrow floats round
+ * by `rounding` and overflow by `overflow`; integers follow the MODEL of int-encode.ts
+ * (RNE, saturate, NaN → 0) whatever `rounding` says.
+ */
+export function encodeFromF32(
+  dt: Dtype,
+  src: Float32Array,
+  srcOffset: number,
+  count: number,
+  out: Uint8Array,
+  byteOffset: number,
+  rounding: Rounding = RNE,
+  overflow: OverflowPolicy = "ieee",
+): void {
+  checkArgs(
+    "encodeFromF32",
+    dt,
+    count,
+    "byteOffset",
+    byteOffset,
+    out.length,
+    "srcOffset",
+    srcOffset,
+    src.length,
+  );
+  const smallInt = SMALL_INTS[dt];
+  const fmt = narrowFloatFormat(dt);
+  let words: ArrayBufferView;
+  if (smallInt !== undefined) {
+    const ints = wordsToWrite(smallInt.Ctor, out, byteOffset, count);
+    encodeSmallInt(src, srcOffset, count, ints, 0, smallInt.min, smallInt.max);
+    words = ints;
+  } else if (fmt !== undefined) {
+    const codes: Uint8Array | Uint16Array =
+      fmt.widthBits === 8
+        ? out.subarray(byteOffset, byteOffset + count)
+        : wordsToWrite(Uint16Array, out, byteOffset, count);
+    encodeNarrowFloat(fmt, f32Bits(src), srcOffset, count, codes, 0, rounding, overflow);
+    words = codes;
+  } else if (dt === Dtype.FP32 || dt === Dtype.FP32R) {
+    const bits = wordsToWrite(Uint32Array, out, byteOffset, count);
+    bits.set(f32Bits(src).subarray(srcOffset, srcOffset + count));
+    words = bits;
+  } else {
+    const pairs = wordsToWrite(Uint32Array, out, byteOffset, 2 * count);
+    encodeInt64(src, srcOffset, count, pairs, dt === Dtype.INT64);
+    words = pairs;
+  }
+  commitWords(words, out, byteOffset);
+}

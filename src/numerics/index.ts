@@ -1,0 +1,80 @@
+/**
+ * sdmakit numerics: the dtypes the CCE reads and writes, their conversions to and from FP32
+ * (round to nearest even or stochastic), and the FP32 ALU (ADD, fused FMA, MIN, MAX).
+ * Bit-exact against LLVM APFloat (test/vectors, tools/vectors/gen.cpp). Zero dependencies.
+ *
+ * Per-function TSDoc below; the MODEL choices are collected in docs/fidelity/numerics.md.
+ * @module
+ */
+
+/**
+ * The CCE ALU over FP32 accumulators: ADD, fused FMA, MIN / MAX (IEEE 754-2019 minimum/maximum),
+ * the MIN/MAX constant clamp, the identity each op starts from, the FP32 value of a MIN/MAX
+ * constant word, and the accumulator-dtype rule (MODEL: always FP32).
+ * @throws {FieldError} when `count` exceeds an array, on a constant dtype other than fp32 / int32 /
+ * uint32, or an accum dtype code outside 1..15.
+ * @example
+ * const acc = new Float32Array(n).fill(aluIdentity("add"));
+ * for (const src of sources) aluAdd(acc, src, n);
+ */
+export {
+  type AluOp,
+  aluAccumulatorDtype,
+  aluAdd,
+  aluClamp,
+  aluConstantToF32,
+  aluFma,
+  aluIdentity,
+  aluMax,
+  aluMin,
+} from "./alu.js";
+/**
+ * Decode `count` little-endian elements of a dtype from bytes into FP32.
+ * @throws {FieldError} on an unknown dtype, a negative or fractional count, or a span past either array.
+ * @example
+ * const out = new Float32Array(2);
+ * decodeToF32(Dtype.BFLOAT16, Uint8Array.of(0x80, 0x3f, 0x00, 0xc0), 0, 2, out); // out = [1, -2]
+ */
+/**
+ * Encode FP32 values as a dtype, little-endian, with RNE or stochastic rounding and an overflow policy.
+ * @throws {FieldError} on an unknown dtype, a negative or fractional count, or a span past either array.
+ * @example
+ * const out = new Uint8Array(1);
+ * encodeFromF32(Dtype.FP8_E4, Float32Array.of(300), 0, 1, out, 0);                 // out[0] = 0x78 (inf)
+ * encodeFromF32(Dtype.FP8_E4, Float32Array.of(300), 0, 1, out, 0, RNE, "satfinite"); // out[0] = 0x77 (240)
+ */
+export { decodeToF32, encodeFromF32 } from "./codec.js";
+/**
+ * The five narrow float formats (bf16, fp16, fp8 e3m4 / e4m3 / e5m2) as data.
+ * @example narrowFloatFormat(Dtype.FP8_E4)?.maxCode; // 0x77
+ */
+export type { NarrowFloatFormat } from "./float-formats.js";
+/**
+ * The format of a narrow float dtype; undefined for FP32 and the integers. Never throws.
+ * @example narrowFloatFormat(Dtype.FP8_E5)?.infCode; // 0x7c
+ */
+export { narrowFloatFormat } from "./float-formats.js";
+/**
+ * FP32 fused multiply-add a·b + c with a single rounding. Never throws.
+ * @example fmaF32(0x1.000002p-12, 0x1.fffffcp-13, 1 + 2 ** -23); // 1 + 2^-23 (Math.fround(a*b+c) gives 1 + 2^-22)
+ */
+export { fmaF32 } from "./fma.js";
+/**
+ * Rounding mode and overflow policy of a conversion to a narrow float.
+ * @example const sr: Rounding = { mode: "sr", rng: new SrStream(1) };
+ */
+export type { OverflowPolicy, Rounding } from "./rounding.js";
+/**
+ * `RNE`: the round-to-nearest-even {@link Rounding}. `OVERFLOW_POLICIES`: every {@link OverflowPolicy}.
+ * @example encodeFromF32(Dtype.BFLOAT16, src, 0, n, out, 0, RNE, "ieee");
+ */
+export { OVERFLOW_POLICIES, RNE } from "./rounding.js";
+/**
+ * The seeded stochastic-rounding random stream, one per DMA queue (MODEL: xoshiro128**).
+ * @throws {FieldError} from the constructor and `reseed` when the seed is not an integer in 0..2^32−1.
+ * @example
+ * const rng = new SrStream(0);
+ * encodeFromF32(Dtype.BFLOAT16, src, 0, n, out, 0, { mode: "sr", rng });
+ * rng.reseed(0); // a seed-init descriptor: the same seed replays the same bits
+ */
+export { SrStream } from "./sr-stream.js";

@@ -1,0 +1,64 @@
+import { FieldError } from "../bits/errors.js";
+
+/**
+ * MODEL — the stochastic-rounding random source. The device RNG is unpublished
+ * (../shared/GROUND_TRUTH.md); we use xoshiro128** (Blackman & Vigna, 2018): 128 bits of uint32
+ * state, full period 2^128 − 1, passes BigCrush, four xors and two multiplies per word. The
+ * 32-bit seed (what the seed-init descriptor loads, NEURON_RT_STOCHASTIC_ROUNDING_SEED) is
+ * expanded into the four state words by splitmix32 (a Weyl sequence through murmur3's fmix32),
+ * so that nearby seeds give unrelated streams and no seed gives the forbidden all-zero state.
+ * One stream per DMA queue; test/vectors/xoshiro.json pins the words against the C reference.
+ */
+export class SrStream {
+  // A typed array keeps the state unboxed: uint32 values above 2^31 in object fields would be
+  // heap numbers in V8.
+  private readonly state = new Uint32Array(4);
+
+  /**
+   * @param seed the 32-bit seed, an integer in 0..2^32−1.
+   * @throws {FieldError} when the seed is not such an integer.
+   * @example const rng = new SrStream(42); rng.nextU32();
+   */
+  constructor(seed: number) {
+    this.reseed(seed);
+  }
+
+  /**
+   * Restart the stream from a seed, as the seed-init descriptor does for its queue.
+   * @throws {FieldError} when the seed is not an integer in 0..2^32−1.
+   * @example rng.reseed(7);
+   */
+  reseed(seed: number): void {
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+      throw new FieldError("sr-stream", "seed", seed, "0..4294967295");
+    }
+    let weyl = seed >>> 0;
+    for (let i = 0; i < 4; i++) {
+      weyl = (weyl + 0x9e3779b9) >>> 0;
+      let z = weyl;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+      this.state[i] = z ^ (z >>> 16);
+    }
+    // fmix32 is a bijection, so four distinct Weyl inputs give four distinct words: never all zero.
+  }
+
+  /**
+   * The next 32 random bits, as an unsigned integer.
+   * @example const bits = rng.nextU32(); // 0 ≤ bits < 2^32
+   */
+  nextU32(): number {
+    const s = this.state;
+    const s0 = s[0]!;
+    const s1 = s[1]!;
+    const s2 = s[2]! ^ s0;
+    const s3 = s[3]! ^ s1;
+    const x = Math.imul(s1, 5);
+    const result = Math.imul((x << 7) | (x >>> 25), 9) >>> 0;
+    s[0] = s0 ^ s3;
+    s[1] = s1 ^ s2;
+    s[2] = s2 ^ (s1 << 9);
+    s[3] = (s3 << 11) | (s3 >>> 21);
+    return result;
+  }
+}
