@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The installed entry point: a shim over the built CLI (run `npm run build` first in a checkout).
+import { main } from "../dist/cli/main.js";
+
+process.exitCode = await main(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+});

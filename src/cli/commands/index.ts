@@ -1,0 +1,6 @@
+import type { Command } from "../command.js";
+import { demoCommand } from "./demo.js";
+import { decodeCommand, describeCommand, encodeCommand, layoutsCommand } from "./layout-commands.js";
+
+/** Every command, in the order `sdmakit help` lists them. */
+export const COMMANDS: readonly Command[] = [layoutsCommand, describeCommand, encodeCommand, decodeCommand, demoCommand];

@@ -1,0 +1,105 @@
+/**
+ * The layout commands: `layouts`, `describe`, `encode`, `decode`. All four read the one declared
+ * layout of a format (src/spec/layouts), so what they print is what the encoders write.
+ */
+import { DecodeError, UsageError, fromHex, hex32, toHex, wordsOf } from "../../bits/index.js";
+import type { Layout } from "../../bits/index.js";
+import { LAYOUTS, layoutByName } from "../../spec/index.js";
+import { parseArgs, toJson } from "../args.js";
+import type { Command } from "../command.js";
+import { describeJson, describeText } from "../layout-text.js";
+
+/** The layout a command names. @throws UsageError listing the names when unknown. */
+export function namedLayout(name: string | undefined): Layout {
+  if (name === undefined) throw new UsageError("missing <layout> (see `sdmakit layouts`)");
+  const layout = layoutByName(name);
+  if (!layout) throw new UsageError(`unknown layout ${JSON.stringify(name)}; known: ${LAYOUTS.map((l) => l.name).join(", ")}`);
+  return layout;
+}
+
+/** Bytes of exactly the layout's length from hex. @throws DecodeError otherwise. */
+export function layoutBytes(layout: Layout, hex: string | undefined): Uint8Array {
+  if (hex === undefined) throw new UsageError(`missing <hex> (${layout.bytes} bytes of ${layout.name})`);
+  const bytes = fromHex(hex);
+  if (bytes.length !== layout.bytes) {
+    throw new DecodeError(`${layout.name} is ${layout.bytes} bytes (${layout.bytes * 2} hex digits); got ${bytes.length}`);
+  }
+  return bytes;
+}
+
+export const layoutsCommand: Command = {
+  name: "layouts",
+  summary: "list every declared layout",
+  usage: "sdmakit layouts [--json]",
+  run(args, io) {
+    const p = parseArgs(args, { flags: ["--json"] });
+    if (p.flags.has("--json")) {
+      io.out(`${toJson(LAYOUTS.map((l) => ({ name: l.name, bytes: l.bytes, doc: l.doc, source: l.source })))}\n`);
+    } else {
+      for (const l of LAYOUTS) io.out(`${l.name.padEnd(24)}${String(l.bytes).padStart(4)} B  ${l.doc}\n`);
+    }
+    return 0;
+  },
+};
+
+export const describeCommand: Command = {
+  name: "describe",
+  summary: "show a layout's fields and bit positions",
+  usage: "sdmakit describe <layout> [--json]",
+  run(args, io) {
+    const p = parseArgs(args, { flags: ["--json"] });
+    const layout = namedLayout(p.positional[0]);
+    io.out(p.flags.has("--json") ? `${toJson(describeJson(layout))}\n` : describeText(layout));
+    return 0;
+  },
+};
+
+export const encodeCommand: Command = {
+  name: "encode",
+  summary: "encode a JSON object of fields as hex",
+  usage: "sdmakit encode <layout> '<json object of fields>'",
+  run(args, io) {
+    const p = parseArgs(args, {});
+    const layout = namedLayout(p.positional[0]);
+    const text = p.positional[1];
+    if (text === undefined) throw new UsageError(`missing '<json object of fields>' for ${layout.name}`);
+    let fields: unknown;
+    try {
+      fields = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`fields are not valid JSON: ${(e as Error).message}`);
+    }
+    if (fields === null || typeof fields !== "object" || Array.isArray(fields)) {
+      throw new UsageError("fields must be a JSON object of field names to values");
+    }
+    io.out(`${toHex(layout.encode(fields as Record<string, unknown>))}\n`);
+    return 0;
+  },
+};
+
+export const decodeCommand: Command = {
+  name: "decode",
+  summary: "decode hex bytes into fields",
+  usage: "sdmakit decode <layout> <hex> [--json]",
+  run(args, io) {
+    const p = parseArgs(args, { flags: ["--json"] });
+    const layout = namedLayout(p.positional[0]);
+    const bytes = layoutBytes(layout, p.positional.slice(1).join("") || undefined);
+    const fields = layout.decode(bytes);
+    const issues = layout.issues(bytes);
+    if (p.flags.has("--json")) {
+      const words = wordsOf(bytes).map(hex32);
+      io.out(`${toJson({ layout: layout.name, fields, words, issues: issues.map((i) => ({ kind: i.kind, field: i.field, message: i.message })) })}\n`);
+      return 0;
+    }
+    io.out(`${layout.name}  ${wordsOf(bytes).map(hex32).join(" ")}\n`);
+    const width = Math.max(...layout.leaves.map((l) => l.path.length));
+    for (const l of layout.leaves) {
+      const v = fields[l.path];
+      const name = l.names && typeof v === "number" && l.names[v] ? ` (${l.names[v]})` : "";
+      io.out(`  ${l.path.padEnd(width)}  ${String(v)}${name}\n`);
+    }
+    for (const i of issues) io.out(`  ! ${i.message}\n`);
+    return 0;
+  },
+};

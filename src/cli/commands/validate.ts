@@ -1,0 +1,91 @@
+/**
+ * `sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--json]`: what the libnrt validators
+ * would say about a byte string. `s3d3` runs the full is_valid_sb2sb_collective; every other layout
+ * reports its own reserved / constant / enum / undeclared-bit issues.
+ */
+import { DecodeError, UsageError } from "../../bits/errors.js";
+import { fromHex } from "../../bits/hex.js";
+import { addr4LiveIssues } from "../../isa/addr4.js";
+import { isValidSb2sbCollective } from "../../isa/sb2sb-validator.js";
+import { S3D3, layoutByName } from "../../spec/layouts/index.js";
+import type { Command, Io } from "../command.js";
+
+/** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
+interface Reason {
+  readonly code: string;
+  readonly field: string;
+  readonly message: string;
+}
+
+/** The CLI default generation for `validate s3d3`: the first with SB2SB. */
+const DEFAULT_ARCH = "trn2";
+
+const usage = `usage: sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--json]
+  s3d3: the full S3D3 collective validator (--arch, default ${DEFAULT_ARCH});
+  other layouts: reserved, constant, enum and undeclared bits.
+  exit 0 valid, 1 invalid, 2 bad input`;
+
+interface Parsed {
+  readonly layout: string;
+  readonly hex: string;
+  readonly arch: string;
+  readonly json: boolean;
+}
+
+function parse(args: readonly string[]): Parsed {
+  const positional: string[] = [];
+  let arch = DEFAULT_ARCH;
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--json") json = true;
+    else if (a === "--arch") {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`--arch needs a value\n${usage}`);
+      arch = v;
+    } else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}\n${usage}`);
+    else positional.push(a);
+  }
+  const [layout, hex, ...extra] = positional;
+  if (layout === undefined || hex === undefined || extra.length > 0) throw new UsageError(usage);
+  return { layout, hex, arch, json };
+}
+
+function reasonsOf(p: Parsed): Reason[] {
+  const layout = layoutByName(p.layout);
+  if (layout === undefined) throw new UsageError(`unknown layout ${JSON.stringify(p.layout)}; see \`sdmakit layouts\``);
+  const bytes = fromHex(p.hex);
+  if (bytes.length !== layout.bytes) {
+    throw new DecodeError(`${layout.name} is ${layout.bytes} bytes; got ${bytes.length}`);
+  }
+  if (layout === S3D3) return [...isValidSb2sbCollective(bytes, { arch: p.arch }).reasons];
+  return addr4LiveIssues(layout, bytes).map((i) => ({ code: i.kind, field: i.field, message: i.message }));
+}
+
+function print(io: Io, p: Parsed, reasons: readonly Reason[]): void {
+  if (p.json) {
+    io.out(`${JSON.stringify({ valid: reasons.length === 0, reasons })}\n`);
+  } else if (reasons.length === 0) {
+    io.out(`${p.layout}: valid\n`);
+  } else {
+    io.out(`${p.layout}: invalid (${reasons.length} reason${reasons.length === 1 ? "" : "s"})\n`);
+    for (const r of reasons) io.out(`  ${r.code}  ${r.field}: ${r.message}\n`);
+  }
+}
+
+/**
+ * The `validate` command.
+ * @throws UsageError on bad arguments or an unknown layout / arch; DecodeError on non-hex or a wrong length.
+ * @example sdmakit validate s3d3 bf10…00 --json
+ */
+export const validateCommand: Command = {
+  name: "validate",
+  summary: "check bytes against a layout (s3d3: the full SB2SB collective validator)",
+  usage,
+  run(args, io) {
+    const p = parse(args);
+    const reasons = reasonsOf(p);
+    print(io, p, reasons);
+    return reasons.length === 0 ? 0 : 1;
+  },
+};

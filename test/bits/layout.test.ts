@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import {
+  DecodeError, FieldError, LayoutDefinitionError, array, bool, compileLayout, constant, enumField, f32, int, reserved,
+  struct, uint, union,
+} from "../../src/bits/index.js";
+
+const demo = compileLayout({
+  name: "demo",
+  bytes: 16,
+  doc: "test layout",
+  source: "test",
+  fields: [
+    uint("lo", 0, 3),
+    bool("flag", 3),
+    int("delta", 4, 12),
+    constant("tag", 16, 4, 0xa),
+    enumField("mode", 20, 2, { 0: "OFF", 1: "ON" }),
+    reserved("pad", 22, 2),
+    f32("scale", 32),
+    uint("addr", 64, 64),
+  ],
+});
+
+describe("compileLayout checks itself", () => {
+  it("refuses overlapping fields", () => {
+    expect(() => compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [uint("a", 0, 8), uint("b", 7, 2)] })).toThrow(
+      LayoutDefinitionError,
+    );
+  });
+  it("refuses a field past the end", () => {
+    expect(() => compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [uint("a", 30, 3)] })).toThrow(/runs past the end/);
+  });
+  it("refuses a constant that does not fit", () => {
+    expect(() => compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [constant("c", 0, 2, 4)] })).toThrow(/does not fit/);
+  });
+  it("lets union arms share bits but not fields of one arm", () => {
+    const ok = () => compileLayout({ name: "u", bytes: 4, doc: "", source: "", fields: [union("", 0, { a: [uint("x", 0, 32)], b: [uint("y", 0, 8)] })] });
+    expect(ok).not.toThrow();
+    const bad = () => compileLayout({ name: "u", bytes: 4, doc: "", source: "", fields: [union("", 0, { a: [uint("x", 0, 8), uint("y", 4, 8)] })] });
+    expect(bad).toThrow(LayoutDefinitionError);
+  });
+});
+
+describe("encode / decode", () => {
+  it("packs little-endian from bit 0 of byte 0, constants always set", () => {
+    const bytes = demo.encode({ lo: 5, flag: true, delta: -1, mode: "ON", scale: 1.5, addr: 0x8070_0000_0001n });
+    expect([...bytes.subarray(0, 4)]).toEqual([0xfd, 0xff, 0x1a, 0x00]);
+    const d = demo.decode(bytes);
+    expect(d).toMatchObject({ lo: 5, flag: true, delta: -1, tag: 0xa, mode: 1, scale: 1.5, addr: 0x8070_0000_0001n });
+  });
+  it("keeps 64-bit addresses exact (bigint or decimal string in, bigint out)", () => {
+    const big = 2n ** 63n + 12345n;
+    expect(demo.decode(demo.encode({ addr: big.toString() })).addr).toBe(big);
+    expect(demo.decode(demo.encode({ addr: big })).addr).toBe(big);
+  });
+  it("accepts nested objects and arrays for dotted names", () => {
+    const l = compileLayout({ name: "n", bytes: 8, doc: "", source: "", fields: [struct("s", 0, [uint("a", 0, 8)]), array("v", 8, 3, 8, [uint("", 0, 8)])] });
+    expect([...l.encode({ s: { a: 1 }, v: [2, 3, 4] }).subarray(0, 4)]).toEqual([1, 2, 3, 4]);
+    expect(l.decode(l.encode({ "v.2": 9 }))["v.2"]).toBe(9);
+  });
+});
+
+describe("errors name the field, the value and the allowed range", () => {
+  it.each([
+    [{ lo: 8 }, "demo(lo): 8 is out of range 0..7"],
+    [{ delta: 2048 }, "demo(delta): 2048 is out of range -2048..2047"],
+    [{ mode: 3 }, "demo(mode): 3 is out of range one of 0 (OFF), 1 (ON)"],
+    [{ mode: "HALF" }, 'demo(mode): unknown name "HALF"'],
+    [{ pad: 1 }, "demo(pad): is reserved and must be 0; got 1"],
+    [{ tag: 3 }, "demo(tag): is the constant 10; got 3"],
+    [{ flag: "yes" }, 'demo(flag): "yes" is not a boolean'],
+    [{ lo: 1.5 }, "demo(lo): 1.5 is not an integer"],
+    [{ nope: 1 }, "demo(nope): unknown field"],
+    [{ addr: -1 }, "demo(addr): -1 is out of range 0..18446744073709551615"],
+    [{ scale: 1e39 }, "demo(scale): 1e+39 overflows binary32"],
+  ])("%j → %s", (fields, message) => {
+    const attempt = () => demo.encode(fields);
+    expect(attempt).toThrow(FieldError);
+    expect(attempt).toThrow(message);
+  });
+  it("decode of the wrong length is a DecodeError", () => {
+    expect(() => demo.decode(new Uint8Array(15))).toThrow(DecodeError);
+  });
+});
+
+describe("issues() reports what a well-formed value would not have", () => {
+  it("reserved, constant, unknown enum and undeclared bits", () => {
+    const bytes = demo.encode({});
+    bytes[2] = (bytes[2] as number) & ~0x0f; // tag = 0
+    bytes[2] = (bytes[2] as number) | 0xe0; // mode = 2 (unknown), pad bit 22 set
+    bytes[3] = 0x80; // bit 31: undeclared
+    const kinds = demo.issues(bytes).map((i) => `${i.kind}:${i.field}`);
+    expect(kinds).toEqual(["const:tag", "enum:mode", "reserved:pad", "undeclared:bits 31..31"]);
+  });
+});
