@@ -20,15 +20,45 @@
  *     per source i:
  *       [fma-desc]                              FMA only: operand selectors + the FP32 scale of i
  *       udma-tx                                 buf_ptr = source i, length = its bytes,
+ *                                               has_meta CLEAR (W0 bit 23 = 0: a data descriptor),
  *                                               meta_ctrl = the op's meta-control word
  *                                               (add-meta / fma-meta / min-max-meta / gce-meta),
  *                                               `last` (meta bit 7) set on the final source only
+ *     [gradient-desc]                           GCE only (see below)
  *     [replication-desc × (num_dests − 1)]       combo path, arch > 2: one per extra destination
  *   Every descriptor of the chain has len_ctrl.ring_id = the ring phase, FIRST on the first, LAST on
- *   the last. Compute descriptors (has_meta = 1, W0 bit 23) carry the ring phase in meta_idx bits
- *   1:0 and FIRST / LAST in bits 2 / 3 — the same bits as the udma len_ctrl view.
+ *   the last. Compute descriptors (has_meta = 1, W0 bit 23: seed-init, min-max, fma, replication,
+ *   gradient) carry the ring phase in meta_idx bits 1:0, FIRST / LAST in bits 2 / 3 and DMB in bit 6
+ *   — the same bits as the udma len_ctrl view (META_IDX_* below); their W0 bits 22:0 (wb) are 0.
+ *   So W0 bit 23 alone tells a compute descriptor (1) from a data descriptor (0); a compute
+ *   descriptor's kind follows from W1: seed-init 0x6000000 / 0x4000000 with W2 = 0; min-max
+ *   W2 bit 25 set; fma W1 op 4 optype 1; replication W1 op 1 optype 2; gradient W1 op 4 optype 5.
+ *   min-max-desc: W2 length = the bytes of one source, W1 const_dt = the constant's SDMA dtype & 7.
+ *   Data lengths: a source's TX length = elements × in-dtype bytes; the RX length = elements ×
+ *   out-dtype bytes (dtypeBytes). A CCE packet never needs more than one descriptor per stream
+ *   (the element cap keeps it ≤ 16 KiB).
  *   RX: udma-rx × 1 for destination 0, with has_meta set and buf2_ptr_lo = the S2M meta-control:
- *   an add-meta word whose out_dt is the output dtype and accum_dt the accumulation dtype.
+ *   an add-meta word whose out_dt is the output dtype and accum_dt the accumulation dtype (for a
+ *   combo packet: the ext-meta word — same nibbles, mid_dt = output dtype, optype 4 = EXT).
+ *
+ * Combo / EXT packet (seed 000 §5.1; num_dests > 1, arch > 2): the same TX chain, except
+ *   - it always opens with a seed-init descriptor carrying the combo-member flag (W1 0x4000000,
+ *     sub_desc 2; 0x6000000, sub_desc 3, when the seed is loaded too), MIN/MAX's constant
+ *     descriptor following it when use_const;
+ *   - every per-source udma-tx but the final one carries COMBO_MORE (0x40000000, bit 30) in its
+ *     meta-control word (MODEL: the seed ORs it at 0x44a83b right after build_*_meta_ctrl);
+ *   - replication-desc × (num_dests − 1) close it: W1 = replication meta with mode 1
+ *     (0x24a00000), W2..W3 = destination k (k = 1 .. num_dests − 1). The engine writes the reduced
+ *     result to destination 0 (RX) and to each replication destination, with the RX length.
+ *
+ * GCE packet (seed 000 §5.2; header format and codec in gce-header.ts):
+ *   TX: [seed-init] · per source udma-tx (gce-meta, last on the final) · gradient-desc (mode
+ *   COMPRESS 1 / DECOMPRESS 2, block_log2, header_addr). RX: udma-rx × 1 (add-meta out/accum).
+ *   COMPRESS: sources are plain tensors (TX length = elements × in bytes); the engine reduces them,
+ *   writes the header at header_addr and the payload at the RX destination (RX length =
+ *   gcePayloadBytes). DECOMPRESS: one source, the payload (TX length = gcePayloadBytes); the host
+ *   writes the header at header_addr before posting; the engine expands into the destination
+ *   (RX length = elements × out bytes).
  *
  * The engine reads the CCE op from the meta-control word: op (bits 25:23) = 4 means compute, and
  * optype (bits 22:20) selects ADD 0 / FMA 1 / MAX 2 / MIN 3 / EXT 4 / GCE 5 (min-max-meta's const_dt
@@ -56,3 +86,25 @@ export const RING_ALIGN_BYTES = 256;
 export const RING_SLOTS_MULTIPLE = 16;
 /** At most 2^24 − 16 descriptors per ring (GROUND_TRUTH). */
 export const RING_MAX_SLOTS = 2 ** 24 - 16;
+
+/** meta_idx (W0 bits 31:24 of a compute descriptor): ring phase 1:0, FIRST 2, LAST 3, DMB 6. */
+export const META_IDX_RING_ID_MASK = 0x3;
+export const META_IDX_FIRST = 1 << 2;
+export const META_IDX_LAST = 1 << 3;
+export const META_IDX_DMB = 1 << 6;
+
+/**
+ * Queue registers (udma-regs.ts) as the ring writer programs them and the engine reads them —
+ * MODEL, in the spirit of the Annapurna al_hal_udma queue:
+ *   drbp_lo / drbp_hi  the ring's base byte address (low / high 32 bits), written at ring creation;
+ *   drl                the ring's size in descriptor slots;
+ *   drtp_inc           the doorbell: the count of descriptors just written (RX queue first, then TX);
+ *   drhp               the head: the slot index (0 .. slots − 1) of the next descriptor the engine
+ *                      will fetch; the engine writes it as it consumes, the host reads it.
+ * The host keeps one slot empty (al_udma_available_get: (head − (tail + 1)) mod slots), so a ring
+ * of n slots holds at most n − 1 outstanding descriptors, and refuses a packet that does not fit.
+ */
+export const RING_RESERVED_SLOTS = 1;
+
+/** Plain copy / CCE packets: at most 64 descriptors per packet (+1 meta; GROUND_TRUTH). */
+export const MAX_PACKET_DESCRIPTORS = 64;
