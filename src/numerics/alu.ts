@@ -30,6 +30,25 @@ export function aluIdentity(op: AluOp): number {
   return op === "min" ? Number.POSITIVE_INFINITY : op === "max" ? Number.NEGATIVE_INFINITY : -0;
 }
 
+/*
+ * MODEL — NaN results: every NaN an ALU op produces is written as the canonical quiet NaN
+ * 0x7fc00000. IEEE 754 leaves the sign and payload of a NaN result open, and what a JS engine
+ * hands back differs by CPU and JIT tier; fixing one pattern keeps results bit-identical on every
+ * machine (DESIGN.md "Deterministic"). The narrow-float encoders keep a NaN's sign, so a NaN
+ * reduced into bf16 comes out as +NaN 0x7fc0.
+ */
+const CANONICAL_NAN_BITS = 0x7fc00000;
+
+function f32Bits(a: Float32Array): Uint32Array {
+  return new Uint32Array(a.buffer, a.byteOffset, a.length);
+}
+
+/** acc[i] = r, with a NaN written as {@link CANONICAL_NAN_BITS} through the bit view of acc. */
+function store(acc: Float32Array, accBits: Uint32Array, i: number, r: number): void {
+  if (Number.isNaN(r)) accBits[i] = CANONICAL_NAN_BITS;
+  else acc[i] = r;
+}
+
 /** The ALU kernels run over [0, count) of every array they are given. */
 function checkCount(fn: string, count: number, ...arrays: Float32Array[]): void {
   const limit = Math.min(...arrays.map((a) => a.length));
@@ -44,13 +63,15 @@ function checkCount(fn: string, count: number, ...arrays: Float32Array[]): void 
  */
 export function aluAdd(acc: Float32Array, src: Float32Array, count: number): void {
   checkCount("aluAdd", count, acc, src);
-  for (let i = 0; i < count; i++) acc[i] = acc[i]! + src[i]!;
+  const bits = f32Bits(acc);
+  for (let i = 0; i < count; i++) store(acc, bits, i, acc[i]! + src[i]!);
 }
 
 /** FMA: acc[i] = src[i]·scale + acc[i] with one rounding to FP32 (seed 000 §3.1: a=input, b=scale, c=stored). */
 export function aluFma(acc: Float32Array, src: Float32Array, scale: number, count: number): void {
   checkCount("aluFma", count, acc, src);
-  for (let i = 0; i < count; i++) acc[i] = fmaF32(src[i]!, scale, acc[i]!);
+  const bits = f32Bits(acc);
+  for (let i = 0; i < count; i++) store(acc, bits, i, fmaF32(src[i]!, scale, acc[i]!));
 }
 
 /*
@@ -63,13 +84,15 @@ export function aluFma(acc: Float32Array, src: Float32Array, scale: number, coun
 /** MIN: acc[i] = minimum(acc[i], src[i]). */
 export function aluMin(acc: Float32Array, src: Float32Array, count: number): void {
   checkCount("aluMin", count, acc, src);
-  for (let i = 0; i < count; i++) acc[i] = Math.min(acc[i]!, src[i]!);
+  const bits = f32Bits(acc);
+  for (let i = 0; i < count; i++) store(acc, bits, i, Math.min(acc[i]!, src[i]!));
 }
 
 /** MAX: acc[i] = maximum(acc[i], src[i]). */
 export function aluMax(acc: Float32Array, src: Float32Array, count: number): void {
   checkCount("aluMax", count, acc, src);
-  for (let i = 0; i < count; i++) acc[i] = Math.max(acc[i]!, src[i]!);
+  const bits = f32Bits(acc);
+  for (let i = 0; i < count; i++) store(acc, bits, i, Math.max(acc[i]!, src[i]!));
 }
 
 /**
@@ -79,8 +102,9 @@ export function aluMax(acc: Float32Array, src: Float32Array, count: number): voi
 export function aluClamp(op: "min" | "max", acc: Float32Array, constant: number, count: number): void {
   checkCount("aluClamp", count, acc);
   const c = Math.fround(constant);
-  if (op === "min") for (let i = 0; i < count; i++) acc[i] = Math.min(acc[i]!, c);
-  else for (let i = 0; i < count; i++) acc[i] = Math.max(acc[i]!, c);
+  const bits = f32Bits(acc);
+  if (op === "min") for (let i = 0; i < count; i++) store(acc, bits, i, Math.min(acc[i]!, c));
+  else for (let i = 0; i < count; i++) store(acc, bits, i, Math.max(acc[i]!, c));
 }
 
 /**

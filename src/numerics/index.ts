@@ -56,7 +56,7 @@ export type { NarrowFloatFormat } from "./float-formats.js";
 export { narrowFloatFormat } from "./float-formats.js";
 /**
  * FP32 fused multiply-add a·b + c with a single rounding. Never throws.
- * @example fmaF32(0x1.000002p-12, 0x1.fffffcp-13, 1 + 2 ** -23); // 1 + 2^-23 (Math.fround(a*b+c) gives 1 + 2^-22)
+ * @example fmaF32((1 + 2 ** -23) * 2 ** -12, (2 - 2 ** -22) * 2 ** -13, 1 + 2 ** -23); // 1 + 2^-23, not 1 + 2^-22
  */
 export { fmaF32 } from "./fma.js";
 /**
@@ -69,6 +69,11 @@ export type { OverflowPolicy, Rounding } from "./rounding.js";
  * @example encodeFromF32(Dtype.BFLOAT16, src, 0, n, out, 0, RNE, "ieee");
  */
 export { OVERFLOW_POLICIES, RNE } from "./rounding.js";
+/**
+ * What stochastic rounding draws from: anything with `nextU32()`. Never throws.
+ * @example const counter: RandomSource = { nextU32: () => (k++ << 16) >>> 0 };
+ */
+export type { RandomSource } from "./sr-stream.js";
 /**
  * The seeded stochastic-rounding random stream, one per DMA queue (MODEL: xoshiro128**).
  * @throws {FieldError} from the constructor and `reseed` when the seed is not an integer in 0..2^32−1.

@@ -1,11 +1,12 @@
-import type { SrStream } from "./sr-stream.js";
+import type { RandomSource, SrStream } from "./sr-stream.js";
 
 /**
  * How a conversion to a narrower float rounds. `rne`: round to nearest, ties to even (IEEE 754
- * default). `sr`: stochastic rounding driven by `rng` (see {@link SrStream} and float-encode.ts
- * for where the random bits go). Integer destinations always round RNE (MODEL, int-encode.ts).
+ * default). `sr`: stochastic rounding driven by `rng`, normally an {@link SrStream} (any
+ * {@link RandomSource} will do: tests feed every word in turn); float-encode.ts says where the
+ * random bits go. Integer destinations always round RNE (MODEL, int-encode.ts).
  */
-export type Rounding = { readonly mode: "rne" } | { readonly mode: "sr"; readonly rng: SrStream };
+export type Rounding = { readonly mode: "rne" } | { readonly mode: "sr"; readonly rng: RandomSource };
 
 /** Round to nearest, ties to even: the default {@link Rounding}. */
 export const RNE: Rounding = { mode: "rne" };

@@ -1,5 +1,11 @@
 import { FieldError } from "../bits/errors.js";
 
+/** A source of uniformly random 32-bit words: what stochastic rounding draws from. */
+export interface RandomSource {
+  /** The next 32 random bits, as an unsigned integer in 0..2^32−1. */
+  nextU32(): number;
+}
+
 /**
  * MODEL — the stochastic-rounding random source. The device RNG is unpublished
  * (../shared/GROUND_TRUTH.md); we use xoshiro128** (Blackman & Vigna, 2018): 128 bits of uint32
@@ -9,7 +15,7 @@ import { FieldError } from "../bits/errors.js";
  * so that nearby seeds give unrelated streams and no seed gives the forbidden all-zero state.
  * One stream per DMA queue; test/vectors/xoshiro.json pins the words against the C reference.
  */
-export class SrStream {
+export class SrStream implements RandomSource {
   // A typed array keeps the state unboxed: uint32 values above 2^31 in object fields would be
   // heap numbers in V8.
   private readonly state = new Uint32Array(4);

@@ -21,10 +21,17 @@ export function hexBigints(file: VectorFile, key: string): bigint[] {
   return v.map((h) => BigInt(`0x${h}`));
 }
 
-/** True when two FP32 bit patterns are equal, or are both NaN with the same sign. */
+const isNaNBits = (b: number) => (b & 0x7fffffff) > 0x7f800000;
+
+/** True when two FP32 bit patterns are equal, or are both NaN with the same sign (conversions). */
 export function sameF32(actual: number, expected: number): boolean {
-  const isNaNBits = (b: number) => (b & 0x7fffffff) > 0x7f800000;
   if (isNaNBits(expected)) return isNaNBits(actual) && actual >>> 31 === expected >>> 31;
+  return actual >>> 0 === expected >>> 0;
+}
+
+/** For ALU results: equal bits, or the ALU's canonical NaN 0x7fc00000 where the oracle has any NaN. */
+export function sameAluF32(actual: number, expected: number): boolean {
+  if (isNaNBits(expected)) return actual >>> 0 === 0x7fc00000;
   return actual >>> 0 === expected >>> 0;
 }
 
