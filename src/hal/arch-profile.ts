@@ -43,6 +43,10 @@ export interface ArchProfile {
   // --- feature gates (seed 003) --------------------------------------------------------------
   /** UDMA-M2S prefetch, CC-queue and XT-local writes: arch > 2. */
   readonly hasM2sPrefetch: boolean;
+  /** The Xtensa control-core (CC-queue) bring-up registers: arch > 2; SUNDA skips them silently. */
+  readonly hasCcQueue: boolean;
+  /** The tpb_xt_local_reg window: `(arch - 3) > 1` gate; SUNDA drops the write silently (seed 003 §5). */
+  readonly hasXtLocalWindow: boolean;
   /** The fabric-trigger notification CSR stride: 48 (SUNDA / CAYMAN) or 52 (MARIANA). */
   readonly fabricTriggerStride: number;
   /** The S3D3 SB2SB collective: NC ≥ V3 (seed 002 §5). */
@@ -80,6 +84,8 @@ export const SUNDA: ArchProfile = {
   hbmBytes: 32n * GiB,
   hbmBytesPerNs: 820,
   hasM2sPrefetch: false,
+  hasCcQueue: false,
+  hasXtLocalWindow: false,
   fabricTriggerStride: 48,
   hasSb2sb: false,
   hasMarianaSlice: false,
@@ -101,6 +107,8 @@ export const CAYMAN: ArchProfile = {
   hbmBytes: 96n * GiB,
   hbmBytesPerNs: 2900,
   hasM2sPrefetch: true,
+  hasCcQueue: true,
+  hasXtLocalWindow: true,
   hasSb2sb: true,
   chipToChipBytesPerNs: 1280,
 };
@@ -132,6 +140,7 @@ export const PROFILES: readonly ArchProfile[] = [SUNDA, CAYMAN, MARIANA];
 export function archProfile(which: string | number): ArchProfile {
   const key = typeof which === "string" ? which.toLowerCase() : which;
   const hit = PROFILES.find((p) => p.name === key || p.codename.toLowerCase() === key || p.arch === key);
-  if (!hit) throw new UsageError(`unknown arch ${JSON.stringify(which)}: expected trn1 | trn2 | trn3 (or 2 | 3 | 4)`);
+  if (!hit)
+    throw new UsageError(`unknown arch ${JSON.stringify(which)}: expected trn1 | trn2 | trn3 (or 2 | 3 | 4)`);
   return hit;
 }

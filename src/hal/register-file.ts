@@ -37,7 +37,11 @@ export class RegisterFile {
   write32(addr: bigint, value: number, accessor?: string): void {
     checkAligned(addr);
     const v = value >>> 0;
-    this.log.push(accessor === undefined ? { op: "write", addr, value: v, width: 32 } : { op: "write", addr, value: v, width: 32, accessor });
+    this.log.push(
+      accessor === undefined
+        ? { op: "write", addr, value: v, width: 32 }
+        : { op: "write", addr, value: v, width: 32, accessor },
+    );
     this.values.set(addr, v);
     this.windowOf(addr)?.onWrite?.(addr, v);
   }
@@ -45,8 +49,12 @@ export class RegisterFile {
   read32(addr: bigint, accessor?: string): number {
     checkAligned(addr);
     const w = this.windowOf(addr);
-    const v = (w?.onRead ? w.onRead(addr) : this.values.get(addr) ?? 0) >>> 0;
-    this.log.push(accessor === undefined ? { op: "read", addr, value: v, width: 32 } : { op: "read", addr, value: v, width: 32, accessor });
+    const v = (w?.onRead ? w.onRead(addr) : (this.values.get(addr) ?? 0)) >>> 0;
+    this.log.push(
+      accessor === undefined
+        ? { op: "read", addr, value: v, width: 32 }
+        : { op: "read", addr, value: v, width: 32, accessor },
+    );
     return v;
   }
 
@@ -61,5 +69,6 @@ export class RegisterFile {
 }
 
 function checkAligned(addr: bigint): void {
-  if ((addr & 3n) !== 0n) throw new DeviceFault(`register access at 0x${addr.toString(16)} is not 4-byte aligned`);
+  if ((addr & 3n) !== 0n)
+    throw new DeviceFault(`register access at 0x${addr.toString(16)} is not 4-byte aligned`);
 }

@@ -1,0 +1,123 @@
+/**
+ * The MARIANA 32-region embedded-semaphore facility (seed 003 §4): region init, the lo / hi address
+ * write, the reverse lookup from an AXI base, and the S2M descriptor field-pack. These are the v4
+ * khal leaves; callers reach them through the trampolines in khal-dispatch.ts.
+ */
+import { FieldError, SdmaAssertError } from "../bits/errors.js";
+import { csrAccessor, csrRead, csrWrite } from "./csr-accessors.js";
+import { EMBEDDED_SEM_UPDATE } from "./csr-families.js";
+import type { HalDevice } from "./hal-device.js";
+import { khalCall } from "./khal-dispatch.js";
+import type { EmbeddedSemFields } from "./khal-slots.js";
+import { TOP_SP_COUNT, TPB_COUNT, topSpEvtSemIncBase, tpbEvtSemIncBase } from "./tpb-address-map.js";
+
+/** The file the MARIANA leaves' asserts name (line info absent in the binary: line 0). */
+export const MARIANA_SDMA_FILE = "aws_hal_mariana_sdma.c";
+/** AL_HAL_NUM_EMBEDDED_SEM_REGIONS_MARIANA. */
+export const EMBEDDED_SEM_REGIONS = EMBEDDED_SEM_UPDATE.count;
+/** The AXI base csr_index resolves: 0x2701800 | 0x800000000 (bit 35 rebase, not the bit-47 mesh marker). */
+export const EMBEDDED_SEM_AXI_BASE = 0x8_0270_1800n;
+/** The device-full / rebase prefix aws_hal_stpb_get_axi_offset strips (bit 35). */
+export const AXI_REBASE_PREFIX = 0x8_0000_0000n;
+/** desc byte 3 |= 0x80: len_ctrl bit 31, the strong_ord_wr flag the seed names. */
+export const S2M_EMBEDDED_SEM_FLAG = 0x80;
+
+const ctrlCfg = csrAccessor("aws_reg_write_embedded_sem_ctrl_cfg");
+const updateLo = csrAccessor("aws_reg_write_embedded_semaphore_update_lo");
+const updateHi = csrAccessor("aws_reg_write_embedded_semaphore_update_hi");
+const readLo = csrAccessor("aws_reg_read_embedded_semaphore_update_lo");
+const readHi = csrAccessor("aws_reg_read_embedded_semaphore_update_hi");
+
+/**
+ * libnrt aws_hal_mariana_sdma_init_embedded_sem @0x465330, seed 003 §4: control config = 1, then the
+ * 8 TPB increment bases into regions 0..7 and the 16 TopSP bases into 8..23 (24 of 32), each through
+ * the wr_address trampoline (vt+0x538).
+ */
+export function marianaInitEmbeddedSem(dev: HalDevice, csr: bigint): void {
+  csrWrite(dev, ctrlCfg, csr, 0, 1);
+  for (let i = 0; i < TPB_COUNT; i++) khalCall(dev, "embedded_sem_wr_address", csr, i, tpbEvtSemIncBase(i));
+  for (let j = 0; j < TOP_SP_COUNT; j++) {
+    khalCall(dev, "embedded_sem_wr_address", csr, TPB_COUNT + j, topSpEvtSemIncBase(j));
+  }
+}
+
+function assertRegion(func: string, index: number): void {
+  if (!Number.isInteger(index) || index < 0 || index >= EMBEDDED_SEM_REGIONS) {
+    throw new SdmaAssertError(MARIANA_SDMA_FILE, 0, func, "index < AL_HAL_NUM_EMBEDDED_SEM_REGIONS_MARIANA");
+  }
+}
+
+/**
+ * libnrt aws_hal_mariana_sdma_embedded_sem_wr_address @0x4653a0, seed 003 §4: region `index`'s
+ * address, low word then high word.
+ * @throws SdmaAssertError when index ≥ 32; FieldError when addr is not a u64.
+ */
+export function marianaEmbeddedSemWrAddress(dev: HalDevice, csr: bigint, index: number, addr: bigint): void {
+  assertRegion("aws_hal_mariana_sdma_embedded_sem_wr_address", index);
+  if (addr < 0n || addr >= 1n << 64n)
+    throw new FieldError("embedded_sem_wr_address", "addr", addr, "0..2^64-1");
+  csrWrite(dev, updateLo, csr, index, Number(addr & 0xffff_ffffn));
+  csrWrite(dev, updateHi, csr, index, Number(addr >> 32n));
+}
+
+/**
+ * The read side of the region address (MODEL slot: the seed mentions a read leaf beside seed / init /
+ * wr, without an address). @throws SdmaAssertError when index ≥ 32.
+ */
+export function marianaEmbeddedSemRdAddress(dev: HalDevice, csr: bigint, index: number): bigint {
+  assertRegion("aws_hal_mariana_sdma_embedded_sem_rd_address", index);
+  const lo = csrRead(dev, readLo, csr, index);
+  const hi = csrRead(dev, readHi, csr, index);
+  return (BigInt(hi) << 32n) | BigInt(lo);
+}
+
+/**
+ * aws_hal_stpb_get_axi_offset, MODEL: strip the bit-35 rebase prefix and add the caller's own
+ * TPB / TopSP aperture base (the seed says the getters subtract the prefix; the rest is ours).
+ */
+export function stpbGetAxiOffset(localBase: bigint, addr: bigint): bigint {
+  return localBase + (addr & ~AXI_REBASE_PREFIX);
+}
+
+/**
+ * libnrt aws_hal_mariana_sdma_embedded_sem_csr_index @0x465490, seed 003 §4: the region whose
+ * increment base is this context's AXI view of 0x802701800 — 0..7 TPB, 8..23 TopSP, else -1.
+ * The HAL context is given as its own aperture base (MODEL, see stpbGetAxiOffset).
+ */
+export function marianaEmbeddedSemCsrIndex(_dev: HalDevice, localBase: bigint): number {
+  const axi = stpbGetAxiOffset(localBase, EMBEDDED_SEM_AXI_BASE);
+  for (let i = 0; i < TPB_COUNT; i++) if (axi === tpbEvtSemIncBase(i)) return i;
+  for (let j = 0; j < TOP_SP_COUNT; j++) if (axi === topSpEvtSemIncBase(j)) return TPB_COUNT + j;
+  return -1;
+}
+
+/**
+ * MODEL packing of al_embedded_sem_t into descriptor bytes 0..3 (one little-endian word), beside
+ * the seed's byte-3 |= 0x80: wr_val 15:0, intra_reg_offset 23:16, reg_sel 28:24, wr_mode 30:29,
+ * bit 31 the strong_ord_wr flag (always set by the leaf, so `sow` is that flag and adds no bit).
+ */
+export const EMBEDDED_SEM_PACKING = {
+  wr_val: { shift: 0, bits: 16 },
+  intra_reg_offset: { shift: 16, bits: 8 },
+  reg_sel: { shift: 24, bits: 5 },
+  wr_mode: { shift: 29, bits: 2 },
+} as const;
+
+/**
+ * libnrt s2m_set_embedded_sem_fields @0x465500, seed 003 §4: pack `sem` into desc bytes 0..3 (MODEL
+ * packing {@link EMBEDDED_SEM_PACKING}) and set desc[3] |= 0x80.
+ * @throws FieldError when a member does not fit its packed width, or desc is shorter than 4 bytes.
+ */
+export function s2mSetEmbeddedSemFields(_dev: HalDevice, desc: Uint8Array, sem: EmbeddedSemFields): void {
+  if (desc.length < 4) throw new FieldError("s2m_set_embedded_sem_fields", "desc", desc.length, "≥ 4 bytes");
+  let word = 0;
+  for (const [name, { shift, bits }] of Object.entries(EMBEDDED_SEM_PACKING)) {
+    const v = sem[name as keyof typeof EMBEDDED_SEM_PACKING];
+    const max = 2 ** bits - 1;
+    if (!Number.isInteger(v) || v < 0 || v > max) throw new FieldError("embedded-sem", name, v, `0..${max}`);
+    word |= v << shift;
+  }
+  const view = new DataView(desc.buffer, desc.byteOffset, 4);
+  view.setUint32(0, word >>> 0, true);
+  desc[3] = (desc[3] as number) | S2M_EMBEDDED_SEM_FLAG;
+}
