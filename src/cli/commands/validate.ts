@@ -5,9 +5,9 @@
  */
 import { DecodeError, UsageError } from "../../bits/errors.js";
 import { fromHex } from "../../bits/hex.js";
-import { addr4LiveIssues } from "../../isa/addr4.js";
+import { issuesWithAddr4Arms } from "../../isa/addr4.js";
 import { isValidSb2sbCollective } from "../../isa/sb2sb-validator.js";
-import { S3D3, layoutByName } from "../../spec/layouts/index.js";
+import { layoutByName, S3D3 } from "../../spec/layouts/index.js";
 import type { Command, Io } from "../command.js";
 
 /** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
@@ -20,7 +20,7 @@ interface Reason {
 /** The CLI default generation for `validate s3d3`: the first with SB2SB. */
 const DEFAULT_ARCH = "trn2";
 
-const usage = `usage: sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--json]
+const usage = `sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--json]
   s3d3: the full S3D3 collective validator (--arch, default ${DEFAULT_ARCH});
   other layouts: reserved, constant, enum and undeclared bits.
   exit 0 valid, 1 invalid, 2 bad input`;
@@ -41,25 +41,31 @@ function parse(args: readonly string[]): Parsed {
     if (a === "--json") json = true;
     else if (a === "--arch") {
       const v = args[++i];
-      if (v === undefined) throw new UsageError(`--arch needs a value\n${usage}`);
+      if (v === undefined) throw new UsageError("--arch needs a value");
       arch = v;
-    } else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}\n${usage}`);
+    } else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
     else positional.push(a);
   }
   const [layout, hex, ...extra] = positional;
-  if (layout === undefined || hex === undefined || extra.length > 0) throw new UsageError(usage);
+  if (layout === undefined || hex === undefined || extra.length > 0)
+    throw new UsageError("validate takes a layout name and one hex string");
   return { layout, hex, arch, json };
 }
 
 function reasonsOf(p: Parsed): Reason[] {
   const layout = layoutByName(p.layout);
-  if (layout === undefined) throw new UsageError(`unknown layout ${JSON.stringify(p.layout)}; see \`sdmakit layouts\``);
+  if (layout === undefined)
+    throw new UsageError(`unknown layout ${JSON.stringify(p.layout)}; see \`sdmakit layouts\``);
   const bytes = fromHex(p.hex);
   if (bytes.length !== layout.bytes) {
     throw new DecodeError(`${layout.name} is ${layout.bytes} bytes; got ${bytes.length}`);
   }
   if (layout === S3D3) return [...isValidSb2sbCollective(bytes, { arch: p.arch }).reasons];
-  return addr4LiveIssues(layout, bytes).map((i) => ({ code: i.kind, field: i.field, message: i.message }));
+  return issuesWithAddr4Arms(layout, bytes).map((i) => ({
+    code: i.kind,
+    field: i.field,
+    message: i.message,
+  }));
 }
 
 function print(io: Io, p: Parsed, reasons: readonly Reason[]): void {

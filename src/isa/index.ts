@@ -1,0 +1,7 @@
+/** The TPB instruction layer: the S3D3 collective word (0xBF), its validator and its lowering. */
+export * from "./addr4.js";
+export * from "./header-events-model.js";
+export * from "./opcodes.js";
+export * from "./s3d3-reasons.js";
+export * from "./s3d3-word.js";
+export * from "./sb2sb-validator.js";

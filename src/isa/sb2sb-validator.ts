@@ -1,0 +1,208 @@
+/**
+ * is_valid_sb2sb_collective (aws_neuron_isa_tpb_s3d3_collective.h:53-103) and its host twin
+ * dbg_is_valid_sb2sb_collective @0x363a90 (seed 002 §4.5), returning every reason a word fails.
+ */
+import { type ArchName, type ArchProfile, archProfile } from "../hal/arch-profile.js";
+import { DTYPE_NAMES, Dtype } from "../spec/dtype.js";
+import { LncSizeFmt, namesOf } from "../spec/enums.js";
+import { POOLING_NUM_CHANNELS, S3D3_MAX_ELEMENTS } from "../spec/tables.js";
+import { addr4HasShapeReg, addr4IsPsum, PARTITION_OFFSET_PSUM_BIT } from "./addr4.js";
+import {
+  DEBUG_CMD_NAMES,
+  INST_WORD_LEN_DWORDS,
+  UPDATE_MODE_NAMES,
+  WAIT_MODE_NAMES,
+} from "./header-events-model.js";
+import { OPCODE_SB2SB_COLLECTIVE } from "./opcodes.js";
+import type { S3d3Reason, S3d3ReasonCode, S3d3Verdict } from "./s3d3-reasons.js";
+import { decodeS3d3, type S3d3Word, type Tensor3d } from "./s3d3-word.js";
+
+/** Options of {@link isValidSb2sbCollective}. */
+export interface Sb2sbValidateOptions {
+  /** The NeuronCore generation: a profile, `trn1|trn2|trn3`, a codename or a hal_target value. */
+  readonly arch: ArchProfile | ArchName | string | number;
+}
+
+/**
+ * MODEL reading of the 0xffff guard (`cmp QWORD [...], 0xffff` @0x364014): t3d_element_count of
+ * each pattern, computed wide (three u16 counts multiply to up to 2^48), must not exceed 0xffff.
+ * For src it is implied by the 256 cap; for dst (which has no cap of its own) it is the only bound.
+ */
+export const ELEMENT_COUNT_GUARD = 0xffff;
+
+const LNC_NAMES = namesOf(LncSizeFmt);
+
+/**
+ * t3d_element_count (common.h:1742-1744): num_elem[0] · num_elem[1] · num_elem[2], exact.
+ * @example t3dElementCount({ ..., numElem: [16, 4, 2] }) // 128
+ */
+export function t3dElementCount(t: Tensor3d): number {
+  return t.numElem[0] * t.numElem[1] * t.numElem[2];
+}
+
+/**
+ * is_valid_sb2sb_collective, seed 002 §4.5 (dbg_is_valid_sb2sb_collective @0x363a90): check a 0xBF
+ * word against every rule and return every reason it fails (the reference stops at the first; a
+ * user wants them all). Bytes are decoded first.
+ * @throws DecodeError when bytes are fewer than 64; UsageError for an unknown arch.
+ * @example isValidSb2sbCollective(bytes, { arch: "trn2" }).reasons.map((r) => r.code)
+ */
+export function isValidSb2sbCollective(
+  word: S3d3Word | Uint8Array,
+  options: Sb2sbValidateOptions,
+): S3d3Verdict {
+  const w = word instanceof Uint8Array ? decodeS3d3(word) : word;
+  const arch = typeof options.arch === "object" ? options.arch : archProfile(options.arch);
+  const reasons: S3d3Reason[] = [];
+  const fail = (code: S3d3ReasonCode, field: string, message: string) =>
+    reasons.push({ code, field, message });
+
+  if (!arch.hasSb2sb) {
+    fail(
+      "arch-no-sb2sb",
+      "arch",
+      `${arch.codename} (${arch.name}) has no SB2SB collective: needs NC ≥ V3 (CAYMAN / trn2 or later)`,
+    );
+  }
+  checkHeaderAndEvents(w, fail);
+
+  for (const [field, dt] of [
+    ["in_dtype", w.inDtype],
+    ["out_dtype", w.outDtype],
+  ] as const) {
+    if (dt === Dtype.INVALID || DTYPE_NAMES[dt] === undefined) {
+      fail("dtype-invalid", field, `${field} = ${dt} is not a valid dtype (1..15)`);
+    }
+  }
+  if (w.inDtype !== w.outDtype) {
+    fail(
+      "dtype-mismatch",
+      "out_dtype",
+      `in_dtype ${dtypeLabel(w.inDtype)} ≠ out_dtype ${dtypeLabel(w.outDtype)}: SB2SB does not convert`,
+    );
+  }
+  if (w.reserved0 !== 0)
+    fail("reserved-nonzero", "reserved0", `reserved0 (bytes 14..15) is 0x${w.reserved0.toString(16)}, not 0`);
+
+  const lnc = LNC_NAMES[w.lncSizeFmt];
+  if (lnc === undefined) {
+    fail(
+      "lnc-size-fmt-invalid",
+      "lnc_size_fmt",
+      `lnc_size_fmt = ${w.lncSizeFmt} is not an LNC_SIZE_FMT value (0..3)`,
+    );
+  } else if (w.lncSizeFmt === LncSizeFmt.LNC4 || w.lncSizeFmt === LncSizeFmt.LNC8) {
+    fail(
+      "lnc-size-fmt-unsupported",
+      "lnc_size_fmt",
+      `lnc_size_fmt ${lnc} is rejected: only LNC1 (self-test) and LNC2 (NC pair)`,
+    );
+  }
+  if (w.numActiveChannels === 0 || w.numActiveChannels > POOLING_NUM_CHANNELS) {
+    fail(
+      "active-channels-range",
+      "num_active_channels",
+      `num_active_channels = ${w.numActiveChannels} is out of range 1..${POOLING_NUM_CHANNELS}`,
+    );
+  }
+  if (w.reserved1 !== 0n)
+    fail("reserved-nonzero", "reserved1", `reserved1 (bytes 34..47) is 0x${w.reserved1.toString(16)}, not 0`);
+
+  checkTensor(w.src, "src_mem_pattern", "read", fail);
+  const srcCount = t3dElementCount(w.src);
+  if (srcCount > S3D3_MAX_ELEMENTS) {
+    fail(
+      "src-too-many-elements",
+      "src_mem_pattern.num_elem",
+      `the source moves ${srcCount} elements; at most ${S3D3_MAX_ELEMENTS} per word`,
+    );
+  }
+  checkTensor(w.dst, "dst_mem_pattern", "write", fail);
+  return { valid: reasons.length === 0, reasons };
+}
+
+type Fail = (code: S3d3ReasonCode, field: string, message: string) => void;
+
+/** dbg_has_valid_neuron_header + dbg_has_valid_neuron_events (seed 002 §4.5; the tables are MODEL). */
+function checkHeaderAndEvents(w: S3d3Word, fail: Fail): void {
+  const { header: h, events: e } = w;
+  if (h.opcode !== OPCODE_SB2SB_COLLECTIVE) {
+    fail("header-opcode", "header.opcode", `opcode 0x${h.opcode.toString(16)} is not SB2SB_COLLECTIVE 0xbf`);
+  }
+  if (h.instWordLen !== INST_WORD_LEN_DWORDS) {
+    fail(
+      "header-inst-word-len",
+      "header.inst_word_len",
+      `inst_word_len = ${h.instWordLen}; a 64-byte word is ${INST_WORD_LEN_DWORDS} dwords`,
+    );
+  }
+  if (DEBUG_CMD_NAMES[h.debugCmd] === undefined) {
+    fail(
+      "header-debug-cmd",
+      "header.debug_cmd",
+      `debug_cmd = ${h.debugCmd} is not a DEBUG_CMD_LEVELS value (${codes(DEBUG_CMD_NAMES)})`,
+    );
+  }
+  if (WAIT_MODE_NAMES[e.waitMode] === undefined) {
+    fail(
+      "events-wait-mode",
+      "events.wait_mode",
+      `wait_mode = ${e.waitMode} is not a WAIT_MODE value (0..15)`,
+    );
+  }
+  if (UPDATE_MODE_NAMES[e.updateMode] === undefined) {
+    fail(
+      "events-update-mode",
+      "events.update_mode",
+      `update_mode = ${e.updateMode} is not an UPDATE_MODE value (0..9, 17..25)`,
+    );
+  }
+}
+
+/**
+ * tensor3d_valid(t, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True) (common.h:1906) plus
+ * the 0xffff guard. The dtype argument is checked once, by the dtype rule.
+ */
+function checkTensor(t: Tensor3d, p: string, access: "read" | "write", fail: Fail): void {
+  if (!addr4HasShapeReg(t.startAddr)) {
+    t.numElem.forEach((n, d) => {
+      if (n === 0)
+        fail(
+          "tensor-num-elem-zero",
+          `${p}.num_elem.${d}`,
+          `${p}.num_elem[${d}] is 0; every dimension needs ≥ 1 element`,
+        );
+    });
+  }
+  const a = t.startAddr;
+  if (addr4IsPsum(a) && a.kind === "imm") {
+    fail(
+      "tensor-addr-psum",
+      `${p}.start_addr`,
+      `${p} (${access}) start 0x${a.partitionOffset.toString(16)} is in PSUM (bit 25 = 0x${PARTITION_OFFSET_PSUM_BIT.toString(16)} set); SB2SB is SBUF-only`,
+    );
+  }
+  if (a.kind !== "imm" && a.reserved0 !== 0) {
+    fail(
+      "reserved-nonzero",
+      `${p}.start_addr.addr_reg.reserved0`,
+      `${p}.start_addr.addr_reg.reserved0 is 0x${a.reserved0.toString(16)}, not 0`,
+    );
+  }
+  const count = t3dElementCount(t);
+  if (count > ELEMENT_COUNT_GUARD) {
+    fail(
+      "element-count-guard",
+      `${p}.num_elem`,
+      `${p} has ${count} elements, more than the 0xffff guard allows`,
+    );
+  }
+}
+
+function dtypeLabel(dt: number): string {
+  return `${DTYPE_NAMES[dt] ?? "?"} (${dt})`;
+}
+
+function codes(names: Readonly<Record<number, string>>): string {
+  return Object.keys(names).join(", ");
+}
