@@ -16,6 +16,27 @@ function overflowCodes(fmt: NarrowFloatFormat, policy: OverflowPolicy): { finite
 }
 
 /**
+ * Round the magnitude `a` (FP32 bits, below the format's smallest normal) to a code: the 24-bit
+ * significand shifted right by `droppedBits` plus the binades it lies below the smallest normal.
+ * `shiftAtField1` is that shift for an FP32 exponent field of 1.
+ */
+function roundBelowNormal(
+  a: number,
+  shiftAtField1: number,
+  rne: boolean,
+  random: number,
+  droppedBits: number,
+): number {
+  const field = a >>> 23;
+  const x = field === 0 ? a : (a & 0x7fffff) | 0x800000;
+  const shift = shiftAtField1 - (field === 0 ? 0 : field - 1);
+  // x < 2^24, so for shift ≥ 25 x / 2^shift < 1/2: RNE gives zero, and SR truncates x away.
+  if (rne) return shift >= 25 ? 0 : (x + (1 << (shift - 1)) - 1 + ((x >>> shift) & 1)) >>> shift;
+  const below = shift - droppedBits; // bits truncated under the random window
+  return ((below >= 25 ? 0 : x >>> below) + random) >>> droppedBits;
+}
+
+/**
  * Round FP32 values (given as their bits) into a narrow float, writing codes to `out`.
  *
  * Works on the magnitude as an integer and restores the sign last. A value the format holds as a
@@ -57,32 +78,21 @@ export function encodeNarrowFloat(
   const rebias = (127 - fmt.bias) << 23;
   const rng = rounding.mode === "sr" ? rounding.rng : undefined;
   const randomShift = 32 - droppedBits;
+  const halfUlpMinusOne = (1 << (droppedBits - 1)) - 1;
   for (let i = 0; i < count; i++) {
     const u = bits[srcOffset + i]!;
     const random = rng === undefined ? 0 : rng.nextU32() >>> randomShift;
     const a = u & 0x7fffffff;
     let code: number;
-    if (a >= F32_INF_BITS) {
+    if (a >= minNormalBits && a < F32_INF_BITS) {
+      // The common case: a result in the normal range (or an overflow), one add and one shift.
+      const x = a - rebias;
+      code = (x + (rng === undefined ? halfUlpMinusOne + ((x >>> droppedBits) & 1) : random)) >>> droppedBits;
+      if (code >= infCode) code = overflowCode;
+    } else if (a >= F32_INF_BITS) {
       code = a === F32_INF_BITS ? infInputCode : nanCode;
     } else {
-      let x: number; // the magnitude, fixed point with `shift` bits below the kept LSB
-      let shift: number;
-      if (a >= minNormalBits) {
-        x = a - rebias;
-        shift = droppedBits;
-      } else {
-        const field = a >>> 23;
-        x = field === 0 ? a : (a & 0x7fffff) | 0x800000;
-        shift = droppedBits + minNormalField - (field === 0 ? 1 : field);
-      }
-      if (rng === undefined) {
-        // x < 2^24 here whenever shift ≥ 25, so x / 2^shift < 1/2: rounds to zero.
-        code = shift >= 25 ? 0 : (x + (1 << (shift - 1)) - 1 + ((x >>> shift) & 1)) >>> shift;
-      } else {
-        const below = shift - droppedBits; // bits truncated under the random window
-        code = ((below >= 25 ? 0 : x >>> below) + random) >>> droppedBits;
-      }
-      if (code >= infCode) code = overflowCode;
+      code = roundBelowNormal(a, droppedBits + minNormalField - 1, rng === undefined, random, droppedBits);
     }
     out[outOffset + i] = ((u >>> 31) << signShift) | code;
   }
