@@ -4,4 +4,8 @@ export * from "./header-events-model.js";
 export * from "./opcodes.js";
 export * from "./s3d3-reasons.js";
 export * from "./s3d3-word.js";
+export * from "./sb2sb-events.js";
+export * from "./sb2sb-lowering.js";
+export * from "./sb2sb-neighbors.js";
 export * from "./sb2sb-validator.js";
+export * from "./tensor3d-walk.js";

@@ -4,7 +4,7 @@ import type { Addr4 } from "../../src/isa/addr4.js";
 import { UPDATE_MODE_NAMES, WAIT_MODE_NAMES } from "../../src/isa/header-events-model.js";
 import type { S3d3Word, Tensor3d, Triple } from "../../src/isa/s3d3-word.js";
 
-/** A valid word: 16 × 4 × 2 = 128 bf16 elements from SBUF 0x1000 to SBUF 0x40000 over 8 channels, LNC2. */
+/** A valid word: 16 × 4 × 2 = 128 bf16 elements from SBUF 0x1000 to SBUF 0x40200 over 8 channels, LNC2. */
 export const VALID_WORD: S3d3Word = {
   header: { opcode: 0xbf, instWordLen: 16, debugCmd: 0, debugHint: 0 },
   events: { waitMode: 5, waitIdx: 3, updateMode: 3, updateIdx: 4, semaphoreValue: 1 },
@@ -15,7 +15,7 @@ export const VALID_WORD: S3d3Word = {
   lncSizeFmt: 1,
   numActiveChannels: 8,
   reserved1: 0n,
-  dst: { startAddr: { kind: "imm", partitionOffset: 0x40000 }, stepElem: [-1, -16, 64], numElem: [16, 4, 2] },
+  dst: { startAddr: { kind: "imm", partitionOffset: 0x40200 }, stepElem: [-1, -16, 64], numElem: [16, 4, 2] },
 };
 
 /** A copy of a word with some parts replaced. */

@@ -36,7 +36,7 @@ describe("S3D3 word codec (seed 002 §2, §3)", () => {
     expect(b[33]).toBe(0x55);
     expect(b[34]).toBe(0xaa); // reserved1's first byte is 34: the header comment's "35-47" is off by one
     expect(b[35]).toBe(0);
-    expect(new DataView(b.buffer).getUint32(48, true)).toBe(0x40000);
+    expect(new DataView(b.buffer).getUint32(48, true)).toBe(0x40200);
     expect(new DataView(b.buffer).getInt16(52, true)).toBe(-1);
     expect(new DataView(b.buffer).getUint16(58, true)).toBe(16);
   });
