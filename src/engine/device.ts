@@ -1,0 +1,344 @@
+/**
+ * The simulated device: memory map, DMA engines × queues, and the executor. The host reaches it
+ * only through memory (descriptor bytes in rings, data) and registers (ring base / size, doorbell):
+ * no JS object crosses from host to device (DESIGN.md).
+ *
+ * Scheduling: `step()` executes one packet — the next queue in round-robin order (engine-major,
+ * GROUND_TRUTH: "round-robin across queues") that can make progress; within a queue packets run in
+ * ring order. A packet whose descriptor carries a stale ring_id is not consumed: the queue stalls and
+ * `run()` reports it. A fault stops its queue (until its ring base is reprogrammed) and is reported;
+ * other queues go on.
+ */
+import { SdmakitError } from "../bits/errors.js";
+import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
+import { RegisterFile } from "../hal/register-file.js";
+import { type OverflowPolicy, SrStream } from "../numerics/index.js";
+import { DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
+import { QUEUE_REG, SDMA_CSR_BASE } from "../spec/udma-regs.js";
+import { type CostModel, ProfileCostModel } from "./cost-model.js";
+import { type Descriptor, isFirst, isLast, ringId, toDescriptor } from "./descriptor.js";
+import { DmaQueue, type Ring } from "./dma-queue.js";
+import type { EngineEvent } from "./events.js";
+import { Executor } from "./execute.js";
+import { DescriptorFault, type DescriptorRef, type QueueStall } from "./faults.js";
+import { DeviceMemory, MemoryFault } from "./memory.js";
+import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
+import { planPacket } from "./packet-plan.js";
+import { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";
+
+export interface DeviceOptions {
+  /** The register file the SDMA space is routed to (default: a new one). */
+  readonly regs?: RegisterFile;
+  /** Timing (default {@link ProfileCostModel}); never changes a functional result. */
+  readonly costModel?: CostModel;
+  /**
+   * What a finite value too large for a narrow output dtype becomes (numerics OverflowPolicy).
+   * MODEL default `nan`: public Neuron docs say out-of-range values end as NaN on device.
+   */
+  readonly overflow?: OverflowPolicy;
+  /** Called after every semaphore change. */
+  readonly onSemaphore?: SemaphoreListener;
+}
+
+/** What one `step()` did. */
+export type StepResult = { readonly event: EngineEvent } | { readonly fault: DescriptorFault };
+
+/** What `run()` did. */
+export interface RunReport {
+  readonly events: readonly EngineEvent[];
+  readonly faults: readonly DescriptorFault[];
+  /** Queues left with posted work they cannot consume, and why. */
+  readonly stalls: readonly QueueStall[];
+}
+
+/** The M2S / S2M queue-block placement inside one engine's register space (udma-regs.ts). */
+const M2S_FIRST = 0x1000;
+const S2M_FIRST = 0x21000;
+const QUEUE_BLOCK = 0x1000;
+const REG_BY_OFFSET = new Map<number, string>(Object.entries(QUEUE_REG).map(([k, v]) => [v, k]));
+
+type Fetched = { readonly descs: Descriptor[] } | { readonly stall: QueueStall };
+
+export class Device {
+  readonly profile: ArchProfile;
+  readonly memory = new DeviceMemory();
+  readonly regs: RegisterFile;
+  readonly costModel: CostModel;
+  readonly overflow: OverflowPolicy;
+  /** Every executed packet, in execution order. */
+  readonly events: EngineEvent[] = [];
+  /** Event-block semaphores by block number (NeuronCore c, or 8 + TopSP j). */
+  readonly semaphores = new Map<number, SemaphoreBlock>();
+  private readonly queues: DmaQueue[] = [];
+  private readonly srStreams: SrStream[] = [];
+  private readonly engineClock: Float64Array;
+  private readonly csrValues = new Map<bigint, number>();
+  private readonly executor: Executor;
+  private readonly posted = new Set<number>();
+  /** Faults raised by a doorbell (bad ring, overflow), reported by the next run(). */
+  private readonly doorbellFaults: DescriptorFault[] = [];
+  private cursor = 0;
+
+  /**
+   * @param arch a profile or its name (`trn1` | `trn2` | `trn3`, codename or arch code).
+   * @throws UsageError for an unknown arch.
+   * @example const dev = new Device("trn2");
+   */
+  constructor(arch: ArchProfile | string | number, options: DeviceOptions = {}) {
+    this.profile = typeof arch === "object" ? arch : archProfile(arch);
+    this.regs = options.regs ?? new RegisterFile();
+    this.costModel = options.costModel ?? new ProfileCostModel(this.profile);
+    this.overflow = options.overflow ?? "nan";
+    const engines = engineCount(this.profile);
+    this.engineClock = new Float64Array(engines);
+    for (let e = 0; e < engines; e++) {
+      for (let q = 0; q < this.profile.queuesPerEngine; q++) {
+        this.queues.push(new DmaQueue(e, q));
+        this.srStreams.push(new SrStream(0));
+      }
+    }
+    const listener: SemaphoreListener = options.onSemaphore ?? (() => {});
+    this.memory.mapAll(
+      deviceMemoryMap(this.profile).map((entry) => {
+        if (entry.name === "sdma-csr") {
+          return {
+            ...entry,
+            onWrite32: (addr: bigint, v: number) => this.regs.write32(addr, v, "device-mmio"),
+            onRead32: (addr: bigint) => this.regs.read32(addr, "device-mmio"),
+          };
+        }
+        if (entry.kind === "mmio") {
+          const block = new SemaphoreBlock(entry.core as number, entry.base, listener);
+          this.semaphores.set(block.block, block);
+          return {
+            ...entry,
+            onWrite32: (a: bigint, v: number) => block.write32(a, v),
+            onRead32: (a: bigint) => block.read32(a),
+          };
+        }
+        return entry;
+      }),
+    );
+    this.regs.handle(SDMA_CSR_BASE, BigInt(engines) * this.profile.sdmaEngineStride, {
+      onWrite: (addr, v) => this.csrWrite(addr, v),
+      onRead: (addr) => this.csrRead(addr),
+    });
+    this.executor = new Executor({ profile: this.profile, memory: this.memory, overflow: this.overflow });
+  }
+
+  /** Queue `queue` of DMA engine `engine`. @throws RangeError outside the profile. */
+  queue(engine: number, queue: number): DmaQueue {
+    const q = this.queues[engine * this.profile.queuesPerEngine + queue];
+    if (!q || queue < 0 || queue >= this.profile.queuesPerEngine)
+      throw new RangeError(`no queue ${queue} on engine ${engine}`);
+    return q;
+  }
+
+  /** The value of semaphore `index` of event block `block`. */
+  semaphore(block: number, index: number): number {
+    const b = this.semaphores.get(block);
+    if (!b) throw new RangeError(`no event block ${block} on ${this.profile.name}`);
+    return b.values[index] ?? 0;
+  }
+
+  /** The time (ns) at which engine `engine` is next free. */
+  engineTime(engine: number): number {
+    return this.engineClock[engine] ?? 0;
+  }
+
+  /** Hold engine `engine` until `ns` (a dependency the caller models, e.g. a semaphore wait). */
+  advanceEngine(engine: number, ns: number): void {
+    if ((this.engineClock[engine] ?? 0) < ns) this.engineClock[engine] = ns;
+  }
+
+  /**
+   * Execute one packet from the next queue, round-robin, that can progress. Queues that cannot
+   * (stale phase, incomplete packet) record why in `queue.stall`. Returns undefined when no queue
+   * can progress.
+   */
+  step(): StepResult | undefined {
+    const order = [...this.posted].sort((a, b) => a - b);
+    const start = order.findIndex((i) => i >= this.cursor);
+    for (let k = 0; k < order.length; k++) {
+      const idx = order[(k + (start < 0 ? 0 : start)) % order.length] as number;
+      const q = this.queues[idx] as DmaQueue;
+      if (!q.runnable) continue;
+      const result = this.runPacket(q, idx);
+      if (result) {
+        this.cursor = idx + 1;
+        return result;
+      }
+    }
+    return undefined;
+  }
+
+  /** Step until no queue can progress (or `maxPackets` packets ran). */
+  run(maxPackets = Number.POSITIVE_INFINITY): RunReport {
+    const events: EngineEvent[] = [];
+    const faults: DescriptorFault[] = this.doorbellFaults.splice(0);
+    for (let n = 0; n < maxPackets; n++) {
+      const r = this.step();
+      if (!r) break;
+      if ("event" in r) events.push(r.event);
+      else faults.push(r.fault);
+    }
+    const stalls = [...this.posted]
+      .map((i) => this.queues[i]?.stall)
+      .filter((s): s is QueueStall => s !== undefined);
+    return { events, faults, stalls };
+  }
+
+  private runPacket(q: DmaQueue, idx: number): StepResult | undefined {
+    try {
+      const tx = this.fetch(q, "tx", q.tx);
+      if ("stall" in tx) return this.stalled(q, tx.stall);
+      const rx = this.fetch(q, "rx", q.rx);
+      if ("stall" in rx) return this.stalled(q, rx.stall);
+      const plan = planPacket(this.profile, tx.descs, rx.descs);
+      const n = tx.descs.length + rx.descs.length;
+      const work = this.executor.run(plan, q.engine, q.queue, n, this.srStreams[idx] as SrStream);
+      q.tx.consume(tx.descs.length);
+      q.rx.consume(rx.descs.length);
+      q.stall = undefined;
+      if (q.tx.posted === 0 && q.rx.posted === 0) this.posted.delete(idx);
+      const start = this.engineClock[q.engine] ?? 0;
+      const event: EngineEvent = { ...work, start, end: start + this.costModel.durationNs(work) };
+      this.engineClock[q.engine] = event.end;
+      this.events.push(event);
+      return { event };
+    } catch (e) {
+      if (!(e instanceof SdmakitError)) throw e;
+      const fault =
+        e instanceof DescriptorFault ? e : new DescriptorFault(this.ref(q, "tx", q.tx.head), e.message);
+      q.fault = fault;
+      this.posted.delete(idx);
+      return { fault };
+    }
+  }
+
+  private stalled(q: DmaQueue, stall: QueueStall): undefined {
+    q.stall = stall;
+    return undefined;
+  }
+
+  private ref(q: DmaQueue, ring: "tx" | "rx", slot: number): DescriptorRef {
+    return { engine: q.engine, queue: q.queue, ring, slot };
+  }
+
+  /** Fetch one packet's chain from the head: up to the descriptor with LAST. */
+  private fetch(q: DmaQueue, name: "tx" | "rx", ring: Ring): Fetched {
+    const bad = ring.misconfiguration();
+    if (bad) throw new DescriptorFault(this.ref(q, name, ring.head), bad);
+    const descs: Descriptor[] = [];
+    for (let k = 0; k < ring.posted; k++) {
+      const { slot, phase } = ring.slotAhead(k);
+      const ref = this.ref(q, name, slot);
+      const addr = ring.base + BigInt(slot * DESCRIPTOR_BYTES);
+      let bytes: Uint8Array;
+      try {
+        bytes = this.memory.read(addr, DESCRIPTOR_BYTES, "descriptor fetch");
+      } catch (e) {
+        if (e instanceof MemoryFault)
+          throw new DescriptorFault(ref, e.reason, e.addr, describeAddress(this.profile, e.addr));
+        throw e;
+      }
+      const d = toDescriptor(ref, bytes);
+      if (ringId(d) !== phase) {
+        return {
+          stall: {
+            engine: q.engine,
+            queue: q.queue,
+            at: ref,
+            reason: `ring_id ${ringId(d)} is not the ring's phase ${phase}: descriptor not consumed`,
+          },
+        };
+      }
+      if (k === 0 && !isFirst(d))
+        throw new DescriptorFault(ref, "packet does not open with FIRST (len_ctrl bit 26)");
+      if (k > 0 && isFirst(d))
+        throw new DescriptorFault(
+          ref,
+          "FIRST (len_ctrl bit 26) inside a packet: the previous descriptor lacks LAST",
+        );
+      descs.push(d);
+      if (isLast(d)) return { descs };
+      if (descs.length > 2 * MAX_PACKET_DESCRIPTORS)
+        throw new DescriptorFault(
+          ref,
+          `packet runs past ${2 * MAX_PACKET_DESCRIPTORS} descriptors (the hardware maximum) without LAST`,
+        );
+    }
+    const at = this.ref(q, name, ring.head);
+    return {
+      stall: {
+        engine: q.engine,
+        queue: q.queue,
+        at,
+        reason: `${ring.posted} ${name} descriptor(s) posted, none with LAST: packet incomplete`,
+      },
+    };
+  }
+
+  private locate(
+    addr: bigint,
+  ): { q: DmaQueue; idx: number; ring: Ring; name: "tx" | "rx"; reg: string | undefined } | undefined {
+    const rel = addr - SDMA_CSR_BASE;
+    const engine = Number(rel / this.profile.sdmaEngineStride);
+    const off = Number(rel % this.profile.sdmaEngineStride);
+    const inBlock = (first: number) =>
+      off >= first && off < first + this.profile.queuesPerEngine * QUEUE_BLOCK;
+    const name = inBlock(M2S_FIRST) ? "tx" : inBlock(S2M_FIRST) ? "rx" : undefined;
+    if (!name) return undefined;
+    const queue = Math.floor((off - (name === "tx" ? M2S_FIRST : S2M_FIRST)) / QUEUE_BLOCK);
+    const idx = engine * this.profile.queuesPerEngine + queue;
+    const q = this.queues[idx] as DmaQueue;
+    return { q, idx, ring: name === "tx" ? q.tx : q.rx, name, reg: REG_BY_OFFSET.get(off % QUEUE_BLOCK) };
+  }
+
+  private csrWrite(addr: bigint, v: number): void {
+    this.csrValues.set(addr, v);
+    const at = this.locate(addr);
+    if (!at) return;
+    const { q, idx, ring, name } = at;
+    switch (at.reg) {
+      case "drbp_lo":
+        ring.baseLo = v;
+        ring.reset();
+        q.fault = undefined;
+        q.stall = undefined;
+        break;
+      case "drbp_hi":
+        ring.baseHi = v;
+        break;
+      case "drl":
+        ring.slots = v;
+        break;
+      case "drtp_inc": {
+        const bad = ring.misconfiguration();
+        const why = bad
+          ? `doorbell on a misconfigured ring: ${bad}`
+          : ring.posted + v > ring.slots - 1
+            ? `doorbell for ${v} descriptors with ${ring.posted} posted overflows a ring of ${ring.slots} slots`
+            : undefined;
+        if (why) {
+          q.fault = new DescriptorFault(this.ref(q, name, ring.head), why);
+          this.doorbellFaults.push(q.fault);
+        } else ring.posted += v;
+        if (ring.posted > 0 && !q.fault) this.posted.add(idx);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  private csrRead(addr: bigint): number {
+    const at = this.locate(addr);
+    if (at) {
+      if (at.reg === "drhp") return at.ring.head;
+      if (at.reg === "drtp") return at.ring.tail;
+      if (at.reg === "status") return at.q.status;
+    }
+    return this.csrValues.get(addr) ?? 0;
+  }
+}

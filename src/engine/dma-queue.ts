@@ -1,0 +1,91 @@
+/**
+ * One DMA queue as the device sees it: a TX (M2S) ring and an RX (S2M) ring, each found only through
+ * its registers (drbp_lo / drbp_hi base, drl size in descriptors, drtp_inc doorbell; the register
+ * meaning is fixed in src/spec/packet-model.ts). The host writes descriptors into ring memory, then
+ * rings the doorbell with the count; the engine consumes from the head, and the ring's phase
+ * (len_ctrl ring_id) starts at 1 and advances mod 4 each time the head wraps.
+ */
+import { INITIAL_RING_PHASE, RING_ALIGN_BYTES, RING_SLOTS_MULTIPLE } from "../spec/packet-model.js";
+import type { DescriptorFault, QueueStall } from "./faults.js";
+
+export class Ring {
+  baseLo = 0;
+  baseHi = 0;
+  /** drl: the ring's size in descriptor slots. */
+  slots = 0;
+  /** Slot of the next descriptor to fetch (drhp). */
+  head = 0;
+  /** Descriptors posted by doorbells and not yet consumed. */
+  posted = 0;
+  /** The ring_id a descriptor at the head must carry. */
+  phase = INITIAL_RING_PHASE;
+
+  get base(): bigint {
+    return (BigInt(this.baseHi >>> 0) << 32n) | BigInt(this.baseLo >>> 0);
+  }
+
+  /** drtp: the slot after the last posted descriptor. */
+  get tail(): number {
+    return this.slots === 0 ? 0 : (this.head + this.posted) % this.slots;
+  }
+
+  /** Reprogramming the base starts the ring over (MODEL: as a queue reset). */
+  reset(): void {
+    this.head = 0;
+    this.posted = 0;
+    this.phase = INITIAL_RING_PHASE;
+  }
+
+  /** Why the ring cannot be used, or undefined (alignment and size rules, GROUND_TRUTH). */
+  misconfiguration(): string | undefined {
+    if (this.slots === 0 || this.slots % RING_SLOTS_MULTIPLE !== 0) {
+      return `ring size drl = ${this.slots} descriptors is not a positive multiple of ${RING_SLOTS_MULTIPLE}`;
+    }
+    if (this.base % BigInt(RING_ALIGN_BYTES) !== 0n) {
+      return `ring base 0x${this.base.toString(16)} is not ${RING_ALIGN_BYTES}-byte aligned`;
+    }
+    return undefined;
+  }
+
+  /** The slot `k` descriptors after the head, and the phase a descriptor there must carry. */
+  slotAhead(k: number): { slot: number; phase: number } {
+    const abs = this.head + k;
+    return { slot: abs % this.slots, phase: (this.phase + Math.floor(abs / this.slots)) % 4 };
+  }
+
+  /** Consume `n` descriptors: the head moves on, the phase advances at each wrap. */
+  consume(n: number): void {
+    const abs = this.head + n;
+    this.phase = (this.phase + Math.floor(abs / this.slots)) % 4;
+    this.head = abs % this.slots;
+    this.posted -= n;
+  }
+}
+
+export class DmaQueue {
+  readonly tx = new Ring();
+  readonly rx = new Ring();
+  /** Set when a packet faulted: the queue stops until its rings are reprogrammed. */
+  fault: DescriptorFault | undefined;
+  /** The last reason the queue could not progress, cleared when it does. */
+  stall: QueueStall | undefined;
+  /** Register values the device does not interpret (cfg, crbp, ...), as written. */
+  readonly shadow = new Map<number, number>();
+
+  constructor(
+    readonly engine: number,
+    readonly queue: number,
+  ) {}
+
+  /** The queue has work posted on both rings and has not faulted. */
+  get runnable(): boolean {
+    return this.fault === undefined && this.tx.posted > 0 && this.rx.posted > 0;
+  }
+
+  /** MODEL status register: 0 idle, 1 work posted, 2 stalled, 3 faulted. */
+  get status(): number {
+    if (this.fault) return 3;
+    if (this.stall) return 2;
+    return this.tx.posted > 0 || this.rx.posted > 0 ? 1 : 0;
+  }
+}

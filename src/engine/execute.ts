@@ -1,0 +1,275 @@
+/**
+ * Execute a planned packet against device memory with the real numerics. Reads happen first, every
+ * destination is checked before the first byte is written, so a faulting packet leaves memory as it
+ * was (a semaphore write is the one MMIO side effect, and it is the packet's last write).
+ *
+ * MODEL (docs/fidelity/engine.md "accumulator start"): ADD / MIN / MAX load the first source
+ * (the accumulator starts at the ALU identity: −0, +inf, −inf); FMA starts from a cleared stored
+ * buffer, +0 (seed 000 §9.2: acc = s0·scale0 + 0).
+ */
+import type { ArchProfile } from "../hal/arch-profile.js";
+import {
+  type AluOp,
+  aluAdd,
+  aluClamp,
+  aluConstantToF32,
+  aluFma,
+  aluIdentity,
+  aluMax,
+  aluMin,
+  decodeToF32,
+  encodeFromF32,
+  fmaF32,
+  type OverflowPolicy,
+  RNE,
+  type Rounding,
+  type SrStream,
+} from "../numerics/index.js";
+import { dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { FmaOperand } from "../spec/enums.js";
+import { GCE_HEADER_BYTES, gcePayloadBytes } from "../spec/gce-header.js";
+import { type Descriptor, fault } from "./descriptor.js";
+import type { Work } from "./events.js";
+import { DescriptorFault } from "./faults.js";
+import { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
+import { type DeviceMemory, MemoryFault } from "./memory.js";
+import { describeAddress } from "./memory-map.js";
+import type { CcePlan, CopyPlan, PacketPlan, Segment } from "./packet-plan.js";
+
+/** The accumulator's first value (MODEL above). */
+export function accumulatorStart(op: AluOp): number {
+  return op === "fma" ? 0 : aluIdentity(op);
+}
+
+/** Reusable buffers, grown on demand: no allocation per element, little per packet. */
+class Scratch {
+  bytes = new Uint8Array(1 << 16);
+  out = new Uint8Array(1 << 16);
+  acc = new Float32Array(1 << 14);
+  src = new Float32Array(1 << 14);
+
+  need(bytes: number, elements: number, outBytes: number): void {
+    if (this.bytes.length < bytes) this.bytes = new Uint8Array(bytes);
+    if (this.out.length < outBytes) this.out = new Uint8Array(outBytes);
+    if (this.acc.length < elements) {
+      this.acc = new Float32Array(elements);
+      this.src = new Float32Array(elements);
+    }
+  }
+}
+
+export interface ExecContext {
+  readonly profile: ArchProfile;
+  readonly memory: DeviceMemory;
+  readonly overflow: OverflowPolicy;
+}
+
+export class Executor {
+  private readonly scratch = new Scratch();
+
+  constructor(private readonly ctx: ExecContext) {}
+
+  /**
+   * Run a plan for queue `queue` of `engine`, whose stochastic-rounding stream is `sr`; returns the
+   * work done. @throws DescriptorFault.
+   */
+  run(plan: PacketPlan, engine: number, queue: number, descriptors: number, sr: SrStream): Work {
+    const first = plan.kind === "copy" ? plan.tx[0] : plan.sources[0];
+    const base = {
+      engine,
+      queue,
+      descriptors,
+      txSlot: first?.desc.ref.slot ?? 0,
+      rxSlot: plan.rx[0]?.desc.ref.slot ?? 0,
+      barrier: plan.barrier,
+    };
+    if (plan.kind === "copy") return { ...base, ...this.copy(plan) };
+    return { ...base, ...this.cce(plan, sr) };
+  }
+
+  private copy(
+    plan: CopyPlan,
+  ): Pick<Work, "kind" | "bytesRead" | "bytesWritten" | "sources" | "destinations"> {
+    const total = plan.tx.reduce((n, s) => n + s.len, 0);
+    this.scratch.need(total, 0, 0);
+    const buf = this.scratch.bytes;
+    let off = 0;
+    for (const s of plan.tx) {
+      this.read(s.desc, s.addr, buf.subarray(off, off + s.len));
+      off += s.len;
+    }
+    this.checkWrites(plan.rx);
+    this.scatter(plan.rx, buf.subarray(0, total));
+    return {
+      kind: "copy",
+      bytesRead: total,
+      bytesWritten: total,
+      sources: plan.tx.length,
+      destinations: plan.rx.length,
+    };
+  }
+
+  private cce(
+    plan: CcePlan,
+    sr: SrStream,
+  ): Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations"> {
+    const rounding: Rounding = plan.seed === undefined ? RNE : { mode: "sr", rng: sr };
+    if (plan.seed !== undefined) sr.reseed(plan.seed);
+    const rxBytes = plan.rx.reduce((n, s) => n + s.len, 0);
+    let bytesRead = 0;
+    let elements = plan.elements;
+    let out: Uint8Array;
+    const headerWrite: { desc: Descriptor; addr: bigint; bytes: Uint8Array }[] = [];
+
+    if (plan.gce?.mode === "decompress") {
+      const { desc, headerAddr, blockLog2 } = plan.gce;
+      const header = readGceHeader(this.read(desc, headerAddr, new Uint8Array(GCE_HEADER_BYTES)));
+      if (typeof header === "string") fault(desc, header, headerAddr);
+      const src = plan.sources[0] as CcePlan["sources"][number];
+      if (header.blockLog2 !== blockLog2)
+        fault(
+          desc,
+          `header block_log2 ${header.blockLog2} differs from the gradient-desc's ${blockLog2}`,
+          headerAddr,
+        );
+      if (header.dtype !== plan.outDt)
+        fault(
+          desc,
+          `header expands to ${dtypeName(header.dtype)}, the S2M meta out_dt is ${dtypeName(plan.outDt)}`,
+          headerAddr,
+        );
+      const payloadBytes = gcePayloadBytes(header.elements, blockLog2);
+      if (header.payloadBytes !== payloadBytes || src.len !== payloadBytes) {
+        fault(
+          src.desc,
+          `payload is ${src.len} bytes, header says ${header.payloadBytes}, ${header.elements} values need ${payloadBytes}`,
+        );
+      }
+      elements = header.elements;
+      this.scratch.need(payloadBytes, elements, elements * dtypeBytes(plan.outDt));
+      this.read(src.desc, src.addr, this.scratch.bytes.subarray(0, payloadBytes));
+      bytesRead = payloadBytes + GCE_HEADER_BYTES;
+      gceDecompress(this.scratch.bytes, elements, blockLog2, this.scratch.acc);
+      out = this.encodeOut(plan, elements, rounding);
+    } else {
+      const outBytes = plan.gce
+        ? gcePayloadBytes(elements, plan.gce.blockLog2)
+        : elements * dtypeBytes(plan.outDt);
+      const maxIn = Math.max(...plan.sources.map((s) => s.len));
+      this.scratch.need(maxIn, elements, outBytes);
+      const { acc, src } = this.scratch;
+      acc.fill(accumulatorStart(plan.op), 0, elements);
+      for (const s of plan.sources) {
+        const bytes = this.read(s.desc, s.addr, this.scratch.bytes.subarray(0, s.len));
+        bytesRead += s.len;
+        decodeToF32(s.inDt, bytes, 0, elements, src, 0);
+        this.apply(plan.op, s.fma, elements);
+      }
+      if (plan.constant) {
+        const { dt, word } = plan.constant;
+        aluClamp(plan.op as "min" | "max", acc, aluConstantToF32(dt, word), elements);
+      }
+      if (plan.gce) {
+        const { desc, headerAddr, blockLog2 } = plan.gce;
+        out = this.scratch.out.subarray(0, outBytes);
+        gceCompress(acc, elements, blockLog2, rounding, out, src);
+        headerWrite.push({ desc, addr: headerAddr, bytes: gceHeader(elements, plan.outDt, blockLog2) });
+      } else {
+        out = this.encodeOut(plan, elements, rounding);
+      }
+    }
+
+    if (out.length !== rxBytes) {
+      fault(
+        (plan.rx[0] as Segment).desc,
+        `RX chain receives ${rxBytes} bytes but the packet produces ${out.length} (${elements} × ${dtypeName(plan.outDt)}${plan.gce?.mode === "compress" ? ", compressed" : ""})`,
+      );
+    }
+    const writes = [...plan.rx, ...plan.replicas];
+    this.checkWrites([
+      ...headerWrite.map((h) => ({ desc: h.desc, addr: h.addr, len: h.bytes.length })),
+      ...writes,
+    ]);
+    for (const h of headerWrite) this.write(h.desc, h.addr, h.bytes);
+    this.scatter(plan.rx, out);
+    for (const r of plan.replicas) this.write(r.desc, r.addr, out);
+    const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
+    const written =
+      out.length * (1 + plan.replicas.length) + headerWrite.reduce((n, h) => n + h.bytes.length, 0);
+    return {
+      kind,
+      op: plan.op,
+      bytesRead,
+      bytesWritten: written,
+      sources: plan.sources.length,
+      destinations: plan.rx.length + plan.replicas.length,
+    };
+  }
+
+  /** acc ← op(acc, src) over `n` elements; FMA honours the descriptor's operand selectors. */
+  private apply(op: AluOp, fma: CcePlan["sources"][number]["fma"], n: number): void {
+    const { acc, src } = this.scratch;
+    if (op === "add") aluAdd(acc, src, n);
+    else if (op === "min") aluMin(acc, src, n);
+    else if (op === "max") aluMax(acc, src, n);
+    else if (fma === undefined) throw new Error("unreachable: FMA source without operands");
+    else if (
+      fma.a === FmaOperand.INPUT_BUFFER &&
+      fma.b === FmaOperand.SCALE &&
+      fma.c === FmaOperand.STORED_BUFFER
+    ) {
+      aluFma(acc, src, fma.scale, n);
+    } else {
+      // General selectors: each operand is the stored accumulator, this source, or the scale.
+      const scale = Math.fround(fma.scale);
+      const pick = (sel: number, i: number): number =>
+        sel === FmaOperand.STORED_BUFFER
+          ? (acc[i] as number)
+          : sel === FmaOperand.INPUT_BUFFER
+            ? (src[i] as number)
+            : scale;
+      for (let i = 0; i < n; i++) acc[i] = fmaF32(pick(fma.a, i), pick(fma.b, i), pick(fma.c, i));
+    }
+  }
+
+  private encodeOut(plan: CcePlan, elements: number, rounding: Rounding): Uint8Array {
+    const bytes = elements * dtypeBytes(plan.outDt);
+    this.scratch.need(0, elements, bytes);
+    const out = this.scratch.out.subarray(0, bytes);
+    encodeFromF32(plan.outDt, this.scratch.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
+    return out;
+  }
+
+  /** Write `data` across the RX segments in order. */
+  private scatter(rx: readonly Segment[], data: Uint8Array): void {
+    let off = 0;
+    for (const s of rx) {
+      this.write(s.desc, s.addr, data.subarray(off, off + s.len));
+      off += s.len;
+    }
+  }
+
+  private checkWrites(segs: readonly Segment[]): void {
+    for (const s of segs) this.guard(s.desc, () => this.ctx.memory.regionOf(s.addr, s.len, "write"));
+  }
+
+  private read(desc: Descriptor, addr: bigint, into: Uint8Array): Uint8Array {
+    this.guard(desc, () => this.ctx.memory.readInto(addr, into, "read"));
+    return into;
+  }
+
+  private write(desc: Descriptor, addr: bigint, data: Uint8Array): void {
+    this.guard(desc, () => this.ctx.memory.write(addr, data, "write"));
+  }
+
+  /** Turn a memory fault into a fault naming the descriptor, the address and what is there. */
+  private guard<T>(desc: Descriptor, fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof MemoryFault)
+        throw new DescriptorFault(desc.ref, e.reason, e.addr, describeAddress(this.ctx.profile, e.addr));
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Engine faults: every one names the descriptor that caused it (engine, queue, ring, slot), the
+ * address when there is one, and the reason — never a silent drop, never an uncaught crash.
+ */
+import { DeviceFault } from "../bits/errors.js";
+import { hexAddr } from "./memory.js";
+
+/** Where a descriptor sits: DMA engine, queue, ring (tx = M2S, rx = S2M) and slot index. */
+export interface DescriptorRef {
+  readonly engine: number;
+  readonly queue: number;
+  readonly ring: "tx" | "rx";
+  readonly slot: number;
+}
+
+/** Print a descriptor reference the way faults and the CLI do: `engine 0 queue 1 tx slot 4`. */
+export function describeRef(ref: DescriptorRef): string {
+  return `engine ${ref.engine} queue ${ref.queue} ${ref.ring} slot ${ref.slot}`;
+}
+
+/** A descriptor the engine cannot execute: bad field, bad memory access, broken chain. */
+export class DescriptorFault extends DeviceFault {
+  override readonly code: string = "DESCRIPTOR_FAULT";
+  override name = "DescriptorFault";
+  constructor(
+    readonly at: DescriptorRef,
+    readonly reason: string,
+    readonly addr?: bigint,
+    readonly where?: string,
+  ) {
+    super(
+      `${describeRef(at)}: ${reason}${addr === undefined ? "" : ` [${hexAddr(addr)}${where ? `: ${where}` : ""}]`}`,
+    );
+  }
+}
+
+/** A queue that has descriptors posted but cannot consume them (stale phase, incomplete packet). */
+export interface QueueStall {
+  readonly engine: number;
+  readonly queue: number;
+  readonly at: DescriptorRef;
+  readonly reason: string;
+}

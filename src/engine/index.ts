@@ -1,0 +1,38 @@
+/**
+ * sdmakit engine: the simulated device. Build a {@link Device} for an arch, write descriptor bytes
+ * into ring memory, program the queue registers and ring the doorbell (src/runtime does this), then
+ * `run()`: the engine fetches and executes the bytes and reports events, faults and stalls.
+ * @module
+ */
+export { type CostModel, ProfileCostModel, type ProfileCostOptions } from "./cost-model.js";
+export { Device, type DeviceOptions, type RunReport, type StepResult } from "./device.js";
+export { DmaQueue, Ring } from "./dma-queue.js";
+export type { EngineEvent, Work, WorkKind } from "./events.js";
+export { accumulatorStart } from "./execute.js";
+export { DescriptorFault, type DescriptorRef, describeRef, type QueueStall } from "./faults.js";
+export { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
+export {
+  DeviceMemory,
+  hexAddr,
+  MemoryFault,
+  type Region,
+  type RegionKind,
+  type RegionSpec,
+} from "./memory.js";
+export {
+  describeAddress,
+  deviceMemoryMap,
+  engineCount,
+  engineCsrBase,
+  eventBlocks,
+  HBM_BASE,
+  hbmAddress,
+  type MapEntry,
+  PSUM_OFFSET,
+  psumAddress,
+  queueRegAddress,
+  type SemaphoreWindow,
+  sbufAddress,
+  semaphoreAddress,
+} from "./memory-map.js";
+export { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";

@@ -1,0 +1,320 @@
+/**
+ * Turn one packet's fetched TX and RX chains into an execution plan, reading only the descriptor
+ * bytes, exactly as src/spec/packet-model.ts lays them out:
+ *
+ *   TX: [seed-init] [min-max constant] { [fma-desc | …] udma-tx }×sources [gradient-desc] [replication-desc]×k
+ *   RX: udma-rx × k' (has_meta: buf2_ptr_lo is the S2M meta-control: add-meta, or ext-meta for a combo)
+ *
+ * A compute descriptor (W0 bit 23) is identified by its position and W1/W2 (packet-model.ts): before
+ * the first source a seed-init (W2 = 0, W1 sub_desc 2 | 3) or the MIN/MAX constant (W2 bit 25); right
+ * before a source of an FMA packet its fma-desc; after the last source the gradient-desc (W1 op 4
+ * optype 5) and replication-desc (W1 op 1 optype 2). Anything else is a fault naming the descriptor.
+ */
+import type { ArchProfile } from "../hal/arch-profile.js";
+import type { AluOp } from "../numerics/index.js";
+import { Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { FmaOperand, SdmaCceType } from "../spec/enums.js";
+import { FMA_DESC, GRADIENT_DESC, MIN_MAX_DESC } from "../spec/layouts/index.js";
+import { COMBO_MEMBER, DEFAULT_COPY_META, SUB_DESCRIPTOR } from "../spec/tables.js";
+import {
+  type Descriptor,
+  dataLength,
+  fault,
+  hasDmb,
+  hasMeta,
+  hasMore,
+  metaLast,
+  metaNibble,
+  metaOp,
+  metaOptype,
+  metaWrbar,
+  pointer,
+} from "./descriptor.js";
+
+/** A buffer one descriptor reads or writes. */
+export interface Segment {
+  readonly desc: Descriptor;
+  readonly addr: bigint;
+  readonly len: number;
+}
+
+export interface CopyPlan {
+  readonly kind: "copy";
+  readonly tx: readonly Segment[];
+  readonly rx: readonly Segment[];
+  readonly barrier: boolean;
+}
+
+export interface FmaOperands {
+  readonly a: number;
+  readonly b: number;
+  readonly c: number;
+  readonly scale: number;
+}
+
+export interface Source extends Segment {
+  readonly inDt: Dtype;
+  readonly elements: number;
+  /** FMA: the operand selectors and scale of this source's fma-desc. */
+  readonly fma?: FmaOperands;
+}
+
+export interface CcePlan {
+  readonly kind: "cce";
+  readonly op: AluOp;
+  readonly sources: readonly Source[];
+  readonly elements: number;
+  readonly outDt: Dtype;
+  readonly rx: readonly Segment[];
+  /** Seed-init with the seed-enable bits: reseed the queue's SR stream and round stochastically. */
+  readonly seed?: number;
+  /** MIN/MAX constant clamp: value already converted to FP32. */
+  readonly constant?: { readonly desc: Descriptor; readonly dt: Dtype; readonly word: number };
+  readonly gce?: {
+    readonly desc: Descriptor;
+    readonly mode: "compress" | "decompress";
+    readonly blockLog2: number;
+    readonly headerAddr: bigint;
+  };
+  /** Extra destinations (replication-desc), each written with the RX bytes. */
+  readonly replicas: readonly Segment[];
+  readonly combo: boolean;
+  readonly barrier: boolean;
+}
+
+export type PacketPlan = CopyPlan | CcePlan;
+
+const CCE_OP = 4;
+const COPY_OP = 2;
+const OPS: Readonly<Record<number, AluOp>> = {
+  [SdmaCceType.ADD]: "add",
+  [SdmaCceType.FMA]: "fma",
+  [SdmaCceType.MAX]: "max",
+  [SdmaCceType.MIN]: "min",
+};
+/** min-max-desc const_dt = the constant's SDMA dtype & 7 (seed 000 §2.4): int32 0, uint32 1, fp32 2. */
+const CONST_DTYPES: Readonly<Record<number, Dtype>> = { 0: Dtype.INT32, 1: Dtype.UINT32, 2: Dtype.FP32 };
+
+function dataSegment(d: Descriptor): Segment {
+  return { desc: d, addr: pointer(d), len: dataLength(d) };
+}
+
+function checkDtype(d: Descriptor, what: string, dt: number): Dtype {
+  if (dt < Dtype.UINT64 || dt > Dtype.FP8_E5 || dtypeBytes(dt as Dtype) === 0)
+    fault(d, `${what} ${dt} is not a dtype (1..15)`);
+  return dt as Dtype;
+}
+
+/** Plan a packet from its TX and RX chains. @throws DescriptorFault naming the offending descriptor. */
+export function planPacket(
+  profile: ArchProfile,
+  tx: readonly Descriptor[],
+  rx: readonly Descriptor[],
+): PacketPlan {
+  const compute = tx.some((d) => hasMeta(d) || metaOp(d.w1) === CCE_OP);
+  return compute ? planCce(profile, tx, rx) : planCopy(tx, rx);
+}
+
+function planCopy(tx: readonly Descriptor[], rx: readonly Descriptor[]): CopyPlan {
+  for (const d of tx) {
+    if (metaOp(d.w1) !== COPY_OP)
+      fault(d, `meta_ctrl 0x${d.w1.toString(16)} has op ${metaOp(d.w1)}: neither copy (2) nor CCE (4)`);
+  }
+  for (const d of rx)
+    if (hasMeta(d)) fault(d, "plain-copy RX descriptor carries an S2M meta-control (has_meta)");
+  const txs = tx.map(dataSegment);
+  const rxs = rx.map(dataSegment);
+  const total = (s: Segment[]) => s.reduce((n, x) => n + x.len, 0);
+  if (total(txs) !== total(rxs)) {
+    fault(rx[0] as Descriptor, `TX chain moves ${total(txs)} bytes but RX chain receives ${total(rxs)}`);
+  }
+  return {
+    kind: "copy",
+    tx: txs,
+    rx: rxs,
+    barrier: tx.some(hasDmb) || tx.some((d) => d.w1 !== DEFAULT_COPY_META && (d.w1 & (1 << 26)) !== 0),
+  };
+}
+
+function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly Descriptor[]): CcePlan {
+  const data = tx.filter((d) => !hasMeta(d));
+  if (data.length === 0) fault(tx[0] as Descriptor, "compute packet has no source (udma-tx data descriptor)");
+  const firstData = tx.indexOf(data[0] as Descriptor);
+  const lastData = tx.indexOf(data[data.length - 1] as Descriptor);
+
+  // The op: every source's meta-control must agree (GCE sources reduce by ADD).
+  let optype = -1;
+  for (const d of data) {
+    if (metaOp(d.w1) !== CCE_OP)
+      fault(d, `source meta_ctrl 0x${d.w1.toString(16)} has op ${metaOp(d.w1)}, not CCE (4)`);
+    const t = metaOptype(d.w1);
+    if (t !== SdmaCceType.GCE && OPS[t] === undefined)
+      fault(d, `source meta_ctrl optype ${t} is not ADD/FMA/MAX/MIN/GCE`);
+    if (optype >= 0 && t !== optype)
+      fault(d, `source optype ${t} differs from the packet's first source (${optype})`);
+    optype = t;
+  }
+  const isGce = optype === SdmaCceType.GCE;
+  const op: AluOp = isGce ? "add" : (OPS[optype] as AluOp);
+
+  // Prologue: seed-init, constant; the descriptor right before a source is its prefix.
+  let seed: number | undefined;
+  let constant: CcePlan["constant"];
+  // Seed-init W1: 0x6000000 loads the seed (also as a combo head), 0x4000000 is the combo-member
+  // flag alone; which packets are combos is said by the EXT S2M meta, checked below.
+  let seedInit: Descriptor | undefined;
+  for (let i = 0; i < firstData - (op === "fma" ? 1 : 0); i++) {
+    const d = tx[i] as Descriptor;
+    const sub = (d.w1 >>> 25) & 3;
+    if (d.w2 === 0 && i === 0 && (d.w1 === SUB_DESCRIPTOR || d.w1 === COMBO_MEMBER)) {
+      seedInit = d;
+      if (sub === 3) seed = d.w3;
+    } else if ((d.w2 & (1 << 25)) !== 0 && sub === 3) {
+      if (op !== "min" && op !== "max")
+        fault(d, `constant (min-max) descriptor in a ${op.toUpperCase()} packet`);
+      const cdt = CONST_DTYPES[MIN_MAX_DESC.read("const_dt", d.bytes) as number];
+      if (cdt === undefined)
+        fault(
+          d,
+          `min-max const_dt ${MIN_MAX_DESC.read("const_dt", d.bytes)} is not int32 (0), uint32 (1) or fp32 (2)`,
+        );
+      constant = { desc: d, dt: cdt, word: d.w3 };
+    } else {
+      fault(
+        d,
+        `compute descriptor W1 0x${d.w1.toString(16)} W2 0x${d.w2.toString(16)} is neither seed-init nor a MIN/MAX constant`,
+      );
+    }
+  }
+
+  // Epilogue: gradient-desc, replication-desc.
+  let gce: CcePlan["gce"];
+  const replicas: Segment[] = [];
+  for (let i = lastData + 1; i < tx.length; i++) {
+    const d = tx[i] as Descriptor;
+    if (metaOp(d.w1) === CCE_OP && metaOptype(d.w1) === SdmaCceType.GCE && replicas.length === 0 && !gce) {
+      if (!isGce) fault(d, "gradient-desc in a packet whose sources are not GCE");
+      const mode = GRADIENT_DESC.read("mode", d.bytes) as number;
+      if (mode !== 1 && mode !== 2)
+        fault(d, `gradient-desc mode ${mode} is neither COMPRESS (1) nor DECOMPRESS (2)`);
+      gce = {
+        desc: d,
+        mode: mode === 1 ? "compress" : "decompress",
+        blockLog2: GRADIENT_DESC.read("block_log2", d.bytes) as number,
+        headerAddr: pointer(d),
+      };
+    } else if (metaOp(d.w1) === 1 && metaOptype(d.w1) === 2) {
+      if (!profile.hasCceReplication)
+        fault(d, `replication descriptor on ${profile.codename}: CCE replication needs arch > 2`);
+      replicas.push({ desc: d, addr: pointer(d), len: 0 });
+    } else {
+      fault(
+        d,
+        `compute descriptor W1 0x${d.w1.toString(16)} after the last source is neither gradient nor replication`,
+      );
+    }
+  }
+  if (isGce && !gce) fault(tx[lastData] as Descriptor, "GCE sources without a gradient-desc after them");
+  const packed = gce?.mode === "decompress";
+
+  // Sources.
+  const sources: Source[] = [];
+  for (let i = firstData - (op === "fma" ? 1 : 0); i <= lastData; i++) {
+    let d = tx[i] as Descriptor;
+    let fma: FmaOperands | undefined;
+    if (op === "fma") {
+      if (!hasMeta(d)) fault(d, "FMA source without its fma-desc before it");
+      if (metaOp(d.w1) !== CCE_OP || metaOptype(d.w1) !== SdmaCceType.FMA)
+        fault(d, `fma-desc W1 0x${d.w1.toString(16)} is not op 4 optype 1`);
+      fma = {
+        a: FMA_DESC.read("a_sel", d.bytes) as number,
+        b: FMA_DESC.read("b_sel", d.bytes) as number,
+        c: FMA_DESC.read("c_sel", d.bytes) as number,
+        scale: FMA_DESC.read("scale", d.bytes) as number,
+      };
+      for (const [k, v] of Object.entries(fma)) {
+        if (k !== "scale" && v > FmaOperand.SCALE)
+          fault(d, `fma-desc ${k}_sel ${v} is not an operand (0 stored, 1 input, 2 scale)`);
+      }
+      i++;
+      d = tx[i] as Descriptor;
+    }
+    if (hasMeta(d)) fault(d, "compute descriptor where a source (udma-tx) was expected");
+    // ADD's meta has no in_dt: its 15:12 nibble is the dtype the stream delivers (packet-model.ts).
+    const inDt = checkDtype(d, "source dtype", metaNibble(d.w1, optype === SdmaCceType.ADD ? 12 : 8));
+    checkDtype(d, "accum dtype", metaNibble(d.w1, 16));
+    const seg = dataSegment(d);
+    // A GCE decompress source is a payload (scales + codes), sized by its header, not by in_dt.
+    if (!packed && seg.len % dtypeBytes(inDt) !== 0)
+      fault(d, `length ${seg.len} is not a whole number of ${dtypeName(inDt)} elements`);
+    if (metaLast(d.w1) !== (i === lastData)) {
+      fault(
+        d,
+        i === lastData
+          ? "final source's meta-control lacks the last bit (7)"
+          : "meta-control last bit (7) set before the final source",
+      );
+    }
+    const elements = packed ? 0 : seg.len / dtypeBytes(inDt);
+    sources.push(fma ? { ...seg, inDt, elements, fma } : { ...seg, inDt, elements });
+  }
+
+  // Combo (EXT): a combo-member head, an EXT RX meta and the more-bit chain must all agree.
+  const rx0 = rx[0] as Descriptor;
+  if (!hasMeta(rx0)) fault(rx0, "compute packet's RX descriptor has no S2M meta-control (has_meta clear)");
+  const rxMeta = rx0.w1;
+  if (metaOp(rxMeta) !== CCE_OP)
+    fault(rx0, `S2M meta-control 0x${rxMeta.toString(16)} has op ${metaOp(rxMeta)}, not CCE (4)`);
+  const combo = metaOptype(rxMeta) === SdmaCceType.EXT;
+  if (!combo && metaOptype(rxMeta) !== SdmaCceType.ADD)
+    fault(rx0, `S2M meta-control optype ${metaOptype(rxMeta)} is neither ADD-meta (0) nor EXT (4)`);
+  if (combo && !profile.hasCceReplication)
+    fault(rx0, `EXT combo packet on ${profile.codename}: CCE concatenation needs arch > 2`);
+  if (combo && !seedInit)
+    fault(tx[0] as Descriptor, "EXT combo packet does not open with a combo-member seed-init");
+  if (!combo && seedInit && seed === undefined)
+    fault(seedInit, "combo-member seed-init (0x4000000) in a packet whose S2M meta is not EXT");
+  if (replicas.length > 0 && !combo)
+    fault((replicas[0] as Segment).desc, "replication descriptor outside an EXT combo packet");
+  for (const d of data) {
+    const more = hasMore(d);
+    if (combo && more === (d === data[data.length - 1])) {
+      fault(
+        d,
+        more
+          ? "combo more-bit (0x40000000) on the final source"
+          : "combo more-bit (0x40000000) missing before the final source",
+      );
+    }
+    if (!combo && more) fault(d, "combo more-bit (0x40000000) outside an EXT combo packet");
+  }
+  for (const d of rx.slice(1))
+    if (hasMeta(d)) fault(d, "S2M meta-control on an RX descriptor after the first");
+
+  const outDt = checkDtype(rx0, "output dtype", metaNibble(rxMeta, 12));
+  checkDtype(rx0, "accum dtype", metaNibble(rxMeta, 16));
+  const elements = (sources[0] as Source).elements;
+  for (const s of sources) {
+    if (s.elements !== elements)
+      fault(s.desc, `source has ${s.elements} elements, the first source ${elements}`);
+  }
+  if (gce && gce.mode === "decompress" && sources.length !== 1)
+    fault(gce.desc, `GCE decompress takes one source, the packet has ${sources.length}`);
+  const rxSegs = rx.map(dataSegment);
+  const rxBytes = rxSegs.reduce((n, s) => n + s.len, 0);
+  const plan: CcePlan = {
+    kind: "cce",
+    op,
+    sources,
+    elements,
+    outDt,
+    rx: rxSegs,
+    replicas: replicas.map((r) => ({ ...r, len: rxBytes })),
+    combo,
+    barrier: tx.some(hasDmb) || data.some((d) => metaWrbar(d.w1)),
+    ...(seed === undefined ? {} : { seed }),
+    ...(constant === undefined ? {} : { constant }),
+    ...(gce === undefined ? {} : { gce }),
+  };
+  return plan;
+}

@@ -1,0 +1,55 @@
+/**
+ * The NeuronCore event-block semaphores (GROUND_TRUTH): 256 32-bit semaphores per block, reached
+ * through four 1 KiB windows — read +0x1000, set +0x1400, increment +0x1800, decrement +0x1C00.
+ * A DMA completion is a 4-byte write into the increment window (src/spec/packet-model.ts), so a
+ * semaphore changes exactly when the engine executes that write.
+ *
+ * MODEL: a write to the read window is a fault (the window exists to be read); a read of the set /
+ * increment / decrement windows returns the semaphore's value; arithmetic wraps modulo 2^32.
+ */
+import { SEMAPHORE_COUNT, type SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
+import { hexAddr, MemoryFault } from "./memory.js";
+
+const WINDOW_BYTES = BigInt(SEMAPHORE_COUNT * 4);
+
+/** Called after every semaphore change: block, index, new value. */
+export type SemaphoreListener = (block: number, index: number, value: number) => void;
+
+export class SemaphoreBlock {
+  readonly values = new Uint32Array(SEMAPHORE_COUNT);
+
+  /**
+   * @param block the event block number (NeuronCore, or 8 + TopSP index).
+   * @param base the address of the read window (event block + 0x1000).
+   */
+  constructor(
+    readonly block: number,
+    readonly base: bigint,
+    private readonly listener: SemaphoreListener,
+  ) {}
+
+  /** MMIO write handler for the block's four windows. @throws MemoryFault on the read window. */
+  write32(addr: bigint, value: number): void {
+    const { window, index } = this.locate(addr);
+    const old = this.values[index] as number;
+    if (window === "read")
+      throw new MemoryFault(addr, 4, `write of ${value} to semaphore read window at ${hexAddr(addr)}`);
+    const next = window === "set" ? value : window === "increment" ? old + value : old - value;
+    this.values[index] = next >>> 0;
+    this.listener(this.block, index, this.values[index] as number);
+  }
+
+  /** MMIO read handler: every window reads the value. */
+  read32(addr: bigint): number {
+    return this.values[this.locate(addr).index] as number;
+  }
+
+  private locate(addr: bigint): { window: keyof typeof SEMAPHORE_WINDOWS; index: number } {
+    const rel = addr - this.base;
+    const windowNo = Number(rel / WINDOW_BYTES);
+    const window = (["read", "set", "increment", "decrement"] as const)[windowNo];
+    if (window === undefined)
+      throw new MemoryFault(addr, 4, `${hexAddr(addr)} is outside event block ${this.block}`);
+    return { window, index: Number((rel % WINDOW_BYTES) / 4n) };
+  }
+}
