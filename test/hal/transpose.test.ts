@@ -33,7 +33,7 @@ const req = (to: bigint, over: Partial<CaymanTransposeRequest> = {}): CaymanTran
   ...over,
 });
 const rxAddr = (r: ReturnType<typeof buildCaymanTransposePacket>) =>
-  UDMA_RX.decode((r as DmaPacket).rx)["buf1_ptr"];
+  UDMA_RX.decode((r as DmaPacket).rx).buf1_ptr;
 
 describe("SBUF window classification at the edges", () => {
   for (const base of SBUF_WINDOWS) {
@@ -79,9 +79,9 @@ describe("to-descriptor bit packing (seed 003 §2)", () => {
   it("TX carries the transpose meta; RX carries v51 = (cols−1) | 16·ctrl | 2·dir << 24", () => {
     const r = buildCaymanTransposePacket(req(W, { cols: 16, ctrl: 3, dir: 5 })) as DmaPacket;
     const tx = UDMA_TX.decode(r.tx);
-    expect(tx["meta_ctrl"]).toBe(buildTransposeMetaCtrl(2, BF16, 0));
-    expect(tx["buf_ptr"]).toBe(0x1000n);
-    expect(UDMA_RX.decode(r.rx)["buf2_ptr_lo"]).toBe(0xf | (3 << 4) | (10 << 24));
+    expect(tx.meta_ctrl).toBe(buildTransposeMetaCtrl(2, BF16, 0));
+    expect(tx.buf_ptr).toBe(0x1000n);
+    expect(UDMA_RX.decode(r.rx).buf2_ptr_lo).toBe(0xf | (3 << 4) | (10 << 24));
     expect([
       tx["len_ctrl.length"],
       tx["len_ctrl.first"],
@@ -122,9 +122,9 @@ describe("flush packet", () => {
   it("one 4-byte copy to tpb_base + 0x200000004000000", () => {
     const p = buildCaymanTransposeFlushPacket(2);
     const rx = UDMA_RX.decode(p.rx);
-    expect(rx["buf1_ptr"]).toBe(tpbBase(2) + 0x200000004000000n);
+    expect(rx.buf1_ptr).toBe(tpbBase(2) + 0x200000004000000n);
     expect(rx["len_ctrl.length"]).toBe(4);
-    expect(UDMA_TX.decode(p.tx)["meta_ctrl"]).toBe(0x01080003);
+    expect(UDMA_TX.decode(p.tx).meta_ctrl).toBe(0x01080003);
     expect(() => buildCaymanTransposeFlushPacket(8)).toThrow(SdmaAbortError);
   });
 });

@@ -1,0 +1,108 @@
+/**
+ * `sdmakit hal <libnrt symbol> --arch trn1|trn2|trn3 '<json array of args>' [--json]`: run one
+ * seed-003 accessor or leaf on a fresh simulated device and print the register writes it made.
+ * An abort or assert exits 1 with its message; so does a -EINVAL return.
+ */
+import { isEinval, SdmaAbortError, SdmaAssertError, UsageError } from "../../bits/errors.js";
+import { toHex } from "../../bits/hex.js";
+import { HAL_SYMBOLS } from "../../hal/hal-symbols.js";
+import { createHalDevice } from "../../hal/khal-registrars.js";
+import type { Command, Io } from "../command.js";
+
+const USAGE = `usage: sdmakit hal <libnrt symbol> --arch trn1|trn2|trn3 ['<json array of args>'] [--json]
+       sdmakit hal list        (every symbol with its parameters)
+A HAL context argument is the SDMA CSR base it carries; 64-bit values may be "0x…" strings.
+e.g. sdmakit hal aws_mariana_sdma_write_seed --arch trn3 '[4096, 5, 3, 1234]'`;
+
+interface Parsed {
+  readonly symbol: string;
+  readonly arch: string;
+  readonly args: unknown[];
+  readonly json: boolean;
+}
+
+function parse(argv: readonly string[]): Parsed {
+  let arch: string | undefined;
+  let json = false;
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--json") json = true;
+    else if (a === "--arch") arch = argv[++i];
+    else if (a.startsWith("--arch=")) arch = a.slice(7);
+    else rest.push(a);
+  }
+  const [symbol, argText, extra] = rest;
+  if (symbol === undefined || extra !== undefined) throw new UsageError(USAGE);
+  if (arch === undefined) throw new UsageError(`--arch is required\n${USAGE}`);
+  let args: unknown = [];
+  if (argText !== undefined) {
+    try {
+      args = JSON.parse(argText);
+    } catch {
+      throw new UsageError(`arguments must be a JSON array, got ${argText}`);
+    }
+  }
+  if (!Array.isArray(args)) throw new UsageError(`arguments must be a JSON array, got ${argText}`);
+  return { symbol, arch, args, json };
+}
+
+/** JSON-safe form of a result: bigints and addresses as "0x…", bytes as hex. */
+function show(v: unknown): unknown {
+  if (typeof v === "bigint") return `0x${v.toString(16)}`;
+  if (v instanceof Uint8Array) return toHex(v);
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, show(x)]));
+  return v;
+}
+
+const hex = (n: number | bigint) => `0x${n.toString(16)}`;
+
+function list(io: Io): number {
+  for (const [name, s] of HAL_SYMBOLS) io.out(`${name}(${s.params.join(", ")})\n`);
+  return 0;
+}
+
+export const halCommand: Command = {
+  name: "hal",
+  summary: "run one per-arch HAL accessor / leaf (seed 003) and print its register writes",
+  usage: USAGE,
+  run(argv, io) {
+    if (argv[0] === "list") return list(io);
+    const { symbol, arch, args, json } = parse(argv);
+    const entry = HAL_SYMBOLS.get(symbol);
+    if (!entry) throw new UsageError(`unknown symbol ${symbol} (sdmakit hal list shows them)`);
+    if (args.length !== entry.arity) {
+      throw new UsageError(
+        `${symbol} takes ${entry.arity} argument(s) (${entry.params.join(", ")}), got ${args.length}`,
+      );
+    }
+    const dev = createHalDevice(arch);
+    let result: unknown;
+    let failure: string | undefined;
+    try {
+      result = entry.run(dev, args);
+      if (isEinval(result)) failure = `-EINVAL: ${result.message}`;
+    } catch (e) {
+      if (!(e instanceof SdmaAssertError || e instanceof SdmaAbortError)) throw e;
+      failure = e.message;
+    }
+    const writes = dev.regs
+      .writesSince()
+      .map((w) => ({ addr: hex(w.addr), value: hex(w.value), accessor: w.accessor }));
+    if (json) {
+      const out: Record<string, unknown> = { writes, result: show(result) ?? null, log: dev.messages };
+      if (failure !== undefined) out.error = failure;
+      io.out(`${JSON.stringify(out)}\n`);
+    } else {
+      for (const w of writes) io.out(`write ${w.addr} = ${w.value}  (${w.accessor})\n`);
+      for (const m of dev.messages) io.out(`log: ${m}\n`);
+      if (result !== undefined) io.out(`result: ${JSON.stringify(show(result))}\n`);
+    }
+    if (failure !== undefined) {
+      io.err(`${failure}\n`);
+      return 1;
+    }
+    return 0;
+  },
+};
