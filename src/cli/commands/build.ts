@@ -1,0 +1,62 @@
+/**
+ * `sdmakit build '<json request>' [--json]`: the descriptors libnrt would write for a copy or CCE
+ * request, in ring order, one per line as hex with a decoded summary (issue 4). A request libnrt
+ * refuses (an assert, an -EINVAL) prints libnrt's message and exits 1.
+ */
+import { isEinval, SdmaAssertError, UsageError } from "../../bits/errors.js";
+import { describeLine, describeWritten, parseBuildRequest, runBuildRequest } from "../../runtime/index.js";
+import type { Command, Io } from "../command.js";
+
+const USAGE = `usage: sdmakit build '<json request>' [--json]
+  request: {"arch": "trn1"|"trn2"|"trn3", "op": "copy"|"add"|"fma"|"min"|"max",
+            "sources": [addr...], "dests": [addr...], "size": bytes,
+            "inDtype", "accumDtype", "outDtype", "scales": [f32...], "scaleDtype",
+            "constant", "constantDtype", "sr": bool, "seed", "priorityClass", "dmb", "wrbar"}
+  addresses are numbers or hex strings; FMA without "scales" is the null cce_info case.`;
+
+/** JSON.stringify writing bigints as decimal strings. */
+function json(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
+}
+
+export const buildCommand: Command = {
+  name: "build",
+  summary: "show the descriptors libnrt builds for a copy / CCE request, as written on the rings",
+  usage: USAGE,
+  run(args: readonly string[], io: Io): number {
+    const asJson = args.includes("--json");
+    const rest = args.filter((a) => a !== "--json");
+    const unknown = rest.find((a) => a.startsWith("--"));
+    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown}\n${USAGE}`);
+    if (rest.length !== 1) throw new UsageError(USAGE);
+    const req = parseBuildRequest(rest[0] as string);
+    let result: ReturnType<typeof runBuildRequest>;
+    try {
+      result = runBuildRequest(req);
+    } catch (e) {
+      if (!(e instanceof SdmaAssertError)) throw e;
+      return refuse(io, asJson, e.message);
+    }
+    if (isEinval(result)) return refuse(io, asJson, `-EINVAL: ${result.message}`);
+    if (asJson) {
+      const descriptors = result.written.map(describeWritten);
+      const extra =
+        result.reducePacketBytes === undefined ? {} : { reducePacketBytes: result.reducePacketBytes };
+      io.out(`${json({ descriptors, ...extra })}\n`);
+      return 0;
+    }
+    if (result.reducePacketBytes !== undefined) {
+      io.out(
+        `# encd_get_cce_reduce_packet_size: ${result.reducePacketBytes} bytes (priority class ${req.priorityClass})\n`,
+      );
+    }
+    for (const w of result.written) io.out(`${describeLine(w)}\n`);
+    return 0;
+  },
+};
+
+function refuse(io: Io, asJson: boolean, message: string): number {
+  if (asJson) io.out(`${json({ refused: message })}\n`);
+  else io.err(`refused: ${message}\n`);
+  return 1;
+}

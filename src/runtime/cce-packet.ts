@@ -1,0 +1,392 @@
+/**
+ * The CCE compute packets: add_dma_packet_cce → vring_add_dma_packet_cce_int and its op arms
+ * (seed 000 §2–§5.1), producing the descriptor chains of spec/packet-model.ts.
+ */
+import { type Einval, einval, FieldError, SdmaAssertError } from "../bits/errors.js";
+import type { ArchProfile } from "../hal/arch-profile.js";
+import { Dtype, dtypeBytes, dtypeName, SDMA_DATA_TYPE_SIZE } from "../spec/dtype.js";
+import { FmaOperand, SdmaCceType } from "../spec/enums.js";
+import {
+  ADD_META,
+  EXT_META,
+  FMA_DESC,
+  FMA_META,
+  MIN_MAX_DESC,
+  MIN_MAX_META,
+  REPLICATION_DESC,
+  SEED_INIT_DESC,
+  UDMA_RX,
+  UDMA_TX,
+} from "../spec/layouts/index.js";
+import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
+import { CCE_INFO_MAX_SOURCES, COMBO_MORE } from "../spec/tables.js";
+import type { CceInfo } from "./cce-info.js";
+import {
+  fmaDescriptorFields,
+  minMaxDescriptorFields,
+  replicationDescriptorFields,
+  seedInitDescriptorFields,
+} from "./compute-descriptors.js";
+import { chain, type DescriptorSpec, type Packet } from "./descriptor.js";
+import { awsHalGetSdmaMaxCceElements } from "./gates.js";
+import { buildAddMetaCtrl, buildCceExtMetaCtrl, buildFmaMetaCtrl, buildMinMaxMetaCtrl } from "./meta-ctrl.js";
+import { kbinCceOpToSdmaCceOp, kbinDtypeToSdmaDtype } from "./remaps.js";
+import type { Vring, WrittenDescriptor } from "./vring.js";
+
+/** The source file of the vring asserts. */
+export const VRING_C = "tdrv/vring.c";
+const CCE_INT = "vring_add_dma_packet_cce_int";
+
+/** The -EINVAL messages of this path, as libnrt logs them (seed 000 §4.1, §4.3, §5.1). */
+export const CCE_MESSAGES = {
+  replication: "CCE replication not supported for v1/v2 archs",
+  minMaxDtype: (dt: string) => `Unsupported data type for min/max op ${dt}`,
+  concatenation: "CCE concatenation not supported",
+} as const;
+
+/** MIN/MAX constant dtypes libnrt accepts (GROUND_TRUTH: fp32, int32, uint32). */
+export const MIN_MAX_CONSTANT_DTYPES: readonly Dtype[] = [Dtype.FP32, Dtype.INT32, Dtype.UINT32];
+
+/** What add_dma_packet_cce is asked (kbin op and kbin dtypes, as the caller has them). */
+export interface CceRequest {
+  /** KbinDmaDescOp: FMA 1, ADD 2, MIN 3, MAX 4. */
+  readonly op: number;
+  readonly sources: readonly bigint[];
+  readonly dests: readonly bigint[];
+  /** Bytes of each source (elements × the input dtype's size). */
+  readonly size: number;
+  readonly inDtype: number;
+  /** Default fp32. */
+  readonly accumDtype?: number;
+  /** Default: the input dtype. */
+  readonly outDtype?: number;
+  readonly dmb?: boolean;
+  readonly wrbar?: boolean;
+  readonly cceInfo: CceInfo | null;
+}
+
+/** The same request after the remaps: SDMA op and SDMA dtypes. */
+export interface CceTransfer extends Omit<CceRequest, "op" | "inDtype" | "accumDtype" | "outDtype"> {
+  readonly op: SdmaCceType;
+  readonly inDtype: Dtype;
+  readonly accumDtype: Dtype;
+  readonly outDtype: Dtype;
+}
+
+/** The ring's stochastic-rounding settings the builders read (vring->stochastic_rounding_en). */
+export interface SrSettings {
+  readonly stochasticRounding: boolean;
+  readonly srSeed: number;
+}
+
+/**
+ * libnrt add_dma_packet_cce @0x2307d0, seed 000 §2.1: remap op and dtypes, then
+ * vring_add_dma_packet_cce_int.
+ * @throws SdmaAssertError helper.c:0x1C0 (op not FMA/ADD/MIN/MAX), helper.c:0x1AF (dtype not 1..15),
+ * and the FMA asserts of {@link vringAddDmaPacketCceInt}.
+ * @throws FieldError for a malformed request; RingFullError when the rings have no room.
+ * @returns the descriptors written, or -EINVAL with libnrt's message.
+ */
+export function addDmaPacketCce(vring: Vring, r: CceRequest): WrittenDescriptor[] | Einval {
+  return vringAddDmaPacketCceInt(vring, remapCceRequest(r));
+}
+
+/** The kbin → SDMA remaps of a request (asserts as libnrt's helpers). */
+export function remapCceRequest(r: CceRequest): CceTransfer {
+  const op = kbinCceOpToSdmaCceOp(r.op);
+  const inDtype = kbinDtypeToSdmaDtype(r.inDtype);
+  return {
+    ...r,
+    op,
+    inDtype,
+    accumDtype: kbinDtypeToSdmaDtype(r.accumDtype ?? Dtype.FP32),
+    outDtype: kbinDtypeToSdmaDtype(r.outDtype ?? r.inDtype),
+  };
+}
+
+/**
+ * libnrt vring_add_dma_packet_cce_int @0x311510, seed 000 §4.1: build the op's packet and post it.
+ * @throws SdmaAssertError vring.c:0x3B8 (FMA without cce_info), vring.c:0x3BA (FMA scale not fp32).
+ * @throws FieldError for a malformed request; RingFullError when the rings have no room.
+ */
+export function vringAddDmaPacketCceInt(vring: Vring, t: CceTransfer): WrittenDescriptor[] | Einval {
+  const packet = buildCcePacket(vring.profile, vring, t);
+  return "status" in packet ? packet : vring.post(packet);
+}
+
+/**
+ * The descriptors of a CCE transfer, without writing them (the dispatch of
+ * vring_add_dma_packet_cce_int): ADD → add packet, MIN/MAX → min-max packet, FMA → FMA packet;
+ * num_dests > 1 → the combo packet on arch > 2, else -EINVAL "CCE replication not supported for
+ * v1/v2 archs". MODEL: the seed's switch shows the num_dests test in the ADD arm only; sdmakit routes
+ * every op with num_dests > 1 the same way rather than drop destinations silently.
+ * @throws as {@link vringAddDmaPacketCceInt}.
+ */
+export function buildCcePacket(profile: ArchProfile, sr: SrSettings, t: CceTransfer): Packet | Einval {
+  const shape = checkShape(profile, t);
+  const arm = opArm(t, shape);
+  if ("status" in arm) return arm;
+  if (t.dests.length > 1) {
+    if (!profile.hasCceReplication) return einval(CCE_MESSAGES.replication);
+    return awsCaymanSdmaM2mBuildComboOp(profile, sr, t);
+  }
+  return assemble(sr, t, shape, arm, false);
+}
+
+/**
+ * libnrt aws_cayman_sdma_m2m_build_combo_op @0x44a3f0, seed 000 §5.1: the EXT packet — a seed-init
+ * first descriptor with the combo-member flag (the constant descriptor after it for MIN/MAX), the
+ * per-source descriptors chained by the more-bit, one replication descriptor per extra destination.
+ * @throws as {@link vringAddDmaPacketCceInt}.
+ * @returns -EINVAL "CCE concatenation not supported" on arch ≤ 2 or when the chain overflows a packet
+ * (more than 64 TX descriptors, GROUND_TRUTH).
+ */
+export function awsCaymanSdmaM2mBuildComboOp(
+  profile: ArchProfile,
+  sr: SrSettings,
+  t: CceTransfer,
+): Packet | Einval {
+  if (!profile.hasCceReplication) return einval(CCE_MESSAGES.concatenation);
+  const shape = checkShape(profile, t);
+  const arm = opArm(t, shape);
+  if ("status" in arm) return arm;
+  const packet = assemble(sr, t, shape, arm, true);
+  if (packet.tx.length > MAX_PACKET_DESCRIPTORS) return einval(CCE_MESSAGES.concatenation);
+  return packet;
+}
+
+function opArm(t: CceTransfer, shape: Shape): OpArm | Einval {
+  switch (t.op) {
+    case SdmaCceType.FMA:
+      return fmaArm(t, shape);
+    case SdmaCceType.MIN:
+    case SdmaCceType.MAX:
+      return minMaxArm(t, shape);
+    case SdmaCceType.ADD:
+      return addArm(t, shape);
+    default:
+      throw new FieldError(
+        "cce-transfer",
+        "op",
+        t.op,
+        "ADD 0, FMA 1, MAX 2, MIN 3 (EXT and GCE are device-only)",
+      );
+  }
+}
+
+/** Stream dtypes and byte lengths of a transfer. */
+interface Shape {
+  readonly elements: number;
+  /** dtype of the TX source streams and of the RX stream, after the u8 → u16 promotion. */
+  readonly txDtype: Dtype;
+  readonly rxDtype: Dtype;
+  readonly txBytes: number;
+  readonly rxBytes: number;
+}
+
+/** What an op arm contributes: a constant descriptor, per-source prefix, the meta-control word. */
+interface OpArm {
+  readonly constantDesc?: Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
+  readonly perSourceDesc?: (i: number) => Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
+  readonly meta: (last: boolean, wrbar: boolean) => number;
+  readonly metaLayout: DescriptorSpec["layout"];
+}
+
+function checkShape(profile: ArchProfile, t: CceTransfer): Shape {
+  const n = t.sources.length;
+  if (n > CCE_INFO_MAX_SOURCES) {
+    throw new FieldError(
+      "cce-info",
+      "num_sources",
+      n,
+      `0..${CCE_INFO_MAX_SOURCES} (kbin_dma_desc_cce_info_t holds ${CCE_INFO_MAX_SOURCES})`,
+    );
+  }
+  const cap = Math.min(profile.maxCceSources, CCE_INFO_MAX_SOURCES);
+  if (n < 1 || n > cap)
+    throw new FieldError("cce-request", "sources", n, `1..${cap} (${profile.name} maxCceSources)`);
+  if (t.dests.length < 1) throw new FieldError("cce-request", "dests", t.dests.length, "1.. destinations");
+  if (t.cceInfo !== null) {
+    if (t.cceInfo.numSources !== n)
+      throw new FieldError(
+        "cce-info",
+        "num_sources",
+        t.cceInfo.numSources,
+        `${n} (the source addresses given)`,
+      );
+    if (t.cceInfo.numDests !== t.dests.length) {
+      throw new FieldError(
+        "cce-info",
+        "num_dests",
+        t.cceInfo.numDests,
+        `${t.dests.length} (the destination addresses given)`,
+      );
+    }
+  }
+  const inBytes = dtypeBytes(t.inDtype);
+  const maxElements = awsHalGetSdmaMaxCceElements(profile.arch);
+  if (
+    !Number.isInteger(t.size) ||
+    t.size < inBytes ||
+    t.size % inBytes !== 0 ||
+    t.size > maxElements * inBytes
+  ) {
+    throw new FieldError(
+      "cce-request",
+      "size",
+      t.size,
+      `a multiple of ${inBytes} in ${inBytes}..${maxElements * inBytes} bytes (1..${maxElements} ${dtypeName(t.inDtype)} elements, aws_hal_get_sdma_max_cce_elements)`,
+    );
+  }
+  const elements = t.size / inBytes;
+  // Seed 000 §4.2: a single 1-byte stream in and out goes through the 16-bit accumulation lane.
+  const promote = n === 1 && t.inDtype === t.outDtype && SDMA_DATA_TYPE_SIZE[t.inDtype] === 1;
+  if (promote && t.size % 2 !== 0) {
+    throw new FieldError(
+      "cce-request",
+      "size",
+      t.size,
+      "an even byte count (the u8 → u16 lane promotion, seed 000 §4.2)",
+    );
+  }
+  const txDtype = promote ? Dtype.UINT16 : t.inDtype;
+  const rxDtype = promote ? Dtype.UINT16 : t.outDtype;
+  return {
+    elements,
+    txDtype,
+    rxDtype,
+    txBytes: t.size,
+    rxBytes: promote ? t.size : elements * dtypeBytes(t.outDtype),
+  };
+}
+
+function addArm(t: CceTransfer, s: Shape): OpArm {
+  return {
+    metaLayout: ADD_META,
+    // ADD has no in_dt nibble: the TX word's out_dt carries the source stream's dtype (seed 000 §9.1).
+    meta: (last, wrbar) => buildAddMetaCtrl({ outDt: s.txDtype, accumDt: t.accumDtype, last, wrbar }),
+  };
+}
+
+function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
+  const info = t.cceInfo;
+  if (info === null) throw new SdmaAssertError(VRING_C, 0x3b8, CCE_INT, "cce_info != NULL");
+  const fma = info.fmaInfo ?? { scaleDtype: 0, scale: [] };
+  const scaleDt = kbinDtypeToSdmaDtype(fma.scaleDtype);
+  if (scaleDt !== Dtype.FP32) {
+    throw new SdmaAssertError(
+      VRING_C,
+      0x3ba,
+      CCE_INT,
+      "sdma_scale_dtype == al_sdma_m2m_meta_ctrl_data_type_fp32",
+    );
+  }
+  if (fma.scale.length < t.sources.length) {
+    throw new FieldError(
+      "cce-info",
+      "fma_info.scale",
+      fma.scale.length,
+      `${t.sources.length}.. scales (one per source)`,
+    );
+  }
+  return {
+    metaLayout: FMA_META,
+    perSourceDesc: (i) => ({
+      layout: FMA_DESC,
+      fields: fmaDescriptorFields({
+        aSel: FmaOperand.INPUT_BUFFER,
+        bSel: FmaOperand.SCALE,
+        cSel: FmaOperand.STORED_BUFFER,
+        scale: fma.scale[i] as number,
+      }),
+    }),
+    meta: (last, wrbar) =>
+      buildFmaMetaCtrl({ inDt: s.txDtype, scaleDt, accumDt: t.accumDtype, f4: last, f5: wrbar }),
+  };
+}
+
+function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
+  const mm = t.cceInfo?.minMaxInfo;
+  const useConst = mm?.useConstant ?? false;
+  let constantDesc: OpArm["constantDesc"];
+  if (useConst && mm !== undefined) {
+    const constDt = kbinDtypeToSdmaDtype(mm.constantDtype);
+    if (!MIN_MAX_CONSTANT_DTYPES.includes(constDt))
+      return einval(CCE_MESSAGES.minMaxDtype(dtypeName(constDt)));
+    if (!Number.isInteger(mm.constant) || mm.constant < 0 || mm.constant > 0xffffffff) {
+      throw new FieldError("cce-info", "min_max_info.constant", mm.constant, "0..0xffffffff (raw 32 bits)");
+    }
+    constantDesc = {
+      layout: MIN_MAX_DESC,
+      fields: minMaxDescriptorFields({ constant: mm.constant, length: s.txBytes, useConst, constDt }),
+    };
+  }
+  // MODEL (GROUND_TRUTH): bits 22:20 carry the MAX / MIN optype.
+  const optype = t.op;
+  return {
+    metaLayout: MIN_MAX_META,
+    ...(constantDesc === undefined ? {} : { constantDesc }),
+    meta: (last, wrbar) =>
+      buildMinMaxMetaCtrl({
+        constDt: optype,
+        inDt: s.txDtype,
+        outDt: s.rxDtype,
+        accumDt: t.accumDtype,
+        notif: last,
+        wrbar,
+        useConst,
+      }),
+  };
+}
+
+/**
+ * The TX and RX chains. `combo`: the EXT packet — seed-init always first with the combo-member flag,
+ * COMBO_MORE on every source's meta-control but the last, replication descriptors at the end.
+ */
+function assemble(sr: SrSettings, t: CceTransfer, s: Shape, arm: OpArm, combo: boolean): Packet {
+  type Item = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
+  const tx: Item[] = [];
+  if (sr.stochasticRounding || combo) {
+    tx.push({
+      layout: SEED_INIT_DESC,
+      fields: seedInitDescriptorFields({
+        seedEnable: sr.stochasticRounding,
+        seed: sr.stochasticRounding ? sr.srSeed : 0,
+        comboMember: combo,
+      }),
+    });
+  }
+  if (arm.constantDesc) tx.push(arm.constantDesc);
+  t.sources.forEach((src, i) => {
+    const last = i === t.sources.length - 1;
+    if (arm.perSourceDesc) tx.push(arm.perSourceDesc(i));
+    const meta = arm.meta(last, last && (t.wrbar ?? false));
+    tx.push({
+      layout: UDMA_TX,
+      metaLayout: arm.metaLayout,
+      fields: {
+        "len_ctrl.length": s.txBytes,
+        meta_ctrl: combo && !last ? (meta | COMBO_MORE) >>> 0 : meta,
+        buf_ptr: src,
+      },
+    });
+  });
+  if (combo) {
+    for (const dest of t.dests.slice(1))
+      tx.push({ layout: REPLICATION_DESC, fields: replicationDescriptorFields({ mode: 1, dest }) });
+  }
+  const rxMeta = combo
+    ? buildCceExtMetaCtrl({ midDt: s.rxDtype, accumDt: t.accumDtype })
+    : buildAddMetaCtrl({ outDt: s.rxDtype, accumDt: t.accumDtype });
+  const rx: Item = {
+    layout: UDMA_RX,
+    metaLayout: combo ? EXT_META : ADD_META,
+    fields: {
+      "len_ctrl.length": s.rxBytes,
+      "len_ctrl.has_meta": true,
+      buf2_ptr_lo: rxMeta,
+      buf1_ptr: t.dests[0] as bigint,
+    },
+  };
+  return { tx: chain("tx", tx, t.dmb ?? false), rx: chain("rx", [rx]) };
+}

@@ -1,0 +1,31 @@
+/**
+ * The doorbell: after a packet's descriptors are in ring memory, tell the queue how many there are —
+ * a write of the RX count to the S2M queue's drtp_inc, then of the TX count to the M2S queue's
+ * (GROUND_TRUTH). Kept behind one small interface so the vring writer does not care how it rings.
+ */
+import type { RegisterFile } from "../hal/register-file.js";
+import { type QueueId, queueRegisterAddress } from "./queue-registers.js";
+
+export interface Doorbell {
+  /** Announce `rxCount` new RX descriptors, then `txCount` new TX descriptors. */
+  ring(rxCount: number, txCount: number): void;
+}
+
+/** The accessor name the register log shows for doorbell writes. */
+export const DOORBELL_ACCESSOR = "vring_doorbell";
+
+/**
+ * The doorbell as register writes through the HAL register file.
+ * @example new RegisterDoorbell(registers, { engine: 0, queue: 0 }).ring(1, 3)
+ */
+export class RegisterDoorbell implements Doorbell {
+  constructor(
+    private readonly registers: RegisterFile,
+    private readonly queue: QueueId,
+  ) {}
+
+  ring(rxCount: number, txCount: number): void {
+    this.registers.write32(queueRegisterAddress(this.queue, "rx", "drtp_inc"), rxCount, DOORBELL_ACCESSOR);
+    this.registers.write32(queueRegisterAddress(this.queue, "tx", "drtp_inc"), txCount, DOORBELL_ACCESSOR);
+  }
+}

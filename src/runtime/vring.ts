@@ -1,0 +1,190 @@
+/**
+ * The vring writer: a queue's TX (M2S) and RX (S2M) descriptor rings in device memory. Creating a
+ * vring programs each ring's base (drbp_lo / drbp_hi) and size (drl) into the queue registers, so the
+ * engine finds the rings from the registers alone. Posting a packet writes its descriptors into the
+ * next slots (stamped with the ring phase, which starts at 1 and advances at every wrap), then rings
+ * the doorbell. A packet that does not fit is refused whole (spec/packet-model.ts).
+ */
+import { FieldError } from "../bits/errors.js";
+import type { DeviceMemory } from "../engine/memory.js";
+import type { ArchProfile } from "../hal/arch-profile.js";
+import type { RegisterFile } from "../hal/register-file.js";
+import {
+  DESCRIPTOR_BYTES,
+  INITIAL_RING_PHASE,
+  RING_ALIGN_BYTES,
+  RING_MAX_SLOTS,
+  RING_RESERVED_SLOTS,
+  RING_SLOTS_MULTIPLE,
+} from "../spec/packet-model.js";
+import { type DescriptorSpec, encodeDescriptor, type Packet, type RingSide } from "./descriptor.js";
+import { type Doorbell, RegisterDoorbell } from "./doorbell.js";
+import { checkQueueId, type QueueId, queueRegisterAddress } from "./queue-registers.js";
+import { RingFullError } from "./ring-full.js";
+
+/** The accessor name the register log shows for ring programming and head reads. */
+export const VRING_ACCESSOR = "vring";
+
+export interface VringOptions extends QueueId {
+  readonly profile: ArchProfile;
+  readonly memory: DeviceMemory;
+  readonly registers: RegisterFile;
+  /** Byte address of the TX ring: 256-byte aligned, inside mapped memory. */
+  readonly txBase: bigint;
+  readonly rxBase: bigint;
+  /** Descriptor slots per ring (both rings): a multiple of 16, 16 .. 2^24 − 16. */
+  readonly slots: number;
+  /** vring->stochastic_rounding_en (seed 000 §3.4): CCE packets open with a seed-init descriptor. */
+  readonly stochasticRounding?: boolean;
+  /** The 32-bit SR seed the seed-init descriptor loads (NEURON_RT_STOCHASTIC_ROUNDING_SEED, default 0). */
+  readonly srSeed?: number;
+  /** How to ring; default: drtp_inc writes through `registers`. */
+  readonly doorbell?: Doorbell;
+}
+
+/** One descriptor as written: where, which layout, the bytes. */
+export interface WrittenDescriptor {
+  readonly ring: RingSide;
+  readonly slot: number;
+  readonly addr: bigint;
+  readonly phase: number;
+  readonly spec: DescriptorSpec;
+  readonly bytes: Uint8Array;
+}
+
+/** One descriptor ring: its place in memory, the host's tail and phase. */
+export class DescriptorRing {
+  /** Next slot the host writes. */
+  tail = 0;
+  /** Ring phase of the next slot written (len_ctrl ring_id). */
+  phase = INITIAL_RING_PHASE;
+
+  constructor(
+    readonly side: RingSide,
+    readonly base: bigint,
+    readonly slots: number,
+    private readonly headAddr: bigint,
+    private readonly registers: RegisterFile,
+  ) {}
+
+  /** Slots the host may fill now: al_udma_available_get, one slot always kept empty. */
+  available(): number {
+    const head = this.registers.read32(this.headAddr, VRING_ACCESSOR) % this.slots;
+    return (((head - (this.tail + RING_RESERVED_SLOTS)) % this.slots) + this.slots) % this.slots;
+  }
+
+  /** Write descriptors at the tail (the caller has checked they fit). */
+  write(memory: DeviceMemory, specs: readonly DescriptorSpec[]): WrittenDescriptor[] {
+    return specs.map((spec) => {
+      const slot = this.tail;
+      const addr = this.base + BigInt(slot * DESCRIPTOR_BYTES);
+      const bytes = encodeDescriptor(spec, this.phase);
+      memory.write(addr, bytes, `${this.side} ring slot ${slot}`);
+      const written = { ring: this.side, slot, addr, phase: this.phase, spec, bytes };
+      this.tail += 1;
+      if (this.tail === this.slots) {
+        this.tail = 0;
+        this.phase = (this.phase + 1) % 4;
+      }
+      return written;
+    });
+  }
+}
+
+export class Vring {
+  readonly profile: ArchProfile;
+  readonly memory: DeviceMemory;
+  readonly queue: QueueId;
+  readonly tx: DescriptorRing;
+  readonly rx: DescriptorRing;
+  readonly stochasticRounding: boolean;
+  readonly srSeed: number;
+  private readonly doorbell: Doorbell;
+
+  /**
+   * Place the rings and program the queue registers (drbp_lo/hi, drl of both rings).
+   * @throws FieldError for a misaligned base, a bad slot count, overlapping rings, a bad engine or
+   * queue, or a seed outside u32.
+   * @throws DeviceFault when a ring is not inside mapped memory.
+   */
+  constructor(o: VringOptions) {
+    checkQueueId(o.profile, o);
+    if (
+      !Number.isInteger(o.slots) ||
+      o.slots < RING_SLOTS_MULTIPLE ||
+      o.slots > RING_MAX_SLOTS ||
+      o.slots % RING_SLOTS_MULTIPLE !== 0
+    ) {
+      throw new FieldError(
+        "vring",
+        "slots",
+        o.slots,
+        `a multiple of ${RING_SLOTS_MULTIPLE} in ${RING_SLOTS_MULTIPLE}..${RING_MAX_SLOTS}`,
+      );
+    }
+    const ringBytes = BigInt(o.slots * DESCRIPTOR_BYTES);
+    for (const [name, base] of [
+      ["txBase", o.txBase],
+      ["rxBase", o.rxBase],
+    ] as const) {
+      if (base < 0n || base % BigInt(RING_ALIGN_BYTES) !== 0n || base + ringBytes > 2n ** 64n) {
+        throw new FieldError("vring", name, base, `a ${RING_ALIGN_BYTES}-byte aligned 64-bit address`);
+      }
+      o.memory.regionOf(base, Number(ringBytes), `${name} ring`);
+    }
+    if (o.txBase < o.rxBase + ringBytes && o.rxBase < o.txBase + ringBytes) {
+      throw new FieldError(
+        "vring",
+        "rxBase",
+        o.rxBase,
+        `an address whose ring does not overlap the TX ring at 0x${o.txBase.toString(16)}`,
+      );
+    }
+    const seed = o.srSeed ?? 0;
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+      throw new FieldError("vring", "srSeed", seed, "0..0xffffffff");
+    this.profile = o.profile;
+    this.memory = o.memory;
+    this.queue = { engine: o.engine, queue: o.queue };
+    this.stochasticRounding = o.stochasticRounding ?? false;
+    this.srSeed = seed;
+    this.doorbell = o.doorbell ?? new RegisterDoorbell(o.registers, this.queue);
+    this.tx = this.place(o, "tx", o.txBase);
+    this.rx = this.place(o, "rx", o.rxBase);
+  }
+
+  private place(o: VringOptions, side: RingSide, base: bigint): DescriptorRing {
+    const reg = (r: "drbp_lo" | "drbp_hi" | "drl" | "drhp") => queueRegisterAddress(this.queue, side, r);
+    o.registers.write32(reg("drbp_lo"), Number(base & 0xffffffffn), VRING_ACCESSOR);
+    o.registers.write32(reg("drbp_hi"), Number(base >> 32n), VRING_ACCESSOR);
+    o.registers.write32(reg("drl"), o.slots, VRING_ACCESSOR);
+    return new DescriptorRing(side, base, o.slots, reg("drhp"), o.registers);
+  }
+
+  /**
+   * Refuse a packet that does not fit: either chain longer than its ring's free slots.
+   * @throws RingFullError naming the ring, the slots needed and the slots free.
+   */
+  checkRoom(packet: Packet): void {
+    for (const [ring, specs] of [
+      [this.tx, packet.tx],
+      [this.rx, packet.rx],
+    ] as const) {
+      const free = ring.available();
+      if (specs.length > free) throw new RingFullError(ring.side, specs.length, free);
+    }
+  }
+
+  /**
+   * Write a packet's TX and RX chains into the rings, then ring the doorbell (RX count, then TX).
+   * @throws RingFullError (nothing written) when either chain does not fit its ring's free slots.
+   */
+  post(packet: Packet): WrittenDescriptor[] {
+    this.checkRoom(packet);
+    // Encode everything before writing anything, so a field error leaves the rings untouched.
+    for (const d of [...packet.tx, ...packet.rx]) encodeDescriptor(d, 0);
+    const written = [...this.tx.write(this.memory, packet.tx), ...this.rx.write(this.memory, packet.rx)];
+    this.doorbell.ring(packet.rx.length, packet.tx.length);
+    return written;
+  }
+}
