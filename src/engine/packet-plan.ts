@@ -219,6 +219,8 @@ function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly D
 
   // Sources.
   const sources: Source[] = [];
+  if (op === "fma" && firstData === 0)
+    fault(data[0] as Descriptor, "FMA source without its fma-desc before it");
   for (let i = firstData - (op === "fma" ? 1 : 0); i <= lastData; i++) {
     let d = tx[i] as Descriptor;
     let fma: FmaOperands | undefined;
