@@ -83,7 +83,12 @@ describe("CCE packets", () => {
   it("a broken combo more-bit chain is a named fault", () => {
     const { dev, w } = device();
     const p = ccePacket({ ...addReq, extraDests: [DST + 0x1000n] });
-    w.post(p, { ring: "tx", fn: (i, b) => i === 1 && (b[7] = (b[7] as number) & ~0x40) });
+    w.post(p, {
+      ring: "tx",
+      fn: (i, b) => {
+        if (i === 1) b[7] = (b[7] as number) & ~0x40;
+      },
+    });
     expect(dev.run().faults[0]?.message).toMatch(/tx slot 1: combo more-bit .* missing/);
   });
 
@@ -152,7 +157,12 @@ describe("queues, phases and faults", () => {
     const q0 = new QueueWriter(dev, 0, 0, RING_TX, RING_RX, 32);
     const q1 = new QueueWriter(dev, 0, 1, RING_TX + 0x1000n, RING_RX + 0x1000n, 32);
     dev.memory.write(A, f32Bytes(1, 2, 3, 4));
-    q0.post(copyPacket(A, DST, 16), { ring: "tx", fn: (_, b) => (b[3] = ((b[3] as number) & ~3) | 2) });
+    q0.post(copyPacket(A, DST, 16), {
+      ring: "tx",
+      fn: (_, b) => {
+        b[3] = ((b[3] as number) & ~3) | 2;
+      },
+    });
     q1.post(copyPacket(A, DST + 64n, 16));
     const r = dev.run();
     expect(r.events).toHaveLength(1);
@@ -240,22 +250,47 @@ describe("queues, phases and faults", () => {
     };
     const clean = outcomes().out;
     // op: W1 byte 3 (bits 31:24) of source 0 — the op field 25:23 no longer says CCE.
-    expect(outcomes({ ring: "tx", fn: (i, b) => i === 0 && (b[7] = 0) }).r.faults[0]?.message).toMatch(
-      /tx slot 0: .*op/,
-    );
+    expect(
+      outcomes({
+        ring: "tx",
+        fn: (i, b) => {
+          if (i === 0) b[7] = 0;
+        },
+      }).r.faults[0]?.message,
+    ).toMatch(/tx slot 0: .*op/);
     // length: 16 → 15 bytes, not a whole fp32 element.
-    expect(outcomes({ ring: "tx", fn: (i, b) => i === 1 && (b[0] = 15) }).r.faults[0]?.message).toMatch(
-      /tx slot 1: length 15/,
-    );
+    expect(
+      outcomes({
+        ring: "tx",
+        fn: (i, b) => {
+          if (i === 1) b[0] = 15;
+        },
+      }).r.faults[0]?.message,
+    ).toMatch(/tx slot 1: length 15/);
     // address: source 1 pointer moved → different result (or a fault if unmapped).
-    const moved = outcomes({ ring: "tx", fn: (i, b) => i === 1 && (b[8] = 4) });
+    const moved = outcomes({
+      ring: "tx",
+      fn: (i, b) => {
+        if (i === 1) b[8] = 4;
+      },
+    });
     expect(moved.r.faults.length > 0 || !Buffer.from(moved.out).equals(Buffer.from(clean))).toBe(true);
-    expect(outcomes({ ring: "tx", fn: (i, b) => i === 1 && (b[15] = 0x40) }).r.faults[0]?.message).toMatch(
-      /not mapped/,
-    );
+    expect(
+      outcomes({
+        ring: "tx",
+        fn: (i, b) => {
+          if (i === 1) b[15] = 0x40;
+        },
+      }).r.faults[0]?.message,
+    ).toMatch(/not mapped/);
     // phase: ring_id 1 → 0.
     expect(
-      outcomes({ ring: "rx", fn: (_, b) => (b[3] = (b[3] as number) & ~3) }).r.stalls[0]?.reason,
+      outcomes({
+        ring: "rx",
+        fn: (_, b) => {
+          b[3] = (b[3] as number) & ~3;
+        },
+      }).r.stalls[0]?.reason,
     ).toMatch(/ring_id 0/);
   });
 
@@ -267,7 +302,9 @@ describe("queues, phases and faults", () => {
         dev.memory.write(A, f32Bytes(1, 2, 3, 4));
         w.post(ccePacket({ ...addReq, op: "fma", sources: [A], scales: [2] }), {
           ring: rx ? "rx" : "tx",
-          fn: (i, b) => i === which && (b[byte] = value),
+          fn: (i, b) => {
+            if (i === which) b[byte] = value;
+          },
         });
         const r = dev.run();
         expect(r.faults.length + r.stalls.length + r.events.length).toBeGreaterThan(0);
