@@ -1,8 +1,18 @@
 import type { Command } from "../command.js";
 import { castCommand } from "./cast.js";
 import { demoCommand } from "./demo.js";
+import { halCommand } from "./hal.js";
 import { decodeCommand, describeCommand, encodeCommand, layoutsCommand } from "./layout-commands.js";
 import { validateCommand } from "./validate.js";
 
 /** Every command, in the order `sdmakit help` lists them. */
-export const COMMANDS: readonly Command[] = [layoutsCommand, describeCommand, encodeCommand, decodeCommand, validateCommand, castCommand, demoCommand];
+export const COMMANDS: readonly Command[] = [
+  layoutsCommand,
+  describeCommand,
+  encodeCommand,
+  decodeCommand,
+  validateCommand,
+  castCommand,
+  halCommand,
+  demoCommand,
+];
