@@ -1,0 +1,203 @@
+/** Each meta-control and descriptor encoder against the seed's literal formula (seed 000 §2.3–2.6). */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FieldError } from "../../src/bits/errors.js";
+import {
+  buildAddMetaCtrl,
+  buildCceExtMetaCtrl,
+  buildFmaDescriptor,
+  buildFmaMetaCtrl,
+  buildGradientDescriptor,
+  buildGradientMetaCtrl,
+  buildMinMaxDescriptor,
+  buildMinMaxMetaCtrl,
+  buildReplicationDescriptor,
+  buildReplicationMetaCtrl,
+  buildSeedInitDescriptor,
+  copyMetaCtrl,
+  GceMode,
+} from "../../src/runtime/index.js";
+import { words } from "./fixtures.js";
+
+const nib = fc.integer({ min: 0, max: 15 });
+const sub = fc.integer({ min: 0, max: 7 });
+const b = fc.boolean();
+const n = (x: boolean) => (x ? 1 : 0);
+const u32 = (x: number) => x >>> 0;
+
+describe("meta-control encoders = the seed's formulas", () => {
+  it("FMA @0x451bd0", () => {
+    fc.assert(
+      fc.property(sub, nib, nib, nib, b, b, b, (s, i, sc, a, f4, f5, f6) => {
+        const lit =
+          s | (i << 8) | (sc << 12) | (a << 16) | (n(f5) << 6) | (n(f6) << 4) | (n(f4) << 7) | 0x2100000;
+        expect(buildFmaMetaCtrl({ sub: s, inDt: i, scaleDt: sc, accumDt: a, f4, f5, f6 })).toBe(u32(lit));
+      }),
+    );
+  });
+  it("MIN/MAX @0x451ca0 (out_dt only with use_const)", () => {
+    fc.assert(
+      fc.property(
+        sub,
+        fc.integer({ min: 0, max: 7 }),
+        nib,
+        nib,
+        nib,
+        b,
+        b,
+        b,
+        b,
+        (s, c, i, o, a, notif, wrbar, uc, last) => {
+          const lit =
+            s |
+            ((c & 7) << 20) |
+            (i << 8) |
+            ((uc ? o : 0) << 12) |
+            (a << 16) |
+            (n(notif) << 7) |
+            (n(wrbar) << 6) |
+            (n(uc) << 5) |
+            (n(last) << 4) |
+            0x2000000;
+          expect(
+            buildMinMaxMetaCtrl({
+              sub: s,
+              constDt: c,
+              inDt: i,
+              outDt: o,
+              accumDt: a,
+              notif,
+              wrbar,
+              useConst: uc,
+              last,
+            }),
+          ).toBe(u32(lit));
+        },
+      ),
+    );
+  });
+  it("ADD @0x451b80", () => {
+    fc.assert(
+      fc.property(sub, nib, nib, b, b, b, (s, o, a, last, wrbar, f) => {
+        const lit = s | (o << 12) | (a << 16) | (n(last) << 7) | (n(wrbar) << 6) | (n(f) << 4) | 0x2000000;
+        expect(buildAddMetaCtrl({ sub: s, outDt: o, accumDt: a, last, wrbar, f })).toBe(u32(lit));
+      }),
+    );
+  });
+  it("GCE / gradient @0x451d70", () => {
+    fc.assert(
+      fc.property(sub, nib, nib, nib, b, b, b, (s, i, sc, a, wrbar, f, last) => {
+        const lit =
+          s | (i << 8) | (sc << 12) | (a << 16) | (n(wrbar) << 6) | (n(f) << 4) | (n(last) << 7) | 0x2500000;
+        expect(buildGradientMetaCtrl({ sub: s, inDt: i, scaleDt: sc, accumDt: a, wrbar, f, last })).toBe(
+          u32(lit),
+        );
+      }),
+    );
+  });
+  it("EXT @0x451dc0", () => {
+    fc.assert(
+      fc.property(sub, nib, nib, (s, m, a) => {
+        expect(buildCceExtMetaCtrl({ sub: s, midDt: m, accumDt: a })).toBe(
+          u32(s | (m << 12) | (a << 16) | 0x2400000),
+        );
+      }),
+    );
+  });
+  it("replication @0x451b00 and the copy default", () => {
+    expect(buildReplicationMetaCtrl(0)).toBe(0);
+    for (let m = 1; m < 8; m++) expect(buildReplicationMetaCtrl(m)).toBe(u32(0x4a00000 | (m << 29)));
+    expect(copyMetaCtrl(false)).toBe(0x01080003);
+    expect(copyMetaCtrl(true)).toBe(0x05080003);
+  });
+  it("refuses what libnrt would mask (no silent truncation)", () => {
+    expect(() => buildAddMetaCtrl({ outDt: 16, accumDt: 10 })).toThrow(FieldError);
+    expect(() => buildFmaMetaCtrl({ sub: 8, inDt: 1, scaleDt: 10, accumDt: 10 })).toThrow(/fma-meta\(sub\)/);
+    expect(() => buildReplicationMetaCtrl(8)).toThrow(FieldError);
+    // Selector 3 is not an al_sdma_m2s_fma_operand: refused rather than written.
+    expect(() => buildFmaDescriptor({ metaIdx: 0, aSel: 3, bSel: 2, cSel: 0, scale: 1 })).toThrow(
+      /fma-desc\(a_sel\)/,
+    );
+  });
+});
+
+describe("descriptor encoders = the seed's formulas", () => {
+  const metaIdx = fc.integer({ min: 0, max: 255 });
+  it("FMA @0x451c20", () => {
+    fc.assert(
+      fc.property(
+        metaIdx,
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.float({ noNaN: true }),
+        fc.integer({ min: 0, max: 0xffffff }),
+        sub,
+        fc.integer({ min: 0, max: 7 }),
+        b,
+        (mi, as, bs, cs, scale, sema, a9, a8, a10) => {
+          const w = words(
+            buildFmaDescriptor({ metaIdx: mi, aSel: as, bSel: bs, cSel: cs, scale, sema, sub: a9, a8, a10 }),
+          );
+          const scaleBits = new DataView(Float32Array.of(scale).buffer).getUint32(0, true);
+          expect(w).toEqual([
+            u32(0x800000 | (mi << 24)),
+            u32((a9 & 7) | (n(a10) << 26) | (a8 << 29) | 0x2100000),
+            u32((sema & 0xffffff) | (as << 24) | (bs << 26) | (cs << 28)),
+            scaleBits,
+          ]);
+        },
+      ),
+    );
+  });
+  it("MIN/MAX @0x451d10", () => {
+    fc.assert(
+      fc.property(
+        metaIdx,
+        fc.integer({ min: 0, max: 0xffffffff }),
+        fc.integer({ min: 0, max: 0xffffff }),
+        b,
+        nib,
+        (mi, c, len, uc, dt) => {
+          const w = words(
+            buildMinMaxDescriptor({ metaIdx: mi, constant: c, length: len, useConst: uc, constDt: dt }),
+          );
+          expect(w).toEqual([
+            u32(0x800000 | (mi << 24)),
+            uc ? u32(((dt & 7) << 20) | 0x6000000) : 0,
+            u32((len & 0xffffff) | 0x2000000),
+            c,
+          ]);
+        },
+      ),
+    );
+  });
+  it("seed-init @0x451e40 (+ the combo-member flag 0x4000000)", () => {
+    fc.assert(
+      fc.property(metaIdx, b, b, fc.integer({ min: 0, max: 0xffffffff }), (mi, en, combo, seed) => {
+        const w = words(buildSeedInitDescriptor({ metaIdx: mi, seedEnable: en, seed, comboMember: combo }));
+        expect(w).toEqual([
+          u32(0x800000 | (mi << 24)),
+          u32((en ? 0x6000000 : 0) | (combo ? 0x4000000 : 0)),
+          0,
+          seed,
+        ]);
+      }),
+    );
+  });
+  it("replication @0x451b10 (W2..W3 destination, MODEL)", () => {
+    const w = words(buildReplicationDescriptor({ metaIdx: 9, mode: 1, dest: 0x1234_5678_9abcn }));
+    expect(w).toEqual([u32(0x800000 | (9 << 24)), 0x24a00000, 0x56789abc, 0x1234]);
+  });
+  it("gradient @0x451de0 (body MODEL)", () => {
+    const w = words(
+      buildGradientDescriptor({
+        metaIdx: 1,
+        mode: GceMode.DECOMPRESS,
+        blockLog2: 5,
+        headerAddr: 0x10_0000_0040n,
+      }),
+    );
+    expect(w).toEqual([u32(0x800000 | (1 << 24)), u32(2 | (5 << 8) | 0x2500000), 0x40, 0x10]);
+  });
+});

@@ -1,0 +1,43 @@
+/** Shared test fixtures: a vring on fresh device memory and register file. */
+
+import { DeviceMemory } from "../../src/engine/memory.js";
+import { type ArchProfile, archProfile } from "../../src/hal/arch-profile.js";
+import { RegisterFile } from "../../src/hal/register-file.js";
+import { Vring } from "../../src/runtime/index.js";
+
+export const RING_REGION = { base: 0x4000_0000n, bytes: 0x10_0000n };
+
+export interface Fixture {
+  readonly vring: Vring;
+  readonly memory: DeviceMemory;
+  readonly registers: RegisterFile;
+}
+
+export function makeVring(
+  o: { arch?: string; profile?: ArchProfile; slots?: number; sr?: boolean; seed?: number } = {},
+): Fixture {
+  const memory = new DeviceMemory();
+  memory.map({ name: "rings", kind: "host", base: RING_REGION.base, bytes: RING_REGION.bytes });
+  memory.map({ name: "hbm", kind: "hbm", base: 0n, bytes: 0x100_0000n });
+  const registers = new RegisterFile();
+  const slots = o.slots ?? 256;
+  const vring = new Vring({
+    profile: o.profile ?? archProfile(o.arch ?? "trn2"),
+    memory,
+    registers,
+    engine: 0,
+    queue: 0,
+    txBase: RING_REGION.base,
+    rxBase: RING_REGION.base + 0x8_0000n,
+    slots,
+    stochasticRounding: o.sr ?? false,
+    srSeed: o.seed ?? 0,
+  });
+  return { vring, memory, registers };
+}
+
+/** Little-endian u32 words of 16 bytes. */
+export function words(bytes: Uint8Array): number[] {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, 16);
+  return [0, 4, 8, 12].map((o) => v.getUint32(o, true));
+}
