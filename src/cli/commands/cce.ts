@@ -1,0 +1,158 @@
+/**
+ * `sdmakit cce --arch trn2 --op add|fma|min|max --in <dtype> --accum <dtype> --out <dtype>
+ * [--scales a,b,…] [--const c] [--sr --seed N] [--json] <source hex…>`: build the CCE packet with
+ * the runtime (add_dma_packet_cce), write it on a simulated queue's rings, run the engine, and print
+ * the destination bytes. Each source is the little-endian bytes of its elements, as hex.
+ */
+import { FieldError, fromHex, isEinval, toHex, UsageError } from "../../bits/index.js";
+import { Device, HBM_BASE } from "../../engine/index.js";
+import { addDmaPacketCce, type CceInfo, Vring } from "../../runtime/index.js";
+import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeFromName } from "../../spec/dtype.js";
+import { KbinDmaDescOp } from "../../spec/enums.js";
+import { option, parseArgs, toJson } from "../args.js";
+import type { Command, Io } from "../command.js";
+
+const USAGE = [
+  "usage: sdmakit cce --arch trn1|trn2|trn3 --op add|fma|min|max --in <dtype> [--accum <dtype>] [--out <dtype>]",
+  "                   [--scales a,b,…] [--const c] [--sr [--seed N]] [--json] <source hex…>",
+  `  dtypes: ${DTYPE_NAMES.slice(1).join(", ")}; --accum defaults to fp32, --out to --in.`,
+  "  Each source is its elements' little-endian bytes in hex. FMA needs one --scales value per source",
+  "  (acc = s0·scale0 + 0, then + si·scalei); --const clamps MIN/MAX against an fp32 constant.",
+  "  Prints the destination bytes as one hex string; --json adds the descriptors and events.",
+].join("\n");
+
+const OPS: Readonly<Record<string, number>> = {
+  add: KbinDmaDescOp.ADD,
+  fma: KbinDmaDescOp.FMA,
+  min: KbinDmaDescOp.MIN,
+  max: KbinDmaDescOp.MAX,
+};
+/** MODEL placement of the CLI's buffers in HBM: rings, then sources 64 KiB apart, then the destination. */
+const TX_RING = HBM_BASE;
+const RX_RING = HBM_BASE + 0x1000n;
+const SOURCES = HBM_BASE + 0x10000n;
+const SOURCE_STRIDE = 0x10000n;
+
+function dtypeOption(parsed: ReturnType<typeof parseArgs>, name: string, fallback?: Dtype): Dtype {
+  const text = option(parsed, name);
+  if (text === undefined) {
+    if (fallback === undefined) throw new UsageError(`cce: ${name} is required\n${USAGE}`);
+    return fallback;
+  }
+  const dt = dtypeFromName(text);
+  if (dt === undefined || dt === Dtype.INVALID)
+    throw new FieldError("cce", name, text, DTYPE_NAMES.slice(1).join("|"));
+  return dt;
+}
+
+function f32Word(value: number): number {
+  return new Uint32Array(Float32Array.of(value).buffer)[0] as number;
+}
+
+function parseNumber(name: string, text: string): number {
+  const v = Number(text);
+  if (text.trim() === "" || (Number.isNaN(v) && text.trim().toLowerCase() !== "nan"))
+    throw new FieldError("cce", name, text, "a number");
+  return v;
+}
+
+function run(args: readonly string[], io: Io): number {
+  const parsed = parseArgs(args, {
+    values: ["--arch", "--op", "--in", "--accum", "--out", "--scales", "--const", "--seed"],
+    flags: ["--sr", "--json"],
+  });
+  const opText = option(parsed, "--op");
+  const op = opText === undefined ? undefined : OPS[opText];
+  if (op === undefined) throw new FieldError("cce", "--op", opText, "add|fma|min|max");
+  const dev = new Device(option(parsed, "--arch") ?? "trn2");
+  const inDt = dtypeOption(parsed, "--in");
+  const accumDt = dtypeOption(parsed, "--accum", Dtype.FP32);
+  const outDt = dtypeOption(parsed, "--out", inDt);
+  if (parsed.positional.length === 0) throw new UsageError(`cce: no sources given\n${USAGE}`);
+  const sources = parsed.positional.map((h) => fromHex(h));
+  const size = sources[0]?.length ?? 0;
+  for (const [i, s] of sources.entries()) {
+    if (s.length !== size)
+      throw new FieldError("cce", `source ${i}`, s.length, `${size} bytes (as source 0)`);
+  }
+  if (size === 0 || size % dtypeBytes(inDt) !== 0)
+    throw new FieldError("cce", "source bytes", size, `a positive multiple of ${dtypeBytes(inDt)}`);
+  const seedText = option(parsed, "--seed");
+  if (seedText !== undefined && !parsed.flags.has("--sr")) throw new UsageError("cce: --seed needs --sr");
+  const seed = seedText === undefined ? 0 : parseNumber("--seed", seedText);
+  const scalesText = option(parsed, "--scales");
+  const constText = option(parsed, "--const");
+  if (scalesText !== undefined && op !== KbinDmaDescOp.FMA)
+    throw new UsageError("cce: --scales applies to --op fma");
+  if (constText !== undefined && op !== KbinDmaDescOp.MIN && op !== KbinDmaDescOp.MAX)
+    throw new UsageError("cce: --const applies to --op min|max");
+
+  let cceInfo: CceInfo | null = null;
+  if (op === KbinDmaDescOp.FMA) {
+    const scales = (scalesText ?? "")
+      .split(",")
+      .filter((s) => s !== "")
+      .map((s) => parseNumber("--scales", s));
+    if (scales.length !== sources.length)
+      throw new FieldError("cce", "--scales", scales.length, `${sources.length} values, one per source`);
+    cceInfo = { numSources: sources.length, numDests: 1, fmaInfo: { scaleDtype: Dtype.FP32, scale: scales } };
+  } else if (constText !== undefined) {
+    const constant = f32Word(parseNumber("--const", constText));
+    cceInfo = {
+      numSources: sources.length,
+      numDests: 1,
+      minMaxInfo: { useConstant: true, constantDtype: Dtype.FP32, constant },
+    };
+  }
+
+  const srcAddrs = sources.map((_, i) => SOURCES + BigInt(i) * SOURCE_STRIDE);
+  const dest = SOURCES + BigInt(sources.length) * SOURCE_STRIDE;
+  for (const [i, s] of sources.entries()) dev.memory.write(srcAddrs[i] as bigint, s);
+  const vring = new Vring({
+    profile: dev.profile,
+    memory: dev.memory,
+    registers: dev.regs,
+    engine: 0,
+    queue: 0,
+    txBase: TX_RING,
+    rxBase: RX_RING,
+    slots: 256,
+    stochasticRounding: parsed.flags.has("--sr"),
+    srSeed: seed,
+  });
+  const written = addDmaPacketCce(vring, {
+    op,
+    sources: srcAddrs,
+    dests: [dest],
+    size,
+    inDtype: inDt,
+    accumDtype: accumDt,
+    outDtype: outDt,
+    cceInfo,
+  });
+  if (isEinval(written)) {
+    io.err(`cce: refused: ${written.message}\n`);
+    return 1;
+  }
+  const report = dev.run();
+  for (const f of report.faults) io.err(`cce: fault: ${f.message}\n`);
+  for (const s of report.stalls) io.err(`cce: stall: ${s.reason}\n`);
+  if (report.faults.length > 0 || report.stalls.length > 0) return 1;
+  const elements = size / dtypeBytes(inDt);
+  const out = toHex(dev.memory.read(dest, elements * dtypeBytes(outDt)));
+  if (!parsed.flags.has("--json")) {
+    io.out(`${out}\n`);
+    return 0;
+  }
+  const descriptors = written.map((w) => ({ ring: w.ring, slot: w.slot, hex: toHex(w.bytes) }));
+  io.out(`${toJson({ destination: out, descriptors, events: report.events }, 2)}\n`);
+  return 0;
+}
+
+/** The `cce` command (register in commands/index.ts). */
+export const cceCommand: Command = {
+  name: "cce",
+  summary: "build a CCE reduce packet with the runtime, run it on the simulated engine, print the result",
+  usage: USAGE,
+  run,
+};
