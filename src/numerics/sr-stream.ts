@@ -4,6 +4,11 @@ import { FieldError } from "../bits/errors.js";
 export interface RandomSource {
   /** The next 32 random bits, as an unsigned integer in 0..2^32−1. */
   nextU32(): number;
+  /**
+   * Optional fast path: the next `count` words into out[0, count), exactly the words `count`
+   * calls of {@link nextU32} would return. The encoders use it when present.
+   */
+  fillU32?(out: Uint32Array, count: number): void;
 }
 
 /**
@@ -66,5 +71,33 @@ export class SrStream implements RandomSource {
     s[2] = s2 ^ (s1 << 9);
     s[3] = (s3 << 11) | (s3 >>> 21);
     return result;
+  }
+
+  /**
+   * The next `count` words into out[0, count): the same words as `count` calls of
+   * {@link nextU32}, with the state held in locals for the whole run (how the encoders draw).
+   * @example rng.fillU32(words, words.length);
+   */
+  fillU32(out: Uint32Array, count: number): void {
+    const s = this.state;
+    let s0 = s[0]!;
+    let s1 = s[1]!;
+    let s2 = s[2]!;
+    let s3 = s[3]!;
+    for (let i = 0; i < count; i++) {
+      const x = Math.imul(s1, 5);
+      out[i] = Math.imul((x << 7) | (x >>> 25), 9);
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = (s3 << 11) | (s3 >>> 21);
+    }
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
   }
 }
