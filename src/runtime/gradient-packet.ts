@@ -15,12 +15,7 @@ import {
   UDMA_RX,
   UDMA_TX,
 } from "../spec/layouts/index.js";
-import {
-  type ComputeW0,
-  GceMode,
-  gradientDescriptorFields,
-  seedInitDescriptorFields,
-} from "./compute-descriptors.js";
+import { GceMode, gradientDescriptorFields, seedInitDescriptorFields } from "./compute-descriptors.js";
 import { chain, type DescriptorSpec, type Packet } from "./descriptor.js";
 import { awsHalGetSdmaMaxCceElements } from "./gates.js";
 import { buildAddMetaCtrl, buildGradientMetaCtrl } from "./meta-ctrl.js";

@@ -6,7 +6,15 @@ import { buildCommand } from "../../src/cli/commands/build.js";
 function run(...args: string[]): { code: number; out: string; err: string } {
   let out = "";
   let err = "";
-  const code = buildCommand.run(args, { out: (t) => void (out += t), err: (t) => void (err += t) }) as number;
+  const io = {
+    out(t: string) {
+      out += t;
+    },
+    err(t: string) {
+      err += t;
+    },
+  };
+  const code = buildCommand.run(args, io) as number;
   return { code, out, err };
 }
 
