@@ -1,0 +1,59 @@
+/**
+ * The planner entry point: a request becomes a {@link Plan}. Send-recv is a one-step shift along
+ * the ring (rank r pulls rank r − 1's input); the reducing / gathering collectives go to Ring,
+ * KangaRing (LNC2 pairs; over an odd rank count or unpaired cores it is the plain Ring) or Mesh.
+ */
+import { dtypeBytes } from "../spec/dtype.js";
+import { planGroupRing } from "./group-ring.js";
+import { planMesh } from "./mesh.js";
+import { splitRange } from "./partition.js";
+import type { Plan } from "./plan.js";
+import { PlanBuilder } from "./plan-builder.js";
+import { bufferSizes, channelsFor, type PlanRequest } from "./plan-request.js";
+import { lnc2Partner } from "./topology.js";
+
+function kangaGroupSize(req: PlanRequest): number {
+  const t = req.topology;
+  if (t.ranks % 2 !== 0) return 1;
+  for (let r = 0; r < t.ranks; r++) if (lnc2Partner(t, r) === undefined) return 1;
+  return 2;
+}
+
+/**
+ * Build the plan of a collective.
+ * @throws UsageError on a count the collective cannot take (see {@link bufferSizes}).
+ * @example buildPlan({ topology: buildTopology(archProfile("trn2"), 8), collective: "allr",
+ *   algorithm: "ring", dtype: Dtype.BFLOAT16, op: "sum", count: 1024 }).legs.length;
+ */
+export function buildPlan(req: PlanRequest): Plan {
+  const sizes = bufferSizes(req);
+  const b = new PlanBuilder();
+  const n = req.topology.ranks;
+  if (req.collective === "sendrecv") {
+    const ch = channelsFor(req, req.count, 1);
+    const subs = splitRange({ start: 0, count: req.count }, ch, dtypeBytes(req.dtype));
+    for (let r = 0; r < n; r++) {
+      subs.forEach((range, queue) => {
+        b.add({
+          step: 0,
+          kind: "copy",
+          rank: r,
+          queue,
+          srcs: [{ ref: { rank: (r - 1 + n) % n, buffer: "input", elem: range.start } }],
+          dsts: [{ rank: r, buffer: "output", elem: range.start }],
+          count: range.count,
+        });
+      });
+    }
+  } else if (req.algorithm === "mesh") planMesh(req, b);
+  else planGroupRing(req, req.algorithm === "kangaring" ? kangaGroupSize(req) : 1, b);
+  return {
+    collective: req.collective,
+    algorithm: req.algorithm,
+    ranks: n,
+    dtype: req.dtype,
+    op: req.op,
+    sizes,
+    legs: b.legs,
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Runs a plan on the simulated device, with the device's memory as the only data path: each leg's
+ * packets go through the runtime's builders (add_dma_packet for a copy, add_dma_packet_cce for a
+ * reduce-copy or a duplication) into the TX / RX rings of the leg's rank and channel, the doorbell
+ * rings, and the engine executes the descriptor bytes.
+ *
+ * MODEL (queues): rank r's channel c is DMA engine (r mod cores) · enginesPerCore + c, queue
+ * ⌊r / cores⌋ of that engine — so the ranks of one chip use their own cores' engines and the
+ * chips of a run share the device's engines by queue. A run needs ranks ≤ cores × queues per
+ * engine (Trn1 32, Trn2 / Trn3 128); beyond that only --timing-only runs.
+ *
+ * Ordering: legs are posted in batches of mutually independent legs (plan order, a batch ends at
+ * the first leg that depends on one in it) and the device runs each batch to completion — the
+ * host-side equivalent of the semaphore wait between ring steps. Timing does not come from here
+ * (see schedule.ts): the engine's events only feed the trace.
+ */
+import { DeviceFault, isEinval, UsageError } from "../bits/errors.js";
+import { Device, type EngineEvent, HBM_BASE } from "../engine/index.js";
+import type { ArchProfile } from "../hal/arch-profile.js";
+import type { OverflowPolicy } from "../numerics/index.js";
+import { addDmaPacket, addDmaPacketCce, type CceInfo, RingFullError, Vring } from "../runtime/index.js";
+import { Dtype, dtypeBytes } from "../spec/dtype.js";
+import { KbinDmaDescOp } from "../spec/enums.js";
+import { BufferLayout, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
+import { legAluOp, sourceScale } from "./leg-math.js";
+import { legPackets, queueSeed } from "./packets.js";
+import type { Leg, Plan } from "./plan.js";
+
+/** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
+export const RING_SLOTS = 1024;
+const RING_BYTES = BigInt(RING_SLOTS * 16);
+
+const KBIN_OP = {
+  add: KbinDmaDescOp.ADD,
+  fma: KbinDmaDescOp.FMA,
+  min: KbinDmaDescOp.MIN,
+  max: KbinDmaDescOp.MAX,
+};
+
+export interface MachineOptions {
+  /** Stochastic rounding seed; RNE when undefined. */
+  readonly srSeed?: number;
+  readonly overflow: OverflowPolicy;
+}
+
+/** The most ranks the device can run with data. */
+export function maxDeviceRanks(profile: ArchProfile): number {
+  return profile.neuronCores * profile.queuesPerEngine;
+}
+
+export class DeviceMachine {
+  readonly device: Device;
+  readonly layout: BufferLayout;
+  private readonly vrings = new Map<number, Vring>();
+  /** Every engine event, in execution order, with the leg that posted it. */
+  readonly events: { readonly leg: number; readonly event: EngineEvent }[] = [];
+  private readonly pending: number[] = [];
+
+  /** @throws UsageError when the plan has more ranks than the device has queues for. */
+  constructor(
+    readonly plan: Plan,
+    readonly profile: ArchProfile,
+    readonly opts: MachineOptions,
+  ) {
+    if (plan.ranks > maxDeviceRanks(profile)) {
+      throw new UsageError(
+        `${plan.ranks} ranks: a ${profile.name} device runs at most ${maxDeviceRanks(profile)} with data; use --timing-only`,
+      );
+    }
+    this.device = new Device(profile, { overflow: opts.overflow });
+    const ringArea = BigInt(maxDeviceRanks(profile) * profile.dmaEnginesPerCore) * 2n * RING_BYTES;
+    this.layout = new BufferLayout(plan, HBM_BASE + ringArea);
+    if (this.layout.endOffset > profile.hbmBytes) {
+      throw new UsageError(
+        `the buffers need ${this.layout.endOffset} bytes of HBM; ${profile.name} has ${profile.hbmBytes}`,
+      );
+    }
+  }
+
+  /** Write inputs, pre-fill outputs and scratch, paint the guards. */
+  load(inputs: readonly Uint8Array[]): void {
+    const mem = this.device.memory;
+    for (let r = 0; r < this.plan.ranks; r++) {
+      for (const g of this.layout.guards(r)) mem.write(g.addr, new Uint8Array(g.bytes).fill(GUARD_FILL));
+      mem.write(this.layout.buffer(r, "input").addr, inputs[r] as Uint8Array);
+      for (const b of ["output", "scratch"] as const) {
+        const s = this.layout.buffer(r, b);
+        if (s.bytes > 0) mem.write(s.addr, new Uint8Array(s.bytes).fill(OUTPUT_FILL));
+      }
+    }
+  }
+
+  private vring(leg: Leg): Vring {
+    const p = this.profile;
+    const engine = (leg.rank % p.neuronCores) * p.dmaEnginesPerCore + leg.queue;
+    const queue = Math.floor(leg.rank / p.neuronCores);
+    const key = engine * p.queuesPerEngine + queue;
+    let v = this.vrings.get(key);
+    if (v === undefined) {
+      const base = HBM_BASE + BigInt(key) * 2n * RING_BYTES;
+      v = new Vring({
+        profile: p,
+        memory: this.device.memory,
+        registers: this.device.regs,
+        engine,
+        queue,
+        txBase: base,
+        rxBase: base + RING_BYTES,
+        slots: RING_SLOTS,
+        stochasticRounding: this.opts.srSeed !== undefined,
+        srSeed: this.opts.srSeed === undefined ? 0 : queueSeed(this.opts.srSeed, leg.rank, leg.queue),
+      });
+      this.vrings.set(key, v);
+    }
+    return v;
+  }
+
+  /** Post every packet of a leg; a full ring first drains what is posted. */
+  post(leg: Leg): void {
+    const eb = dtypeBytes(this.plan.dtype);
+    const alu = legAluOp(leg, this.plan.op);
+    const vring = this.vring(leg);
+    for (const pk of legPackets(this.profile, leg, this.plan.dtype)) {
+      const size = pk.count * eb;
+      const sources = leg.srcs.map((s) => this.layout.addr(s.ref, pk.start));
+      const dests = leg.dsts.map((d) => this.layout.addr(d, pk.start));
+      const postOnce = () => {
+        if (alu === undefined)
+          return addDmaPacket(vring, { src: sources[0] as bigint, dst: dests[0] as bigint, size });
+        const cceInfo: CceInfo | null =
+          alu === "fma"
+            ? {
+                numSources: sources.length,
+                numDests: dests.length,
+                fmaInfo: { scaleDtype: Dtype.FP32, scale: leg.srcs.map(sourceScale) },
+              }
+            : null;
+        return addDmaPacketCce(vring, {
+          op: KBIN_OP[alu],
+          sources,
+          dests,
+          size,
+          inDtype: this.plan.dtype,
+          cceInfo,
+        });
+      };
+      let written: ReturnType<typeof postOnce>;
+      try {
+        written = postOnce();
+      } catch (e) {
+        if (!(e instanceof RingFullError)) throw e;
+        this.run();
+        written = postOnce();
+      }
+      if (isEinval(written))
+        throw new DeviceFault(`leg ${leg.id}: the runtime refused the packet: ${written.message}`);
+      this.pending.push(leg.id);
+    }
+  }
+
+  /** Run the device until every posted packet has executed. @throws DeviceFault on a fault or stall. */
+  run(): void {
+    const report = this.device.run();
+    const problems = [...report.faults.map((f) => f.message), ...report.stalls.map((s) => s.reason)];
+    if (problems.length > 0) throw new DeviceFault(`device: ${problems.join("; ")}`);
+    // Queues run round-robin, so events come out interleaved; match them to legs by queue order.
+    const byQueue = new Map<string, number[]>();
+    for (const id of this.pending.splice(0)) {
+      const leg = this.plan.legs[id] as Leg;
+      const p = this.profile;
+      const k = `${(leg.rank % p.neuronCores) * p.dmaEnginesPerCore + leg.queue}:${Math.floor(leg.rank / p.neuronCores)}`;
+      const list = byQueue.get(k) ?? [];
+      list.push(id);
+      byQueue.set(k, list);
+    }
+    for (const event of report.events) {
+      const list = byQueue.get(`${event.engine}:${event.queue}`);
+      this.events.push({ leg: list?.shift() ?? -1, event });
+    }
+  }
+
+  /** Execute the whole plan, batch by batch. */
+  execute(onBatch?: (legsDone: number) => void): void {
+    const legs = this.plan.legs;
+    let i = 0;
+    while (i < legs.length) {
+      const first = i;
+      while (i < legs.length && (legs[i] as Leg).after.every((a) => a < first)) this.post(legs[i++] as Leg);
+      this.run();
+      onBatch?.(i);
+    }
+  }
+
+  /** Read a rank's buffer back. */
+  read(rank: number, buffer: "input" | "output" | "scratch"): Uint8Array {
+    const s = this.layout.buffer(rank, buffer);
+    return this.device.memory.read(s.addr, s.bytes);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * One read, several writes. Where the arch has CCE replication (num_dests > 1, arch > 2, seed 000
+ * §4.3) and the dtype passes through the FP32 accumulator unchanged, this is one `duplicate` leg:
+ * a single-source CCE ADD (−0 + x = x, exact for every value of such a dtype) into every
+ * destination. Otherwise it is a copy to the first destination, then copies from there to the rest.
+ */
+import { Dtype, dtypeBytes } from "../spec/dtype.js";
+import type { BufRef } from "./plan.js";
+import type { PlanBuilder } from "./plan-builder.js";
+import type { PlanRequest } from "./plan-request.js";
+
+export interface FanOut {
+  readonly step: number;
+  readonly rank: number;
+  readonly queue: number;
+  readonly src: BufRef;
+  readonly dsts: readonly BufRef[];
+  readonly count: number;
+}
+
+/** True when every value of `dt` decodes to FP32 exactly (integers of more than 24 bits do not). */
+export function passesFp32Exactly(dt: Dtype): boolean {
+  return dtypeBytes(dt) <= 2 || dt === Dtype.FP32;
+}
+
+/** Add the legs that copy `src` to every destination. */
+export function copyOrDuplicate(req: PlanRequest, b: PlanBuilder, f: FanOut): void {
+  const [first, ...rest] = f.dsts;
+  if (first === undefined) return;
+  const common = { step: f.step, rank: f.rank, queue: f.queue, count: f.count };
+  if (rest.length > 0 && req.topology.profile.hasCceReplication && passesFp32Exactly(req.dtype)) {
+    b.add({ ...common, kind: "duplicate", srcs: [{ ref: f.src }], dsts: f.dsts });
+    return;
+  }
+  b.add({ ...common, kind: "copy", srcs: [{ ref: f.src }], dsts: [first] });
+  for (const d of rest) b.add({ ...common, kind: "copy", srcs: [{ ref: first }], dsts: [d] });
+}

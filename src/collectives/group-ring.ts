@@ -1,0 +1,151 @@
+/**
+ * Ring and KangaRing as one planner: a ring over groups of g ranks (g = 1: Ring; g = 2: KangaRing
+ * over LNC2 pairs). Data is cut into G = n/g chunks, each chunk into g pieces; member m of a group
+ * owns piece m of every chunk.
+ *
+ * Reduce-scatter, G − 1 steps (one when G = 1): at step s, member (p, m) reduce-copies piece m of
+ * chunk c = (p − s − 2) mod G, reading its own and its partners' inputs and the partial the same
+ * member of group p − 1 made at step s − 1 (at step 0, group p − 1's inputs instead), into its
+ * scratch — or, at the last step, its output, where c = p. Ring: 2R1W (own input + partial);
+ * KangaRing: NR1W with N = 3 (own, partner, partial), 4 at step 0 (seed 000 §8 RING_2R1W /
+ * KANGARING_NR1W; GROUND_TRUTH "KangaRing reduce-scatter is 3R1W").
+ *
+ * All-gather, G − 1 steps: member (p, m) copies piece m of chunk c = (p − 1 − s) mod G from the
+ * same member of group p − 1 into its own output and its partner's — one read, two writes (the
+ * 1R2W duplication, a CCE replication packet where the arch has it, else two copies).
+ *
+ * Each piece is cut into 2 slices × channels so a slice's reduction overlaps the next slice's
+ * transfer and the rank's DMA engines share the work ([C] "Ring reduce-scatter splits a chunk in two
+ * slices so that reduction overlaps transfer").
+ */
+import { dtypeBytes } from "../spec/dtype.js";
+import { copyOrDuplicate } from "./duplicate.js";
+import { type ElemRange, splitRange } from "./partition.js";
+import type { BufferName, BufRef, LegSource } from "./plan.js";
+import type { PlanBuilder } from "./plan-builder.js";
+import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
+
+/** Slices per piece: the two that let reduction overlap transfer. */
+export const RING_SLICES = 2;
+
+interface Sub {
+  readonly range: ElemRange;
+  readonly queue: number;
+}
+
+/** Plan a ring over groups of `g` consecutive ranks (g must divide the rank count). */
+export function planGroupRing(req: PlanRequest, g: number, b: PlanBuilder): void {
+  const n = req.topology.ranks;
+  const G = n / g;
+  const eb = dtypeBytes(req.dtype);
+  const mod = (x: number) => ((x % G) + G) % G;
+  const rankOf = (p: number, m: number) => mod(p) * g + m;
+  // piece (c, m): its range in the full-size coordinate (allr buffers; redsct input; allg output).
+  const per = req.collective === "allr" ? 0 : req.count / n;
+  const chunks = req.collective === "allr" ? splitRange({ start: 0, count: req.count }, G, eb) : [];
+  const piece = (c: number, m: number): ElemRange =>
+    req.collective === "allr"
+      ? (splitRange(chunks[c] as ElemRange, g, eb)[m] as ElemRange)
+      : { start: (g * c + m) * per, count: per };
+  const subsCache = new Map<string, Sub[]>();
+  const subs = (c: number, m: number): Sub[] => {
+    const k = `${c}:${m}`;
+    let s = subsCache.get(k);
+    if (s === undefined) {
+      const pc = piece(c, m);
+      const ch = channelsFor(req, pc.count, RING_SLICES);
+      s = splitRange(pc, RING_SLICES * ch, eb).map((range, j) => ({ range, queue: j % ch }));
+      subsCache.set(k, s);
+    }
+    return s;
+  };
+  const at = (rank: number, buffer: BufferName, elem: number): BufRef => ({ rank, buffer, elem });
+  const scale = inputScale(req);
+  const input = (rank: number, elem: number): LegSource =>
+    scale === undefined ? { ref: at(rank, "input", elem) } : { ref: at(rank, "input", elem), scale };
+  const partial = (rank: number, elem: number): LegSource =>
+    scale === undefined ? { ref: at(rank, "scratch", elem) } : { ref: at(rank, "scratch", elem), scale: 1 };
+  let step = 0;
+
+  if (req.collective === "allr" || req.collective === "redsct") {
+    const rsSteps = Math.max(1, G - 1);
+    for (let s = 0; s < rsSteps; s++, step++) {
+      const last = s === rsSteps - 1;
+      for (let p = 0; p < G; p++) {
+        const c = G === 1 ? 0 : mod(p - s - 2);
+        for (let m = 0; m < g; m++) {
+          const r = rankOf(p, m);
+          const outBase = piece(c, m).start;
+          for (const { range, queue } of subs(c, m)) {
+            const srcs: LegSource[] = [];
+            for (let k = 0; k < g; k++) srcs.push(input(rankOf(p, (m + k) % g), range.start));
+            if (G > 1 && s === 0)
+              for (let k = 0; k < g; k++) srcs.push(input(rankOf(p - 1, (m + k) % g), range.start));
+            if (G > 1 && s > 0) srcs.push(partial(rankOf(p - 1, m), range.start));
+            const dst = !last
+              ? at(r, "scratch", range.start)
+              : req.collective === "allr"
+                ? at(r, "output", range.start)
+                : at(r, "output", range.start - outBase);
+            b.add({ step, kind: "reduce-copy", rank: r, queue, srcs, dsts: [dst], count: range.count });
+          }
+        }
+      }
+    }
+  }
+  if (req.collective === "redsct") return;
+
+  if (g > 1) {
+    // Put each member's own piece into its partners' outputs (allr: the reduced piece; allg: its input).
+    for (let p = 0; p < G; p++) {
+      for (let m = 0; m < g; m++) {
+        const r = rankOf(p, m);
+        const base = piece(p, m).start;
+        for (const { range, queue } of subs(p, m)) {
+          const src =
+            req.collective === "allr" ? at(r, "output", range.start) : at(r, "input", range.start - base);
+          const dsts = [];
+          for (let k = req.collective === "allr" ? 1 : 0; k < g; k++)
+            dsts.push(at(rankOf(p, (m + k) % g), "output", range.start));
+          copyOrDuplicate(req, b, { step, rank: r, queue, src, dsts, count: range.count });
+        }
+      }
+    }
+    step++;
+  } else if (req.collective === "allg") {
+    for (let r = 0; r < n; r++) {
+      const base = piece(r, 0).start;
+      for (const { range, queue } of subs(r, 0)) {
+        const src = at(r, "input", range.start - base);
+        copyOrDuplicate(req, b, {
+          step,
+          rank: r,
+          queue,
+          src,
+          dsts: [at(r, "output", range.start)],
+          count: range.count,
+        });
+      }
+    }
+    step++;
+  }
+  for (let s = 0; s < G - 1; s++, step++) {
+    for (let p = 0; p < G; p++) {
+      const c = mod(p - 1 - s);
+      for (let m = 0; m < g; m++) {
+        const r = rankOf(p, m);
+        const from = rankOf(p - 1, m);
+        const base = piece(c, m).start;
+        for (const { range, queue } of subs(c, m)) {
+          const src =
+            req.collective === "allg" && s === 0
+              ? at(from, "input", range.start - base)
+              : at(from, "output", range.start);
+          const dsts = [];
+          for (let k = 0; k < g; k++) dsts.push(at(rankOf(p, (m + k) % g), "output", range.start));
+          copyOrDuplicate(req, b, { step, rank: r, queue, src, dsts, count: range.count });
+        }
+      }
+    }
+  }
+}

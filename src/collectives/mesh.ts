@@ -1,0 +1,90 @@
+/**
+ * Mesh: every rank talks to every rank directly, in one or two steps — few hops, so it wins for
+ * small sizes. All-reduce: rank r reduce-copies chunk r from all n inputs (NR1W; beyond the
+ * profile's CCE source limit the sources are folded in batches through a partial), then every rank
+ * pulls every other rank's reduced chunk. Reduce-scatter is the first step; all-gather is a pull of
+ * every rank's input. Sources are read starting with the rank's own, then r + 1, r + 2, … .
+ */
+import { dtypeBytes } from "../spec/dtype.js";
+import { type ElemRange, splitRange } from "./partition.js";
+import type { BufRef, LegSource } from "./plan.js";
+import type { PlanBuilder } from "./plan-builder.js";
+import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
+
+function subsOf(req: PlanRequest, chunk: ElemRange): { range: ElemRange; queue: number }[] {
+  const ch = channelsFor(req, chunk.count, 1);
+  return splitRange(chunk, ch, dtypeBytes(req.dtype)).map((range, queue) => ({ range, queue }));
+}
+
+/** Plan a mesh collective. */
+export function planMesh(req: PlanRequest, b: PlanBuilder): void {
+  const n = req.topology.ranks;
+  const eb = dtypeBytes(req.dtype);
+  const per = req.collective === "allr" ? 0 : req.count / n;
+  const chunks =
+    req.collective === "allr"
+      ? splitRange({ start: 0, count: req.count }, n, eb)
+      : Array.from({ length: n }, (_, r) => ({ start: r * per, count: per }));
+  const chunk = (r: number) => chunks[r] as ElemRange;
+  const scale = inputScale(req);
+  const maxSources = req.topology.profile.maxCceSources;
+
+  if (req.collective === "allr" || req.collective === "redsct") {
+    for (let r = 0; r < n; r++) {
+      const base = chunk(r).start;
+      for (const { range, queue } of subsOf(req, chunk(r))) {
+        const out: BufRef = {
+          rank: r,
+          buffer: "output",
+          elem: req.collective === "allr" ? range.start : range.start - base,
+        };
+        const inputs: LegSource[] = [];
+        for (let k = 0; k < n; k++) {
+          const ref: BufRef = { rank: (r + k) % n, buffer: "input", elem: range.start };
+          inputs.push(scale === undefined ? { ref } : { ref, scale });
+        }
+        // Fold in batches: the first takes maxSources inputs, each next one the partial + maxSources − 1.
+        // Partials alternate between scratch and the output so no packet reads what it writes.
+        const batches = 1 + Math.ceil(Math.max(0, n - maxSources) / (maxSources - 1));
+        const tmp: BufRef = { rank: r, buffer: "scratch", elem: range.start };
+        let partial: BufRef | undefined;
+        let next = 0;
+        for (let batch = 0; batch < batches; batch++) {
+          const take = partial === undefined ? maxSources : maxSources - 1;
+          const srcs: LegSource[] =
+            partial === undefined
+              ? []
+              : [scale === undefined ? { ref: partial } : { ref: partial, scale: 1 }];
+          srcs.push(...inputs.slice(next, next + take));
+          next += take;
+          const dst = (batches - 1 - batch) % 2 === 0 ? out : tmp;
+          b.add({ step: 0, kind: "reduce-copy", rank: r, queue, srcs, dsts: [dst], count: range.count });
+          partial = dst;
+        }
+      }
+    }
+  }
+  if (req.collective === "redsct") return;
+  const step = req.collective === "allr" ? 1 : 0;
+  for (let q = 0; q < n; q++) {
+    for (let k = req.collective === "allr" ? 1 : 0; k < n; k++) {
+      const r = (q + k) % n;
+      const base = chunk(r).start;
+      for (const { range, queue } of subsOf(req, chunk(r))) {
+        const src: BufRef =
+          req.collective === "allr"
+            ? { rank: r, buffer: "output", elem: range.start }
+            : { rank: r, buffer: "input", elem: range.start - base };
+        b.add({
+          step,
+          kind: "copy",
+          rank: q,
+          queue,
+          srcs: [{ ref: src }],
+          dsts: [{ rank: q, buffer: "output", elem: range.start }],
+          count: range.count,
+        });
+      }
+    }
+  }
+}

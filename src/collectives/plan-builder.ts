@@ -1,0 +1,43 @@
+/**
+ * Accumulates legs and derives their dependencies: a leg runs after the last leg that wrote each
+ * range it reads. Algorithms partition buffers identically at every step, so a read matches a
+ * write exactly (same rank, buffer, first element and count); anything else is a planner bug and
+ * throws rather than silently losing an ordering.
+ */
+import type { BufRef, Leg, LegKind, LegSource } from "./plan.js";
+
+export interface LegSpec {
+  readonly step: number;
+  readonly kind: LegKind;
+  readonly rank: number;
+  readonly queue: number;
+  readonly srcs: readonly LegSource[];
+  readonly dsts: readonly BufRef[];
+  readonly count: number;
+}
+
+function key(ref: BufRef): string {
+  return `${ref.rank}:${ref.buffer}:${ref.elem}`;
+}
+
+export class PlanBuilder {
+  readonly legs: Leg[] = [];
+  private readonly lastWriter = new Map<string, { id: number; count: number }>();
+
+  /** Append a leg (an empty one is dropped). @throws Error when a read overlaps a write inexactly. */
+  add(spec: LegSpec): void {
+    if (spec.count === 0) return;
+    const after = new Set<number>();
+    for (const { ref } of spec.srcs) {
+      const w = this.lastWriter.get(key(ref));
+      if (w === undefined) continue;
+      if (w.count !== spec.count) {
+        throw new Error(`planner: leg reads ${key(ref)}×${spec.count} but it was written ×${w.count}`);
+      }
+      after.add(w.id);
+    }
+    const id = this.legs.length;
+    this.legs.push({ ...spec, id, after: [...after].sort((a, b) => a - b) });
+    for (const d of spec.dsts) this.lastWriter.set(key(d), { id, count: spec.count });
+  }
+}

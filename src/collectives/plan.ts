@@ -1,0 +1,64 @@
+/**
+ * A collective as data: legs the runtime can build (a plain copy, add_dma_packet; or a reduce-copy,
+ * add_dma_packet_cce — seed 000 §8, seed 002 §4), each run by one rank's DMA queue, each reading and
+ * writing element ranges of the ranks' input / output / scratch buffers. Legs are listed in an order
+ * that respects their dependencies (`after`), so executing them in order is always correct; the
+ * timing model overlaps them as far as `after` and the queues allow.
+ */
+import type { Dtype } from "../spec/dtype.js";
+
+export type CollectiveName = "allr" | "allg" | "redsct" | "sendrecv";
+export type AlgorithmName = "ring" | "kangaring" | "mesh";
+/** The reduction a collective applies; `avg` is a sum with every input pre-multiplied by 1/n (NCCL PreMulSum). */
+export type ReduceOp = "sum" | "max" | "min" | "avg";
+export type BufferName = "input" | "output" | "scratch";
+
+/** The first element of a range in one rank's buffer. */
+export interface BufRef {
+  readonly rank: number;
+  readonly buffer: BufferName;
+  readonly elem: number;
+}
+
+/** A source of a leg; `scale` is the FP32 FMA scale of that source (avg only). */
+export interface LegSource {
+  readonly ref: BufRef;
+  readonly scale?: number;
+}
+
+/**
+ * `copy`: add_dma_packet, one source, one destination. `reduce-copy`: add_dma_packet_cce with the
+ * plan's op over the sources. `duplicate`: add_dma_packet_cce ADD of one source into several
+ * destinations (the combo path's replication, arch > 2) — the 1R2W all-gather step.
+ */
+export type LegKind = "copy" | "reduce-copy" | "duplicate";
+
+export interface Leg {
+  /** Index in {@link Plan.legs}. */
+  readonly id: number;
+  /** The algorithm step this leg belongs to (for reports and link sharing). */
+  readonly step: number;
+  readonly kind: LegKind;
+  /** The rank whose DMA queue runs the leg. */
+  readonly rank: number;
+  /** The queue (= DMA engine, one channel) of that rank. */
+  readonly queue: number;
+  readonly srcs: readonly LegSource[];
+  /** One destination, or several (CCE replication, arch > 2: the 1R2W duplication). */
+  readonly dsts: readonly BufRef[];
+  /** Elements moved (each source and each destination holds this many). */
+  readonly count: number;
+  /** Legs whose writes this leg reads: it starts after they end. */
+  readonly after: readonly number[];
+}
+
+export interface Plan {
+  readonly collective: CollectiveName;
+  readonly algorithm: AlgorithmName;
+  readonly ranks: number;
+  readonly dtype: Dtype;
+  readonly op: ReduceOp;
+  /** Elements per rank of each buffer. */
+  readonly sizes: Readonly<Record<BufferName, number>>;
+  readonly legs: readonly Leg[];
+}
