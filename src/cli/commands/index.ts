@@ -1,5 +1,6 @@
 import type { Command } from "../command.js";
 import { castCommand } from "./cast.js";
+import { cceCommand } from "./cce.js";
 import { demoCommand } from "./demo.js";
 import { halCommand } from "./hal.js";
 import { decodeCommand, describeCommand, encodeCommand, layoutsCommand } from "./layout-commands.js";
