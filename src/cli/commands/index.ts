@@ -14,6 +14,7 @@ export const COMMANDS: readonly Command[] = [
   decodeCommand,
   validateCommand,
   castCommand,
+  cceCommand,
   halCommand,
   demoCommand,
 ];
