@@ -143,6 +143,9 @@ class CompiledLayout implements Layout {
   private readonly byPath: Map<string, Leaf>;
   /** Bytes whose set bits are covered by some leaf; the rest must be zero. */
   private readonly declaredMask: Uint8Array;
+  /** Constants outside any union: always written. */
+  private readonly plainConsts: readonly Leaf[];
+  private readonly hasUnions: boolean;
 
   constructor(
     decl: LayoutDecl,
@@ -153,6 +156,8 @@ class CompiledLayout implements Layout {
     this.doc = decl.doc;
     this.source = decl.source;
     this.byPath = new Map(leaves.map((l) => [l.path, l]));
+    this.plainConsts = leaves.filter((l) => l.kind === "const" && l.arms.length === 0);
+    this.hasUnions = leaves.some((l) => l.arms.length > 0);
     this.declaredMask = new Uint8Array(decl.bytes);
     for (const l of leaves) for (let b = l.bit; b < l.bit + l.width; b++) this.declaredMask[b >> 3]! |= 1 << (b & 7);
   }
@@ -174,28 +179,35 @@ class CompiledLayout implements Layout {
       throw new RangeError(`${this.name}: no room for ${this.bytes} bytes at offset ${offset} of ${out.length}`);
     }
     out.fill(0, offset, offset + this.bytes);
-    const given = flattenValues(values);
-    const chosen: [Leaf, FieldValue][] = [];
-    for (const [path, raw] of given) chosen.push([this.leaf(path), raw as FieldValue]);
+    for (const l of this.plainConsts) writeRaw(out, offset, l, l.value as number);
+    if (!this.hasUnions && isFlat(values)) {
+      // Hot path (descriptor building): flat names, no union, so no arm bookkeeping or aliasing.
+      for (const path in values) {
+        const l = this.leaf(path);
+        writeRaw(out, offset, l, toBits(this.name, l, values[path]));
+      }
+      return;
+    }
+    const chosen: [Leaf, unknown][] = [];
+    for (const [path, raw] of givenValues(values)) chosen.push([this.leaf(path), raw]);
     const armsInUse = new Set(chosen.flatMap(([l]) => l.arms));
     for (const l of this.leaves) {
       // A constant inside a union arm belongs to that view: set it only when the caller uses it.
-      if (l.kind === "const" && l.arms.every((a) => armsInUse.has(a))) {
+      if (l.kind === "const" && l.arms.length > 0 && l.arms.every((a) => armsInUse.has(a))) {
         writeRaw(out, offset, l, l.value as number);
       }
     }
-    const normalised: [Leaf, number | bigint][] = [];
+    const normalised: [Leaf, number | bigint, unknown][] = [];
     for (const [l, raw] of chosen) {
       const bits = toBits(this.name, l, raw);
       writeRaw(out, offset, l, bits);
-      normalised.push([l, bits]);
+      normalised.push([l, bits, raw]);
     }
     // Union arms alias: two given fields of different arms must agree on every shared bit.
-    for (const [l, bits] of normalised) {
-      const back = readRaw(out, offset, l);
-      if (back !== bits) {
+    for (const [l, bits, raw] of normalised) {
+      if (readRaw(out, offset, l) !== bits) {
         const other = normalised.find(([o]) => o !== l && o.bit < l.bit + l.width && l.bit < o.bit + o.width);
-        throw new FieldError(this.name, l.path, given.get(l.path), "a value that agrees with the aliased arm",
+        throw new FieldError(this.name, l.path, raw, "a value that agrees with the aliased arm",
           `conflicts with ${other?.[0].path ?? "a constant"} on the same bits`);
       }
     }
@@ -252,12 +264,23 @@ class CompiledLayout implements Layout {
 }
 
 function readRaw(bytes: Uint8Array, base: number, l: Leaf): number | bigint {
-  return l.width <= 32 ? readBits(bytes, base, l.bit, l.width) : readBigBits(bytes, base, l.bit, l.width);
+  if (l.width <= 32) return readBits(bytes, base, l.bit, l.width);
+  if (l.width === 64) {
+    // Addresses: two 32-bit reads are far cheaper than a byte-wise bigint assembly.
+    const lo = readBits(bytes, base, l.bit, 32);
+    const hi = readBits(bytes, base, l.bit + 32, 32);
+    return (BigInt(hi) << 32n) | BigInt(lo);
+  }
+  return readBigBits(bytes, base, l.bit, l.width);
 }
 
 function writeRaw(bytes: Uint8Array, base: number, l: Leaf, v: number | bigint): void {
   if (l.width <= 32) writeBits(bytes, base, l.bit, l.width, Number(v));
-  else writeBigBits(bytes, base, l.bit, l.width, BigInt(v));
+  else if (l.width === 64) {
+    const big = BigInt(v);
+    writeBits(bytes, base, l.bit, 32, Number(big & 0xffffffffn));
+    writeBits(bytes, base, l.bit + 32, 32, Number(big >> 32n));
+  } else writeBigBits(bytes, base, l.bit, l.width, BigInt(v));
 }
 
 function fromBits(l: Leaf, raw: number | bigint): FieldValue {
@@ -274,12 +297,18 @@ function fromBits(l: Leaf, raw: number | bigint): FieldValue {
   }
 }
 
+function refuse(layout: string, l: Leaf, v: unknown, allowed: string, detail?: string): never {
+  throw new FieldError(layout, l.path, v, allowed, detail);
+}
+
 /** Check and convert one given value to the field's raw bits. */
 function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
-  const bad = (allowed: string, detail?: string): never => {
-    throw new FieldError(layout, l.path, v, allowed, detail);
-  };
-  const uMax = 2n ** BigInt(l.width) - 1n;
+  if (typeof v === "boolean" && l.kind === "bool") return v ? 1 : 0;
+  // Fast path: an in-range integer for a narrow unsigned field (most descriptor fields).
+  if (typeof v === "number" && (l.kind === "uint" || l.kind === "enum") && l.width <= 32) {
+    if (Number.isInteger(v) && v >= 0 && v < 2 ** l.width && (l.kind === "uint" || l.names?.[v] !== undefined)) return v;
+  }
+  const bad = (allowed: string, detail?: string): never => refuse(layout, l, v, allowed, detail);
   switch (l.kind) {
     case "bool":
       if (typeof v === "boolean") return v ? 1 : 0;
@@ -287,19 +316,17 @@ function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
       return bad("true | false", `${JSON.stringify(v)} is not a boolean`);
     case "f32":
       if (typeof v !== "number") return bad("a number", `${JSON.stringify(v)} is not a number`);
-      if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38 && Math.fround(v) === Number.POSITIVE_INFINITY * Math.sign(v)) {
-        return bad("a binary32 value", `${v} overflows binary32`);
-      }
+      if (Number.isFinite(v) && !Number.isFinite(Math.fround(v))) return bad("a binary32 value", `${v} overflows binary32`);
       return f32ToBits(v);
     case "enum": {
       const names = l.names ?? {};
+      const known = () => Object.entries(names).map(([k, n]) => `${k} (${n})`).join(", ");
       let code = v;
       if (typeof v === "string") {
         const hit = Object.entries(names).find(([, n]) => n.toLowerCase() === v.toLowerCase());
-        code = hit === undefined ? bad(`one of ${Object.values(names).join(", ")}`, `unknown name ${JSON.stringify(v)}`) : Number(hit[0]);
+        code = hit === undefined ? bad(`one of ${known()}`, `unknown name ${JSON.stringify(v)}`) : Number(hit[0]);
       }
-      const known = Object.entries(names).map(([k, n]) => `${k} (${n})`).join(", ");
-      if (typeof code !== "number" || names[code] === undefined) return bad(`one of ${known}`);
+      if (typeof code !== "number" || names[code] === undefined) return bad(`one of ${known()}`);
       return code;
     }
     case "const":
@@ -309,7 +336,7 @@ function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
       const big = toBigInt(v) ?? bad("an integer", `${JSON.stringify(v)} is not an integer`);
       if (l.kind === "reserved" && big !== 0n) bad("0", `is reserved and must be 0; got ${v}`);
       const min = l.kind === "int" ? -(2n ** BigInt(l.width - 1)) : 0n;
-      const max = l.kind === "int" ? 2n ** BigInt(l.width - 1) - 1n : uMax;
+      const max = l.kind === "int" ? 2n ** BigInt(l.width - 1) - 1n : 2n ** BigInt(l.width) - 1n;
       if (big < min || big > max) bad(`${min}..${max}`);
       const raw = BigInt.asUintN(l.width, big);
       return l.width <= 32 ? Number(raw) : raw;
@@ -324,14 +351,25 @@ function toBigInt(v: unknown): bigint | undefined {
   return undefined;
 }
 
+function isFlat(values: Readonly<Record<string, unknown>>): boolean {
+  for (const k in values) {
+    const v = values[k];
+    if (v !== null && typeof v === "object") return false;
+  }
+  return true;
+}
+
 /** Accept flat dotted keys or nested objects / arrays; give flat dotted keys. */
-function flattenValues(values: Readonly<Record<string, unknown>>): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  const walk = (prefix: string, v: unknown) => {
-    if (v !== null && typeof v === "object" && !(typeof v === "bigint")) {
-      for (const [k, sub] of Object.entries(v as Record<string, unknown>)) walk(prefix === "" ? k : `${prefix}.${k}`, sub);
-    } else out.set(prefix, v);
-  };
-  for (const [k, v] of Object.entries(values)) walk(k, v);
+function* givenValues(values: Readonly<Record<string, unknown>>): Generator<[string, unknown]> {
+  for (const k in values) {
+    const v = values[k];
+    if (v !== null && typeof v === "object") yield* givenValues(prefixed(k, v as Record<string, unknown>));
+    else yield [k, v];
+  }
+}
+
+function prefixed(prefix: string, v: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in v) out[`${prefix}.${k}`] = v[k];
   return out;
 }
