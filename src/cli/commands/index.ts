@@ -1,4 +1,5 @@
 import type { Command } from "../command.js";
+import { buildCommand } from "./build.js";
 import { castCommand } from "./cast.js";
 import { cceCommand } from "./cce.js";
 import { demoCommand } from "./demo.js";
@@ -13,6 +14,7 @@ export const COMMANDS: readonly Command[] = [
   encodeCommand,
   decodeCommand,
   validateCommand,
+  buildCommand,
   castCommand,
   cceCommand,
   halCommand,
