@@ -5,19 +5,22 @@
  */
 import type { CollectiveName, ReduceOp } from "./plan.js";
 
-function combine(op: ReduceOp, values: readonly Float32Array[], index: number, n: number): number {
-  let acc = op === "min" ? Number.POSITIVE_INFINITY : op === "max" ? Number.NEGATIVE_INFINITY : 0;
-  for (const v of values) {
-    const x = v[index]!;
-    if (op === "max") acc = Math.max(acc, x);
-    else if (op === "min") acc = Math.min(acc, x);
-    else acc += op === "avg" ? x * Math.fround(1 / n) : x;
+/** The reduction over ranks of elements [from, from + len) of every input. */
+function reduce(op: ReduceOp, inputs: readonly Float32Array[], from: number, len: number): Float64Array {
+  const n = inputs.length;
+  const start = op === "min" ? Number.POSITIVE_INFINITY : op === "max" ? Number.NEGATIVE_INFINITY : 0;
+  const acc = new Float64Array(len).fill(start);
+  const scale = op === "avg" ? Math.fround(1 / n) : 1;
+  for (const v of inputs) {
+    if (op === "max") for (let i = 0; i < len; i++) acc[i] = Math.max(acc[i]!, v[from + i]!);
+    else if (op === "min") for (let i = 0; i < len; i++) acc[i] = Math.min(acc[i]!, v[from + i]!);
+    else for (let i = 0; i < len; i++) acc[i]! += v[from + i]! * scale;
   }
   return acc;
 }
 
 /**
- * Every rank's exact output.
+ * Every rank's exact output (all-reduce ranks share one array: their results are the same).
  * @example exactResult("allr", "sum", [Float32Array.of(1), Float32Array.of(2)])[1][0]; // 3
  */
 export function exactResult(
@@ -27,22 +30,12 @@ export function exactResult(
 ): Float64Array[] {
   const n = inputs.length;
   const len = inputs[0]?.length ?? 0;
-  const outs: Float64Array[] = [];
-  for (let r = 0; r < n; r++) {
-    if (collective === "allr") {
-      const o = new Float64Array(len);
-      for (let i = 0; i < len; i++) o[i] = combine(op, inputs, i, n);
-      outs.push(o);
-    } else if (collective === "redsct") {
-      const per = len / n;
-      const o = new Float64Array(per);
-      for (let j = 0; j < per; j++) o[j] = combine(op, inputs, r * per + j, n);
-      outs.push(o);
-    } else if (collective === "allg") {
-      const o = new Float64Array(len * n);
-      inputs.forEach((v, q) => o.set(v, q * len));
-      outs.push(o);
-    } else outs.push(Float64Array.from(inputs[(r - 1 + n) % n]!));
+  if (collective === "allr") return new Array<Float64Array>(n).fill(reduce(op, inputs, 0, len));
+  if (collective === "redsct") return inputs.map((_, r) => reduce(op, inputs, r * (len / n), len / n));
+  if (collective === "allg") {
+    const o = new Float64Array(len * n);
+    for (const [q, v] of inputs.entries()) o.set(v, q * len);
+    return new Array<Float64Array>(n).fill(o);
   }
-  return outs;
+  return inputs.map((_, r) => Float64Array.from(inputs[(r - 1 + n) % n]!));
 }

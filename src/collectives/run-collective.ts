@@ -1,0 +1,152 @@
+/**
+ * One collective at one size, end to end: plan → schedule (the time) → unless timing-only: inputs,
+ * the device run, the checks. What the CLI, the tests and the bench call.
+ */
+import type { ArchProfile } from "../hal/arch-profile.js";
+import type { OverflowPolicy } from "../numerics/index.js";
+import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { OUTPUT_FILL } from "./buffer-layout.js";
+import { buildPlan } from "./build-plan.js";
+import { DeviceMachine } from "./device-machine.js";
+import { exactResult } from "./exact-result.js";
+import { exactApplies, makeInputs } from "./inputs.js";
+import type { AlgorithmName, CollectiveName, Plan, ReduceOp } from "./plan.js";
+import { runReference } from "./reference.js";
+import { bandwidths, type ReportRow } from "./report.js";
+import { type Schedule, schedulePlan } from "./schedule.js";
+import { buildTopology, type Topology } from "./topology.js";
+import { countGuardErrors, countWrong, encodeExact, maxAbsError } from "./verify.js";
+
+/** `exact`: nccl-tests data, bits vs the exact result; `reference`: random data, bits vs the scalar reference. */
+export type CheckMode = "exact" | "reference" | "none";
+
+export interface CollectiveRun {
+  readonly profile: ArchProfile;
+  readonly ranks: number;
+  readonly nodes: number;
+  readonly collective: CollectiveName;
+  /** `auto`: the algorithm the cost model finds fastest at each size. */
+  readonly algorithm: AlgorithmName | "auto";
+  readonly dtype: Dtype;
+  readonly op: ReduceOp;
+  readonly check: CheckMode;
+  /** Schedule only: no data moved, no check. */
+  readonly timingOnly: boolean;
+  /** Stochastic rounding seed; RNE when undefined. */
+  readonly srSeed?: number;
+  /** Seed of the input data. */
+  readonly dataSeed: number;
+  /** MODEL default `nan`, the device's (engine/device.ts). */
+  readonly overflow?: OverflowPolicy;
+}
+
+export interface SizeResult {
+  readonly row: ReportRow;
+  readonly plan: Plan;
+  readonly schedule: Schedule;
+  /** The check actually used (exact data falls back to the reference where it cannot be exact). */
+  readonly check: CheckMode;
+  readonly machine?: DeviceMachine;
+}
+
+const ALGORITHMS: readonly AlgorithmName[] = ["ring", "kangaring", "mesh"];
+
+/** Elements for a byte size: whole elements, a multiple of the ranks for redsct / allg, at least one unit. */
+export function countForSize(collective: CollectiveName, ranks: number, dt: Dtype, size: number): number {
+  const unit = collective === "redsct" || collective === "allg" ? ranks : 1;
+  return Math.max(unit, Math.floor(size / dtypeBytes(dt) / unit) * unit);
+}
+
+function planFor(run: CollectiveRun, t: Topology, count: number): { plan: Plan; schedule: Schedule } {
+  const sr = { sr: run.srSeed !== undefined };
+  const algos =
+    run.algorithm === "auto"
+      ? run.collective === "sendrecv"
+        ? ["ring" as const]
+        : ALGORITHMS
+      : [run.algorithm];
+  let best: { plan: Plan; schedule: Schedule } | undefined;
+  for (const algorithm of algos) {
+    const plan = buildPlan({
+      topology: t,
+      collective: run.collective,
+      algorithm,
+      dtype: run.dtype,
+      op: run.op,
+      count,
+    });
+    const schedule = schedulePlan(plan, t, sr);
+    if (best === undefined || schedule.totalNs < best.schedule.totalNs) best = { plan, schedule };
+  }
+  return best!;
+}
+
+/** Map ranks' arrays, encoding an array shared by several ranks once. */
+function encodeOnce(arrays: readonly Float64Array[], encode: (a: Float64Array) => Uint8Array): Uint8Array[] {
+  const done = new Map<Float64Array, Uint8Array>();
+  return arrays.map((a) => {
+    let e = done.get(a);
+    if (e === undefined) {
+      e = encode(a);
+      done.set(a, e);
+    }
+    return e;
+  });
+}
+
+/**
+ * Run one size.
+ * @throws UsageError for a request the topology, planner or device cannot take.
+ * @throws DeviceFault when the device faults or stalls.
+ */
+export function runSize(
+  run: CollectiveRun,
+  size: number,
+  onProgress?: (fraction: number) => void,
+): SizeResult {
+  const t = buildTopology(run.profile, run.ranks, run.nodes);
+  const count = countForSize(run.collective, run.ranks, run.dtype, size);
+  const bytes = count * dtypeBytes(run.dtype);
+  const { plan, schedule } = planFor(run, t, count);
+  const bw = bandwidths(run.collective, run.ranks, bytes, schedule.totalNs);
+  const base = { size: bytes, count, type: dtypeName(run.dtype), timeUs: schedule.totalNs / 1000, ...bw };
+  if (run.timingOnly) {
+    return { row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors: 0 }, plan, schedule, check: "none" };
+  }
+  const overflow = run.overflow ?? "nan";
+  const check: CheckMode =
+    run.check === "exact" && !exactApplies(run.op, run.dtype, run.ranks) ? "reference" : run.check;
+  const inputs = makeInputs(
+    check === "exact" ? "exact" : "random",
+    run.dtype,
+    run.ranks,
+    plan.sizes.input,
+    run.dataSeed,
+  );
+  const sr = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
+  const machine = new DeviceMachine(plan, run.profile, { overflow, ...sr });
+  machine.load(inputs.bytes);
+  machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));
+  let guardErrors = 0;
+  for (let r = 0; r < run.ranks; r++) {
+    for (const g of machine.layout.guards(r))
+      guardErrors += countGuardErrors(machine.device.memory.read(g.addr, g.bytes));
+  }
+  if (check === "none")
+    return { row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors }, plan, schedule, check, machine };
+  const exact = exactResult(run.collective, run.op, inputs.values);
+  const expected =
+    check === "exact"
+      ? encodeOnce(exact, (e) => encodeExact(run.dtype, e, overflow))
+      : runReference(plan, run.profile, inputs.bytes, { fill: OUTPUT_FILL, overflow, ...sr }).map(
+          (b) => b.output,
+        );
+  let wrong = 0;
+  let maxAbsErr = 0;
+  for (let r = 0; r < run.ranks; r++) {
+    const out = machine.read(r, "output");
+    wrong += countWrong(out, expected[r]!, run.dtype);
+    maxAbsErr = Math.max(maxAbsErr, maxAbsError(out, run.dtype, exact[r]!));
+  }
+  return { row: { ...base, wrong, maxAbsErr, guardErrors }, plan, schedule, check, machine };
+}
