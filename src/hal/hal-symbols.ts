@@ -11,6 +11,12 @@ import {
   type CaymanTransposeRequest,
   type DmaBuffer,
 } from "./cayman-transpose.js";
+import {
+  awsHalArchEngToXt,
+  awsHalCaymanTpbDgeConfigureDma,
+  awsHalCaymanTpbDgeGetRegisterOffsets,
+  awsHalCaymanTpbXtConfigureFeatureFlag,
+} from "./cayman-dge.js";
 import { CSR_ACCESSORS, csrRead, csrWrite } from "./csr-accessors.js";
 import {
   marianaEmbeddedSemCsrIndex,
@@ -136,6 +142,29 @@ const sym = (params: readonly string[], run: HalSymbol["run"]): HalSymbol => ({
 
 const LEAVES: [string, HalSymbol][] = [
   ["al_hal_tpb_get_arch_type", sym([], (dev) => halTpbGetArchType(dev))],
+  ["aws_hal_arch_eng_to_xt", sym(["engine"], (_dev, a) => awsHalArchEngToXt(signedNum(a, 0, "engine")))],
+  ["aws_hal_cayman_tpb_dge_get_register_offsets", sym([], () => awsHalCaymanTpbDgeGetRegisterOffsets())],
+  [
+    "aws_hal_cayman_tpb_dge_configure_dma",
+    sym(["xt_local_base", "memcopy_dmas", "memcopy_queues", "memcopy_all_queues"], (dev, a) =>
+      awsHalCaymanTpbDgeConfigureDma(dev, big(a, 0, "xt_local_base"), {
+        memcopy_dmas: num(a, 1, "memcopy_dmas"),
+        memcopy_queues: num(a, 2, "memcopy_queues"),
+        memcopy_all_queues: num(a, 3, "memcopy_all_queues"),
+      }),
+    ),
+  ],
+  [
+    "aws_hal_cayman_tpb_xt_configure_feature_flag",
+    sym(["xt_local_base", "engine", "flags"], (dev, a) =>
+      awsHalCaymanTpbXtConfigureFeatureFlag(
+        dev,
+        big(a, 0, "xt_local_base"),
+        signedNum(a, 1, "engine"),
+        num(a, 2, "flags"),
+      ),
+    ),
+  ],
   [
     "aws_hal_sdma_init_embedded_sem",
     sym(["csr"], (dev, a) => khalCall(dev, "init_embedded_sem", big(a, 0, "csr"))),

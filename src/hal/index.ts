@@ -1,4 +1,5 @@
 export * from "./arch-profile.js";
+export * from "./cayman-dge.js";
 export * from "./cayman-transpose.js";
 export * from "./csr-accessors.js";
 export * from "./csr-families.js";
