@@ -21,6 +21,11 @@ const last = (seedName: string) =>
   bool("last", 7, { doc: `last source: flush the accumulator to S2M (seed 000 §4.1; seed arg ${seedName})` });
 const wrbar = (seedName: string) => bool("wrbar", 6, { doc: `write barrier (seed arg ${seedName})` });
 const flag4 = (seedName: string) => bool("flag4", 4, { doc: `flag at bit 4, meaning LOW (seed arg ${seedName})` });
+/** MODEL: the combo "more descriptors follow" bit (COMBO_MORE, seed 000 §5.1) rides the meta word. */
+const more = bool("more", 30, {
+  fidelity: "model",
+  doc: "combo more-descriptors-follow (0x40000000, ORed at 0x44a83b right after build_*_meta_ctrl)",
+});
 const cceOp = constant("op", 23, 3, 4, { doc: "op 25:23 = 4: CCE compute (the seeds' bit 25, 0x2000000)" });
 const optype = (value: number, doc: string) => constant("optype", 20, 3, value, { doc });
 
@@ -42,6 +47,7 @@ export const FMA_META = meta(
     dtypeNibble("accum_dt", 16, "accumulation dtype"),
     optype(SdmaCceType.FMA, "CCE optype FMA (0x100000)"),
     cceOp,
+    more,
   ],
 );
 
@@ -62,6 +68,7 @@ export const MIN_MAX_META = meta(
       doc: "seed: const_dt & 7; public optype field (MAX 2, MIN 3) — sdmakit builders write the optype here (MODEL)",
     }),
     cceOp,
+    more,
   ],
 );
 
@@ -78,6 +85,7 @@ export const ADD_META = meta(
     dtypeNibble("accum_dt", 16, "accumulation dtype"),
     optype(SdmaCceType.ADD, "CCE optype ADD (0)"),
     cceOp,
+    more,
   ],
 );
 
@@ -95,6 +103,7 @@ export const GCE_META = meta(
     dtypeNibble("accum_dt", 16, "accumulation dtype"),
     optype(SdmaCceType.GCE, "CCE optype GCE (0x500000)"),
     cceOp,
+    more,
   ],
 );
 
