@@ -1,5 +1,6 @@
 export * from "./dtype.js";
 export * from "./enums.js";
+export * from "./gce-header.js";
 export * from "./layouts/index.js";
 export * from "./packet-model.js";
 export * from "./tables.js";

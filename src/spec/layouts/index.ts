@@ -1,4 +1,5 @@
 import type { Layout } from "../../bits/index.js";
+import { GCE_HEADER } from "../gce-header.js";
 import { CCE_INFO } from "./cce-info.js";
 import { FMA_DESC, GRADIENT_DESC, MIN_MAX_DESC, REPLICATION_DESC, SEED_INIT_DESC, TRANSPOSE_DESC } from "./descriptors.js";
 import { EMBEDDED_SEM } from "./embedded-sem.js";
@@ -18,7 +19,7 @@ export const LAYOUTS: readonly Layout[] = [
   FMA_META, MIN_MAX_META, ADD_META, GCE_META, EXT_META, TRANSPOSE_META, REPLICATION_META, COPY_META,
   FMA_DESC, MIN_MAX_DESC, SEED_INIT_DESC, REPLICATION_DESC, TRANSPOSE_DESC, GRADIENT_DESC,
   UDMA_TX, UDMA_TX_META, UDMA_RX,
-  CCE_INFO, S3D3, TENSOR3D, HEADER, EVENTS, ADDR4, PSEUDO_ADDR8_TENSOR2D, EMBEDDED_SEM,
+  CCE_INFO, S3D3, TENSOR3D, HEADER, EVENTS, ADDR4, PSEUDO_ADDR8_TENSOR2D, EMBEDDED_SEM, GCE_HEADER,
 ];
 
 const BY_NAME = new Map(LAYOUTS.map((l) => [l.name, l]));
