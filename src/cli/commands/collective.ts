@@ -1,0 +1,177 @@
+/**
+ * `sdmakit allr|allg|redsct|sendrecv`: nccom-test on simulated NeuronCores. One implementation
+ * behind four commands: sweep sizes, run each collective on the engine (or only its schedule with
+ * --timing-only), check every element, print the nccom-test table or JSON, optionally a Perfetto
+ * trace of the largest size.
+ */
+import { writeFileSync } from "node:fs";
+import { FieldError, UsageError } from "../../bits/errors.js";
+import {
+  type AlgorithmName,
+  averageBusbw,
+  type CheckMode,
+  type CollectiveName,
+  type CollectiveRun,
+  collectiveDtype,
+  formatTable,
+  parseSize,
+  type ReduceOp,
+  type ReportRow,
+  runSize,
+  type SizeResult,
+  sweepSizes,
+  traceOf,
+} from "../../collectives/index.js";
+import { archProfile } from "../../hal/arch-profile.js";
+import { dtypeName } from "../../spec/dtype.js";
+import { option, parseArgs, toJson } from "../args.js";
+import type { Command, Io } from "../command.js";
+import { createProgress } from "../progress.js";
+
+const SUMMARY: Readonly<Record<CollectiveName, string>> = {
+  allr: "all-reduce over simulated NeuronCores, checked and timed like nccom-test",
+  allg: "all-gather over simulated NeuronCores, checked and timed like nccom-test",
+  redsct: "reduce-scatter over simulated NeuronCores, checked and timed like nccom-test",
+  sendrecv: "send-recv (ring shift) over simulated NeuronCores, checked and timed like nccom-test",
+};
+
+function usage(name: CollectiveName): string {
+  return [
+    `usage: sdmakit ${name} [-r ranks] [-N nodes] [-b min] [-e max] [-f factor | -i step] [-n iters] [-w warmup]`,
+    "         [-d dtype] [-o sum|max|min|avg] [--arch trn1|trn2|trn3] [--algo auto|ring|kangaring|mesh]",
+    "         [--check | --no-check] [--check-mode exact|reference] [--sr] [--seed N] [--timing-only]",
+    "         [--trace out.json] [--json]",
+    "  Defaults: -r 8 -N 1 -b 8 -e 4mb -f 2 -d bf16 -o sum --arch trn2 --algo auto, checked (exact data).",
+    "  Sizes take k/kb/m/mb/g/gb (powers of 1024). The time model is deterministic, so -n / -w change",
+    "  nothing (the P50 of identical iterations). --check-mode reference: random data, compared bit for",
+    "  bit with a scalar reference of the same order and rounding. Exit 1 on any wrong element or guard byte.",
+  ].join("\n");
+}
+
+const SPEC = {
+  values: [
+    "-r",
+    "-N",
+    "-b",
+    "-e",
+    "-f",
+    "-i",
+    "-n",
+    "-w",
+    "-d",
+    "-o",
+    "--arch",
+    "--algo",
+    "--check-mode",
+    "--seed",
+    "--trace",
+  ],
+  flags: ["--check", "--no-check", "--sr", "--timing-only", "--json"],
+};
+
+function intOption(text: string | undefined, name: string, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  const v = Number(text);
+  if (!Number.isInteger(v) || v < min) throw new FieldError("collective", name, text, `an integer ≥ ${min}`);
+  return v;
+}
+
+function oneOf<T extends string>(
+  text: string | undefined,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (text === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(text))
+    throw new FieldError("collective", name, text, allowed.join("|"));
+  return text as T;
+}
+
+async function run(name: CollectiveName, args: readonly string[], io: Io): Promise<number> {
+  const p = parseArgs(args, SPEC);
+  if (p.positional.length > 0)
+    throw new UsageError(`${name}: unexpected ${p.positional.join(" ")}\n${usage(name)}`);
+  if (p.flags.has("--check") && p.flags.has("--no-check"))
+    throw new UsageError(`${name}: --check and --no-check`);
+  const timingOnly = p.flags.has("--timing-only");
+  const factorText = option(p, "-f");
+  const stepText = option(p, "-i");
+  if (factorText !== undefined && stepText !== undefined)
+    throw new UsageError(`${name}: -f and -i exclude each other`);
+  const seed = intOption(option(p, "--seed"), "--seed", 0, 0);
+  if (seed > 0xffffffff) throw new FieldError("collective", "--seed", seed, "0..4294967295");
+  const checkMode = oneOf<Exclude<CheckMode, "none">>(
+    option(p, "--check-mode"),
+    "--check-mode",
+    ["exact", "reference"],
+    "exact",
+  );
+  intOption(option(p, "-n"), "-n", 1, 1);
+  intOption(option(p, "-w"), "-w", 0, 0);
+  const runSpec: CollectiveRun = {
+    profile: archProfile(option(p, "--arch") ?? "trn2"),
+    ranks: intOption(option(p, "-r"), "-r", 8, 1),
+    nodes: intOption(option(p, "-N"), "-N", 1, 1),
+    collective: name,
+    algorithm: oneOf<AlgorithmName | "auto">(
+      option(p, "--algo"),
+      "--algo",
+      ["auto", "ring", "kangaring", "mesh"],
+      "auto",
+    ),
+    dtype: collectiveDtype(option(p, "-d") ?? "bf16"),
+    op: oneOf<ReduceOp>(option(p, "-o"), "-o", ["sum", "max", "min", "avg"], "sum"),
+    check: p.flags.has("--no-check") ? "none" : checkMode,
+    timingOnly,
+    dataSeed: seed,
+    ...(p.flags.has("--sr") ? { srSeed: seed } : {}),
+  };
+  const sizes = sweepSizes(
+    parseSize("-b", option(p, "-b") ?? "8"),
+    parseSize("-e", option(p, "-e") ?? "4mb"),
+    factorText === undefined ? (stepText === undefined ? 2 : undefined) : Number(factorText),
+    stepText === undefined ? undefined : parseSize("-i", stepText),
+  );
+  const json = p.flags.has("--json");
+  const progress = createProgress(io, !json && process.stderr.isTTY === true, () => performance.now());
+  const results: SizeResult[] = [];
+  for (const [k, size] of sizes.entries()) {
+    const label = `${name} ${size} B`;
+    progress.update(k / sizes.length, label);
+    results.push(runSize(runSpec, size, (f) => progress.update((k + f) / sizes.length, label)));
+  }
+  progress.done();
+  const rows: ReportRow[] = results.map((r) => r.row);
+  const last = results[results.length - 1];
+  const tracePath = option(p, "--trace");
+  if (tracePath !== undefined && last !== undefined) {
+    writeFileSync(tracePath, JSON.stringify(traceOf(last.plan, last.schedule, runSpec.profile)));
+  }
+  if (json) {
+    io.out(`${toJson({ rows, avgBusbw: averageBusbw(rows) })}\n`);
+  } else {
+    const algos = [...new Set(results.map((r) => r.plan.algorithm))].join(",");
+    const checks = [...new Set(results.map((r) => r.check))].join(",");
+    io.out(
+      `# ${name} ranks=${runSpec.ranks} nodes=${runSpec.nodes} arch=${runSpec.profile.name} algo=${algos} ` +
+        `dtype=${dtypeName(runSpec.dtype)} op=${runSpec.op} check=${checks}${runSpec.srSeed === undefined ? "" : ` sr seed=${seed}`}\n`,
+    );
+    io.out(formatTable(rows));
+  }
+  const bad = rows.filter((r) => r.wrong > 0 || r.guardErrors > 0);
+  for (const r of bad)
+    io.err(
+      `${name}: size ${r.size}: ${r.wrong} wrong element(s), ${r.guardErrors} guard byte(s) overwritten\n`,
+    );
+  return bad.length > 0 ? 1 : 0;
+}
+
+function command(name: CollectiveName): Command {
+  return { name, summary: SUMMARY[name], usage: usage(name), run: (args, io) => run(name, args, io) };
+}
+
+export const allrCommand: Command = command("allr");
+export const allgCommand: Command = command("allg");
+export const redsctCommand: Command = command("redsct");
+export const sendrecvCommand: Command = command("sendrecv");
