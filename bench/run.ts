@@ -10,7 +10,9 @@ interface BenchRow {
 }
 
 const dir = new URL("./", import.meta.url);
-const files = readdirSync(dir).filter((f) => f.endsWith(".bench.ts")).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".bench.ts"))
+  .sort();
 for (const file of files) {
   const mod = (await import(new URL(file, dir).href)) as { default: () => Promise<BenchRow[]> };
   console.log(`\n${file}`);

@@ -45,7 +45,13 @@ export function readBigBits(bytes: Uint8Array, base: number, bit: number, width:
 }
 
 /** Write an unsigned field of any width from a bigint already known to fit. */
-export function writeBigBits(bytes: Uint8Array, base: number, bit: number, width: number, value: bigint): void {
+export function writeBigBits(
+  bytes: Uint8Array,
+  base: number,
+  bit: number,
+  width: number,
+  value: bigint,
+): void {
   let pos = bit;
   let left = width;
   let v = value;

@@ -14,7 +14,8 @@ export function toHex(bytes: Uint8Array): string {
 export function fromHex(text: string): Uint8Array {
   const clean = text.replace(/^0x/i, "").replace(/[\s_]/g, "");
   if (!/^[0-9a-fA-F]*$/.test(clean)) throw new DecodeError(`not hex: ${JSON.stringify(text)}`);
-  if (clean.length % 2 !== 0) throw new DecodeError(`odd number of hex digits (${clean.length}) in ${JSON.stringify(text)}`);
+  if (clean.length % 2 !== 0)
+    throw new DecodeError(`odd number of hex digits (${clean.length}) in ${JSON.stringify(text)}`);
   const out = new Uint8Array(clean.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(clean.slice(2 * i, 2 * i + 2), 16);
   return out;

@@ -1,5 +1,5 @@
-import type { Fidelity, LayoutDecl, LayoutNode, LeafKind } from "./declare.js";
 import { f32FromBits, f32ToBits, readBigBits, readBits, writeBigBits, writeBits } from "./bitfield.js";
+import type { Fidelity, LayoutDecl, LayoutNode, LeafKind } from "./declare.js";
 import { DecodeError, FieldError, LayoutDefinitionError } from "./errors.js";
 
 /** A field value: numbers up to 32 bits, bigint above, booleans for flags, floats for f32. */
@@ -68,13 +68,25 @@ export function compileLayout(decl: LayoutDecl): Layout {
   return new CompiledLayout(decl, leaves);
 }
 
-function flatten(nodes: readonly LayoutNode[], base: number, prefix: string, arms: string[], out: Leaf[]): void {
+function flatten(
+  nodes: readonly LayoutNode[],
+  base: number,
+  prefix: string,
+  arms: string[],
+  out: Leaf[],
+): void {
   const join = (name: string) => (name === "" ? prefix.replace(/\.$/, "") : `${prefix}${name}`);
   for (const n of nodes) {
     switch (n.node) {
       case "leaf": {
         const { node: _node, name, bit, fidelity, ...rest } = n;
-        out.push({ ...rest, path: join(name), bit: base + bit, fidelity: fidelity ?? "seed", arms: [...arms] });
+        out.push({
+          ...rest,
+          path: join(name),
+          bit: base + bit,
+          fidelity: fidelity ?? "seed",
+          arms: [...arms],
+        });
         break;
       }
       case "struct":
@@ -117,7 +129,9 @@ function checkLeaves(decl: LayoutDecl, leaves: Leaf[]): void {
     seen.add(l.path);
     if (l.width < 1 || !Number.isInteger(l.width)) fail(`field ${l.path} has width ${l.width}`);
     if (l.bit < 0 || l.bit + l.width > decl.bytes * 8) {
-      fail(`field ${l.path} (bits ${l.bit}..${l.bit + l.width - 1}) runs past the end (${decl.bytes * 8} bits)`);
+      fail(
+        `field ${l.path} (bits ${l.bit}..${l.bit + l.width - 1}) runs past the end (${decl.bytes * 8} bits)`,
+      );
     }
     if (l.kind === "f32" && l.width !== 32) fail(`f32 field ${l.path} must be 32 bits wide`);
     if (l.kind === "const" && (l.value === undefined || l.value < 0 || l.value >= 2 ** l.width)) {
@@ -159,12 +173,14 @@ class CompiledLayout implements Layout {
     this.plainConsts = leaves.filter((l) => l.kind === "const" && l.arms.length === 0);
     this.hasUnions = leaves.some((l) => l.arms.length > 0);
     this.declaredMask = new Uint8Array(decl.bytes);
-    for (const l of leaves) for (let b = l.bit; b < l.bit + l.width; b++) this.declaredMask[b >> 3]! |= 1 << (b & 7);
+    for (const l of leaves)
+      for (let b = l.bit; b < l.bit + l.width; b++) this.declaredMask[b >> 3]! |= 1 << (b & 7);
   }
 
   leaf(path: string): Leaf {
     const l = this.byPath.get(path);
-    if (l === undefined) throw new FieldError(this.name, path, undefined, "a field of this layout", "unknown field");
+    if (l === undefined)
+      throw new FieldError(this.name, path, undefined, "a field of this layout", "unknown field");
     return l;
   }
 
@@ -176,7 +192,9 @@ class CompiledLayout implements Layout {
 
   encodeInto(values: Readonly<Record<string, unknown>>, out: Uint8Array, offset = 0): void {
     if (offset < 0 || offset + this.bytes > out.length) {
-      throw new RangeError(`${this.name}: no room for ${this.bytes} bytes at offset ${offset} of ${out.length}`);
+      throw new RangeError(
+        `${this.name}: no room for ${this.bytes} bytes at offset ${offset} of ${out.length}`,
+      );
     }
     out.fill(0, offset, offset + this.bytes);
     for (const l of this.plainConsts) writeRaw(out, offset, l, l.value as number);
@@ -207,8 +225,13 @@ class CompiledLayout implements Layout {
     for (const [l, bits, raw] of normalised) {
       if (readRaw(out, offset, l) !== bits) {
         const other = normalised.find(([o]) => o !== l && o.bit < l.bit + l.width && l.bit < o.bit + o.width);
-        throw new FieldError(this.name, l.path, raw, "a value that agrees with the aliased arm",
-          `conflicts with ${other?.[0].path ?? "a constant"} on the same bits`);
+        throw new FieldError(
+          this.name,
+          l.path,
+          raw,
+          "a value that agrees with the aliased arm",
+          `conflicts with ${other?.[0].path ?? "a constant"} on the same bits`,
+        );
       }
     }
   }
@@ -235,22 +258,59 @@ class CompiledLayout implements Layout {
       const value = fromBits(l, raw);
       const at = `bits ${l.bit}..${l.bit + l.width - 1}`;
       if (l.kind === "reserved" && raw !== 0 && raw !== 0n) {
-        out.push({ kind: "reserved", field: l.path, bit: l.bit, width: l.width, value, message: `reserved ${l.path} (${at}) is ${raw}, not 0` });
+        out.push({
+          kind: "reserved",
+          field: l.path,
+          bit: l.bit,
+          width: l.width,
+          value,
+          message: `reserved ${l.path} (${at}) is ${raw}, not 0`,
+        });
       } else if (l.kind === "const" && raw !== l.value) {
-        out.push({ kind: "const", field: l.path, bit: l.bit, width: l.width, value, message: `constant ${l.path} (${at}) is ${raw}, expected ${l.value}` });
+        out.push({
+          kind: "const",
+          field: l.path,
+          bit: l.bit,
+          width: l.width,
+          value,
+          message: `constant ${l.path} (${at}) is ${raw}, expected ${l.value}`,
+        });
       } else if (l.kind === "enum" && l.names?.[raw as number] === undefined) {
-        out.push({ kind: "enum", field: l.path, bit: l.bit, width: l.width, value, message: `${l.path} (${at}) = ${raw} is not a known value` });
+        out.push({
+          kind: "enum",
+          field: l.path,
+          bit: l.bit,
+          width: l.width,
+          value,
+          message: `${l.path} (${at}) = ${raw} is not a known value`,
+        });
       }
     }
     for (let b = 0; b < this.bytes * 8; ) {
-      const stray = ((bytes[offset + (b >> 3)] as number) & ~(this.declaredMask[b >> 3] as number) & (1 << (b & 7))) !== 0;
+      const stray =
+        ((bytes[offset + (b >> 3)] as number) & ~(this.declaredMask[b >> 3] as number) & (1 << (b & 7))) !==
+        0;
       if (!stray) {
         b++;
         continue;
       }
       let end = b;
-      while (end + 1 < this.bytes * 8 && ((bytes[offset + ((end + 1) >> 3)] as number) & ~(this.declaredMask[(end + 1) >> 3] as number) & (1 << ((end + 1) & 7))) !== 0) end++;
-      out.push({ kind: "undeclared", field: `bits ${b}..${end}`, bit: b, width: end - b + 1, value: true, message: `undeclared bits ${b}..${end} are set` });
+      while (
+        end + 1 < this.bytes * 8 &&
+        ((bytes[offset + ((end + 1) >> 3)] as number) &
+          ~(this.declaredMask[(end + 1) >> 3] as number) &
+          (1 << ((end + 1) & 7))) !==
+          0
+      )
+        end++;
+      out.push({
+        kind: "undeclared",
+        field: `bits ${b}..${end}`,
+        bit: b,
+        width: end - b + 1,
+        value: true,
+        message: `undeclared bits ${b}..${end} are set`,
+      });
       b = end + 1;
     }
     return out;
@@ -306,7 +366,13 @@ function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
   if (typeof v === "boolean" && l.kind === "bool") return v ? 1 : 0;
   // Fast path: an in-range integer for a narrow unsigned field (most descriptor fields).
   if (typeof v === "number" && (l.kind === "uint" || l.kind === "enum") && l.width <= 32) {
-    if (Number.isInteger(v) && v >= 0 && v < 2 ** l.width && (l.kind === "uint" || l.names?.[v] !== undefined)) return v;
+    if (
+      Number.isInteger(v) &&
+      v >= 0 &&
+      v < 2 ** l.width &&
+      (l.kind === "uint" || l.names?.[v] !== undefined)
+    )
+      return v;
   }
   const bad = (allowed: string, detail?: string): never => refuse(layout, l, v, allowed, detail);
   switch (l.kind) {
@@ -316,15 +382,20 @@ function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
       return bad("true | false", `${JSON.stringify(v)} is not a boolean`);
     case "f32":
       if (typeof v !== "number") return bad("a number", `${JSON.stringify(v)} is not a number`);
-      if (Number.isFinite(v) && !Number.isFinite(Math.fround(v))) return bad("a binary32 value", `${v} overflows binary32`);
+      if (Number.isFinite(v) && !Number.isFinite(Math.fround(v)))
+        return bad("a binary32 value", `${v} overflows binary32`);
       return f32ToBits(v);
     case "enum": {
       const names = l.names ?? {};
-      const known = () => Object.entries(names).map(([k, n]) => `${k} (${n})`).join(", ");
+      const known = () =>
+        Object.entries(names)
+          .map(([k, n]) => `${k} (${n})`)
+          .join(", ");
       let code = v;
       if (typeof v === "string") {
         const hit = Object.entries(names).find(([, n]) => n.toLowerCase() === v.toLowerCase());
-        code = hit === undefined ? bad(`one of ${known()}`, `unknown name ${JSON.stringify(v)}`) : Number(hit[0]);
+        code =
+          hit === undefined ? bad(`one of ${known()}`, `unknown name ${JSON.stringify(v)}`) : Number(hit[0]);
       }
       if (typeof code !== "number" || names[code] === undefined) return bad(`one of ${known()}`);
       return code;

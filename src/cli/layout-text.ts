@@ -46,15 +46,29 @@ export function describeText(layout: Layout): string {
     const inWord = layout.leaves
       .filter((l) => l.bit >> 5 === w || (l.bit < w * 32 && l.bit + l.width > w * 32))
       .sort((a, b) => b.bit - a.bit);
-    const cells = inWord.map((l) => `[${l.bit >> 5 === w ? wordBits(l) : "…"} ${l.path}${l.kind === "const" ? `=${l.value}` : ""}]`);
+    const cells = inWord.map(
+      (l) => `[${l.bit >> 5 === w ? wordBits(l) : "…"} ${l.path}${l.kind === "const" ? `=${l.value}` : ""}]`,
+    );
     lines.push(`W${w.toString().padEnd(2)} ${cells.join("") || "(none)"}`);
   }
-  lines.push("", "field".padEnd(40) + "bit".padStart(5) + "width".padStart(7) + "  kind        fidelity  notes");
+  lines.push(
+    "",
+    `${"field".padEnd(40) + "bit".padStart(5) + "width".padStart(7)}  kind        fidelity  notes`,
+  );
   for (const l of layout.leaves) {
-    const notes = [l.doc ?? "", l.names ? `{${Object.entries(l.names).map(([k, v]) => `${k}=${v}`).join(", ")}}` : ""]
+    const notes = [
+      l.doc ?? "",
+      l.names
+        ? `{${Object.entries(l.names)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(", ")}}`
+        : "",
+    ]
       .filter(Boolean)
       .join(" ");
-    lines.push(`${l.path.padEnd(40)}${String(l.bit).padStart(5)}${String(l.width).padStart(7)}  ${kindText(l).padEnd(12)}${l.fidelity.padEnd(10)}${notes}`);
+    lines.push(
+      `${l.path.padEnd(40)}${String(l.bit).padStart(5)}${String(l.width).padStart(7)}  ${kindText(l).padEnd(12)}${l.fidelity.padEnd(10)}${notes}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -65,7 +79,11 @@ export function formatsMarkdown(layout: Layout): string {
   const rows = layout.leaves.map((l) => {
     const entries = Object.entries(l.names ?? {});
     const names =
-      entries.length === 0 ? "" : entries.length <= 8 ? ` ${entries.map(([k, v]) => `${k}=${v}`).join(", ")}` : ` (${entries.length} named values, see \`sdmakit describe ${layout.name}\`)`;
+      entries.length === 0
+        ? ""
+        : entries.length <= 8
+          ? ` ${entries.map(([k, v]) => `${k}=${v}`).join(", ")}`
+          : ` (${entries.length} named values, see \`sdmakit describe ${layout.name}\`)`;
     return `| \`${l.path}\` | ${l.bit} | ${l.width} | ${kindText(l)} | ${l.fidelity} | ${esc((l.doc ?? "") + names)} |`;
   });
   return [

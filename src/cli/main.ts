@@ -9,7 +9,9 @@ import { COMMANDS } from "./commands/index.js";
 const USAGE_ERRORS = new Set(["USAGE", "FIELD", "DECODE"]);
 
 function help(io: Io): void {
-  io.out("sdmakit — a bit-exact model of the Trainium SDMA compute-DMA path\n\nusage: sdmakit <command> [args]\n\n");
+  io.out(
+    "sdmakit — a bit-exact model of the Trainium SDMA compute-DMA path\n\nusage: sdmakit <command> [args]\n\n",
+  );
   for (const c of COMMANDS) io.out(`  ${c.name.padEnd(10)} ${c.summary}\n`);
   io.out("\n`sdmakit help <command>` shows a command's usage.\n");
 }

@@ -43,5 +43,10 @@ export const SDMA_CSR_BASE = 0x10_0000_0000n;
 
 /** NeuronCore event block (GROUND_TRUTH): base + 0x2700000, 256 semaphores. */
 export const EVENT_BLOCK_OFFSET = 0x2700000n;
-export const SEMAPHORE_WINDOWS = { read: 0x1000n, set: 0x1400n, increment: 0x1800n, decrement: 0x1c00n } as const;
+export const SEMAPHORE_WINDOWS = {
+  read: 0x1000n,
+  set: 0x1400n,
+  increment: 0x1800n,
+  decrement: 0x1c00n,
+} as const;
 export const SEMAPHORE_COUNT = 256;

@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
 import {
-  DecodeError, FieldError, LayoutDefinitionError, array, bool, compileLayout, constant, enumField, f32, int, reserved,
-  struct, uint, union,
+  array,
+  bool,
+  compileLayout,
+  constant,
+  DecodeError,
+  enumField,
+  FieldError,
+  f32,
+  int,
+  LayoutDefinitionError,
+  reserved,
+  struct,
+  uint,
+  union,
 } from "../../src/bits/index.js";
 
 const demo = compileLayout({
@@ -23,30 +35,63 @@ const demo = compileLayout({
 
 describe("compileLayout checks itself", () => {
   it("refuses overlapping fields", () => {
-    expect(() => compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [uint("a", 0, 8), uint("b", 7, 2)] })).toThrow(
-      LayoutDefinitionError,
-    );
+    expect(() =>
+      compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [uint("a", 0, 8), uint("b", 7, 2)] }),
+    ).toThrow(LayoutDefinitionError);
   });
   it("refuses a field past the end", () => {
-    expect(() => compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [uint("a", 30, 3)] })).toThrow(/runs past the end/);
+    expect(() =>
+      compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [uint("a", 30, 3)] }),
+    ).toThrow(/runs past the end/);
   });
   it("refuses a constant that does not fit", () => {
-    expect(() => compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [constant("c", 0, 2, 4)] })).toThrow(/does not fit/);
+    expect(() =>
+      compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [constant("c", 0, 2, 4)] }),
+    ).toThrow(/does not fit/);
   });
   it("lets union arms share bits but not fields of one arm", () => {
-    const ok = () => compileLayout({ name: "u", bytes: 4, doc: "", source: "", fields: [union("", 0, { a: [uint("x", 0, 32)], b: [uint("y", 0, 8)] })] });
+    const ok = () =>
+      compileLayout({
+        name: "u",
+        bytes: 4,
+        doc: "",
+        source: "",
+        fields: [union("", 0, { a: [uint("x", 0, 32)], b: [uint("y", 0, 8)] })],
+      });
     expect(ok).not.toThrow();
-    const bad = () => compileLayout({ name: "u", bytes: 4, doc: "", source: "", fields: [union("", 0, { a: [uint("x", 0, 8), uint("y", 4, 8)] })] });
+    const bad = () =>
+      compileLayout({
+        name: "u",
+        bytes: 4,
+        doc: "",
+        source: "",
+        fields: [union("", 0, { a: [uint("x", 0, 8), uint("y", 4, 8)] })],
+      });
     expect(bad).toThrow(LayoutDefinitionError);
   });
 });
 
 describe("encode / decode", () => {
   it("packs little-endian from bit 0 of byte 0, constants always set", () => {
-    const bytes = demo.encode({ lo: 5, flag: true, delta: -1, mode: "ON", scale: 1.5, addr: 0x8070_0000_0001n });
+    const bytes = demo.encode({
+      lo: 5,
+      flag: true,
+      delta: -1,
+      mode: "ON",
+      scale: 1.5,
+      addr: 0x8070_0000_0001n,
+    });
     expect([...bytes.subarray(0, 4)]).toEqual([0xfd, 0xff, 0x1a, 0x00]);
     const d = demo.decode(bytes);
-    expect(d).toMatchObject({ lo: 5, flag: true, delta: -1, tag: 0xa, mode: 1, scale: 1.5, addr: 0x8070_0000_0001n });
+    expect(d).toMatchObject({
+      lo: 5,
+      flag: true,
+      delta: -1,
+      tag: 0xa,
+      mode: 1,
+      scale: 1.5,
+      addr: 0x8070_0000_0001n,
+    });
   });
   it("keeps 64-bit addresses exact (bigint or decimal string in, bigint out)", () => {
     const big = 2n ** 63n + 12345n;
@@ -54,7 +99,13 @@ describe("encode / decode", () => {
     expect(demo.decode(demo.encode({ addr: big })).addr).toBe(big);
   });
   it("accepts nested objects and arrays for dotted names", () => {
-    const l = compileLayout({ name: "n", bytes: 8, doc: "", source: "", fields: [struct("s", 0, [uint("a", 0, 8)]), array("v", 8, 3, 8, [uint("", 0, 8)])] });
+    const l = compileLayout({
+      name: "n",
+      bytes: 8,
+      doc: "",
+      source: "",
+      fields: [struct("s", 0, [uint("a", 0, 8)]), array("v", 8, 3, 8, [uint("", 0, 8)])],
+    });
     expect([...l.encode({ s: { a: 1 }, v: [2, 3, 4] }).subarray(0, 4)]).toEqual([1, 2, 3, 4]);
     expect(l.decode(l.encode({ "v.2": 9 }))["v.2"]).toBe(9);
   });

@@ -9,10 +9,32 @@ describe("sdmakit layouts", () => {
     expect(r.status).toBe(0);
     const list = JSON.parse(r.stdout) as { name: string; bytes: number }[];
     expect(list.map((l) => l.name)).toEqual(LAYOUTS.map((l) => l.name));
-    for (const name of ["fma-meta", "min-max-meta", "add-meta", "gce-meta", "ext-meta", "transpose-meta", "replication-meta",
-      "fma-desc", "min-max-desc", "seed-init-desc", "replication-desc", "transpose-desc", "gradient-desc",
-      "udma-tx", "udma-tx-meta", "udma-rx", "cce-info", "s3d3", "tensor3d", "header", "events", "addr4",
-      "pseudo-addr8-tensor2d", "embedded-sem"]) {
+    for (const name of [
+      "fma-meta",
+      "min-max-meta",
+      "add-meta",
+      "gce-meta",
+      "ext-meta",
+      "transpose-meta",
+      "replication-meta",
+      "fma-desc",
+      "min-max-desc",
+      "seed-init-desc",
+      "replication-desc",
+      "transpose-desc",
+      "gradient-desc",
+      "udma-tx",
+      "udma-tx-meta",
+      "udma-rx",
+      "cce-info",
+      "s3d3",
+      "tensor3d",
+      "header",
+      "events",
+      "addr4",
+      "pseudo-addr8-tensor2d",
+      "embedded-sem",
+    ]) {
       expect(list.map((l) => l.name)).toContain(name);
     }
   });
@@ -22,7 +44,11 @@ describe("sdmakit describe", () => {
   it("--json gives absolute bits, dotted names, array indices and both union arms", () => {
     const r = sdmakit("describe", "cce-info", "--json");
     expect(r.status).toBe(0);
-    const d = JSON.parse(r.stdout) as { name: string; bytes: number; fields: { name: string; bit: number; width: number; kind: string }[] };
+    const d = JSON.parse(r.stdout) as {
+      name: string;
+      bytes: number;
+      fields: { name: string; bit: number; width: number; kind: string }[];
+    };
     expect([d.name, d.bytes]).toEqual(["cce-info", 140]);
     const f = (n: string) => d.fields.find((x) => x.name === n);
     expect(f("fma_info.scale.31")).toMatchObject({ bit: 32 + 32 + 31 * 32, width: 32, kind: "f32" });
@@ -54,14 +80,27 @@ describe("sdmakit encode / decode", () => {
     expect(j.fields).toMatchObject({ a_sel: 1, b_sel: 2, c_sel: 0, scale: 0.5, has_meta: 1 });
   });
   it("accepts nested objects; 64-bit values come back as decimal strings", () => {
-    const enc = sdmakit("encode", "udma-tx", '{"len_ctrl":{"length":4096,"first":true},"meta_ctrl":17301507,"buf_ptr":"140874927308800"}');
+    const enc = sdmakit(
+      "encode",
+      "udma-tx",
+      '{"len_ctrl":{"length":4096,"first":true},"meta_ctrl":17301507,"buf_ptr":"140874927308800"}',
+    );
     expect(enc.status).toBe(0);
-    const j = JSON.parse(sdmakit("decode", "udma-tx", enc.stdout.trim(), "--json").stdout) as { fields: Record<string, unknown> };
-    expect(j.fields).toMatchObject({ "len_ctrl.length": 4096, "len_ctrl.first": true, meta_ctrl: 0x01080003, buf_ptr: "140874927308800" });
+    const j = JSON.parse(sdmakit("decode", "udma-tx", enc.stdout.trim(), "--json").stdout) as {
+      fields: Record<string, unknown>;
+    };
+    expect(j.fields).toMatchObject({
+      "len_ctrl.length": 4096,
+      "len_ctrl.first": true,
+      meta_ctrl: 0x01080003,
+      buf_ptr: "140874927308800",
+    });
   });
   it("reports reserved bits that are set instead of hiding them", () => {
-    const hex = "00".repeat(14) + "0100" + "00".repeat(48);
-    const j = JSON.parse(sdmakit("decode", "s3d3", hex, "--json").stdout) as { issues: { kind: string; field: string }[] };
+    const hex = `${"00".repeat(14)}0100${"00".repeat(48)}`;
+    const j = JSON.parse(sdmakit("decode", "s3d3", hex, "--json").stdout) as {
+      issues: { kind: string; field: string }[];
+    };
     expect(j.issues).toContainEqual(expect.objectContaining({ kind: "reserved", field: "reserved0" }));
   });
   it.each([

@@ -21,11 +21,24 @@ export function sdmakit(...args: string[]): CliResult {
 
 /** Run a command in-process with a capturing io. */
 export async function runInProcess(
-  command: { run(args: readonly string[], io: { out(t: string): void; err(t: string): void }): number | Promise<number> },
+  command: {
+    run(
+      args: readonly string[],
+      io: { out(t: string): void; err(t: string): void },
+    ): number | Promise<number>;
+  },
   args: string[],
 ): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
-  const status = await command.run(args, { out: (t) => (stdout += t), err: (t) => (stderr += t) });
+  const io = {
+    out(t: string) {
+      stdout += t;
+    },
+    err(t: string) {
+      stderr += t;
+    },
+  };
+  const status = await command.run(args, io);
   return { status, stdout, stderr };
 }

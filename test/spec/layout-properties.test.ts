@@ -13,7 +13,9 @@ function leavesOfOneArmEach(layout: Layout, pick: number): Leaf[] {
     for (const arm of l.arms) {
       const union = arm.slice(0, arm.lastIndexOf("|"));
       if (!chosen.has(union)) {
-        const arms = [...new Set(layout.leaves.flatMap((x) => x.arms).filter((a) => a.startsWith(`${union}|`)))];
+        const arms = [
+          ...new Set(layout.leaves.flatMap((x) => x.arms).filter((a) => a.startsWith(`${union}|`))),
+        ];
         chosen.set(union, arms[pick % arms.length] as string);
       }
     }
@@ -32,7 +34,9 @@ function valueArb(l: Leaf): fc.Arbitrary<unknown> {
     case "int":
       return fc.integer({ min: -(2 ** (l.width - 1)), max: 2 ** (l.width - 1) - 1 });
     case "uint":
-      return l.width <= 32 ? fc.integer({ min: 0, max: 2 ** l.width - 1 }) : fc.bigInt({ min: 0n, max: 2n ** BigInt(l.width) - 1n });
+      return l.width <= 32
+        ? fc.integer({ min: 0, max: 2 ** l.width - 1 })
+        : fc.bigInt({ min: 0n, max: 2n ** BigInt(l.width) - 1n });
     default:
       return fc.constant(undefined);
   }
@@ -40,7 +44,9 @@ function valueArb(l: Leaf): fc.Arbitrary<unknown> {
 
 function fieldsArb(layout: Layout): fc.Arbitrary<Record<string, unknown>> {
   return fc.nat(7).chain((pick) => {
-    const settable = leavesOfOneArmEach(layout, pick).filter((l) => l.kind !== "const" && l.kind !== "reserved");
+    const settable = leavesOfOneArmEach(layout, pick).filter(
+      (l) => l.kind !== "const" && l.kind !== "reserved",
+    );
     return fc.record(Object.fromEntries(settable.map((l) => [l.path, valueArb(l)])));
   });
 }
@@ -51,7 +57,8 @@ describe.each(LAYOUTS.map((l) => [l.name, l] as const))("layout %s", (_name, lay
       fc.property(fieldsArb(layout), (fields) => {
         const bytes = layout.encode(fields);
         const back = layout.decode(bytes);
-        for (const [k, v] of Object.entries(fields)) expect(Object.is(back[k], v) || back[k] === v).toBe(true);
+        for (const [k, v] of Object.entries(fields))
+          expect(Object.is(back[k], v) || back[k] === v).toBe(true);
         expect(layout.issues(bytes)).toEqual([]);
       }),
       { numRuns: 200 },

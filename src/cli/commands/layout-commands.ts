@@ -2,8 +2,9 @@
  * The layout commands: `layouts`, `describe`, `encode`, `decode`. All four read the one declared
  * layout of a format (src/spec/layouts), so what they print is what the encoders write.
  */
-import { DecodeError, UsageError, fromHex, hex32, toHex, wordsOf } from "../../bits/index.js";
+
 import type { Layout } from "../../bits/index.js";
+import { DecodeError, fromHex, hex32, toHex, UsageError, wordsOf } from "../../bits/index.js";
 import { LAYOUTS, layoutByName } from "../../spec/index.js";
 import { parseArgs, toJson } from "../args.js";
 import type { Command } from "../command.js";
@@ -13,7 +14,10 @@ import { describeJson, describeText } from "../layout-text.js";
 export function namedLayout(name: string | undefined): Layout {
   if (name === undefined) throw new UsageError("missing <layout> (see `sdmakit layouts`)");
   const layout = layoutByName(name);
-  if (!layout) throw new UsageError(`unknown layout ${JSON.stringify(name)}; known: ${LAYOUTS.map((l) => l.name).join(", ")}`);
+  if (!layout)
+    throw new UsageError(
+      `unknown layout ${JSON.stringify(name)}; known: ${LAYOUTS.map((l) => l.name).join(", ")}`,
+    );
   return layout;
 }
 
@@ -22,7 +26,9 @@ export function layoutBytes(layout: Layout, hex: string | undefined): Uint8Array
   if (hex === undefined) throw new UsageError(`missing <hex> (${layout.bytes} bytes of ${layout.name})`);
   const bytes = fromHex(hex);
   if (bytes.length !== layout.bytes) {
-    throw new DecodeError(`${layout.name} is ${layout.bytes} bytes (${layout.bytes * 2} hex digits); got ${bytes.length}`);
+    throw new DecodeError(
+      `${layout.name} is ${layout.bytes} bytes (${layout.bytes * 2} hex digits); got ${bytes.length}`,
+    );
   }
   return bytes;
 }
@@ -34,7 +40,9 @@ export const layoutsCommand: Command = {
   run(args, io) {
     const p = parseArgs(args, { flags: ["--json"] });
     if (p.flags.has("--json")) {
-      io.out(`${toJson(LAYOUTS.map((l) => ({ name: l.name, bytes: l.bytes, doc: l.doc, source: l.source })))}\n`);
+      io.out(
+        `${toJson(LAYOUTS.map((l) => ({ name: l.name, bytes: l.bytes, doc: l.doc, source: l.source })))}\n`,
+      );
     } else {
       for (const l of LAYOUTS) io.out(`${l.name.padEnd(24)}${String(l.bytes).padStart(4)} B  ${l.doc}\n`);
     }
@@ -89,7 +97,9 @@ export const decodeCommand: Command = {
     const issues = layout.issues(bytes);
     if (p.flags.has("--json")) {
       const words = wordsOf(bytes).map(hex32);
-      io.out(`${toJson({ layout: layout.name, fields, words, issues: issues.map((i) => ({ kind: i.kind, field: i.field, message: i.message })) })}\n`);
+      io.out(
+        `${toJson({ layout: layout.name, fields, words, issues: issues.map((i) => ({ kind: i.kind, field: i.field, message: i.message })) })}\n`,
+      );
       return 0;
     }
     io.out(`${layout.name}  ${wordsOf(bytes).map(hex32).join(" ")}\n`);

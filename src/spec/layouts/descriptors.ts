@@ -3,7 +3,17 @@
  * al_copy_descriptor (seed 000 §2, seed 003 §3). Words W0..W3 are little-endian u32 at bytes
  * 0, 4, 8, 12; bit offsets below are absolute (W1 bit 25 is bit 57).
  */
-import { type LayoutNode, bool, compileLayout, constant, enumField, f32, reserved, struct, uint } from "../../bits/index.js";
+import {
+  bool,
+  compileLayout,
+  constant,
+  enumField,
+  f32,
+  type LayoutNode,
+  reserved,
+  struct,
+  uint,
+} from "../../bits/index.js";
 import { FmaOperand, namesOf } from "../enums.js";
 import { REPLICATION_META_FIELDS, TRANSPOSE_META_FIELDS } from "./meta-ctrl.js";
 
@@ -66,7 +76,10 @@ export const SEED_INIT_DESC = desc(
   [
     subDesc("3 (0x6000000) when seed-enable; 2 (0x4000000) the combo-member flag alone"),
     reserved("reserved_w2", W2, 32),
-    uint("seed", W3, 32, { fidelity: "model", doc: "the 32-bit SR seed (the seed says it is threaded into the packet, not where: MODEL W3)" }),
+    uint("seed", W3, 32, {
+      fidelity: "model",
+      doc: "the 32-bit SR seed (the seed says it is threaded into the packet, not where: MODEL W3)",
+    }),
   ],
 );
 
@@ -98,7 +111,13 @@ export const GRADIENT_DESC = desc(
   "libnrt al_sdma_m2s_build_gradient_descriptor @0x451de0, seed 000 §5.2 (body not in the seed: MODEL)",
   "GCE gradient descriptor: the compress / decompress mode and the compression header address.",
   [
-    enumField("mode", W1, 2, { 1: "COMPRESS", 2: "DECOMPRESS" }, { fidelity: "model", doc: "GCE direction (MODEL)" }),
+    enumField(
+      "mode",
+      W1,
+      2,
+      { 1: "COMPRESS", 2: "DECOMPRESS" },
+      { fidelity: "model", doc: "GCE direction (MODEL)" },
+    ),
     uint("block_log2", W1 + 8, 4, { fidelity: "model", doc: "log2 of the values per shared scale (MODEL)" }),
     constant("optype", W1 + 20, 3, 5, { fidelity: "model", doc: "GCE optype, as in gce-meta (MODEL)" }),
     constant("op", W1 + 23, 3, 4, { fidelity: "model", doc: "CCE op, as in gce-meta (MODEL)" }),

@@ -2,7 +2,17 @@
  * TPB instruction structs of the S3D3 collective (seed 002 §2, §3), offsets compile-verified by the
  * seed's gcc probe and the host DWARF.
  */
-import { type LayoutNode, array, compileLayout, enumField, int, reserved, struct, uint, union } from "../../bits/index.js";
+import {
+  array,
+  compileLayout,
+  enumField,
+  int,
+  type LayoutNode,
+  reserved,
+  struct,
+  uint,
+  union,
+} from "../../bits/index.js";
 import { DTYPE_NAMES } from "../dtype.js";
 import { LncSizeFmt, namesOf } from "../enums.js";
 
@@ -30,7 +40,9 @@ export const ADDR4_FIELDS: readonly LayoutNode[] = [
     addr_reg: [
       uint("regnum", 0, 8),
       reserved("reserved0", 8, 16),
-      uint("marker", 24, 8, { doc: "top bits: 0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG" }),
+      uint("marker", 24, 8, {
+        doc: "top bits: 0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG",
+      }),
     ],
   }),
 ];
@@ -43,10 +55,34 @@ export const TENSOR3D_FIELDS: readonly LayoutNode[] = [
 
 const src = "libnrt / aws_neuron_isa_tpb_common.h";
 
-export const HEADER = compileLayout({ name: "header", bytes: 4, doc: "NEURON_ISA_TPB_HEADER.", source: `${src}:411, seed 002 §2`, fields: HEADER_FIELDS });
-export const EVENTS = compileLayout({ name: "events", bytes: 8, doc: "NEURON_ISA_TPB_EVENTS: wait before issue, update on completion.", source: `${src}:418, seed 002 §6`, fields: EVENTS_FIELDS });
-export const ADDR4 = compileLayout({ name: "addr4", bytes: 4, doc: "NEURON_ISA_TPB_ADDR4 union.", source: `${src}:499, seed 002 §3.2`, fields: ADDR4_FIELDS });
-export const TENSOR3D = compileLayout({ name: "tensor3d", bytes: 16, doc: "NEURON_ISA_TPB_TENSOR3D: base + 3 signed strides + 3 counts.", source: `${src}:649, seed 002 §3`, fields: TENSOR3D_FIELDS });
+export const HEADER = compileLayout({
+  name: "header",
+  bytes: 4,
+  doc: "NEURON_ISA_TPB_HEADER.",
+  source: `${src}:411, seed 002 §2`,
+  fields: HEADER_FIELDS,
+});
+export const EVENTS = compileLayout({
+  name: "events",
+  bytes: 8,
+  doc: "NEURON_ISA_TPB_EVENTS: wait before issue, update on completion.",
+  source: `${src}:418, seed 002 §6`,
+  fields: EVENTS_FIELDS,
+});
+export const ADDR4 = compileLayout({
+  name: "addr4",
+  bytes: 4,
+  doc: "NEURON_ISA_TPB_ADDR4 union.",
+  source: `${src}:499, seed 002 §3.2`,
+  fields: ADDR4_FIELDS,
+});
+export const TENSOR3D = compileLayout({
+  name: "tensor3d",
+  bytes: 16,
+  doc: "NEURON_ISA_TPB_TENSOR3D: base + 3 signed strides + 3 counts.",
+  source: `${src}:649, seed 002 §3`,
+  fields: TENSOR3D_FIELDS,
+});
 
 export const PSEUDO_ADDR8_TENSOR2D = compileLayout({
   name: "pseudo-addr8-tensor2d",

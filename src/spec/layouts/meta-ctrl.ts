@@ -9,7 +9,7 @@
  * Bits 22:20 and 25:23 are read with the public UDMA view (GROUND_TRUTH): optype and op
  * (op 4 = CCE compute, the seeds' "bit 25").
  */
-import { type LayoutNode, bool, compileLayout, constant, enumField, uint } from "../../bits/index.js";
+import { bool, compileLayout, constant, enumField, type LayoutNode, uint } from "../../bits/index.js";
 import { DTYPE_NAMES } from "../dtype.js";
 import { namesOf, SdmaCceType } from "../enums.js";
 
@@ -20,7 +20,8 @@ const sub = uint("sub", 0, 3, { doc: "sub-op; public view: bit 0 last block, bit
 const last = (seedName: string) =>
   bool("last", 7, { doc: `last source: flush the accumulator to S2M (seed 000 §4.1; seed arg ${seedName})` });
 const wrbar = (seedName: string) => bool("wrbar", 6, { doc: `write barrier (seed arg ${seedName})` });
-const flag4 = (seedName: string) => bool("flag4", 4, { doc: `flag at bit 4, meaning LOW (seed arg ${seedName})` });
+const flag4 = (seedName: string) =>
+  bool("flag4", 4, { doc: `flag at bit 4, meaning LOW (seed arg ${seedName})` });
 /** MODEL: the combo "more descriptors follow" bit (COMBO_MORE, seed 000 §5.1) rides the meta word. */
 const more = bool("more", 30, {
   fidelity: "model",
@@ -122,12 +123,12 @@ export const EXT_META = meta(
 
 /** Fields of the transpose meta-control; also nested as W1 of the transpose descriptor. */
 export const TRANSPOSE_META_FIELDS: readonly LayoutNode[] = [
-    uint("elem", 0, 5, { doc: "element size in bytes (& 0x1F)" }),
-    bool("multi_shape", 5, { doc: "0x20, set by libnrt when shape_idx > 1" }),
-    uint("shape_idx", 8, 8, { doc: "shape index (<< 8)" }),
-    dtypeNibble("dtype", 16, "element dtype"),
-    constant("optype", 20, 3, 1, { doc: "transpose optype 1 (0x100000)" }),
-    constant("op", 23, 3, 1, { doc: "op 1 (0x800000)" }),
+  uint("elem", 0, 5, { doc: "element size in bytes (& 0x1F)" }),
+  bool("multi_shape", 5, { doc: "0x20, set by libnrt when shape_idx > 1" }),
+  uint("shape_idx", 8, 8, { doc: "shape index (<< 8)" }),
+  dtypeNibble("dtype", 16, "element dtype"),
+  constant("optype", 20, 3, 1, { doc: "transpose optype 1 (0x100000)" }),
+  constant("op", 23, 3, 1, { doc: "op 1 (0x800000)" }),
 ];
 
 export const TRANSPOSE_META = meta(
@@ -139,10 +140,10 @@ export const TRANSPOSE_META = meta(
 
 /** Fields of the replication meta-control; also nested as W1 of the replication descriptor. */
 export const REPLICATION_META_FIELDS: readonly LayoutNode[] = [
-    uint("optype", 20, 3, { doc: "2 when mode is set (0x200000)" }),
-    uint("op", 23, 3, { doc: "1 when mode is set (0x800000)" }),
-    bool("flag26", 26, { doc: "set with mode (0x4000000); public view: write_barrier" }),
-    uint("mode", 29, 3, { doc: "replication mode (<< 29)" }),
+  uint("optype", 20, 3, { doc: "2 when mode is set (0x200000)" }),
+  uint("op", 23, 3, { doc: "1 when mode is set (0x800000)" }),
+  bool("flag26", 26, { doc: "set with mode (0x4000000); public view: write_barrier" }),
+  uint("mode", 29, 3, { doc: "replication mode (<< 29)" }),
 ];
 
 export const REPLICATION_META = meta(

@@ -2,7 +2,7 @@
  * The public UDMA descriptor views (aws-neuron-driver udma/udma.h, GROUND_TRUTH): 16 bytes,
  * little-endian, word 0 the len_ctrl shared by all three views.
  */
-import { type LayoutNode, bool, compileLayout, struct, uint } from "../../bits/index.js";
+import { bool, compileLayout, type LayoutNode, struct, uint } from "../../bits/index.js";
 
 /** len_ctrl: length 15:0 (65536 written as 0), ring id 25:24, FIRST 26, LAST 27, INT_EN 28, DMB 30. */
 export const LEN_CTRL_FIELDS: readonly LayoutNode[] = [
@@ -22,15 +22,22 @@ const view = (name: string, doc: string, fields: LayoutNode[]) =>
   compileLayout({ name, bytes: 16, doc, source, fields: [lenCtrl, ...fields] });
 
 export const UDMA_TX = view("udma-tx", "M2S (TX) data descriptor: len_ctrl, meta_ctrl, buf_ptr.", [
-  uint("meta_ctrl", 32, 32, { fidelity: "public", doc: "plain copy: 0x01080003; compute: the op's meta-control word" }),
+  uint("meta_ctrl", 32, 32, {
+    fidelity: "public",
+    doc: "plain copy: 0x01080003; compute: the op's meta-control word",
+  }),
   uint("buf_ptr", 64, 64, { fidelity: "public", doc: "source address" }),
 ]);
 
-export const UDMA_TX_META = view("udma-tx-meta", "M2S (TX) meta descriptor: len_ctrl, meta_ctrl, meta1, meta2.", [
-  uint("meta_ctrl", 32, 32, { fidelity: "public" }),
-  uint("meta1", 64, 32, { fidelity: "public" }),
-  uint("meta2", 96, 32, { fidelity: "public" }),
-]);
+export const UDMA_TX_META = view(
+  "udma-tx-meta",
+  "M2S (TX) meta descriptor: len_ctrl, meta_ctrl, meta1, meta2.",
+  [
+    uint("meta_ctrl", 32, 32, { fidelity: "public" }),
+    uint("meta1", 64, 32, { fidelity: "public" }),
+    uint("meta2", 96, 32, { fidelity: "public" }),
+  ],
+);
 
 export const UDMA_RX = view("udma-rx", "S2M (RX) descriptor: len_ctrl, buf2_ptr_lo, buf1_ptr.", [
   uint("buf2_ptr_lo", 32, 32, {
