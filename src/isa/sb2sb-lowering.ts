@@ -191,11 +191,17 @@ export interface S3d3Lowering {
 
 /**
  * What the POOL engine's decode_sb2sb_collective does with a valid 0xBF word (seed 002 §4.6): the
- * copy legs the host encoder builds for the same move. The peer comes from lnc_size_fmt: LNC1 =
- * LOCAL (self-test), LNC2 = PEER_LOCAL (the pair partner). The word has no op: always copy legs (§8).
+ * legs the host encoder builds for the same move. The peer comes from lnc_size_fmt: LNC1 =
+ * LOCAL (self-test), LNC2 = PEER_LOCAL (the pair partner). The word has no op (§8): it lowers to
+ * copy legs (encd_dma_copy_sb2sb), unless the runtime drives the leg in reduce-copy mode with
+ * `reduceOp` (encd_dma_reduce_copy_sb2sb — "the runtime chooses the COPY vs CCE-reduce descriptor").
  * @throws UsageError listing the reason codes when the word is invalid on this arch.
  */
-export function lowerS3d3Word(word: S3d3Word, topology: Sb2sbTopology): S3d3Lowering | Einval {
+export function lowerS3d3Word(
+  word: S3d3Word,
+  topology: Sb2sbTopology,
+  reduceOp?: SdmaCceType,
+): S3d3Lowering | Einval {
   const verdict = isValidSb2sbCollective(word, { arch: topology.arch });
   if (!verdict.valid)
     throw new UsageError(`the S3D3 word is invalid: ${verdict.reasons.map((r) => r.code).join(", ")}`);
@@ -204,14 +210,15 @@ export function lowerS3d3Word(word: S3d3Word, topology: Sb2sbTopology): S3d3Lowe
     ...topology.place,
     lnc: lnc2 ? 2 : 1,
   });
-  const legs = encdDmaCopySb2sb({
+  const req: Sb2sbRequest = {
     neigh,
     src: word.src,
     dst: word.dst,
     dtype: word.inDtype,
     channels: word.numActiveChannels,
     topology,
-  });
+  };
+  const legs = reduceOp === undefined ? encdDmaCopySb2sb(req) : encdDmaReduceCopySb2sb(req, reduceOp);
   if (!Array.isArray(legs)) return legs;
   return { events: eventsPlan(word.events), legs };
 }
