@@ -1,0 +1,397 @@
+import { describe, expect, it } from "vitest";
+import { FieldError, isEinval } from "../../src/bits/errors.js";
+import { Device, sbufAddress, semaphoreAddress } from "../../src/engine/index.js";
+import { CAYMAN } from "../../src/hal/arch-profile.js";
+import { executeS3d3, type S3d3Done, type S3d3Execution } from "../../src/isa/pool-executor.js";
+import { encodeS3d3, type S3d3Word, type Tensor3d } from "../../src/isa/s3d3-word.js";
+import {
+  encdDmaCopySb2sb,
+  encdDmaReduceCopySb2sb,
+  SB2SB_MULTI_NODE_MESSAGE,
+  type Sb2sbLeg,
+  type Sb2sbRequest,
+} from "../../src/isa/sb2sb-lowering.js";
+import { resolveNeighbor } from "../../src/isa/sb2sb-neighbors.js";
+import { reducePacketBytes, sb2sbLegPackets } from "../../src/isa/sb2sb-packets.js";
+import { postSb2sbLegs, Sb2sbQueues, sb2sbChannelQueue } from "../../src/isa/sb2sb-queues.js";
+import { Dtype } from "../../src/spec/dtype.js";
+import { EncdNeigh, SdmaCceType } from "../../src/spec/enums.js";
+import { VALID_WORD } from "./s3d3-fixtures.js";
+
+// ---- an independent reference, computed from the word's fields alone -------------------------------
+
+const PARTITION_BITS = 18;
+const NO_EVENTS = { waitMode: 0, waitIdx: 0, updateMode: 0, updateIdx: 0, semaphoreValue: 0 };
+
+/** The element offset of the n-th element a pattern visits: n = i + n0·(j + n1·k). */
+function elementOffset(t: Tensor3d, n: number): number {
+  const [n0, n1] = t.numElem;
+  const i = n % n0;
+  const j = Math.floor(n / n0) % n1;
+  const k = Math.floor(n / (n0 * n1));
+  return i * t.stepElem[0] + j * t.stepElem[1] + k * t.stepElem[2];
+}
+
+function startOf(t: Tensor3d): { partition: number; byte: number } {
+  if (t.startAddr.kind !== "imm") throw new Error("immediate only");
+  const off = t.startAddr.partitionOffset;
+  return { partition: off >>> PARTITION_BITS, byte: off & ((1 << PARTITION_BITS) - 1) };
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Combine = (src: Uint8Array, dst: Uint8Array) => Uint8Array;
+const f32 = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, 4).getFloat32(0, true);
+const f32Bytes = (v: number) => new Uint8Array(Float32Array.of(v).buffer);
+const COPY: Combine = (s) => s;
+const ADD_F32: Combine = (s, d) => f32Bytes(Math.fround(f32(s) + f32(d)));
+const MAX_F32: Combine = (s, d) => f32Bytes(Math.max(f32(s), f32(d)));
+
+/** The byte window of a pattern in its partition, with a 64-byte margin on each side (guards). */
+function windowOf(t: Tensor3d, eb: number): { lo: number; hi: number } {
+  const count = t.numElem[0] * t.numElem[1] * t.numElem[2];
+  const offs = Array.from({ length: count }, (_, n) => elementOffset(t, n));
+  const { byte } = startOf(t);
+  return {
+    lo: Math.max(0, byte + Math.min(...offs) * eb - 64),
+    hi: byte + (Math.max(...offs) + 1) * eb + 64,
+  };
+}
+
+/**
+ * Fill every channel's source and destination windows with fp32-safe values (finite floats for fp32
+ * words, random bytes otherwise), run the word, and compare every destination byte of every channel
+ * with the reference (written elements = combine(src, old dst); everything else unchanged).
+ */
+function runAndCheck(
+  word: S3d3Word,
+  opts: { self: number; peer: number; reduceOp?: SdmaCceType; combine: Combine; seed: number },
+): S3d3Done {
+  const dev = new Device("trn2");
+  const eb = word.inDtype === Dtype.FP32 ? 4 : 2;
+  const rand = mulberry32(opts.seed);
+  const src = startOf(word.src);
+  const dst = startOf(word.dst);
+  const sw = windowOf(word.src, eb);
+  const dw = windowOf(word.dst, eb);
+  const fill = (n: number) => {
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i += 4) {
+      const v =
+        eb === 4 ? f32Bytes(Math.fround((rand() - 0.5) * 1000)) : new Uint8Array(4).map(() => rand() * 256);
+      out.set(v.subarray(0, Math.min(4, n - i)), i);
+    }
+    return out;
+  };
+  const before: { src: Uint8Array; dst: Uint8Array }[] = [];
+  for (let ch = 0; ch < word.numActiveChannels; ch++) {
+    const s = fill(sw.hi - sw.lo);
+    const d = fill(dw.hi - dw.lo);
+    dev.memory.write(sbufAddress(CAYMAN, opts.self, src.partition + ch, sw.lo), s);
+    dev.memory.write(sbufAddress(CAYMAN, opts.peer, dst.partition + ch, dw.lo), d);
+    before.push({ src: s, dst: d });
+  }
+  const r = executeS3d3(dev, encodeS3d3(word), {
+    core: opts.self,
+    ...(opts.reduceOp !== undefined && { reduceOp: opts.reduceOp }),
+  });
+  expect(r.status).toBe("done");
+  const count = word.src.numElem[0] * word.src.numElem[1] * word.src.numElem[2];
+  for (let ch = 0; ch < word.numActiveChannels; ch++) {
+    const b = before[ch] as { src: Uint8Array; dst: Uint8Array };
+    const expected = b.dst.slice();
+    for (let n = 0; n < count; n++) {
+      const so = src.byte + elementOffset(word.src, n) * eb - sw.lo;
+      const dOff = dst.byte + elementOffset(word.dst, n) * eb - dw.lo;
+      expected.set(opts.combine(b.src.subarray(so, so + eb), b.dst.subarray(dOff, dOff + eb)), dOff);
+    }
+    const got = dev.memory.read(sbufAddress(CAYMAN, opts.peer, dst.partition + ch, dw.lo), dw.hi - dw.lo);
+    expect(Buffer.from(got).equals(Buffer.from(expected)), `channel ${ch}`).toBe(true);
+  }
+  return r as S3d3Done;
+}
+
+const word = (patch: Partial<S3d3Word>): S3d3Word => ({ ...VALID_WORD, events: NO_EVENTS, ...patch });
+const imm = (partition: number, byte: number) => ({
+  kind: "imm" as const,
+  partitionOffset: (partition << 18) | byte,
+});
+
+/** 8 × 4 × 2 fp32 elements: a strided source (every other element, rows 32 apart), a reversed destination. */
+const STRIDED_REVERSED = word({
+  inDtype: Dtype.FP32,
+  outDtype: Dtype.FP32,
+  numActiveChannels: 3,
+  src: { startAddr: imm(4, 0x100), stepElem: [2, 32, 200], numElem: [8, 4, 2] },
+  dst: { startAddr: imm(6, 0x800), stepElem: [-1, -8, -32], numElem: [8, 4, 2] },
+});
+
+describe("executeS3d3: SB2SB legs between the two cores of an LNC2 pair, on the engine", () => {
+  it("copy: strided source → reversed destination, every element and every guard byte", () => {
+    const r = runAndCheck(STRIDED_REVERSED, { self: 2, peer: 3, combine: COPY, seed: 1 });
+    expect(r.legs.map((l) => [l.kind, l.srcCore, l.dstCore, l.partition])).toEqual([
+      ["copy", 2, 3, 4],
+      ["copy", 2, 3, 5],
+      ["copy", 2, 3, 6],
+    ]);
+    // Reversed against ascending: no two elements are contiguous on both sides → one packet each.
+    expect(r.posted[0]?.packets).toHaveLength(64);
+    expect(r.engineEvents.filter((e) => e.kind === "copy")).toHaveLength(3 * 64);
+  });
+
+  it("copy: the partner direction (core 3 → core 2) and a transposing 3-D pattern", () => {
+    const w = word({
+      inDtype: Dtype.BFLOAT16,
+      outDtype: Dtype.BFLOAT16,
+      numActiveChannels: 2,
+      src: { startAddr: imm(0, 0), stepElem: [1, 16, 64], numElem: [16, 4, 4] },
+      dst: { startAddr: imm(10, 0x40), stepElem: [4, 1, 64], numElem: [16, 4, 4] },
+    });
+    runAndCheck(w, { self: 3, peer: 2, combine: COPY, seed: 2 });
+  });
+
+  it("reduce-copy ADD (fp32): dst = src + dst element by element, strided and reversed", () => {
+    const r = runAndCheck(STRIDED_REVERSED, {
+      self: 0,
+      peer: 1,
+      reduceOp: SdmaCceType.ADD,
+      combine: ADD_F32,
+      seed: 3,
+    });
+    expect(r.legs.every((l) => l.kind === "reduce-copy" && l.op === SdmaCceType.ADD)).toBe(true);
+    expect(r.engineEvents.every((e) => e.kind === "cce" && e.op === "add" && e.sources === 2)).toBe(true);
+  });
+
+  it("reduce-copy MAX (fp32) with contiguous runs: one CCE packet per run", () => {
+    const w = word({
+      inDtype: Dtype.FP32,
+      outDtype: Dtype.FP32,
+      numActiveChannels: 4,
+      src: { startAddr: imm(8, 0), stepElem: [1, 64, 0], numElem: [32, 8, 1] },
+      dst: { startAddr: imm(8, 0x4000), stepElem: [1, 32, 0], numElem: [32, 8, 1] },
+    });
+    const r = runAndCheck(w, { self: 5, peer: 4, reduceOp: SdmaCceType.MAX, combine: MAX_F32, seed: 4 });
+    expect(r.posted.map((p) => p.packets.length)).toEqual([8, 8, 8, 8]);
+  });
+
+  it("LNC1 is a self-copy on the issuing core", () => {
+    const w = { ...STRIDED_REVERSED, lncSizeFmt: 0, numActiveChannels: 1 };
+    const r = runAndCheck(w, { self: 6, peer: 6, combine: COPY, seed: 5 });
+    expect(r.legs[0]?.dstCore).toBe(6);
+  });
+});
+
+describe("the POOL decode = the host encoder (seed 002 §4.6)", () => {
+  const request = (w: S3d3Word, self: number): Sb2sbRequest => ({
+    neigh: resolveNeighbor(EncdNeigh.PEER_LOCAL, { self, ringSize: 8, lnc: 2 }),
+    src: w.src,
+    dst: w.dst,
+    dtype: w.inDtype,
+    channels: w.numActiveChannels,
+    topology: { arch: CAYMAN, nodes: 1, place: { self, ringSize: 8, lnc: 2 } },
+  });
+
+  /** Post host-encoder legs on a fresh device and run it; the descriptors and the memory after. */
+  function hostRun(legs: Sb2sbLeg[] | { status: number }, fill: (d: Device) => void) {
+    if (!Array.isArray(legs)) throw new Error("expected legs");
+    const dev = new Device("trn2");
+    fill(dev);
+    const q = new Sb2sbQueues(dev);
+    const posted = postSb2sbLegs(q, legs);
+    if (isEinval(posted)) throw new Error(posted.message);
+    q.drain();
+    return { dev, posted };
+  }
+
+  for (const reduceOp of [undefined, SdmaCceType.ADD]) {
+    it(`${reduceOp === undefined ? "copy" : "reduce-copy"}: the same legs, descriptor bytes, queues and result`, () => {
+      const w = STRIDED_REVERSED;
+      const fill = (d: Device) => {
+        for (let ch = 0; ch < 3; ch++) {
+          const bytes = new Float32Array(512).map((_, i) => i * 0.25 - ch);
+          d.memory.write(sbufAddress(CAYMAN, 2, 4 + ch, 0), new Uint8Array(bytes.buffer));
+          d.memory.write(sbufAddress(CAYMAN, 3, 6 + ch, 0x400), new Uint8Array(bytes.buffer));
+        }
+      };
+      const pool = new Device("trn2");
+      fill(pool);
+      const r = executeS3d3(pool, encodeS3d3(w), { core: 2, ...(reduceOp !== undefined && { reduceOp }) });
+      if (r.status !== "done") throw new Error(`not done: ${r.status}`);
+      const legs =
+        reduceOp === undefined
+          ? encdDmaCopySb2sb(request(w, 2))
+          : encdDmaReduceCopySb2sb(request(w, 2), reduceOp);
+      const host = hostRun(legs, fill);
+      expect(r.legs).toEqual(legs);
+      expect(r.posted.map((p) => p.queue)).toEqual(host.posted.map((p) => p.queue));
+      expect(r.posted.map((p) => p.written.map((d) => Buffer.from(d.bytes).toString("hex")))).toEqual(
+        host.posted.map((p) => p.written.map((d) => Buffer.from(d.bytes).toString("hex"))),
+      );
+      for (let ch = 0; ch < 3; ch++) {
+        const at = sbufAddress(CAYMAN, 3, 6 + ch, 0);
+        expect(pool.memory.read(at, 4096)).toEqual(host.dev.memory.read(at, 4096));
+      }
+    });
+  }
+});
+
+describe("channels → queues (MODEL: engine core·16 + k mod 16, queue ⌊k / 16⌋)", () => {
+  it("a 20-channel word posts one chain per channel, each on its own queue, all executed", () => {
+    const w = word({
+      numActiveChannels: 20,
+      src: { startAddr: imm(0, 0), stepElem: [1, 0, 0], numElem: [64, 1, 1] },
+      dst: { startAddr: imm(20, 0), stepElem: [1, 0, 0], numElem: [64, 1, 1] },
+    });
+    const r = runAndCheck(w, { self: 1, peer: 0, combine: COPY, seed: 6 });
+    expect(r.posted.map((p) => p.queue)).toEqual(
+      Array.from({ length: 20 }, (_, k) => ({ engine: 16 + (k % 16), queue: Math.floor(k / 16) })),
+    );
+    expect(new Set(r.engineEvents.map((e) => `${e.engine}:${e.queue}`)).size).toBe(20);
+    expect(sb2sbChannelQueue(CAYMAN, 7, 127)).toEqual({ engine: 127, queue: 7 });
+  });
+});
+
+describe("events: wait before issue, signal the peer on completion (seed 002 §6)", () => {
+  const withEvents = (events: S3d3Word["events"]) => encodeS3d3(word({ events }));
+  const waitInc = { waitMode: 5, waitIdx: 3, updateMode: 3, updateIdx: 4, semaphoreValue: 1 };
+
+  it("an unmet wait issues nothing; once the semaphore is set, the word runs and increments the peer's", () => {
+    const dev = new Device("trn2");
+    const r1 = executeS3d3(dev, withEvents(waitInc), { core: 0 });
+    expect(r1).toEqual({
+      status: "waiting",
+      wait: { index: 3, compare: "ge", value: 1 },
+      block: 0,
+      observed: 0,
+    });
+    expect(dev.events).toHaveLength(0);
+    dev.memory.writeU32(semaphoreAddress(CAYMAN, 0, "set", 3), 1);
+    const r2 = executeS3d3(dev, withEvents(waitInc), { core: 0 }) as S3d3Done;
+    expect(r2.status).toBe("done");
+    expect(r2.signal).toMatchObject({ block: 1, index: 4, window: "increment", value: 1 });
+    expect(dev.semaphore(1, 4)).toBe(1);
+    expect(dev.semaphore(0, 4)).toBe(0);
+    // The signal is a 4-byte copy the engine executed after every leg.
+    const last = r2.engineEvents.at(-1);
+    expect(last).toMatchObject({ kind: "copy", bytesWritten: 4, engine: 0, queue: 0 });
+  });
+
+  it("chains: core 0's completion satisfies core 1's wait", () => {
+    const dev = new Device("trn2");
+    const first = { ...NO_EVENTS, updateMode: 19, updateIdx: 9 }; // SEM_INC_COMPLETE
+    const second = { ...NO_EVENTS, waitMode: 1, waitIdx: 9, semaphoreValue: 1 }; // SEM_EQ_IMM
+    expect(executeS3d3(dev, withEvents(second), { core: 1 }).status).toBe("waiting");
+    expect(executeS3d3(dev, withEvents(first), { core: 0 }).status).toBe("done");
+    expect(executeS3d3(dev, withEvents(second), { core: 1 }).status).toBe("done");
+  });
+
+  it("ADD, SUB and WR updates go to the increment, decrement and set windows with semaphore_value", () => {
+    const dev = new Device("trn2");
+    const run = (updateMode: number, semaphoreValue: number) =>
+      executeS3d3(dev, withEvents({ ...NO_EVENTS, updateMode, updateIdx: 2, semaphoreValue }), { core: 4 });
+    run(9, 100); // WR
+    expect(dev.semaphore(5, 2)).toBe(100);
+    run(5, 7); // ADD
+    expect(dev.semaphore(5, 2)).toBe(107);
+    run(7, 10); // SUB
+    expect(dev.semaphore(5, 2)).toBe(97);
+    run(4, 0); // DEC
+    expect(dev.semaphore(5, 2)).toBe(96);
+  });
+});
+
+describe("refusals", () => {
+  it("an invalid word returns every reason and issues nothing", () => {
+    const dev = new Device("trn2");
+    const r = executeS3d3(dev, encodeS3d3(word({ numActiveChannels: 0, outDtype: 7 })), { core: 0 });
+    expect(r.status).toBe("invalid");
+    expect((r as { reasons: { code: string }[] }).reasons.map((x) => x.code)).toEqual([
+      "dtype-mismatch",
+      "active-channels-range",
+    ]);
+    expect(dev.events).toHaveLength(0);
+  });
+  it("SUNDA has no SB2SB", () => {
+    const r = executeS3d3(new Device("trn1"), encodeS3d3(word({})), { core: 0 }) as S3d3Execution;
+    expect(r.status === "invalid" && r.reasons.map((x) => x.code)).toEqual(["arch-no-sb2sb"]);
+  });
+  it("multi-node workloads are -EINVAL with the host string", () => {
+    const r = executeS3d3(new Device("trn2"), encodeS3d3(word({})), { core: 0, nodes: 2 });
+    expect(isEinval(r) && r.message).toBe(SB2SB_MULTI_NODE_MESSAGE);
+  });
+  it("a core outside the device is a FieldError", () => {
+    expect(() => executeS3d3(new Device("trn2"), encodeS3d3(word({})), { core: 8 })).toThrow(FieldError);
+  });
+});
+
+describe("packet chunking (seed 000 §7.1)", () => {
+  const leg = (elements: number, dtype: number, op?: SdmaCceType): Sb2sbLeg => ({
+    kind: op === undefined ? "copy" : "reduce-copy",
+    channel: 0,
+    srcCore: 0,
+    dstCore: 1,
+    partition: 0,
+    dtype,
+    ...(op !== undefined && { op }),
+    bytes: elements * (dtype === Dtype.FP32 ? 4 : 2),
+    segments: [{ src: 0x1000n, dst: 0x9000n, bytes: elements * (dtype === Dtype.FP32 ? 4 : 2) }],
+  });
+  const sizes = (l: Sb2sbLeg) =>
+    sb2sbLegPackets(CAYMAN, l).map((p) => (p.kind === "cce" ? p.cce.size : p.copy.size));
+
+  it("the CCE element cap splits a long reduce run: 4096 fp32 → 2 × 2048", () => {
+    expect(reducePacketBytes(CAYMAN, 4096, Dtype.FP32)).toBe(8192);
+    expect(sizes(leg(4096, Dtype.FP32, SdmaCceType.ADD))).toEqual([8192, 8192]);
+  });
+  it("the 32-byte granule: 100 fp32 → 96 + a 4-element tail; under one granule the run goes whole", () => {
+    expect(sizes(leg(100, Dtype.FP32, SdmaCceType.ADD))).toEqual([384, 16]);
+    expect(reducePacketBytes(CAYMAN, 3, Dtype.BFLOAT16)).toBeUndefined();
+    expect(sizes(leg(3, Dtype.BFLOAT16, SdmaCceType.MIN))).toEqual([6]);
+  });
+  it("a copy run is one packet; reduce chunks keep [src, dst] → dst", () => {
+    expect(sizes(leg(4096, Dtype.FP32))).toEqual([16384]);
+    const p = sb2sbLegPackets(CAYMAN, leg(4096, Dtype.FP32, SdmaCceType.MAX))[1];
+    expect(p?.kind === "cce" && [p.cce.op, p.cce.sources, p.cce.dests]).toEqual([
+      4,
+      [0x3000n, 0xb000n],
+      [0xb000n],
+    ]);
+  });
+  it("FMA, EXT and GCE are not SB2SB reduce ops", () => {
+    for (const op of [SdmaCceType.FMA, SdmaCceType.EXT, SdmaCceType.GCE])
+      expect(() => sb2sbLegPackets(CAYMAN, leg(8, Dtype.FP32, op))).toThrow(FieldError);
+  });
+  it("a chunked reduce leg reduces correctly on the engine (fp32 ADD over 4100 elements)", () => {
+    const dev = new Device("trn2");
+    const a = new Float32Array(4100).map((_, i) => i * 0.5);
+    const b = new Float32Array(4100).map((_, i) => 3 - i);
+    dev.memory.write(sbufAddress(CAYMAN, 0, 1, 0), new Uint8Array(a.buffer));
+    dev.memory.write(sbufAddress(CAYMAN, 1, 1, 0x100), new Uint8Array(b.buffer));
+    const req: Sb2sbRequest = {
+      neigh: resolveNeighbor(EncdNeigh.PEER_LOCAL, { self: 0, ringSize: 8, lnc: 2 }),
+      src: { startAddr: imm(1, 0), stepElem: [1, 0, 0], numElem: [4100, 1, 1] },
+      dst: { startAddr: imm(1, 0x100), stepElem: [1, 0, 0], numElem: [4100, 1, 1] },
+      dtype: Dtype.FP32,
+      channels: 1,
+      topology: { arch: CAYMAN, nodes: 1, place: { self: 0, ringSize: 8, lnc: 2 } },
+    };
+    const legs = encdDmaReduceCopySb2sb(req, SdmaCceType.ADD);
+    if (!Array.isArray(legs)) throw new Error("einval");
+    const q = new Sb2sbQueues(dev);
+    const posted = postSb2sbLegs(q, legs);
+    if (isEinval(posted)) throw new Error(posted.message);
+    expect(posted[0]?.packets.map((p) => (p.kind === "cce" ? p.cce.size : 0))).toEqual([8192, 8192, 16]);
+    q.drain();
+    const out = new Float32Array(dev.memory.read(sbufAddress(CAYMAN, 1, 1, 0x100), 4100 * 4).slice().buffer);
+    expect(Array.from(out)).toEqual(Array.from(a, (x, i) => Math.fround(x + (b[i] as number))));
+  });
+});
