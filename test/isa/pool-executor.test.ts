@@ -313,15 +313,14 @@ describe("refusals", () => {
   it("an invalid word returns every reason and issues nothing", () => {
     const dev = new Device("trn2");
     const r = executeS3d3(dev, encodeS3d3(word({ numActiveChannels: 0, outDtype: 7 })), { core: 0 });
-    expect(r.status).toBe("invalid");
-    expect((r as { reasons: { code: string }[] }).reasons.map((x) => x.code)).toEqual([
+    expect(r.status === "invalid" && r.reasons.map((x) => x.code)).toEqual([
       "dtype-mismatch",
       "active-channels-range",
     ]);
     expect(dev.events).toHaveLength(0);
   });
   it("SUNDA has no SB2SB", () => {
-    const r = executeS3d3(new Device("trn1"), encodeS3d3(word({})), { core: 0 }) as S3d3Execution;
+    const r: S3d3Execution = executeS3d3(new Device("trn1"), encodeS3d3(word({})), { core: 0 });
     expect(r.status === "invalid" && r.reasons.map((x) => x.code)).toEqual(["arch-no-sb2sb"]);
   });
   it("multi-node workloads are -EINVAL with the host string", () => {
