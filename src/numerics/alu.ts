@@ -2,6 +2,7 @@ import { FieldError } from "../bits/errors.js";
 import { Dtype } from "../spec/dtype.js";
 import { decodeToF32 } from "./codec.js";
 import { fmaF32 } from "./fma.js";
+import { wasmAlu } from "./wasm/kernels.js";
 
 /** The CCE ALU operations (SDMA_CCETYPE ADD 0, FMA 1, MAX 2, MIN 3; seed 000 §1.1, §4.1). */
 export type AluOp = "add" | "fma" | "min" | "max";
@@ -44,9 +45,12 @@ function f32Bits(a: Float32Array): Uint32Array {
 }
 
 /*
- * Speed: each kernel is one monomorphic loop over typed arrays with no call per element. A NaN
- * result is rare, so it is caught after the fact (`Number.isNaN`, one compare once optimised) and rewritten as
- * the canonical bits through the integer view of acc: one well-predicted branch per element.
+ * Speed: ADD / MIN / MAX over 256 elements or more run as WebAssembly SIMD kernels (wasm/kernels.wat,
+ * pinned to these loops bit for bit by test/numerics/wasm-kernels.test.ts): in place when acc and
+ * src view one WasmArena, else staged in 64 KiB chunks. Otherwise each kernel is one monomorphic
+ * loop over typed arrays with no call per element. A NaN result is rare, so it is caught after the
+ * fact (`Number.isNaN`, one compare once optimised) and rewritten as the canonical bits through
+ * the integer view of acc: one well-predicted branch per element.
  */
 
 /** The ALU kernels run over [0, count) of every array they are given. */
@@ -63,6 +67,7 @@ function checkCount(fn: string, count: number, a: Float32Array, b: Float32Array 
  */
 export function aluAdd(acc: Float32Array, src: Float32Array, count: number): void {
   checkCount("aluAdd", count, acc, src);
+  if (wasmAlu("add", acc, 4, src, 0, count)) return;
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) {
     const r = acc[i]! + src[i]!;
@@ -92,6 +97,7 @@ export function aluFma(acc: Float32Array, src: Float32Array, scale: number, coun
 /** MIN: acc[i] = minimum(acc[i], src[i]). */
 export function aluMin(acc: Float32Array, src: Float32Array, count: number): void {
   checkCount("aluMin", count, acc, src);
+  if (wasmAlu("min", acc, 4, src, 0, count)) return;
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) {
     const r = Math.min(acc[i]!, src[i]!);
@@ -103,6 +109,7 @@ export function aluMin(acc: Float32Array, src: Float32Array, count: number): voi
 /** MAX: acc[i] = maximum(acc[i], src[i]). */
 export function aluMax(acc: Float32Array, src: Float32Array, count: number): void {
   checkCount("aluMax", count, acc, src);
+  if (wasmAlu("max", acc, 4, src, 0, count)) return;
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) {
     const r = Math.max(acc[i]!, src[i]!);
@@ -138,4 +145,33 @@ export function aluConstantToF32(dt: Dtype, word: number): number {
   const out = new Float32Array(1);
   decodeToF32(dt, bytes, 0, 1, out);
   return out[0]!;
+}
+
+/**
+ * One source step of a reduce, straight from the source's bytes: acc[i] ← op(acc[i], x[i]) for
+ * i < count, x[i] being element i of dtype `dt` at `bytes[byteOffset…]`. The same bits as
+ * `decodeToF32` into `scratch` followed by {@link aluAdd} / {@link aluMin} / {@link aluMax}, which
+ * is what runs for most dtypes; a bf16 or FP32 source of 256 elements or more is decoded inside a
+ * wasm kernel instead (no scratch pass; in place when acc and bytes view one WasmArena).
+ * @throws {FieldError} as decodeToF32 and the ALU functions do (span, count, dtype).
+ */
+export function aluApplyEncoded(
+  op: "add" | "min" | "max",
+  acc: Float32Array,
+  dt: Dtype,
+  bytes: Uint8Array,
+  byteOffset: number,
+  count: number,
+  scratch: Float32Array,
+): void {
+  const width = dt === Dtype.BFLOAT16 ? 2 : dt === Dtype.FP32 || dt === Dtype.FP32R ? 4 : 0;
+  const inRange =
+    Number.isInteger(byteOffset) && byteOffset >= 0 && byteOffset + count * width <= bytes.length;
+  if (width !== 0 && inRange && Number.isInteger(count) && count >= 0 && count <= acc.length) {
+    if (wasmAlu(op, acc, width, bytes, byteOffset, count)) return;
+  }
+  decodeToF32(dt, bytes, byteOffset, count, scratch, 0);
+  if (op === "add") aluAdd(acc, scratch, count);
+  else if (op === "min") aluMin(acc, scratch, count);
+  else aluMax(acc, scratch, count);
 }

@@ -1,6 +1,7 @@
 import { BF16_FORMAT, type NarrowFloatFormat } from "./float-formats.js";
 import type { OverflowPolicy, Rounding } from "./rounding.js";
 import type { RandomSource } from "./sr-stream.js";
+import { wasmEncodeBf16 } from "./wasm/kernels.js";
 
 const F32_INF_BITS = 0x7f800000;
 
@@ -75,12 +76,17 @@ export function encodeNarrowFloat(
 ): void {
   const { finite, inf } = overflowCodes(fmt, overflow);
   const rng = rounding.mode === "sr" ? rounding.rng : undefined;
+  if (specialised && fmt === BF16_FORMAT) {
+    // The wasm SIMD twin of encodeBf16 (wasm/kernels.wat); same words drawn in the same order.
+    const draw = rng && ((words: Uint32Array, n: number) => drawWords(rng, words, n));
+    if (wasmEncodeBf16(bits, srcOffset, count, out as Uint16Array, outOffset, draw, finite, inf)) return;
+  }
   // Chunks bound the random-word scratch; every element still draws exactly one word, in order.
   for (let done = 0; done < count; done += CHUNK) {
     const n = count - done < CHUNK ? count - done : CHUNK;
     const from = srcOffset + done;
     const to = outOffset + done;
-    if (rng !== undefined) drawWords(rng, n);
+    if (rng !== undefined) drawWords(rng, RANDOM, n);
     if (specialised && fmt === BF16_FORMAT) {
       encodeBf16(bits, from, n, out as Uint16Array, to, rng !== undefined, finite, inf);
     } else {
@@ -93,10 +99,10 @@ export function encodeNarrowFloat(
 const CHUNK = 4096;
 const RANDOM = new Uint32Array(CHUNK);
 
-/** RANDOM[0, n) ← the next n words of rng (its bulk fill when it has one). */
-function drawWords(rng: RandomSource, n: number): void {
-  if (rng.fillU32 !== undefined) rng.fillU32(RANDOM, n);
-  else for (let i = 0; i < n; i++) RANDOM[i] = rng.nextU32();
+/** words[0, n) ← the next n words of rng (its bulk fill when it has one). */
+function drawWords(rng: RandomSource, words: Uint32Array, n: number): void {
+  if (rng.fillU32 !== undefined) rng.fillU32(words, n);
+  else for (let i = 0; i < n; i++) words[i] = rng.nextU32();
 }
 
 /**

@@ -13,14 +13,18 @@
  * constant word, and the accumulator-dtype rule (MODEL: always FP32).
  * @throws {FieldError} when `count` exceeds an array, on a constant dtype other than fp32 / int32 /
  * uint32, or an accum dtype code outside 1..15.
+ * `aluApplyEncoded` is one reduce step straight from a source's bytes (bf16 / FP32 decoded inside a
+ * wasm SIMD kernel; every other dtype through decodeToF32 into `scratch`).
  * @example
  * const acc = new Float32Array(n).fill(aluIdentity("add"));
  * for (const src of sources) aluAdd(acc, src, n);
+ * for (const bytes of bf16Sources) aluApplyEncoded("add", acc, Dtype.BFLOAT16, bytes, 0, n, scratch);
  */
 export {
   type AluOp,
   aluAccumulatorDtype,
   aluAdd,
+  aluApplyEncoded,
   aluClamp,
   aluConstantToF32,
   aluFma,
@@ -83,3 +87,14 @@ export type { RandomSource } from "./sr-stream.js";
  * rng.reseed(0); // a seed-init descriptor: the same seed replays the same bits
  */
 export { SrStream } from "./sr-stream.js";
+/**
+ * Memory the WebAssembly SIMD kernels work on in place: allocate a reduce's accumulator, source
+ * bytes and output as views of one arena and ADD / MIN / MAX, `aluApplyEncoded` and the bf16
+ * codecs run with no staging copy (other arrays are staged in 64 KiB chunks; same bits either way).
+ * @throws {FieldError} when the byte length is not an integer in 1..2^31.
+ * @example
+ * const arena = new WasmArena(8 * n);
+ * const acc = arena.f32(0, n);
+ * const bytes = arena.u8(4 * n, 2 * n); // one bf16 source
+ */
+export { WasmArena } from "./wasm/kernels.js";
