@@ -24,15 +24,25 @@ export interface Descriptor {
 
 /** Split 16 fetched bytes into words. */
 export function toDescriptor(ref: DescriptorRef, bytes: Uint8Array): Descriptor {
-  const v = new DataView(bytes.buffer, bytes.byteOffset, 16);
   return {
     ref,
     bytes,
-    w0: v.getUint32(0, true),
-    w1: v.getUint32(4, true),
-    w2: v.getUint32(8, true),
-    w3: v.getUint32(12, true),
+    w0: wordAt(bytes, 0),
+    w1: wordAt(bytes, 4),
+    w2: wordAt(bytes, 8),
+    w3: wordAt(bytes, 12),
   };
+}
+
+/** The little-endian u32 at byte `i` (no DataView: this runs for every descriptor fetched). */
+function wordAt(b: Uint8Array, i: number): number {
+  return (
+    ((b[i] as number) |
+      ((b[i + 1] as number) << 8) |
+      ((b[i + 2] as number) << 16) |
+      ((b[i + 3] as number) << 24)) >>>
+    0
+  );
 }
 
 /** len_ctrl ring_id (25:24). */

@@ -74,7 +74,8 @@ export class Device {
   private readonly engineClock: Float64Array;
   private readonly csrValues = new Map<bigint, number>();
   private readonly executor: Executor;
-  private readonly posted = new Set<number>();
+  /** Queue indices with posted work, ascending (the round-robin order). */
+  private readonly posted: number[] = [];
   /** Faults raised by a doorbell (bad ring, overflow), reported by the next run(). */
   private readonly doorbellFaults: DescriptorFault[] = [];
   private cursor = 0;
@@ -157,10 +158,11 @@ export class Device {
    * can progress.
    */
   step(): StepResult | undefined {
-    const order = [...this.posted].sort((a, b) => a - b);
-    const start = order.findIndex((i) => i >= this.cursor);
-    for (let k = 0; k < order.length; k++) {
-      const idx = order[(k + (start < 0 ? 0 : start)) % order.length] as number;
+    const order = this.posted;
+    let start = 0;
+    while (start < order.length && (order[start] as number) < this.cursor) start++;
+    for (let k = 0, n = order.length; k < n; k++) {
+      const idx = order[(k + start) % n] as number;
       const q = this.queues[idx] as DmaQueue;
       if (!q.runnable) continue;
       const result = this.runPacket(q, idx);
@@ -182,7 +184,7 @@ export class Device {
       if ("event" in r) events.push(r.event);
       else faults.push(r.fault);
     }
-    const stalls = [...this.posted]
+    const stalls = this.posted
       .map((i) => this.queues[i]?.stall)
       .filter((s): s is QueueStall => s !== undefined);
     return { events, faults, stalls };
@@ -200,10 +202,11 @@ export class Device {
       q.tx.consume(tx.descs.length);
       q.rx.consume(rx.descs.length);
       q.stall = undefined;
-      if (q.tx.posted === 0 && q.rx.posted === 0) this.posted.delete(idx);
+      if (q.tx.posted === 0 && q.rx.posted === 0) this.unpost(idx);
       const start = this.engineClock[q.engine] ?? 0;
-      const event: EngineEvent = { ...work, start, end: start + this.costModel.durationNs(work) };
-      this.engineClock[q.engine] = event.end;
+      const end = start + this.costModel.durationNs(work);
+      const event: EngineEvent = Object.assign(work, { start, end });
+      this.engineClock[q.engine] = end;
       this.events.push(event);
       return { event };
     } catch (e) {
@@ -211,9 +214,21 @@ export class Device {
       const fault =
         e instanceof DescriptorFault ? e : new DescriptorFault(this.ref(q, "tx", q.tx.head), e.message);
       q.fault = fault;
-      this.posted.delete(idx);
+      this.unpost(idx);
       return { fault };
     }
+  }
+
+  /** Add a queue to the round-robin order (kept ascending). */
+  private post(idx: number): void {
+    let i = this.posted.length;
+    while (i > 0 && (this.posted[i - 1] as number) > idx) i--;
+    if (this.posted[i - 1] !== idx) this.posted.splice(i, 0, idx);
+  }
+
+  private unpost(idx: number): void {
+    const i = this.posted.indexOf(idx);
+    if (i >= 0) this.posted.splice(i, 1);
   }
 
   private stalled(q: DmaQueue, stall: QueueStall): undefined {
@@ -230,10 +245,12 @@ export class Device {
     const bad = ring.misconfiguration();
     if (bad) throw new DescriptorFault(this.ref(q, name, ring.head), bad);
     const descs: Descriptor[] = [];
+    const base = ring.base;
     for (let k = 0; k < ring.posted; k++) {
-      const { slot, phase } = ring.slotAhead(k);
+      const slot = ring.slotOf(k);
+      const phase = ring.phaseOf(k);
       const ref = this.ref(q, name, slot);
-      const addr = ring.base + BigInt(slot * DESCRIPTOR_BYTES);
+      const addr = base + BigInt(slot * DESCRIPTOR_BYTES);
       let bytes: Uint8Array;
       try {
         bytes = this.memory.read(addr, DESCRIPTOR_BYTES, "descriptor fetch");
@@ -324,7 +341,7 @@ export class Device {
           q.fault = new DescriptorFault(this.ref(q, name, ring.head), why);
           this.doorbellFaults.push(q.fault);
         } else ring.posted += v;
-        if (ring.posted > 0 && !q.fault) this.posted.add(idx);
+        if (ring.posted > 0 && !q.fault) this.post(idx);
         break;
       }
       default:

@@ -47,10 +47,14 @@ export class Ring {
     return undefined;
   }
 
-  /** The slot `k` descriptors after the head, and the phase a descriptor there must carry. */
-  slotAhead(k: number): { slot: number; phase: number } {
-    const abs = this.head + k;
-    return { slot: abs % this.slots, phase: (this.phase + Math.floor(abs / this.slots)) % 4 };
+  /** The slot `k` descriptors after the head. */
+  slotOf(k: number): number {
+    return (this.head + k) % this.slots;
+  }
+
+  /** The phase a descriptor `k` slots after the head must carry. */
+  phaseOf(k: number): number {
+    return (this.phase + Math.floor((this.head + k) / this.slots)) % 4;
   }
 
   /** Consume `n` descriptors: the head moves on, the phase advances at each wrap. */

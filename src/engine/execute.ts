@@ -75,16 +75,16 @@ export class Executor {
    */
   run(plan: PacketPlan, engine: number, queue: number, descriptors: number, sr: SrStream): Work {
     const first = plan.kind === "copy" ? plan.tx[0] : plan.sources[0];
-    const base = {
+    const done = plan.kind === "copy" ? this.copy(plan) : this.cce(plan, sr);
+    return {
       engine,
       queue,
       descriptors,
       txSlot: first?.desc.ref.slot ?? 0,
       rxSlot: plan.rx[0]?.desc.ref.slot ?? 0,
       barrier: plan.barrier,
+      ...done,
     };
-    if (plan.kind === "copy") return { ...base, ...this.copy(plan) };
-    return { ...base, ...this.cce(plan, sr) };
   }
 
   private copy(
@@ -155,15 +155,24 @@ export class Executor {
       const outBytes = plan.gce
         ? gcePayloadBytes(elements, plan.gce.blockLog2)
         : elements * dtypeBytes(plan.outDt);
-      const maxIn = Math.max(...plan.sources.map((s) => s.len));
+      let maxIn = 0;
+      for (const s of plan.sources) if (s.len > maxIn) maxIn = s.len;
       this.scratch.need(maxIn, elements, outBytes);
       const { acc, src } = this.scratch;
-      acc.fill(accumulatorStart(plan.op), 0, elements);
-      for (const s of plan.sources) {
-        const bytes = this.read(s.desc, s.addr, this.scratch.bytes.subarray(0, s.len));
+      // ADD / MIN / MAX of two or more sources: the first source loads the accumulator directly
+      // (identity ∘ x = x for every non-NaN x, and the next op turns any NaN canonical), saving a
+      // fill and an ALU pass; one source goes through the ALU so its NaNs come out canonical.
+      const load = plan.op !== "fma" && plan.sources.length > 1;
+      if (!load) acc.fill(accumulatorStart(plan.op), 0, elements);
+      for (let i = 0; i < plan.sources.length; i++) {
+        const s = plan.sources[i] as CcePlan["sources"][number];
+        const bytes = this.source(s);
         bytesRead += s.len;
-        decodeToF32(s.inDt, bytes, 0, elements, src, 0);
-        this.apply(plan.op, s.fma, elements);
+        if (load && i === 0) decodeToF32(s.inDt, bytes, 0, elements, acc, 0);
+        else {
+          decodeToF32(s.inDt, bytes, 0, elements, src, 0);
+          this.apply(plan.op, s.fma, elements);
+        }
       }
       if (plan.constant) {
         const { dt, word } = plan.constant;
@@ -250,26 +259,47 @@ export class Executor {
   }
 
   private checkWrites(segs: readonly Segment[]): void {
-    for (const s of segs) this.guard(s.desc, () => this.ctx.memory.regionOf(s.addr, s.len, "write"));
+    for (const s of segs) {
+      try {
+        this.ctx.memory.regionOf(s.addr, s.len, "write");
+      } catch (e) {
+        this.rethrow(s.desc, e);
+      }
+    }
+  }
+
+  /** A source's bytes: in place when memory can give them without a copy, else into scratch. */
+  private source(s: Segment): Uint8Array {
+    try {
+      const view = this.ctx.memory.peek(s.addr, s.len, "read");
+      if (view) return view;
+    } catch (e) {
+      this.rethrow(s.desc, e);
+    }
+    return this.read(s.desc, s.addr, this.scratch.bytes.subarray(0, s.len));
   }
 
   private read(desc: Descriptor, addr: bigint, into: Uint8Array): Uint8Array {
-    this.guard(desc, () => this.ctx.memory.readInto(addr, into, "read"));
+    try {
+      this.ctx.memory.readInto(addr, into, "read");
+    } catch (e) {
+      this.rethrow(desc, e);
+    }
     return into;
   }
 
   private write(desc: Descriptor, addr: bigint, data: Uint8Array): void {
-    this.guard(desc, () => this.ctx.memory.write(addr, data, "write"));
+    try {
+      this.ctx.memory.write(addr, data, "write");
+    } catch (e) {
+      this.rethrow(desc, e);
+    }
   }
 
   /** Turn a memory fault into a fault naming the descriptor, the address and what is there. */
-  private guard<T>(desc: Descriptor, fn: () => T): T {
-    try {
-      return fn();
-    } catch (e) {
-      if (e instanceof MemoryFault)
-        throw new DescriptorFault(desc.ref, e.reason, e.addr, describeAddress(this.ctx.profile, e.addr));
-      throw e;
-    }
+  private rethrow(desc: Descriptor, e: unknown): never {
+    if (e instanceof MemoryFault)
+      throw new DescriptorFault(desc.ref, e.reason, e.addr, describeAddress(this.ctx.profile, e.addr));
+    throw e;
   }
 }

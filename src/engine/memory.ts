@@ -48,7 +48,10 @@ export function hexAddr(addr: bigint): string {
 
 export class DeviceMemory {
   private readonly regions: Region[] = [];
-  private readonly pages = new Map<bigint, Uint8Array>();
+  /** Pages by page number (address >> 20; < 2^44, so a safe integer: number keys hash far faster than bigint). */
+  private readonly pages = new Map<number, Uint8Array>();
+  /** The region the last access hit: most accesses hit the region before them (HBM, one partition). */
+  private lastRegion: Region | undefined;
 
   /**
    * Map a region. @throws DeviceFault when it overlaps a region already mapped or is empty.
@@ -96,6 +99,8 @@ export class DeviceMemory {
 
   /** The region holding [addr, addr + len). @throws DeviceFault when there is none. */
   regionOf(addr: bigint, len: number, what = "access"): Region {
+    const last = this.lastRegion;
+    if (last !== undefined && addr >= last.base && addr + BigInt(len) <= last.end) return last;
     let lo = 0;
     let hi = this.regions.length - 1;
     while (lo <= hi) {
@@ -111,6 +116,7 @@ export class DeviceMemory {
             `${what} of ${len} bytes at ${hexAddr(addr)} runs past the end of ${r.name} (ends ${hexAddr(r.end)})`,
           );
         }
+        this.lastRegion = r;
         return r;
       }
     }
@@ -131,10 +137,32 @@ export class DeviceMemory {
       this.mmioRead(region, addr, out);
       return;
     }
-    this.forEachSpan(addr, out.length, false, (page, off, outOff, n) => {
-      if (page) out.set(page.subarray(off, off + n), outOff);
-      else out.fill(0, outOff, outOff + n);
-    });
+    let done = 0;
+    let pageNo = Number(addr >> PAGE_SHIFT);
+    let off = Number(addr & PAGE_MASK);
+    while (done < out.length) {
+      const n = Math.min(PAGE_BYTES - off, out.length - done);
+      const page = this.pages.get(pageNo);
+      if (page) out.set(n === PAGE_BYTES ? page : page.subarray(off, off + n), done);
+      else out.fill(0, done, done + n);
+      done += n;
+      pageNo += 1;
+      off = 0;
+    }
+  }
+
+  /**
+   * The bytes [addr, addr + len) in place, without a copy, when they are plain memory inside one
+   * allocated page; undefined otherwise (MMIO, a page boundary, a never-written page) — then use
+   * {@link readInto}. The view is only valid until the next write to those bytes.
+   * @throws MemoryFault as {@link readInto}.
+   */
+  peek(addr: bigint, len: number, what = "read"): Uint8Array | undefined {
+    const region = this.regionOf(addr, len, what);
+    if (region.onRead32) return undefined;
+    const off = Number(addr & PAGE_MASK);
+    if (off + len > PAGE_BYTES) return undefined;
+    return this.pages.get(Number(addr >> PAGE_SHIFT))?.subarray(off, off + len);
   }
 
   /** Copy `data` into device memory at `addr`. */
@@ -144,9 +172,21 @@ export class DeviceMemory {
       this.mmioWrite(region, addr, data);
       return;
     }
-    this.forEachSpan(addr, data.length, true, (page, off, inOff, n) => {
-      (page as Uint8Array).set(data.subarray(inOff, inOff + n), off);
-    });
+    let done = 0;
+    let pageNo = Number(addr >> PAGE_SHIFT);
+    let off = Number(addr & PAGE_MASK);
+    while (done < data.length) {
+      const n = Math.min(PAGE_BYTES - off, data.length - done);
+      let page = this.pages.get(pageNo);
+      if (!page) {
+        page = new Uint8Array(PAGE_BYTES);
+        this.pages.set(pageNo, page);
+      }
+      page.set(n === data.length ? data : data.subarray(done, done + n), off);
+      done += n;
+      pageNo += 1;
+      off = 0;
+    }
   }
 
   readU32(addr: bigint): number {
@@ -165,29 +205,6 @@ export class DeviceMemory {
   /** Bytes of host memory actually allocated for pages (for tests of lazy allocation). */
   get allocatedBytes(): number {
     return this.pages.size * PAGE_BYTES;
-  }
-
-  private forEachSpan(
-    addr: bigint,
-    len: number,
-    allocate: boolean,
-    fn: (page: Uint8Array | undefined, pageOff: number, bufOff: number, n: number) => void,
-  ): void {
-    let done = 0;
-    let pageNo = addr >> PAGE_SHIFT;
-    let off = Number(addr & PAGE_MASK);
-    while (done < len) {
-      const n = Math.min(PAGE_BYTES - off, len - done);
-      let page = this.pages.get(pageNo);
-      if (!page && allocate) {
-        page = new Uint8Array(PAGE_BYTES);
-        this.pages.set(pageNo, page);
-      }
-      fn(page, off, done, n);
-      done += n;
-      pageNo += 1n;
-      off = 0;
-    }
   }
 
   private mmioWrite(region: Region, addr: bigint, data: Uint8Array): void {

@@ -42,13 +42,49 @@ export function chain(
   }));
 }
 
-/** True for the UDMA views (len_ctrl in W0); false for the compute descriptors (meta_idx in W0). */
-function hasLenCtrl(layout: Layout): boolean {
-  return layout.leaves.some((l) => l.path === "len_ctrl.ring_id");
+/** The position bits (ring phase, FIRST, LAST, DMB) a descriptor carries in its first u32 word. */
+type PositionWord = (d: DescriptorSpec, phase: number) => number;
+
+const POSITION_WORDS = new WeakMap<Layout, PositionWord>();
+
+/** The bit a position leaf starts at, checked to lie in word 0 (where the ring model puts it). */
+function word0Bit(layout: Layout, path: string): number {
+  const l = layout.leaf(path);
+  if (l.bit + l.width > 32) throw new RangeError(`${layout.name}: ${path} is not in the first word`);
+  return l.bit;
 }
 
 /**
- * The 16 bytes of a descriptor written at a slot whose ring phase is `phase`.
+ * Compile, once per layout, where the position goes: the UDMA views (len_ctrl in W0) carry ring_id,
+ * first, last and dmb; the compute descriptors carry meta_idx (phase 1:0, FIRST 2, LAST 3, DMB 6).
+ */
+function positionWord(layout: Layout): PositionWord {
+  let fn = POSITION_WORDS.get(layout);
+  if (fn !== undefined) return fn;
+  if (layout.leaves.some((l) => l.path === "len_ctrl.ring_id")) {
+    const ring = word0Bit(layout, "len_ctrl.ring_id");
+    const first = 1 << word0Bit(layout, "len_ctrl.first");
+    const last = 1 << word0Bit(layout, "len_ctrl.last");
+    const dmb = 1 << word0Bit(layout, "len_ctrl.dmb");
+    fn = (d, phase) =>
+      ((phase & 3) << ring) | (d.first ? first : 0) | (d.last ? last : 0) | (d.dmb ? dmb : 0);
+  } else {
+    const at = word0Bit(layout, "meta_idx");
+    fn = (d, phase) =>
+      ((phase & META_IDX_RING_ID_MASK) |
+        (d.first ? META_IDX_FIRST : 0) |
+        (d.last ? META_IDX_LAST : 0) |
+        (d.dmb ? META_IDX_DMB : 0)) <<
+      at;
+  }
+  POSITION_WORDS.set(layout, fn);
+  return fn;
+}
+
+/**
+ * The 16 bytes of a descriptor written at a slot whose ring phase is `phase`: the fields through
+ * the layout, then the position bits ORed into word 0 (they are zero after the encode, so this
+ * equals encoding them as fields, without building a merged field object per descriptor).
  * @throws FieldError when a field is out of range for the layout.
  */
 export function encodeDescriptor(
@@ -57,20 +93,11 @@ export function encodeDescriptor(
   out: Uint8Array = new Uint8Array(16),
   offset = 0,
 ): Uint8Array {
-  const position = hasLenCtrl(d.layout)
-    ? {
-        "len_ctrl.ring_id": phase & 3,
-        "len_ctrl.first": d.first,
-        "len_ctrl.last": d.last,
-        "len_ctrl.dmb": d.dmb,
-      }
-    : {
-        meta_idx:
-          (phase & META_IDX_RING_ID_MASK) |
-          (d.first ? META_IDX_FIRST : 0) |
-          (d.last ? META_IDX_LAST : 0) |
-          (d.dmb ? META_IDX_DMB : 0),
-      };
-  d.layout.encodeInto({ ...d.fields, ...position }, out, offset);
+  d.layout.encodeInto(d.fields, out, offset);
+  const w = positionWord(d.layout)(d, phase);
+  out[offset] = (out[offset] as number) | (w & 0xff);
+  out[offset + 1] = (out[offset + 1] as number) | ((w >>> 8) & 0xff);
+  out[offset + 2] = (out[offset + 2] as number) | ((w >>> 16) & 0xff);
+  out[offset + 3] = (out[offset + 3] as number) | (w >>> 24);
   return out;
 }

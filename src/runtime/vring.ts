@@ -73,21 +73,41 @@ export class DescriptorRing {
     return (((head - (this.tail + RING_RESERVED_SLOTS)) % this.slots) + this.slots) % this.slots;
   }
 
-  /** Write descriptors at the tail (the caller has checked they fit). */
-  write(memory: DeviceMemory, specs: readonly DescriptorSpec[]): WrittenDescriptor[] {
+  /**
+   * Encode descriptors for the slots from the tail on, without writing or moving the tail.
+   * @throws FieldError when a field is out of range (nothing has been written).
+   */
+  stage(specs: readonly DescriptorSpec[]): WrittenDescriptor[] {
+    let slot = this.tail;
+    let phase = this.phase;
     return specs.map((spec) => {
-      const slot = this.tail;
-      const addr = this.base + BigInt(slot * DESCRIPTOR_BYTES);
-      const bytes = encodeDescriptor(spec, this.phase);
-      memory.write(addr, bytes, `${this.side} ring slot ${slot}`);
-      const written = { ring: this.side, slot, addr, phase: this.phase, spec, bytes };
-      this.tail += 1;
+      const written = {
+        ring: this.side,
+        slot,
+        addr: this.base + BigInt(slot * DESCRIPTOR_BYTES),
+        phase,
+        spec,
+        bytes: encodeDescriptor(spec, phase),
+      };
+      slot += 1;
+      if (slot === this.slots) {
+        slot = 0;
+        phase = (phase + 1) % 4;
+      }
+      return written;
+    });
+  }
+
+  /** Write staged descriptors (the next ones from the tail; the caller has checked they fit). */
+  write(memory: DeviceMemory, staged: readonly WrittenDescriptor[]): void {
+    for (const w of staged) {
+      memory.write(w.addr, w.bytes, `${this.side} ring slot ${w.slot}`);
+      this.tail = w.slot + 1;
       if (this.tail === this.slots) {
         this.tail = 0;
         this.phase = (this.phase + 1) % 4;
       }
-      return written;
-    });
+    }
   }
 }
 
@@ -182,9 +202,11 @@ export class Vring {
   post(packet: Packet): WrittenDescriptor[] {
     this.checkRoom(packet);
     // Encode everything before writing anything, so a field error leaves the rings untouched.
-    for (const d of [...packet.tx, ...packet.rx]) encodeDescriptor(d, 0);
-    const written = [...this.tx.write(this.memory, packet.tx), ...this.rx.write(this.memory, packet.rx)];
+    const tx = this.tx.stage(packet.tx);
+    const rx = this.rx.stage(packet.rx);
+    this.tx.write(this.memory, tx);
+    this.rx.write(this.memory, rx);
     this.doorbell.ring(packet.rx.length, packet.tx.length);
-    return written;
+    return [...tx, ...rx];
   }
 }
