@@ -6,12 +6,13 @@
  */
 import { type Einval, FieldError } from "../bits/errors.js";
 import { type Device, type EngineEvent, type SemaphoreWindow, semaphoreAddress } from "../engine/index.js";
+import type { ArchProfile } from "../hal/arch-profile.js";
 import type { QueueId, WrittenDescriptor } from "../runtime/index.js";
 import { LncSizeFmt, type SdmaCceType } from "../spec/enums.js";
 import type { S3d3Reason } from "./s3d3-reasons.js";
 import { decodeS3d3, type S3d3Word } from "./s3d3-word.js";
 import type { EventsPlan, SemaphoreWait } from "./sb2sb-events.js";
-import { lowerS3d3Word, type Sb2sbLeg } from "./sb2sb-lowering.js";
+import { lowerS3d3Word, type S3d3Lowering, type Sb2sbLeg } from "./sb2sb-lowering.js";
 import { type PostedLeg, postSb2sbLegs, Sb2sbQueues, sb2sbChannelQueue } from "./sb2sb-queues.js";
 import { updateWrite, waitHolds } from "./sb2sb-semaphores.js";
 import { isValidSb2sbCollective } from "./sb2sb-validator.js";
@@ -68,6 +69,28 @@ export interface S3d3Done {
 export type S3d3Execution = S3d3Invalid | S3d3Waiting | S3d3Done | Einval;
 
 /**
+ * The legs and events core `options.core`'s POOL engine issues for a word on this generation, without
+ * running anything: lowerS3d3Word over the device's ring of NeuronCores, the LNC grouping the word names.
+ * @throws FieldError for a core outside the profile; UsageError for an invalid word (as lowerS3d3Word).
+ * @example planS3d3(CAYMAN, word, { core: 2 }).legs[0].dstCore // 3 under LNC2
+ */
+export function planS3d3(
+  profile: ArchProfile,
+  word: S3d3Word,
+  options: ExecuteS3d3Options,
+): S3d3Lowering | Einval {
+  const { core } = options;
+  if (!Number.isInteger(core) || core < 0 || core >= profile.neuronCores)
+    throw new FieldError("execute-s3d3", "core", core, `0..${profile.neuronCores - 1} (${profile.name})`);
+  const lnc = word.lncSizeFmt === LncSizeFmt.LNC2 ? 2 : 1;
+  return lowerS3d3Word(
+    word,
+    { arch: profile, nodes: options.nodes ?? 1, place: { self: core, ringSize: profile.neuronCores, lnc } },
+    options.reduceOp,
+  );
+}
+
+/**
  * Execute a 0xBF word on `device` as core `core`'s POOL engine (decode_sb2sb_collective, seed 002
  * §4.6). The wait is checked after the device has drained what was posted before (so an earlier
  * word's completion can satisfy it). MODEL: one completion write per word, after every channel's
@@ -86,16 +109,9 @@ export function executeS3d3(
   const w = word instanceof Uint8Array ? decodeS3d3(word) : word;
   const profile = device.profile;
   const { core } = options;
-  if (!Number.isInteger(core) || core < 0 || core >= profile.neuronCores)
-    throw new FieldError("execute-s3d3", "core", core, `0..${profile.neuronCores - 1} (${profile.name})`);
   const verdict = isValidSb2sbCollective(w, { arch: profile });
   if (!verdict.valid) return { status: "invalid", reasons: verdict.reasons };
-  const lnc = w.lncSizeFmt === LncSizeFmt.LNC2 ? 2 : 1;
-  const lowering = lowerS3d3Word(
-    w,
-    { arch: profile, nodes: options.nodes ?? 1, place: { self: core, ringSize: profile.neuronCores, lnc } },
-    options.reduceOp,
-  );
+  const lowering = planS3d3(profile, w, options);
   if ("status" in lowering) return lowering;
   const { events, legs } = lowering;
   const queues = new Sb2sbQueues(device, options.ringBase);

@@ -1,0 +1,194 @@
+/**
+ * `sdmakit run s3d3 --arch trn2 [--core N] [--fill seq|random [--seed N]] [--reduce add|max|min]
+ * [--sem i=v,…] [--nodes N] [--json] <hex>`: execute a 64-byte 0xBF word on a fresh simulated device
+ * as core N's POOL engine — validate, lower to per-channel legs, post them through the runtime, run
+ * the engine — and print the legs and the destination elements each channel wrote.
+ */
+import { DecodeError, FieldError, fromHex, isEinval, toHex, UsageError } from "../../bits/index.js";
+import { Device, semaphoreAddress } from "../../engine/index.js";
+import { executeS3d3, planS3d3 } from "../../isa/pool-executor.js";
+import { decodeS3d3, S3D3_BYTES } from "../../isa/s3d3-word.js";
+import type { Sb2sbLeg } from "../../isa/sb2sb-lowering.js";
+import { isValidSb2sbCollective } from "../../isa/sb2sb-validator.js";
+import { SrStream } from "../../numerics/index.js";
+import { DTYPE_NAMES } from "../../spec/dtype.js";
+import { LncSizeFmt, SdmaCceType } from "../../spec/enums.js";
+import { option, parseArgs, toJson } from "../args.js";
+import type { Command, Io } from "../command.js";
+
+const USAGE = [
+  "usage: sdmakit run s3d3 [--arch trn2|trn3] [--core N] [--fill seq|random] [--seed N]",
+  "                        [--reduce add|max|min] [--sem i=v,…] [--nodes N] [--json] <hex>",
+  "  Executes the 64-byte S3D3 word (0xBF) on a fresh simulated device as core N's POOL engine",
+  "  (default trn2, core 0). Before the run, every byte the move reads is filled: seq = (partition",
+  "  offset + channel) & 0xff (destination + 0x80), random = a seeded stream (--seed, default 0).",
+  "  --reduce drives the leg in reduce-copy mode (the word has no op); --sem sets semaphores of",
+  "  core N first (so a wait can hold); --nodes > 1 shows the multi-node refusal.",
+  "  Prints each channel's leg and the destination elements it wrote, in pattern order.",
+  "  exit 0 ran, 1 invalid word / refused / wait not met, 2 bad input",
+].join("\n");
+
+const REDUCE_OPS: Readonly<Record<string, SdmaCceType>> = {
+  add: SdmaCceType.ADD,
+  max: SdmaCceType.MAX,
+  min: SdmaCceType.MIN,
+};
+
+function integer(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  const v = Number(text);
+  if (!/^\d+$/.test(text.trim()) || v > max) throw new FieldError("run s3d3", name, text, `0..${max}`);
+  return v;
+}
+
+/** `--sem 3=1,4=2` → [[3, 1], [4, 2]]. */
+function semaphores(text: string | undefined): [number, number][] {
+  if (text === undefined) return [];
+  return text.split(",").map((pair) => {
+    const m = /^\s*(\d+)\s*=\s*(\d+)\s*$/.exec(pair);
+    if (m === null) throw new FieldError("run s3d3", "--sem", pair, "index=value pairs, comma-separated");
+    return [integer("--sem index", m[1], 0, 255), integer("--sem value", m[2], 0, 0xffffffff)];
+  });
+}
+
+/** Fill every byte each leg reads: its source segments, and its destination ones (a reduce reads them). */
+function fill(dev: Device, legs: readonly Sb2sbLeg[], kind: string, seed: number): void {
+  const rng = new SrStream(seed);
+  const partitionStride = BigInt(dev.profile.sbufPartitionStride);
+  for (const side of ["src", "dst"] as const) {
+    for (const leg of legs) {
+      for (const seg of leg.segments) {
+        const at = seg[side];
+        const offset = Number(at % partitionStride);
+        const bytes = new Uint8Array(seg.bytes);
+        for (let i = 0; i < bytes.length; i++) {
+          bytes[i] =
+            kind === "random"
+              ? rng.nextU32() & 0xff
+              : (offset + i + leg.channel + (side === "dst" ? 0x80 : 0)) & 0xff;
+        }
+        dev.memory.write(at, bytes);
+      }
+    }
+  }
+}
+
+const hexAddr = (a: bigint) => `0x${a.toString(16)}`;
+
+function run(args: readonly string[], io: Io): number {
+  const parsed = parseArgs(args, {
+    values: ["--arch", "--core", "--fill", "--seed", "--reduce", "--sem", "--nodes"],
+    flags: ["--json"],
+  });
+  const [what, hex, ...extra] = parsed.positional;
+  if (what !== "s3d3" || hex === undefined || extra.length > 0)
+    throw new UsageError(`run takes \`s3d3\` and one hex word\n${USAGE}`);
+  const bytes = fromHex(hex);
+  if (bytes.length !== S3D3_BYTES)
+    throw new DecodeError(`an S3D3 word is ${S3D3_BYTES} bytes; got ${bytes.length}`);
+  const fillKind = option(parsed, "--fill") ?? "seq";
+  if (fillKind !== "seq" && fillKind !== "random")
+    throw new FieldError("run s3d3", "--fill", fillKind, "seq|random");
+  const seedText = option(parsed, "--seed");
+  if (seedText !== undefined && fillKind !== "random")
+    throw new UsageError("run s3d3: --seed needs --fill random");
+  const seed = integer("--seed", seedText, 0, 0xffffffff);
+  const reduceText = option(parsed, "--reduce");
+  const reduceOp = reduceText === undefined ? undefined : REDUCE_OPS[reduceText];
+  if (reduceText !== undefined && reduceOp === undefined)
+    throw new FieldError("run s3d3", "--reduce", reduceText, "add|max|min");
+  const dev = new Device(option(parsed, "--arch") ?? "trn2");
+  const core = integer("--core", option(parsed, "--core"), 0, dev.profile.neuronCores - 1);
+  const nodes = integer("--nodes", option(parsed, "--nodes"), 1, 0xffff);
+  const json = parsed.flags.has("--json");
+  const word = decodeS3d3(bytes);
+
+  const verdict = isValidSb2sbCollective(word, { arch: dev.profile });
+  if (!verdict.valid) {
+    if (json) io.out(`${toJson({ valid: false, reasons: verdict.reasons })}\n`);
+    else {
+      io.out(`s3d3: invalid on ${dev.profile.name} (${verdict.reasons.length} reason(s)); not run\n`);
+      for (const r of verdict.reasons) io.out(`  ${r.code}  ${r.field}: ${r.message}\n`);
+    }
+    return 1;
+  }
+  const options = { core, nodes, ...(reduceOp !== undefined && { reduceOp }) };
+  const planned = planS3d3(dev.profile, word, options);
+  if (!isEinval(planned)) fill(dev, planned.legs, fillKind, seed);
+  for (const [index, value] of semaphores(option(parsed, "--sem")))
+    dev.memory.writeU32(semaphoreAddress(dev.profile, core, "set", index), value);
+
+  const r = executeS3d3(dev, word, options);
+  if (isEinval(r)) {
+    io.err(`s3d3: refused (-EINVAL): ${r.message}\n`);
+    return 1;
+  }
+  if (r.status === "invalid") throw new Error("unreachable: validated above");
+  if (r.status === "waiting") {
+    const w = r.wait;
+    io.err(
+      `s3d3: not issued: waits on semaphore ${w.index} of core ${r.block} ${w.compare} ${w.value}; it is ${r.observed} (set it with --sem ${w.index}=${w.value})\n`,
+    );
+    return 1;
+  }
+  const read = (leg: Sb2sbLeg) => toHex(concat(leg.segments.map((s) => dev.memory.read(s.dst, s.bytes))));
+  const dtype = DTYPE_NAMES[word.inDtype] ?? String(word.inDtype);
+  if (json) {
+    const legs = r.posted.map((p) => ({
+      channel: p.leg.channel,
+      kind: p.leg.kind,
+      ...(p.leg.op !== undefined && { op: reduceText }),
+      srcCore: p.leg.srcCore,
+      dstCore: p.leg.dstCore,
+      partition: p.leg.partition,
+      bytes: p.leg.bytes,
+      queue: p.queue,
+      packets: p.packets.length,
+      segments: p.leg.segments.map((s) => ({ src: hexAddr(s.src), dst: hexAddr(s.dst), bytes: s.bytes })),
+      destination: read(p.leg),
+    }));
+    io.out(
+      `${toJson({ valid: true, arch: dev.profile.name, core, dtype, events: r.events, legs, signal: signalOf(r.signal) }, 2)}\n`,
+    );
+    return 0;
+  }
+  const first = r.legs[0] as Sb2sbLeg;
+  io.out(
+    `s3d3 on ${dev.profile.name} core ${core} → core ${first.dstCore} (${word.lncSizeFmt === LncSizeFmt.LNC2 ? "LNC2 partner" : "LNC1 self-test"}), ${r.legs.length} channel(s), ${dtype}, ${reduceText === undefined ? "copy" : `reduce-copy ${reduceText}`}\n`,
+  );
+  for (const p of r.posted) {
+    const l = p.leg;
+    const s0 = l.segments[0];
+    io.out(
+      `  ch${l.channel}  ${l.kind}  ${s0 ? `${hexAddr(s0.src)} → ${hexAddr(s0.dst)}` : "-"}  ${l.bytes} bytes  ${l.segments.length} run(s), ${p.packets.length} packet(s) on engine ${p.queue.engine} queue ${p.queue.queue}\n`,
+    );
+  }
+  for (const l of r.legs) io.out(`  dst ch${l.channel}: ${read(l)}\n`);
+  if (r.signal)
+    io.out(
+      `  signal: semaphore ${r.signal.index} of core ${r.signal.block} ${r.signal.window} ${r.signal.value} → ${dev.semaphore(r.signal.block, r.signal.index)}\n`,
+    );
+  return 0;
+}
+
+function signalOf(s: { block: number; index: number; window: string; value: number } | undefined) {
+  return s === undefined ? null : { core: s.block, index: s.index, window: s.window, value: s.value };
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The `run` command (`run s3d3`; register in commands/index.ts). */
+export const runCommand: Command = {
+  name: "run",
+  summary: "execute an S3D3 (0xBF) word on a simulated device: legs, engine run, destination bytes",
+  usage: USAGE,
+  run,
+};
