@@ -3,6 +3,8 @@
  * §4.3) and the dtype passes through the FP32 accumulator unchanged, this is one `duplicate` leg:
  * a single-source CCE ADD (−0 + x = x, exact for every value of such a dtype) into every
  * destination. Otherwise it is a copy to the first destination, then copies from there to the rest.
+ * 1-byte dtypes are not duplicated: a single-source 1-byte CCE is promoted to a u16 lane (seed 000
+ * §4.2), which cannot move an odd number of bytes.
  */
 import { Dtype, dtypeBytes } from "../spec/dtype.js";
 import type { BufRef } from "./plan.js";
@@ -18,9 +20,9 @@ export interface FanOut {
   readonly count: number;
 }
 
-/** True when every value of `dt` decodes to FP32 exactly (integers of more than 24 bits do not). */
-export function passesFp32Exactly(dt: Dtype): boolean {
-  return dtypeBytes(dt) <= 2 || dt === Dtype.FP32;
+/** True when a single-source CCE ADD carries every value of `dt` unchanged (2-byte dtypes, fp32). */
+export function canDuplicate(dt: Dtype): boolean {
+  return dtypeBytes(dt) === 2 || dt === Dtype.FP32;
 }
 
 /** Add the legs that copy `src` to every destination. */
@@ -28,7 +30,7 @@ export function copyOrDuplicate(req: PlanRequest, b: PlanBuilder, f: FanOut): vo
   const [first, ...rest] = f.dsts;
   if (first === undefined) return;
   const common = { step: f.step, rank: f.rank, queue: f.queue, count: f.count };
-  if (rest.length > 0 && req.topology.profile.hasCceReplication && passesFp32Exactly(req.dtype)) {
+  if (rest.length > 0 && req.topology.profile.hasCceReplication && canDuplicate(req.dtype)) {
     b.add({ ...common, kind: "duplicate", srcs: [{ ref: f.src }], dsts: f.dsts });
     return;
   }

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import {
+  COLLECTIVE_DTYPES,
+  type CollectiveName,
+  type CollectiveRun,
+  runSize,
+} from "../../src/collectives/index.js";
+import { archProfile } from "../../src/hal/arch-profile.js";
+import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+
+const COLLECTIVES: CollectiveName[] = ["allr", "redsct", "allg", "sendrecv"];
+const OPS = ["sum", "max", "min", "avg"] as const;
+const RANKS = [2, 3, 4, 8, 16, 32];
+
+function base(over: Partial<CollectiveRun>): CollectiveRun {
+  return {
+    profile: archProfile("trn2"),
+    ranks: 4,
+    nodes: 1,
+    collective: "allr",
+    algorithm: "ring",
+    dtype: Dtype.BFLOAT16,
+    op: "sum",
+    check: "exact",
+    timingOnly: false,
+    dataSeed: 7,
+    ...over,
+  };
+}
+
+describe("on the engine: 0 wrong, guards intact, for collective × op × dtype (both checks)", () => {
+  let k = 0;
+  for (const collective of COLLECTIVES) {
+    for (const dtype of COLLECTIVE_DTYPES) {
+      it(`${collective} ${dtypeName(dtype)}`, () => {
+        for (const op of OPS) {
+          for (const check of ["exact", "reference"] as const) {
+            k++;
+            const ranks = RANKS[k % RANKS.length]!;
+            const algorithm = (["ring", "kangaring", "mesh"] as const)[k % 3]!;
+            const elems =
+              [1, 37, 1001][k % 3]! * (collective === "redsct" || collective === "allg" ? ranks : 1);
+            const r = runSize(
+              base({ collective, dtype, op, check, ranks, algorithm }),
+              elems * dtypeBytes(dtype),
+            );
+            const what = `${collective} ${dtypeName(dtype)} ${op} ${check} ${algorithm} n=${ranks} elems=${elems}`;
+            expect(r.row.wrong, what).toBe(0);
+            expect(r.row.guardErrors, what).toBe(0);
+            if (r.check === "exact") expect(r.row.maxAbsErr, what).toBe(0);
+          }
+        }
+      });
+    }
+  }
+});
+
+describe("every rank count, odd sizes, every algorithm (bf16 sum, exact)", () => {
+  for (const ranks of RANKS) {
+    it(`${ranks} ranks`, () => {
+      for (const collective of COLLECTIVES) {
+        for (const algorithm of ["ring", "kangaring", "mesh"] as const) {
+          const per = ranks >= 16 ? 129 : 4097;
+          const elems = per * (collective === "redsct" || collective === "allg" ? ranks : 1);
+          const r = runSize(base({ collective, algorithm, ranks }), elems * 2);
+          expect(r.row.wrong, `${collective} ${algorithm}`).toBe(0);
+          expect(r.row.guardErrors).toBe(0);
+        }
+      }
+    });
+  }
+});
+
+describe("stochastic rounding", () => {
+  it("matches the scalar reference bit for bit, and the seed changes the bits", () => {
+    const run = base({ ranks: 8, algorithm: "kangaring", check: "reference", srSeed: 11 });
+    const a = runSize(run, 3 * 4096 + 6);
+    expect(a.row.wrong).toBe(0);
+    expect(a.row.maxAbsErr).toBeGreaterThan(0);
+    const b = runSize({ ...run, srSeed: 12 }, 3 * 4096 + 6);
+    expect(b.row.wrong).toBe(0);
+    const outA = a.machine!.read(0, "output");
+    const outB = b.machine!.read(0, "output");
+    expect(Buffer.compare(outA, outB)).not.toBe(0);
+  });
+  it("fp8 e4m3 average on Trn1 with SR over 3 ranks", () => {
+    const r = runSize(
+      base({
+        profile: archProfile("trn1"),
+        ranks: 3,
+        dtype: Dtype.FP8_E4,
+        op: "avg",
+        check: "reference",
+        srSeed: 5,
+      }),
+      5000,
+    );
+    expect(r.check).toBe("reference");
+    expect(r.row.wrong).toBe(0);
+  });
+});
+
+describe("multi-node and Trn3", () => {
+  it("4 nodes × 8 ranks on Trn2, and 16 ranks on Trn3", () => {
+    expect(runSize(base({ ranks: 32, nodes: 4 }), 65536).row.wrong).toBe(0);
+    expect(
+      runSize(base({ profile: archProfile("trn3"), ranks: 16, algorithm: "kangaring" }), 65536).row.wrong,
+    ).toBe(0);
+  });
+});

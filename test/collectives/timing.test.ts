@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { engineCostModel } from "../../src/collectives/cost-model.js";
+import {
+  busFactor,
+  CALIBRATION,
+  type CollectiveName,
+  type CollectiveRun,
+  calibratedEngineRate,
+  formatTable,
+  parseSize,
+  runSize,
+  sweepSizes,
+} from "../../src/collectives/index.js";
+import { archProfile } from "../../src/hal/arch-profile.js";
+import { Dtype } from "../../src/spec/dtype.js";
+
+const run = (over: Partial<CollectiveRun>): CollectiveRun => ({
+  profile: archProfile("trn2"),
+  ranks: 8,
+  nodes: 1,
+  collective: "allr",
+  algorithm: "auto",
+  dtype: Dtype.BFLOAT16,
+  op: "sum",
+  check: "exact",
+  timingOnly: false,
+  dataSeed: 1,
+  ...over,
+});
+
+describe("cost model", () => {
+  it("reproduces the calibration figure: 32 KiB on one Trn2 engine in 1416 ns", () => {
+    const p = archProfile("trn2");
+    const ns = engineCostModel(p).durationNs({
+      engine: 0,
+      queue: 0,
+      kind: "copy",
+      descriptors: 2,
+      bytesRead: 32768,
+      bytesWritten: 32768,
+      sources: 1,
+      destinations: 1,
+      barrier: false,
+      txSlot: 0,
+      rxSlot: 0,
+    });
+    expect(ns).toBeCloseTo(CALIBRATION.ns, 6);
+    expect(calibratedEngineRate(p) / p.dmaBytesPerNs).toBeCloseTo(
+      calibratedEngineRate(archProfile("trn1")) / 17,
+      9,
+    );
+  });
+  it("busbw = algbw × the nccl-tests factor", () => {
+    for (const collective of ["allr", "redsct", "allg", "sendrecv"] as CollectiveName[]) {
+      for (const ranks of [2, 3, 8]) {
+        const r = runSize(run({ collective, ranks, timingOnly: true }), 1 << 20).row;
+        expect(r.busbw).toBeCloseTo(r.algbw * busFactor(collective, ranks), 9);
+        expect(r.algbw).toBeCloseTo(r.size / 1024 ** 3 / (r.timeUs * 1e-6), 9);
+      }
+    }
+    expect(busFactor("allr", 8)).toBe(1.75);
+    expect(busFactor("redsct", 8)).toBe(0.875);
+  });
+  it("timing-only gives the full run's time", () => {
+    for (const collective of ["allr", "redsct", "allg", "sendrecv"] as CollectiveName[]) {
+      for (const algorithm of ["ring", "kangaring", "mesh"] as const) {
+        for (const srSeed of [undefined, 3]) {
+          const spec = run({ collective, algorithm, ranks: 4, ...(srSeed === undefined ? {} : { srSeed }) });
+          const full = runSize(spec, 100_000).row;
+          const timing = runSize({ ...spec, timingOnly: true }, 100_000).row;
+          expect(timing.timeUs).toBe(full.timeUs);
+          expect(timing.wrong).toBe(-1);
+        }
+      }
+    }
+  });
+  it("crossing nodes costs more than staying on a chip; Trn3 is faster than Trn1", () => {
+    const onChip = runSize(run({ ranks: 2, timingOnly: true, algorithm: "ring" }), 64 << 20).row.timeUs;
+    const nodes = runSize(run({ ranks: 2, nodes: 2, timingOnly: true, algorithm: "ring" }), 64 << 20).row
+      .timeUs;
+    expect(nodes).toBeGreaterThan(onChip);
+    const t1 = runSize(run({ profile: archProfile("trn1"), ranks: 2, timingOnly: true }), 64 << 20).row
+      .timeUs;
+    const t3 = runSize(run({ profile: archProfile("trn3"), ranks: 2, timingOnly: true }), 64 << 20).row
+      .timeUs;
+    expect(t3).toBeLessThan(t1);
+  });
+  it("auto picks mesh for tiny sizes and a ring for large ones", () => {
+    expect(runSize(run({ timingOnly: true }), 64).plan.algorithm).toBe("mesh");
+    expect(runSize(run({ timingOnly: true }), 64 << 20).plan.algorithm).not.toBe("mesh");
+  });
+  it("timing-only reaches rank counts and sizes the device cannot hold", () => {
+    const r = runSize(run({ ranks: 160, nodes: 2, timingOnly: true, algorithm: "ring" }), 1 << 20).row;
+    expect(r.timeUs).toBeGreaterThan(0);
+    expect(() => runSize(run({ ranks: 160, nodes: 2 }), 1024)).toThrow(/timing-only/);
+  });
+});
+
+describe("report", () => {
+  it("parses sizes with k/m/g suffixes (powers of 1024) and sweeps", () => {
+    expect(parseSize("-e", "64MB")).toBe(64 << 20);
+    expect(parseSize("-b", "4kb")).toBe(4096);
+    expect(parseSize("-b", "1g")).toBe(1 << 30);
+    expect(() => parseSize("-b", "12xb")).toThrow(/-b/);
+    expect(sweepSizes(8, 64, 2, undefined)).toEqual([8, 16, 32, 64]);
+    expect(sweepSizes(8, 30, undefined, 10)).toEqual([8, 18, 28]);
+  });
+  it("prints the nccom-test columns and Avg bus bandwidth", () => {
+    const text = formatTable([runSize(run({ timingOnly: true }), 1024).row]);
+    expect(text).toMatch(
+      /size\(B\)\s+count\(elems\)\s+type\s+time\(us\)\s+algbw\(GB\/s\)\s+busbw\(GB\/s\)\s+#wrong/,
+    );
+    expect(text).toMatch(/Avg bus bandwidth:/);
+  });
+});
