@@ -5,6 +5,7 @@ import { cceCommand } from "./cce.js";
 import { demoCommand } from "./demo.js";
 import { halCommand } from "./hal.js";
 import { decodeCommand, describeCommand, encodeCommand, layoutsCommand } from "./layout-commands.js";
+import { runCommand } from "./run-s3d3.js";
 import { validateCommand } from "./validate.js";
 
 /** Every command, in the order `sdmakit help` lists them. */
@@ -14,6 +15,7 @@ export const COMMANDS: readonly Command[] = [
   encodeCommand,
   decodeCommand,
   validateCommand,
+  runCommand,
   buildCommand,
   castCommand,
   cceCommand,
