@@ -1,0 +1,112 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../../src/bits/errors.js";
+import {
+  allgCommand,
+  allrCommand,
+  redsctCommand,
+  sendrecvCommand,
+} from "../../src/cli/commands/collective.js";
+import { createProgress } from "../../src/cli/progress.js";
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) }, out, err };
+}
+
+describe("sdmakit allr|allg|redsct|sendrecv", () => {
+  it("prints the nccom-test table, 0 wrong, exit 0", async () => {
+    const c = capture();
+    const code = await allrCommand.run(["-r", "4", "-b", "1kb", "-e", "64kb", "-f", "4"], c.io);
+    expect(code).toBe(0);
+    const text = c.out.join("");
+    expect(text).toMatch(
+      /size\(B\)\s+count\(elems\)\s+type\s+time\(us\)\s+algbw\(GB\/s\)\s+busbw\(GB\/s\)\s+#wrong/,
+    );
+    expect(text.match(/^\s+\d+\s+\d+\s+bf16/gm)?.length).toBe(4);
+    expect(text).toMatch(/Avg bus bandwidth:/);
+  });
+  it("--json rows carry the documented fields", async () => {
+    for (const cmd of [allrCommand, allgCommand, redsctCommand, sendrecvCommand]) {
+      const c = capture();
+      const code = await cmd.run(
+        ["-r", "3", "-b", "96", "-e", "192", "-d", "fp16", "-o", "max", "--json"],
+        c.io,
+      );
+      expect(code).toBe(0);
+      const j = JSON.parse(c.out.join(""));
+      expect(j.rows).toHaveLength(2);
+      for (const k of ["size", "count", "type", "timeUs", "algbw", "busbw", "wrong", "maxAbsErr"])
+        expect(j.rows[0]).toHaveProperty(k);
+      expect(j.rows[0].wrong).toBe(0);
+      expect(typeof j.avgBusbw).toBe("number");
+    }
+  });
+  it("reference checking with SR, timing-only, -i steps, and a Perfetto trace", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sdmakit-"));
+    const trace = join(dir, "t.json");
+    const c = capture();
+    const code = await allrCommand.run(
+      [
+        "-r",
+        "8",
+        "-b",
+        "4kb",
+        "-e",
+        "12kb",
+        "-i",
+        "4kb",
+        "--check-mode",
+        "reference",
+        "--sr",
+        "--seed",
+        "9",
+        "--algo",
+        "kangaring",
+        "--trace",
+        trace,
+      ],
+      c.io,
+    );
+    expect(code).toBe(0);
+    expect(c.out.join("")).toMatch(/check=reference sr seed=9/);
+    const t = JSON.parse(readFileSync(trace, "utf8"));
+    const phases = new Set(t.traceEvents.map((e: { ph: string }) => e.ph));
+    expect([...phases].sort()).toEqual(["M", "X", "f", "s"]);
+    const timing = capture();
+    expect(
+      await allrCommand.run(["-r", "64", "-N", "2", "-e", "64mb", "-b", "64mb", "--timing-only"], timing.io),
+    ).toBe(0);
+    expect(timing.out.join("")).toMatch(/N\/A/);
+  });
+  it("bad usage throws typed errors", async () => {
+    const c = capture();
+    await expect(allrCommand.run(["-r", "3", "-N", "2"], c.io)).rejects.toThrow(UsageError);
+    await expect(allrCommand.run(["-d", "fp32r"], c.io)).rejects.toThrow(/fp32r/);
+    await expect(allrCommand.run(["-e", "lots"], c.io)).rejects.toThrow(/-e/);
+    await expect(allrCommand.run(["-f", "2", "-i", "8"], c.io)).rejects.toThrow(/-f and -i/);
+    await expect(allrCommand.run(["--algo", "tree"], c.io)).rejects.toThrow(/ring/);
+  });
+});
+
+describe("progress bar", () => {
+  it("stays quiet for the first second and when disabled, then draws and erases", () => {
+    let now = 0;
+    const c = capture();
+    const p = createProgress(c.io, true, () => now);
+    p.update(0.5, "x");
+    expect(c.err).toHaveLength(0);
+    now = 1500;
+    p.update(0.5, "x");
+    expect(c.err.join("")).toMatch(/\[#{15}-{15}\]\s+50% x/);
+    p.done();
+    const quiet = capture();
+    const q = createProgress(quiet.io, false, () => now);
+    now = 5000;
+    q.update(1, "y");
+    expect(quiet.err).toHaveLength(0);
+  });
+});

@@ -1,0 +1,37 @@
+// Slow: 64 MiB collectives on the engine (a minute or more on a 2-core machine).
+import { describe, expect, it } from "vitest";
+import { type CollectiveRun, runSize } from "../../src/collectives/index.js";
+import { archProfile } from "../../src/hal/arch-profile.js";
+import { Dtype } from "../../src/spec/dtype.js";
+
+const spec: CollectiveRun = {
+  profile: archProfile("trn2"),
+  ranks: 8,
+  nodes: 1,
+  collective: "allr",
+  algorithm: "ring",
+  dtype: Dtype.BFLOAT16,
+  op: "sum",
+  check: "exact",
+  timingOnly: false,
+  dataSeed: 2,
+};
+
+describe("64 MiB", () => {
+  it("8-rank bf16 all-reduce: 0 wrong, guards intact, same time as timing-only", () => {
+    const full = runSize(spec, 64 << 20).row;
+    expect(full.wrong).toBe(0);
+    expect(full.guardErrors).toBe(0);
+    expect(runSize({ ...spec, timingOnly: true }, 64 << 20).row.timeUs).toBe(full.timeUs);
+  }, 600_000);
+  it("32-rank fp8 reduce-scatter and all-gather: 0 wrong", () => {
+    for (const collective of ["redsct", "allg"] as const) {
+      const r = runSize(
+        { ...spec, ranks: 32, collective, dtype: Dtype.FP8_E4, algorithm: "kangaring" },
+        64 << 20,
+      ).row;
+      expect(r.wrong, collective).toBe(0);
+      expect(r.guardErrors).toBe(0);
+    }
+  }, 600_000);
+});
