@@ -76,15 +76,15 @@ export class Executor {
   run(plan: PacketPlan, engine: number, queue: number, descriptors: number, sr: SrStream): Work {
     const first = plan.kind === "copy" ? plan.tx[0] : plan.sources[0];
     const done = plan.kind === "copy" ? this.copy(plan) : this.cce(plan, sr);
-    return {
+    // One object shape for every packet (the done part is assigned, not spread: faster in V8).
+    return Object.assign(done, {
       engine,
       queue,
       descriptors,
       txSlot: first?.desc.ref.slot ?? 0,
       rxSlot: plan.rx[0]?.desc.ref.slot ?? 0,
       barrier: plan.barrier,
-      ...done,
-    };
+    });
   }
 
   private copy(
@@ -115,11 +115,12 @@ export class Executor {
   ): Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations"> {
     const rounding: Rounding = plan.seed === undefined ? RNE : { mode: "sr", rng: sr };
     if (plan.seed !== undefined) sr.reseed(plan.seed);
-    const rxBytes = plan.rx.reduce((n, s) => n + s.len, 0);
+    let rxBytes = 0;
+    for (const s of plan.rx) rxBytes += s.len;
     let bytesRead = 0;
     let elements = plan.elements;
     let out: Uint8Array;
-    const headerWrite: { desc: Descriptor; addr: bigint; bytes: Uint8Array }[] = [];
+    let header: { desc: Descriptor; addr: bigint; len: number; bytes: Uint8Array } | undefined;
 
     if (plan.gce?.mode === "decompress") {
       const { desc, headerAddr, blockLog2 } = plan.gce;
@@ -182,7 +183,8 @@ export class Executor {
         const { desc, headerAddr, blockLog2 } = plan.gce;
         out = this.scratch.out.subarray(0, outBytes);
         gceCompress(acc, elements, blockLog2, rounding, out, src);
-        headerWrite.push({ desc, addr: headerAddr, bytes: gceHeader(elements, plan.outDt, blockLog2) });
+        const bytes = gceHeader(elements, plan.outDt, blockLog2);
+        header = { desc, addr: headerAddr, len: bytes.length, bytes };
       } else {
         out = this.encodeOut(plan, elements, rounding);
       }
@@ -194,17 +196,14 @@ export class Executor {
         `RX chain receives ${rxBytes} bytes but the packet produces ${out.length} (${elements} × ${dtypeName(plan.outDt)}${plan.gce?.mode === "compress" ? ", compressed" : ""})`,
       );
     }
-    const writes = [...plan.rx, ...plan.replicas];
-    this.checkWrites([
-      ...headerWrite.map((h) => ({ desc: h.desc, addr: h.addr, len: h.bytes.length })),
-      ...writes,
-    ]);
-    for (const h of headerWrite) this.write(h.desc, h.addr, h.bytes);
+    if (header) this.checkWrites([header]);
+    this.checkWrites(plan.rx);
+    this.checkWrites(plan.replicas);
+    if (header) this.write(header.desc, header.addr, header.bytes);
     this.scatter(plan.rx, out);
     for (const r of plan.replicas) this.write(r.desc, r.addr, out);
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
-    const written =
-      out.length * (1 + plan.replicas.length) + headerWrite.reduce((n, h) => n + h.bytes.length, 0);
+    const written = out.length * (1 + plan.replicas.length) + (header?.len ?? 0);
     return {
       kind,
       op: plan.op,

@@ -84,6 +84,8 @@ export interface CcePlan {
 
 export type PacketPlan = CopyPlan | CcePlan;
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 const CCE_OP = 4;
 const COPY_OP = 2;
 const OPS: Readonly<Record<number, AluOp>> = {
@@ -258,7 +260,8 @@ function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly D
       );
     }
     const elements = packed ? 0 : seg.len / dtypeBytes(inDt);
-    sources.push(fma ? { ...seg, inDt, elements, fma } : { ...seg, inDt, elements });
+    const source: Source = { desc: seg.desc, addr: seg.addr, len: seg.len, inDt, elements };
+    sources.push(fma ? { ...source, fma } : source);
   }
 
   // Combo (EXT): a combo-member head, an EXT RX meta and the more-bit chain must all agree.
@@ -304,19 +307,20 @@ function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly D
     fault(gce.desc, `GCE decompress takes one source, the packet has ${sources.length}`);
   const rxSegs = rx.map(dataSegment);
   const rxBytes = rxSegs.reduce((n, s) => n + s.len, 0);
-  const plan: CcePlan = {
+  const plan: Mutable<CcePlan> = {
     kind: "cce",
     op,
     sources,
     elements,
     outDt,
     rx: rxSegs,
-    replicas: replicas.map((r) => ({ ...r, len: rxBytes })),
+    replicas: replicas.map((r) => ({ desc: r.desc, addr: r.addr, len: rxBytes })),
     combo,
     barrier: tx.some(hasDmb) || data.some((d) => metaWrbar(d.w1)),
-    ...(seed === undefined ? {} : { seed }),
-    ...(constant === undefined ? {} : { constant }),
-    ...(gce === undefined ? {} : { gce }),
   };
+  // Optional parts assigned, not spread in: a conditional spread builds the plan on V8's slow path.
+  if (seed !== undefined) plan.seed = seed;
+  if (constant !== undefined) plan.constant = constant;
+  if (gce !== undefined) plan.gce = gce;
   return plan;
 }
