@@ -1,8 +1,11 @@
 import { FieldError } from "../bits/errors.js";
 import { Dtype } from "../spec/dtype.js";
-import { decodeToF32 } from "./codec.js";
+import { decodeToF32, encodeFromF32 } from "./codec.js";
+import { overflowCodes } from "./float-encode.js";
+import { BF16_FORMAT } from "./float-formats.js";
 import { fmaF32 } from "./fma.js";
-import { wasmAlu } from "./wasm/kernels.js";
+import { type OverflowPolicy, RNE, type Rounding } from "./rounding.js";
+import { wasmAlu, wasmAluTo } from "./wasm/kernels.js";
 
 /** The CCE ALU operations (SDMA_CCETYPE ADD 0, FMA 1, MAX 2, MIN 3; seed 000 §1.1, §4.1). */
 export type AluOp = "add" | "fma" | "min" | "max";
@@ -164,14 +167,90 @@ export function aluApplyEncoded(
   count: number,
   scratch: Float32Array,
 ): void {
-  const width = dt === Dtype.BFLOAT16 ? 2 : dt === Dtype.FP32 || dt === Dtype.FP32R ? 4 : 0;
-  const inRange =
-    Number.isInteger(byteOffset) && byteOffset >= 0 && byteOffset + count * width <= bytes.length;
-  if (width !== 0 && inRange && Number.isInteger(count) && count >= 0 && count <= acc.length) {
-    if (wasmAlu(op, acc, width, bytes, byteOffset, count)) return;
-  }
+  const width = kernelWidth(dt, acc, bytes, byteOffset, count);
+  if (width !== 0 && wasmAlu(op, acc, width, bytes, byteOffset, count)) return;
   decodeToF32(dt, bytes, byteOffset, count, scratch, 0);
   if (op === "add") aluAdd(acc, scratch, count);
   else if (op === "min") aluMin(acc, scratch, count);
   else aluMax(acc, scratch, count);
+}
+
+/** The source width a wasm kernel decodes (2 bf16, 4 FP32), or 0: another dtype or a bad span. */
+function kernelWidth(
+  dt: Dtype,
+  acc: Float32Array,
+  bytes: Uint8Array,
+  byteOffset: number,
+  count: number,
+): 0 | 2 | 4 {
+  const width = dt === Dtype.BFLOAT16 ? 2 : dt === Dtype.FP32 || dt === Dtype.FP32R ? 4 : 0;
+  const inRange =
+    Number.isInteger(byteOffset) && byteOffset >= 0 && byteOffset + count * width <= bytes.length;
+  return inRange && Number.isInteger(count) && count >= 0 && count <= acc.length ? width : 0;
+}
+
+/**
+ * The first source step of an ADD / MIN / MAX reduce: acc[i] ← x[i], element i of dtype `dt` at
+ * `bytes[byteOffset…]`, every NaN written as 0x7fc00000. Bit for bit what filling acc with
+ * {@link aluIdentity}(op) and applying the source with {@link aluApplyEncoded} gives, for each of
+ * the three ops (x + (−0) = x, −0 included; minimum(+inf, x) = maximum(−inf, x) = x), in one pass
+ * instead of two. bf16 and FP32 sources of 256 elements or more load in a wasm kernel.
+ * @throws {FieldError} as decodeToF32 does (span, count, dtype).
+ * @example
+ * aluLoadEncoded("add", acc, Dtype.BFLOAT16, src0, 0, n);
+ * aluApplyEncoded("add", acc, Dtype.BFLOAT16, src1, 0, n, scratch);
+ */
+export function aluLoadEncoded(
+  _op: "add" | "min" | "max",
+  acc: Float32Array,
+  dt: Dtype,
+  bytes: Uint8Array,
+  byteOffset: number,
+  count: number,
+): void {
+  const width = kernelWidth(dt, acc, bytes, byteOffset, count);
+  if (width !== 0 && wasmAlu("load", acc, width, bytes, byteOffset, count)) return;
+  decodeToF32(dt, bytes, byteOffset, count, acc, 0);
+  const bits = f32Bits(acc);
+  for (let i = 0; i < count; i++) if (Number.isNaN(acc[i]!)) bits[i] = CANONICAL_NAN_BITS;
+}
+
+/**
+ * The last source step of a reduce and the output in one: `out[outOffset…]` ← the `count`
+ * elements op(acc[i], x[i]) encoded as `outDt` with `rounding` and `overflow` (x as in
+ * {@link aluApplyEncoded}). The same bytes as aluApplyEncoded followed by encodeFromF32; afterwards
+ * acc holds op(acc, x) or, when a fused kernel ran, its old values (treat it as spent). Fused into
+ * one wasm pass, without writing acc, when acc, bytes and out view one WasmArena (out apart from
+ * both), the source is bf16 or FP32, and the output is FP32 / FP32R or bf16 RNE.
+ * @throws {FieldError} as aluApplyEncoded and encodeFromF32 do.
+ * @example
+ * aluLoadEncoded("add", acc, Dtype.BFLOAT16, src0, 0, n);
+ * aluApplyEncodedThenEncode("add", acc, Dtype.BFLOAT16, src1, 0, n, scratch, Dtype.BFLOAT16, out, 0);
+ */
+export function aluApplyEncodedThenEncode(
+  op: "add" | "min" | "max",
+  acc: Float32Array,
+  dt: Dtype,
+  bytes: Uint8Array,
+  byteOffset: number,
+  count: number,
+  scratch: Float32Array,
+  outDt: Dtype,
+  out: Uint8Array,
+  outOffset: number,
+  rounding: Rounding = RNE,
+  overflow: OverflowPolicy = "ieee",
+): void {
+  const width = kernelWidth(dt, acc, bytes, byteOffset, count);
+  const fp32Out = outDt === Dtype.FP32 || outDt === Dtype.FP32R;
+  const bf16Out = outDt === Dtype.BFLOAT16 && rounding.mode === "rne";
+  const outWidth = fp32Out ? 4 : 2;
+  const outInRange =
+    Number.isInteger(outOffset) && outOffset >= 0 && outOffset + count * outWidth <= out.length;
+  if (width !== 0 && (fp32Out || bf16Out) && outInRange) {
+    const codes = bf16Out ? overflowCodes(BF16_FORMAT, overflow) : undefined;
+    if (wasmAluTo(op, acc, width, bytes, byteOffset, count, out, outOffset, codes)) return;
+  }
+  aluApplyEncoded(op, acc, dt, bytes, byteOffset, count, scratch);
+  encodeFromF32(outDt, acc, 0, count, out, outOffset, rounding, overflow);
 }

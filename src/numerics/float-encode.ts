@@ -6,7 +6,10 @@ import { wasmEncodeBf16 } from "./wasm/kernels.js";
 const F32_INF_BITS = 0x7f800000;
 
 /** The magnitude code an overflow (or an infinite input) becomes under each policy. */
-function overflowCodes(fmt: NarrowFloatFormat, policy: OverflowPolicy): { finite: number; inf: number } {
+export function overflowCodes(
+  fmt: NarrowFloatFormat,
+  policy: OverflowPolicy,
+): { finite: number; inf: number } {
   switch (policy) {
     case "ieee":
       return { finite: fmt.infCode, inf: fmt.infCode };

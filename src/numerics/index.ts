@@ -14,21 +14,28 @@
  * @throws {FieldError} when `count` exceeds an array, on a constant dtype other than fp32 / int32 /
  * uint32, or an accum dtype code outside 1..15.
  * `aluApplyEncoded` is one reduce step straight from a source's bytes (bf16 / FP32 decoded inside a
- * wasm SIMD kernel; every other dtype through decodeToF32 into `scratch`).
+ * wasm SIMD kernel; every other dtype through decodeToF32 into `scratch`); `aluLoadEncoded` is the
+ * first step (= identity fill + apply, one pass) and `aluApplyEncodedThenEncode` the last step
+ * fused with the output encode (one pass in a WasmArena for FP32 / bf16 RNE outputs).
  * @example
  * const acc = new Float32Array(n).fill(aluIdentity("add"));
  * for (const src of sources) aluAdd(acc, src, n);
  * for (const bytes of bf16Sources) aluApplyEncoded("add", acc, Dtype.BFLOAT16, bytes, 0, n, scratch);
+ * // the same reduce of two sources in two passes:
+ * aluLoadEncoded("add", acc, Dtype.BFLOAT16, src0, 0, n);
+ * aluApplyEncodedThenEncode("add", acc, Dtype.BFLOAT16, src1, 0, n, scratch, Dtype.BFLOAT16, out, 0);
  */
 export {
   type AluOp,
   aluAccumulatorDtype,
   aluAdd,
   aluApplyEncoded,
+  aluApplyEncodedThenEncode,
   aluClamp,
   aluConstantToF32,
   aluFma,
   aluIdentity,
+  aluLoadEncoded,
   aluMax,
   aluMin,
 } from "./alu.js";

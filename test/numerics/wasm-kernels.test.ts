@@ -9,6 +9,9 @@ import { describe, expect, it } from "vitest";
 import {
   aluAdd,
   aluApplyEncoded,
+  aluApplyEncodedThenEncode,
+  aluIdentity,
+  aluLoadEncoded,
   aluMax,
   aluMin,
   decodeToF32,
@@ -20,9 +23,10 @@ import {
   SrStream,
   WasmArena,
 } from "../../src/numerics/index.js";
-import { useWasmKernels, wasmAlu, wasmDecodeBf16 } from "../../src/numerics/wasm/kernels.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { useWasmKernels, wasmAlu, wasmAluTo, wasmDecodeBf16 } from "../../src/numerics/wasm/kernels.js";
+import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
 import { binaryModuleText, compileKernels } from "../../tools/wasm/build.js";
+import { kernelsWat } from "../../tools/wasm/kernels-wat.js";
 import { bf16StressBits } from "./stress-bits.js";
 import { hexWords, loadVectors, mismatches, sameF32 } from "./vectors.js";
 
@@ -90,6 +94,11 @@ it("the committed binary is kernels.wat compiled (tools/wasm/build.ts)", async (
     "utf8",
   );
   expect(committed).toBe(binaryModuleText(await compileKernels()));
+});
+
+it("the committed kernels.wat is its generator's output (tools/wasm/kernels-wat.ts)", () => {
+  const committed = readFileSync(new URL("../../src/numerics/wasm/kernels.wat", import.meta.url), "utf8");
+  expect(committed).toBe(kernelsWat());
 });
 
 describe("FP32 ALU kernels = the JS loops", () => {
@@ -247,5 +256,237 @@ describe("bf16 codec kernels = the JS codec", () => {
     const codes = new Uint16Array(out.buffer, out.byteOffset, m);
     const asF32 = (c: ArrayLike<number>) => Uint32Array.from({ length: m }, (_, i) => (c[i]! << 16) >>> 0);
     expect(mismatches(asF32(codes), asF32(expected), sameF32)).toEqual([]);
+  });
+});
+
+/**
+ * Sources for the first / last reduce step: every bf16 code once then random codes (as bf16), or
+ * the specials × specials and random FP32 words of operandBits (as FP32); accumulators from
+ * operandBits and, for a bf16 output, the bf16 rounding stress set against a +0 / −0 source (so
+ * every tie, tie ± 1 and overflow edge reaches the fused encoder).
+ */
+function reduceCases(): { name: string; dt: Dtype; width: 2 | 4; raw: Uint8Array; acc: Uint32Array }[] {
+  const { a, b } = operandBits();
+  const rng = new SrStream(9);
+  const codes = Uint16Array.from({ length: 0x10000 + 4_003 }, (_, i) =>
+    i < 0x10000 ? i : rng.nextU32() >>> 16,
+  );
+  const stress = bf16StressBits();
+  return [
+    {
+      name: "bf16",
+      dt: Dtype.BFLOAT16,
+      width: 2,
+      raw: new Uint8Array(codes.buffer),
+      acc: Uint32Array.from(codes, (_, i) => a[i % a.length]!),
+    },
+    { name: "fp32", dt: Dtype.FP32, width: 4, raw: new Uint8Array(b.slice().buffer), acc: a.slice() },
+    {
+      name: "bf16 ±0 under the stress set",
+      dt: Dtype.BFLOAT16,
+      width: 2,
+      raw: new Uint8Array(Uint16Array.from(stress, (_, i) => (i % 5 === 0 ? 0x8000 : 0)).buffer),
+      acc: stress,
+    },
+  ];
+}
+
+describe("aluLoadEncoded = identity fill + aluApplyEncoded (JS), for ADD, MIN and MAX", () => {
+  const cases = reduceCases();
+
+  function reference(
+    op: (typeof OPS)[number],
+    dt: Dtype,
+    bytes: Uint8Array,
+    off: number,
+    n: number,
+  ): Uint32Array {
+    const acc = new Float32Array(n).fill(aluIdentity(op));
+    withJs(() => aluApplyEncoded(op, acc, dt, bytes, off, n, new Float32Array(n)));
+    return bitsOf(acc);
+  }
+
+  for (const { name, dt, raw } of cases) {
+    const n = raw.length / (dt === Dtype.FP32 ? 4 : 2);
+    it.each(OPS)(`${name} %s: staged, in place in an arena, and the JS loop`, (op) => {
+      const expected = reference(op, dt, raw, 0, n);
+      const staged = new Float32Array(n);
+      const bytes = new Uint8Array(raw.length + 3);
+      bytes.set(raw, 3);
+      aluLoadEncoded(op, staged, dt, bytes, 3, n);
+      expect(firstDifference(bitsOf(staged), expected)).toBeUndefined();
+
+      const arena = new WasmArena(4 * n + raw.length + 16);
+      const acc = arena.f32(4, n);
+      const inArena = arena.u8(4 * n + 5, raw.length);
+      inArena.set(raw);
+      expect(wasmAlu("load", acc, dt === Dtype.FP32 ? 4 : 2, inArena, 0, n)).toBe(true);
+      expect(firstDifference(bitsOf(acc), expected)).toBeUndefined();
+
+      const js = new Float32Array(n);
+      withJs(() => aluLoadEncoded(op, js, dt, raw, 0, n));
+      expect(firstDifference(bitsOf(js), expected)).toBeUndefined();
+    });
+  }
+
+  it.each(OPS)("%s, every length 0..300 (tails) at odd offsets, staged and in an arena", (op) => {
+    const { raw, dt } = cases[0]!;
+    const arena = new WasmArena(4096);
+    for (let len = 0; len <= 300; len += 1 + (len >> 5)) {
+      const expected = reference(op, dt, raw, 6, len);
+      const plain = new Float32Array(len);
+      aluLoadEncoded(op, plain, dt, raw.subarray(1), 5, len);
+      expect(firstDifference(bitsOf(plain), expected)).toBeUndefined();
+      const acc = arena.f32(12, len);
+      const bytes = arena.u8(2000 + (len & 7), 2 * len + 6);
+      bytes.set(raw.subarray(0, 2 * len + 6));
+      aluLoadEncoded(op, acc, dt, bytes, 6, len);
+      expect(firstDifference(bitsOf(acc), expected)).toBeUndefined();
+    }
+  });
+
+  it("a bf16 source under its own accumulator bytes is not loaded in place (it would be overwritten)", () => {
+    const arena = new WasmArena(4096);
+    expect(wasmAlu("load", arena.f32(0, 300), 2, arena.u8(0, 600), 0, 300)).toBe(false);
+    expect(wasmAlu("add", arena.f32(0, 300), 2, arena.u8(0, 600), 0, 300)).toBe(false);
+  });
+});
+
+describe("aluApplyEncodedThenEncode = aluApplyEncoded + encodeFromF32 (JS)", () => {
+  const cases = reduceCases();
+  const outputs = [
+    ["fp32", Dtype.FP32, "ieee"],
+    ...OVERFLOW_POLICIES.map((p) => ["bf16 RNE", Dtype.BFLOAT16, p] as const),
+  ] as const;
+
+  function reference(
+    op: (typeof OPS)[number],
+    c: (typeof cases)[number],
+    outDt: Dtype,
+    policy: OverflowPolicy,
+    n: number,
+    rounding: Rounding = RNE,
+  ): Uint8Array {
+    const acc = new Float32Array(c.acc.slice(0, n).buffer);
+    const out = new Uint8Array(n * dtypeBytes(outDt));
+    withJs(() => {
+      aluApplyEncoded(op, acc, c.dt, c.raw, 0, n, new Float32Array(n));
+      encodeFromF32(outDt, acc, 0, n, out, 0, rounding, policy);
+    });
+    return out;
+  }
+
+  for (const c of cases) {
+    const n = Math.min(c.acc.length, c.raw.length / c.width);
+    for (const [outName, outDt, policy] of outputs) {
+      it.each(OPS)(`${c.name} %s → ${outName} (${policy}): fused in an arena, unaligned; staged`, (op) => {
+        const expected = reference(op, c, outDt, policy, n);
+        const outBytes = expected.length;
+        const arena = new WasmArena(4 * n + c.raw.length + outBytes + 64);
+        const acc = arena.f32(4, n);
+        new Uint32Array(arena.buffer, 4, n).set(c.acc.subarray(0, n));
+        const bytes = arena.u8(4 * n + 9, c.raw.length);
+        bytes.set(c.raw);
+        const out = arena.u8(4 * n + c.raw.length + 16, outBytes + 3);
+        const codes = outDt === Dtype.FP32 ? undefined : { finite: -1, inf: -1 };
+        expect(wasmAluTo(op, acc, c.width, bytes, 0, 0, out, 3, codes)).toBe(false); // too short
+        aluApplyEncodedThenEncode(
+          op,
+          acc,
+          c.dt,
+          bytes,
+          0,
+          n,
+          new Float32Array(n),
+          outDt,
+          out,
+          3,
+          RNE,
+          policy,
+        );
+        expect(firstDifference(out.subarray(3), expected)).toBeUndefined();
+        expect(firstDifference(bitsOf(acc), c.acc.subarray(0, n))).toBeUndefined(); // fused: acc only read
+
+        const plainAcc = new Float32Array(c.acc.slice(0, n).buffer);
+        const plainOut = new Uint8Array(outBytes + 1);
+        aluApplyEncodedThenEncode(
+          op,
+          plainAcc,
+          c.dt,
+          c.raw,
+          0,
+          n,
+          new Float32Array(n),
+          outDt,
+          plainOut,
+          1,
+          RNE,
+          policy,
+        );
+        expect(firstDifference(plainOut.subarray(1), expected)).toBeUndefined();
+      });
+    }
+  }
+
+  it.each(OPS)("%s, bf16 → bf16 RNE and fp32 → fp32, every length 0..300 (tails) in an arena", (op) => {
+    for (const c of [cases[0]!, cases[1]!]) {
+      const outDt = c.dt;
+      const arena = new WasmArena(8192);
+      for (let len = 0; len <= 300; len += 1 + (len >> 5)) {
+        const expected = reference(op, c, outDt, "ieee", len);
+        const acc = arena.f32(8, len);
+        new Uint32Array(arena.buffer, 8, len).set(c.acc.subarray(0, len));
+        const bytes = arena.u8(1500 + (len & 3), len * c.width);
+        bytes.set(c.raw.subarray(0, len * c.width));
+        const out = arena.u8(4000 + (len & 7), expected.length);
+        aluApplyEncodedThenEncode(op, acc, c.dt, bytes, 0, len, new Float32Array(len), outDt, out, 0);
+        expect(firstDifference(out, expected)).toBeUndefined();
+      }
+    }
+  });
+
+  it("SR output and other dtypes take the unfused steps (same bytes)", () => {
+    const c = cases[0]!;
+    const n = c.acc.length;
+    const expected = reference("add", c, Dtype.BFLOAT16, "ieee", n, { mode: "sr", rng: new SrStream(3) });
+    const arena = new WasmArena(8 * n + 64);
+    const acc = arena.f32(0, n);
+    new Uint32Array(arena.buffer, 0, n).set(c.acc);
+    const bytes = arena.u8(4 * n, 2 * n);
+    bytes.set(c.raw.subarray(0, 2 * n));
+    const out = arena.u8(6 * n + 16, 2 * n);
+    aluApplyEncodedThenEncode(
+      "add",
+      acc,
+      Dtype.BFLOAT16,
+      bytes,
+      0,
+      n,
+      new Float32Array(n),
+      Dtype.BFLOAT16,
+      out,
+      0,
+      {
+        mode: "sr",
+        rng: new SrStream(3),
+      },
+    );
+    expect(firstDifference(out, expected)).toBeUndefined();
+    const fp8 = reference("max", c, Dtype.FP8_E4, "ieee", n);
+    const fp8Out = new Uint8Array(n);
+    acc.set(new Float32Array(c.acc.slice().buffer));
+    aluApplyEncodedThenEncode(
+      "max",
+      acc,
+      Dtype.BFLOAT16,
+      bytes,
+      0,
+      n,
+      new Float32Array(n),
+      Dtype.FP8_E4,
+      fp8Out,
+      0,
+    );
+    expect(firstDifference(fp8Out, fp8)).toBeUndefined();
   });
 });

@@ -1,10 +1,13 @@
-// Compiles src/numerics/wasm/kernels.wat with wabt (a devDependency: nothing needs it at run time)
-// and writes the bytes, base64, into the committed src/numerics/wasm/kernels-binary.ts.
-// Regenerate after editing the .wat: `npx tsx tools/wasm/build.ts`.
-// test/numerics/wasm-kernels.test.ts recompiles in memory and compares, so the two cannot drift.
+// Writes src/numerics/wasm/kernels.wat from its generator (tools/wasm/kernels-wat.ts), compiles it
+// with wabt (a devDependency: nothing needs it at run time) and writes the bytes, base64, into the
+// committed src/numerics/wasm/kernels-binary.ts.
+// Regenerate after editing the generator: `npx tsx tools/wasm/build.ts`.
+// test/numerics/wasm-kernels.test.ts regenerates and recompiles in memory and compares, so the
+// three cannot drift.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import wabtInit from "wabt";
+import { kernelsWat } from "./kernels-wat.js";
 
 const WAT = new URL("../../src/numerics/wasm/kernels.wat", import.meta.url);
 const OUT = new URL("../../src/numerics/wasm/kernels-binary.ts", import.meta.url);
@@ -35,6 +38,7 @@ export function binaryModuleText(binary: Uint8Array): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(WAT, kernelsWat());
   const binary = await compileKernels();
   writeFileSync(OUT, binaryModuleText(binary));
   console.log(`wrote ${fileURLToPath(OUT)} (${binary.length} bytes of wasm)`);

@@ -19,15 +19,35 @@ interface WasmApi {
 }
 const WASM = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
+/** An ALU kernel: out[i] ← op(acc[i], src[i]) as FP32 bits (out may equal acc). */
+type AluKernel = (acc: number, src: number, out: number, n: number) => void;
+/** A fused ALU + bf16 RNE encode kernel: out[i] ← bf16 code of op(acc[i], src[i]); acc untouched. */
+type AluBf16Kernel = (
+  acc: number,
+  src: number,
+  out: number,
+  n: number,
+  overflow: number,
+  inf: number,
+) => void;
+
 /** The exports of kernels.wat: addresses are byte offsets into `memory`, counts are elements. */
 interface KernelExports {
   readonly memory: WasmMemory;
-  readonly add_f32: (acc: number, src: number, n: number) => void;
-  readonly min_f32: (acc: number, src: number, n: number) => void;
-  readonly max_f32: (acc: number, src: number, n: number) => void;
-  readonly add_bf16: (acc: number, src: number, n: number) => void;
-  readonly min_bf16: (acc: number, src: number, n: number) => void;
-  readonly max_bf16: (acc: number, src: number, n: number) => void;
+  readonly add_f32: AluKernel;
+  readonly min_f32: AluKernel;
+  readonly max_f32: AluKernel;
+  readonly add_bf16: AluKernel;
+  readonly min_bf16: AluKernel;
+  readonly max_bf16: AluKernel;
+  readonly add_f32_bf16rne: AluBf16Kernel;
+  readonly min_f32_bf16rne: AluBf16Kernel;
+  readonly max_f32_bf16rne: AluBf16Kernel;
+  readonly add_bf16_bf16rne: AluBf16Kernel;
+  readonly min_bf16_bf16rne: AluBf16Kernel;
+  readonly max_bf16_bf16rne: AluBf16Kernel;
+  readonly load_f32: (src: number, out: number, n: number) => void;
+  readonly load_bf16: (src: number, out: number, n: number) => void;
   readonly decode_bf16: (src: number, out: number, n: number) => void;
   readonly encode_bf16_rne: (src: number, out: number, n: number, overflow: number, inf: number) => void;
   readonly encode_bf16_sr: (
@@ -39,6 +59,19 @@ interface KernelExports {
     inf: number,
   ) => void;
 }
+
+/** Kernel names by op and source width, built once (no string work per call). */
+const ALU_NAME = {
+  add: { 2: "add_bf16", 4: "add_f32" },
+  min: { 2: "min_bf16", 4: "min_f32" },
+  max: { 2: "max_bf16", 4: "max_f32" },
+} as const;
+const ALU_BF16_NAME = {
+  add: { 2: "add_bf16_bf16rne", 4: "add_f32_bf16rne" },
+  min: { 2: "min_bf16_bf16rne", 4: "min_f32_bf16rne" },
+  max: { 2: "max_bf16_bf16rne", 4: "max_f32_bf16rne" },
+} as const;
+const LOAD_NAME = { 2: "load_bf16", 4: "load_f32" } as const;
 
 const PAGE = 65536;
 
@@ -134,33 +167,47 @@ function arenaOf(a: ArrayBufferView, b: ArrayBufferView): KernelExports | undefi
 
 /** True when two views of one buffer share bytes without starting at the same byte. */
 function partlyOverlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
+  return a.byteOffset !== b.byteOffset && overlap(a, b);
+}
+
+/** True when two views share at least one byte. */
+function overlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
   return (
     a.buffer === b.buffer &&
-    a.byteOffset !== b.byteOffset &&
     a.byteOffset < b.byteOffset + b.byteLength &&
     b.byteOffset < a.byteOffset + a.byteLength
   );
 }
 
 /**
+ * Whether acc and a source of `srcWidth` bytes per element can be read and written together
+ * element by element: disjoint, or the very same FP32 words (a bf16 source under an FP32
+ * accumulator would be overwritten before it is read).
+ */
+function alignsWith(acc: ArrayBufferView, srcWidth: 2 | 4, srcBytes: ArrayBufferView): boolean {
+  return srcWidth === 4 ? !partlyOverlap(acc, srcBytes) : !overlap(acc, srcBytes);
+}
+
+/**
  * acc[i] ← op(acc[i], src[i]) for i < count, where `src` is FP32 (4 bytes per element) or bf16
- * (2) at `srcBytes[srcOffset…]`. Returns false when no kernel ran (too short, disabled, wasm
+ * (2) at `srcBytes[srcOffset…]`; op "load" is acc[i] ← src[i] with NaN as 0x7fc00000 (= op of the
+ * identity for ADD, MIN and MAX). Returns false when no kernel ran (too short, disabled, wasm
  * missing, or overlapping spans): the caller then runs its JS loop.
  */
 export function wasmAlu(
-  op: WasmAluOp,
+  op: WasmAluOp | "load",
   acc: Float32Array,
   srcWidth: 2 | 4,
   srcBytes: ArrayBufferView,
   srcOffset: number,
   count: number,
 ): boolean {
-  if (!enabled || count < MIN_ELEMENTS || partlyOverlap(acc, srcBytes)) return false;
-  const name = `${op}_${srcWidth === 4 ? "f32" : "bf16"}` as const;
+  if (!enabled || count < MIN_ELEMENTS || !alignsWith(acc, srcWidth, srcBytes)) return false;
   const srcAddr = srcBytes.byteOffset + srcOffset;
   const direct = arenaOf(acc, srcBytes);
   if (direct !== undefined) {
-    direct[name](acc.byteOffset, srcAddr, count);
+    if (op === "load") direct[LOAD_NAME[srcWidth]](srcAddr, acc.byteOffset, count);
+    else direct[ALU_NAME[op][srcWidth]](acc.byteOffset, srcAddr, acc.byteOffset, count);
     return true;
   }
   const k = stagingKernels();
@@ -170,11 +217,43 @@ export function wasmAlu(
   const stagedAcc = new Float32Array(k.memory.buffer, STAGE_ACC, CHUNK);
   for (let done = 0; done < count; done += CHUNK) {
     const n = count - done < CHUNK ? count - done : CHUNK;
-    stagedAcc.set(acc.subarray(done, done + n));
     mem.set(src.subarray(done * srcWidth, (done + n) * srcWidth), STAGE_SRC);
-    k[name](STAGE_ACC, STAGE_SRC, n);
+    if (op === "load") k[LOAD_NAME[srcWidth]](STAGE_SRC, STAGE_ACC, n);
+    else {
+      stagedAcc.set(acc.subarray(done, done + n));
+      k[ALU_NAME[op][srcWidth]](STAGE_ACC, STAGE_SRC, STAGE_ACC, n);
+    }
     acc.set(stagedAcc.subarray(0, n), done);
   }
+  return true;
+}
+
+/**
+ * The last source step of a reduce fused with the output: out ← op(acc[i], src[i]) for i < count
+ * (NaN as 0x7fc00000), stored at `out[outOffset…]` as FP32 bits (`bf16` undefined) or as bf16
+ * codes rounded to nearest even with the policy's magnitude codes `bf16.finite` / `bf16.inf`.
+ * acc is only read. In place only: acc, source and out must view one WasmArena, out apart from
+ * both; false otherwise (and when too short or disabled): the caller runs the unfused steps.
+ */
+export function wasmAluTo(
+  op: WasmAluOp,
+  acc: Float32Array,
+  srcWidth: 2 | 4,
+  srcBytes: ArrayBufferView,
+  srcOffset: number,
+  count: number,
+  out: ArrayBufferView,
+  outOffset: number,
+  bf16: { readonly finite: number; readonly inf: number } | undefined,
+): boolean {
+  if (!enabled || count < MIN_ELEMENTS || !alignsWith(acc, srcWidth, srcBytes)) return false;
+  if (out.buffer !== acc.buffer || overlap(out, acc) || overlap(out, srcBytes)) return false;
+  const k = arenaOf(acc, srcBytes);
+  if (k === undefined) return false;
+  const srcAddr = srcBytes.byteOffset + srcOffset;
+  const outAddr = out.byteOffset + outOffset;
+  if (bf16 === undefined) k[ALU_NAME[op][srcWidth]](acc.byteOffset, srcAddr, outAddr, count);
+  else k[ALU_BF16_NAME[op][srcWidth]](acc.byteOffset, srcAddr, outAddr, count, bf16.finite, bf16.inf);
   return true;
 }
 
