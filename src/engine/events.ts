@@ -4,7 +4,7 @@
  */
 
 /** The kind of work a packet did. */
-export type WorkKind = "copy" | "cce" | "gce-compress" | "gce-decompress" | "transpose";
+export type WorkKind = "copy" | "cce" | "gce-compress" | "gce-decompress" | "transpose" | "fence";
 
 /** The work of one packet, before it is placed in time. */
 export interface Work {

@@ -35,6 +35,10 @@ import { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-code
 import { type DeviceMemory, MemoryFault } from "./memory.js";
 import { describeAddress } from "./memory-map.js";
 import type { CcePlan, CopyPlan, PacketPlan, Segment } from "./packet-plan.js";
+import type { TransposePlan } from "./transpose-plan.js";
+
+/** What a packet did, before the executor adds where it ran. */
+type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations">;
 
 /** The accumulator's first value (MODEL above). */
 export function accumulatorStart(op: AluOp): number {
@@ -74,22 +78,73 @@ export class Executor {
    * work done. @throws DescriptorFault.
    */
   run(plan: PacketPlan, engine: number, queue: number, descriptors: number, sr: SrStream): Work {
-    const first = plan.kind === "copy" ? plan.tx[0] : plan.sources[0];
-    const done = plan.kind === "copy" ? this.copy(plan) : this.cce(plan, sr);
+    let done: Done;
+    let tx: Descriptor | undefined;
+    let rx: Descriptor | undefined;
+    if (plan.kind === "copy") {
+      done = this.copy(plan);
+      tx = plan.tx[0]?.desc;
+      rx = plan.rx[0]?.desc;
+    } else if (plan.kind === "cce") {
+      done = this.cce(plan, sr);
+      tx = plan.sources[0]?.desc;
+      rx = plan.rx[0]?.desc;
+    } else if (plan.kind === "transpose") {
+      done = this.transpose(plan);
+      tx = plan.rows[0]?.tx;
+      rx = plan.rows[0]?.rx;
+    } else {
+      done = { kind: "fence", bytesRead: 0, bytesWritten: 0, sources: 0, destinations: 0 };
+      tx = plan.tx;
+      rx = plan.rx;
+    }
     // One object shape for every packet (the done part is assigned, not spread: faster in V8).
     return Object.assign(done, {
       engine,
       queue,
       descriptors,
-      txSlot: first?.desc.ref.slot ?? 0,
-      rxSlot: plan.rx[0]?.desc.ref.slot ?? 0,
-      barrier: plan.barrier,
+      txSlot: tx?.ref.slot ?? 0,
+      rxSlot: rx?.ref.slot ?? 0,
+      barrier: plan.kind === "fence" || plan.kind === "transpose" ? false : plan.barrier,
     });
   }
 
-  private copy(
-    plan: CopyPlan,
-  ): Pick<Work, "kind" | "bytesRead" | "bytesWritten" | "sources" | "destinations"> {
+  /**
+   * The CAYMAN SBUF transpose (transpose-plan.ts): element k of each row to partition P + k. Every
+   * row is read and every element's destination checked before the first write.
+   */
+  private transpose(plan: TransposePlan): Done {
+    const { elem, cols, rows } = plan;
+    const stride = BigInt(this.ctx.profile.sbufPartitionStride);
+    let total = 0;
+    for (const r of rows) total += r.len;
+    this.scratch.need(total, 0, 0);
+    const buf = this.scratch.bytes;
+    const targets: Segment[] = [];
+    let off = 0;
+    for (const r of rows) {
+      this.read(r.tx, r.src, buf.subarray(off, off + r.len));
+      off += r.len;
+      for (let k = 0; k < cols; k++) {
+        const addr = r.window + BigInt(r.partition + k) * stride + BigInt(r.offset);
+        targets.push({ desc: r.rx, addr, len: elem });
+      }
+    }
+    this.checkWrites(targets);
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[i] as Segment;
+      this.write(t.desc, t.addr, buf.subarray(i * elem, (i + 1) * elem));
+    }
+    return {
+      kind: "transpose",
+      bytesRead: total,
+      bytesWritten: total,
+      sources: rows.length,
+      destinations: targets.length,
+    };
+  }
+
+  private copy(plan: CopyPlan): Done {
     const total = plan.tx.reduce((n, s) => n + s.len, 0);
     this.scratch.need(total, 0, 0);
     const buf = this.scratch.bytes;
@@ -109,10 +164,7 @@ export class Executor {
     };
   }
 
-  private cce(
-    plan: CcePlan,
-    sr: SrStream,
-  ): Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations"> {
+  private cce(plan: CcePlan, sr: SrStream): Done {
     const rounding: Rounding = plan.seed === undefined ? RNE : { mode: "sr", rng: sr };
     if (plan.seed !== undefined) sr.reseed(plan.seed);
     let rxBytes = 0;

@@ -30,6 +30,13 @@ import {
   metaWrbar,
   pointer,
 } from "./descriptor.js";
+import {
+  type FencePlan,
+  isTransposeFlush,
+  isTransposeTx,
+  planTranspose,
+  type TransposePlan,
+} from "./transpose-plan.js";
 
 /** A buffer one descriptor reads or writes. */
 export interface Segment {
@@ -82,7 +89,7 @@ export interface CcePlan {
   readonly barrier: boolean;
 }
 
-export type PacketPlan = CopyPlan | CcePlan;
+export type PacketPlan = CopyPlan | CcePlan | TransposePlan | FencePlan;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -113,8 +120,11 @@ export function planPacket(
   tx: readonly Descriptor[],
   rx: readonly Descriptor[],
 ): PacketPlan {
+  if (tx.some(isTransposeTx)) return planTranspose(profile, tx, rx);
   const compute = tx.some((d) => hasMeta(d) || metaOp(d.w1) === CCE_OP);
-  return compute ? planCce(profile, tx, rx) : planCopy(tx, rx);
+  if (compute) return planCce(profile, tx, rx);
+  if (isTransposeFlush(tx, rx)) return { kind: "fence", tx: tx[0] as Descriptor, rx: rx[0] as Descriptor };
+  return planCopy(tx, rx);
 }
 
 function planCopy(tx: readonly Descriptor[], rx: readonly Descriptor[]): CopyPlan {
