@@ -22,6 +22,26 @@ function split(p: DmaPacket): Packet {
   return { tx: chunks(p.tx), rx: chunks(p.rx) };
 }
 
+/** One bf16-or-other row on a fresh trn2 device: post it and run. */
+function runRow(dtype: Dtype, cols: number, len: number, to: (dev: Device) => bigint) {
+  const dev = new Device("trn2");
+  const w = new QueueWriter(dev, 0, 0, RING_TX, RING_RX, 64);
+  const packet = buildCaymanTransposePacket({
+    dtype,
+    cols,
+    dir: 0,
+    ctrl: 0,
+    a2: 0n,
+    op: 1,
+    wDim: 1,
+    zDim: 1,
+    from: [{ addr: DATA, len }],
+    to: [{ addr: to(dev), len }],
+  });
+  w.post(split(packet as DmaPacket));
+  return dev.run();
+}
+
 interface Case {
   dtype: Dtype;
   elem: number;
@@ -140,44 +160,15 @@ describe("CAYMAN SBUF transpose: the HAL's packet executed by the engine", () =>
   });
 
   it("an offset past the partition's capacity (224 KiB on trn2) is a named fault", () => {
-    const dev = new Device("trn2");
-    const w = new QueueWriter(dev, 0, 0, RING_TX, RING_RX, 64);
-    const packet = buildCaymanTransposePacket({
-      dtype: Dtype.BFLOAT16,
-      cols: 2,
-      dir: 0,
-      ctrl: 0,
-      a2: 0n,
-      op: 1,
-      wDim: 1,
-      zDim: 1,
-      from: [{ addr: DATA, len: 4 }],
-      to: [{ addr: sbufAddress(dev.profile, 0, 5, 0) + BigInt(224 * 1024), len: 4 }],
-    });
-    w.post(split(packet as DmaPacket));
-    const r = dev.run();
+    const r = runRow(Dtype.BFLOAT16, 2, 4, (dev) => sbufAddress(dev.profile, 0, 5, 0) + BigInt(224 * 1024));
     expect(r.faults[0]?.message).toMatch(
       /rx slot 0: .*SBUF core 0 partition 5 \+ 0x38000 .*past the partition's capacity/,
     );
   });
 
   it("a row that is not cols × elem bytes is a named fault", () => {
-    const dev = new Device("trn2");
-    const w = new QueueWriter(dev, 0, 0, RING_TX, RING_RX, 64);
-    const packet = buildCaymanTransposePacket({
-      dtype: Dtype.BFLOAT16,
-      cols: 4,
-      dir: 0,
-      ctrl: 0,
-      a2: 0n,
-      op: 1,
-      wDim: 1,
-      zDim: 1,
-      from: [{ addr: DATA, len: 6 }],
-      to: [{ addr: sbufAddress(dev.profile, 0, 0, 0), len: 6 }],
-    });
-    w.post(split(packet as DmaPacket));
-    expect(dev.run().faults[0]?.message).toMatch(/tx slot 0: row of 6 bytes is not cols 4 × elem 2/);
+    const r = runRow(Dtype.BFLOAT16, 4, 6, (dev) => sbufAddress(dev.profile, 0, 0, 0));
+    expect(r.faults[0]?.message).toMatch(/tx slot 0: row of 6 bytes is not cols 4 × elem 2/);
   });
 
   it("the flush packet is a fence: no fault, no memory written, one event after the transpose", () => {
