@@ -24,7 +24,7 @@ function setup() {
     slots: 64,
   });
   const S = [0x10000n, 0x20000n, 0x30000n].map((o) => HBM_BASE + o);
-  S.forEach((s, i) => dev.memory.write(s, f32([1 + i, 2 + i, 3 + i, 4 + i])));
+  for (const [i, s] of S.entries()) dev.memory.write(s, f32([1 + i, 2 + i, 3 + i, 4 + i]));
   const read = (a: bigint) => Array.from(new Float32Array(dev.memory.read(a, 16).slice().buffer));
   return { dev, vring, S, read, D: HBM_BASE + 0x40000n, D2: HBM_BASE + 0x50000n };
 }
