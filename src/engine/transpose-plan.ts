@@ -77,11 +77,7 @@ export function isTransposeFlush(tx: readonly Descriptor[], rx: readonly Descrip
 }
 
 /** Where one packed to-address points: window, partition P and in-partition offset. */
-function unpack(
-  rx: Descriptor,
-  elem: number,
-  profile: ArchProfile,
-): { window: bigint; partition: number; offset: number } {
+function unpack(rx: Descriptor, elem: number): { window: bigint; partition: number; offset: number } {
   const addr = pointer(rx);
   const window = addr & ~WINDOW_ALIGN_MASK;
   if (!SBUF_WINDOWS.includes(window))
@@ -130,7 +126,7 @@ export function planTranspose(
     const len = dataLength(t);
     if (dataLength(r) !== len) fault(r, `RX length ${dataLength(r)} is not the row's TX length ${len}`);
     if (len !== cols * elem) fault(t, `row of ${len} bytes is not cols ${cols} × elem ${elem}`);
-    const to = unpack(r, elem, profile);
+    const to = unpack(r, elem);
     // Partition P + cols − 1 must exist: past partition 127 the address would run into PSUM.
     if (to.partition + cols > profile.sbufPartitions)
       fault(
