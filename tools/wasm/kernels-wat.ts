@@ -44,6 +44,8 @@ function combineLanes(c: Combine, k: 0 | 1): string {
 /**
  * $rk (FP32 bits) → its bf16 codes in i32 lanes, in place (float-encode.ts encodeBf16): the
  * increment added to the magnitude, then a code at or above inf resolved by the overflow policy.
+ * The compares are signed (native on x64 SSE, unlike unsigned ones): the magnitude is below 2^31
+ * and the code below 2^16, so signed and unsigned order agree.
  */
 function bf16Codes(k: 0 | 1, store: Store): string {
   const u = `(local.get $r${k})`;
@@ -57,8 +59,8 @@ function bf16Codes(k: 0 | 1, store: Store): string {
     `(local.set $ec (v128.bitselect
           (v128.bitselect (local.get $ov)
             (v128.bitselect (local.get $iv) ${splat("0x7fc0")} (i32x4.eq (local.get $ea) ${splat("0x7f800000")}))
-            (i32x4.lt_u (local.get $ea) ${splat("0x7f800000")}))
-          (local.get $ec) (i32x4.ge_u (local.get $ec) ${splat("0x7f80")})))`,
+            (i32x4.lt_s (local.get $ea) ${splat("0x7f800000")}))
+          (local.get $ec) (i32x4.gt_s (local.get $ec) ${splat("0x7f7f")})))`,
     `(local.set $r${k} (v128.or (local.get $ec) (v128.and (i32x4.shr_u ${u} (i32.const 16)) ${splat("0x8000")})))`,
   ].join("\n        ");
 }
