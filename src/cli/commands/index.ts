@@ -1,6 +1,7 @@
 import type { Command } from "../command.js";
 import { buildCommand } from "./build.js";
 import { castCommand } from "./cast.js";
+import { allgCommand, allrCommand, redsctCommand, sendrecvCommand } from "./collective.js";
 import { cceCommand } from "./cce.js";
 import { demoCommand } from "./demo.js";
 import { halCommand } from "./hal.js";
@@ -10,6 +11,10 @@ import { validateCommand } from "./validate.js";
 
 /** Every command, in the order `sdmakit help` lists them. */
 export const COMMANDS: readonly Command[] = [
+  allrCommand,
+  allgCommand,
+  redsctCommand,
+  sendrecvCommand,
   layoutsCommand,
   describeCommand,
   encodeCommand,
