@@ -258,14 +258,7 @@ class CompiledLayout implements Layout {
       const value = fromBits(l, raw);
       const at = `bits ${l.bit}..${l.bit + l.width - 1}`;
       if (l.kind === "reserved" && raw !== 0 && raw !== 0n) {
-        out.push({
-          kind: "reserved",
-          field: l.path,
-          bit: l.bit,
-          width: l.width,
-          value,
-          message: `reserved ${l.path} (${at}) is ${raw}, not 0`,
-        });
+        out.push(reservedIssue(l, value));
       } else if (l.kind === "const" && raw !== l.value) {
         out.push({
           kind: "const",
@@ -321,6 +314,19 @@ class CompiledLayout implements Layout {
       throw new DecodeError(`${this.name} is ${this.bytes} bytes; got ${Math.max(0, bytes.length - offset)}`);
     }
   }
+}
+
+/** The issue a reserved field that is not zero raises (for readers that check union arms). */
+export function reservedIssue(l: Leaf, value: FieldValue): DecodeIssue {
+  const at = `bits ${l.bit}..${l.bit + l.width - 1}`;
+  return {
+    kind: "reserved",
+    field: l.path,
+    bit: l.bit,
+    width: l.width,
+    value,
+    message: `reserved ${l.path} (${at}) is ${value}, not 0`,
+  };
 }
 
 function readRaw(bytes: Uint8Array, base: number, l: Leaf): number | bigint {

@@ -3,7 +3,7 @@
  * offset, or a register reference whose marker byte's top two bits say which kind.
  */
 import { FieldError } from "../bits/errors.js";
-import type { DecodeIssue, Layout } from "../bits/layout.js";
+import { type DecodeIssue, type Layout, reservedIssue } from "../bits/layout.js";
 import { Addr4Marker } from "../spec/enums.js";
 
 /** How an ADDR4 names its address. */
@@ -106,17 +106,7 @@ export function issuesWithAddr4Arms(layout: Layout, bytes: Uint8Array): DecodeIs
     if (prefix === undefined) continue;
     const marker = layout.read(`${prefix}addr_reg.marker`, bytes) as number;
     const value = layout.read(l.path, bytes) as number;
-    if ((marker & MARKER_MASK) !== Addr4Marker.IMM && value !== 0) {
-      const at = `bits ${l.bit}..${l.bit + l.width - 1}`;
-      out.push({
-        kind: "reserved",
-        field: l.path,
-        bit: l.bit,
-        width: l.width,
-        value,
-        message: `reserved ${l.path} (${at}) is ${value}, not 0`,
-      });
-    }
+    if ((marker & MARKER_MASK) !== Addr4Marker.IMM && value !== 0) out.push(reservedIssue(l, value));
   }
   return out;
 }
