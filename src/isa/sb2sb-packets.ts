@@ -6,29 +6,23 @@
  * a strided or reversed pattern has several, and each becomes its own packet(s), so every
  * descriptor moves one contiguous run (a packet's buf_ptr / buf1_ptr is one address).
  *
- * Chunking (seed 000 §7.1): a copy packet moves up to MAX_COPY_BYTES (64 descriptors of 64 KiB) —
- * an SBUF partition is smaller, so one packet per segment. A reduce packet moves at most
- * min(encd_get_cce_reduce_packet_size(class, leg elements), aws_hal_get_sdma_max_cce_elements · dsz)
- * bytes, a multiple of 32. MODEL (tails, as src/collectives/packets.ts): under one 32-byte granule the
- * size function gives 0, and the rounding would drop a remainder, so the last packet of a segment
- * carries whatever is left (whole elements); the CCE reduces it like any other.
+ * Chunking: a copy packet moves up to MAX_COPY_BYTES (64 descriptors of 64 KiB) — an SBUF
+ * partition is smaller, so one packet per segment. A reduce segment is cut by the runtime's one
+ * reduce chunking rule (src/runtime/reduce-chunks.ts, seed 000 §7.1), sized for the leg's elements.
  */
 import { FieldError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
-import {
-  awsHalGetSdmaMaxCceElements,
-  type CceRequest,
-  type CopyRequest,
-  encdGetCceReducePacketSize,
-  MAX_COPY_BYTES,
-} from "../runtime/index.js";
+import { type CceRequest, type CopyRequest, MAX_COPY_BYTES } from "../runtime/index.js";
+import { chunkRun, reducePacketBytes } from "../runtime/reduce-chunks.js";
 import { type Dtype, dtypeBytes } from "../spec/dtype.js";
 import { SdmaCceType } from "../spec/enums.js";
 import { CSWTCH_21 } from "../spec/tables.js";
 import type { Sb2sbLeg, Sb2sbSegment } from "./sb2sb-lowering.js";
 
-/** MODEL: SB2SB legs run in priority class 0 with the runtime's default (uncapped) nrt_gconf. */
-export const SB2SB_PRIORITY_CLASS = 0;
+export {
+  REDUCE_PRIORITY_CLASS as SB2SB_PRIORITY_CLASS,
+  reducePacketBytes,
+} from "../runtime/reduce-chunks.js";
 
 /** One runtime call: add_dma_packet with a copy request, or add_dma_packet_cce with a CCE request. */
 export type Sb2sbPacket =
@@ -50,37 +44,20 @@ export function kbinOpOfReduce(op: SdmaCceType): number {
   return CSWTCH_21.indexOf(op) + 1;
 }
 
-/**
- * The most bytes one reduce packet of a leg moves (seed 000 §7.1), or undefined when the leg is
- * under one 32-byte granule (the size function gives 0: each segment goes whole).
- * @throws SdmaAssertError as encd_get_cce_reduce_packet_size (a dtype of SDMA size 0, e.g. fp32r) or
- * aws_hal_get_sdma_max_cce_elements (an arch without a cap).
- * @example reducePacketBytes(CAYMAN, 4096, Dtype.FP32) // 8192 (2048 elements)
- */
-export function reducePacketBytes(profile: ArchProfile, elements: number, dtype: Dtype): number | undefined {
-  const size = encdGetCceReducePacketSize(
-    { priorityClass: SB2SB_PRIORITY_CLASS, elemCount: elements },
-    dtype,
-  );
-  const cap = awsHalGetSdmaMaxCceElements(profile.arch) * dtypeBytes(dtype);
-  return size === 0 ? undefined : Math.min(size, cap);
-}
-
-/** Split a segment into pieces of at most `max` bytes (whole pieces; the last takes the rest). */
-function split(seg: Sb2sbSegment, max: number): Sb2sbSegment[] {
-  const out: Sb2sbSegment[] = [];
-  for (let off = 0; off < seg.bytes; off += max) {
-    const bytes = Math.min(max, seg.bytes - off);
-    out.push({ src: seg.src + BigInt(off), dst: seg.dst + BigInt(off), bytes });
-  }
-  return out;
+/** Split a segment into pieces of at most `max` bytes (the last takes the rest; undefined: whole). */
+function split(seg: Sb2sbSegment, max: number | undefined): Sb2sbSegment[] {
+  return chunkRun(seg.bytes, max).map((c) => ({
+    src: seg.src + BigInt(c.start),
+    dst: seg.dst + BigInt(c.start),
+    bytes: c.count,
+  }));
 }
 
 /**
  * The runtime calls of one leg, in order: a copy leg gives one add_dma_packet per segment; a
  * reduce-copy leg one add_dma_packet_cce per packet-size chunk of each segment, reducing
  * [src, dst] into dst (sources = the incoming chunk and the local one, seed 000 §8).
- * @throws FieldError for a reduce op other than ADD / MAX / MIN; SdmaAssertError as {@link reducePacketBytes}.
+ * @throws FieldError for a reduce op other than ADD / MAX / MIN; SdmaAssertError as reducePacketBytes.
  * @example sb2sbLegPackets(CAYMAN, leg).map((p) => p.kind) // ["copy", "copy", …] one per segment
  */
 export function sb2sbLegPackets(profile: ArchProfile, leg: Sb2sbLeg): Sb2sbPacket[] {
@@ -93,7 +70,7 @@ export function sb2sbLegPackets(profile: ArchProfile, leg: Sb2sbLeg): Sb2sbPacke
   const dt = leg.dtype as Dtype;
   const max = reducePacketBytes(profile, leg.bytes / dtypeBytes(dt), dt);
   return leg.segments
-    .flatMap((s) => (max === undefined ? [s] : split(s, max)))
+    .flatMap((s) => split(s, max))
     .map((s) => ({
       kind: "cce",
       cce: { op, sources: [s.src, s.dst], dests: [s.dst], size: s.bytes, inDtype: dt, cceInfo: null },
