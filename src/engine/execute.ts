@@ -29,6 +29,7 @@ import { dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { FmaOperand } from "../spec/enums.js";
 import { GCE_HEADER_BYTES, gcePayloadBytes } from "../spec/gce-header.js";
 import { type Descriptor, fault } from "./descriptor.js";
+import { resolveEmbeddedSem, type SemWrite } from "./embedded-sem-write.js";
 import type { Work } from "./events.js";
 import { DescriptorFault } from "./faults.js";
 import { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
@@ -82,7 +83,7 @@ export class Executor {
     let tx: Descriptor | undefined;
     let rx: Descriptor | undefined;
     if (plan.kind === "copy") {
-      done = this.copy(plan);
+      done = this.copy(plan, engine);
       tx = plan.tx[0]?.desc;
       rx = plan.rx[0]?.desc;
     } else if (plan.kind === "cce") {
@@ -144,7 +145,8 @@ export class Executor {
     };
   }
 
-  private copy(plan: CopyPlan): Done {
+  /** A plain copy; then, MARIANA, the embedded-semaphore writes its RX descriptors carry. */
+  private copy(plan: CopyPlan, engine: number): Done {
     const total = plan.tx.reduce((n, s) => n + s.len, 0);
     this.scratch.need(total, 0, 0);
     const buf = this.scratch.bytes;
@@ -154,7 +156,15 @@ export class Executor {
       off += s.len;
     }
     this.checkWrites(plan.rx);
+    const sems: SemWrite[] = [];
+    for (const d of plan.sems) {
+      const w = resolveEmbeddedSem(this.ctx.profile, this.ctx.memory, engine, d);
+      if (w) sems.push(w);
+    }
+    this.checkWrites(sems);
     this.scatter(plan.rx, buf.subarray(0, total));
+    // strong_ord_wr: each semaphore changes only after all of the packet's data has landed.
+    for (const w of sems) this.writeU32(w.desc, w.addr, w.value);
     return {
       kind: "copy",
       bytesRead: total,
@@ -337,6 +347,14 @@ export class Executor {
       this.rethrow(desc, e);
     }
     return into;
+  }
+
+  private writeU32(desc: Descriptor, addr: bigint, value: number): void {
+    try {
+      this.ctx.memory.writeU32(addr, value);
+    } catch (e) {
+      this.rethrow(desc, e);
+    }
   }
 
   private write(desc: Descriptor, addr: bigint, data: Uint8Array): void {

@@ -30,6 +30,7 @@ import {
   metaWrbar,
   pointer,
 } from "./descriptor.js";
+import { hasEmbeddedSem } from "./embedded-sem-write.js";
 import {
   type FencePlan,
   isTransposeFlush,
@@ -49,6 +50,8 @@ export interface CopyPlan {
   readonly kind: "copy";
   readonly tx: readonly Segment[];
   readonly rx: readonly Segment[];
+  /** RX descriptors carrying a MARIANA embedded-semaphore write (len_ctrl bit 31), in RX order. */
+  readonly sems: readonly Descriptor[];
   readonly barrier: boolean;
 }
 
@@ -120,14 +123,30 @@ export function planPacket(
   tx: readonly Descriptor[],
   rx: readonly Descriptor[],
 ): PacketPlan {
-  if (tx.some(isTransposeTx)) return planTranspose(profile, tx, rx);
-  const compute = tx.some((d) => hasMeta(d) || metaOp(d.w1) === CCE_OP);
+  const sems = rx.filter(hasEmbeddedSem);
+  if (sems.length > 0 && !profile.hasMarianaSlice)
+    fault(
+      sems[0] as Descriptor,
+      `embedded-semaphore write (S2M len_ctrl bit 31) on ${profile.codename}: the facility is MARIANA-only`,
+    );
+  const transpose = tx.some(isTransposeTx);
+  const compute = !transpose && tx.some((d) => hasMeta(d) || metaOp(d.w1) === CCE_OP);
+  const flush = !transpose && !compute && isTransposeFlush(tx, rx);
+  if (sems.length > 0 && (transpose || compute || flush)) {
+    const what = transpose
+      ? "transpose packet (its RX W1 is v51)"
+      : compute
+        ? "compute packet (its RX W1 is the S2M meta)"
+        : "transpose flush";
+    fault(sems[0] as Descriptor, `embedded-semaphore write (S2M len_ctrl bit 31) on a ${what}`);
+  }
+  if (transpose) return planTranspose(profile, tx, rx);
   if (compute) return planCce(profile, tx, rx);
-  if (isTransposeFlush(tx, rx)) return { kind: "fence", tx: tx[0] as Descriptor, rx: rx[0] as Descriptor };
-  return planCopy(tx, rx);
+  if (flush) return { kind: "fence", tx: tx[0] as Descriptor, rx: rx[0] as Descriptor };
+  return planCopy(tx, rx, sems);
 }
 
-function planCopy(tx: readonly Descriptor[], rx: readonly Descriptor[]): CopyPlan {
+function planCopy(tx: readonly Descriptor[], rx: readonly Descriptor[], sems: Descriptor[]): CopyPlan {
   for (const d of tx) {
     if (metaOp(d.w1) !== COPY_OP)
       fault(d, `meta_ctrl 0x${d.w1.toString(16)} has op ${metaOp(d.w1)}: neither copy (2) nor CCE (4)`);
@@ -144,6 +163,7 @@ function planCopy(tx: readonly Descriptor[], rx: readonly Descriptor[]): CopyPla
     kind: "copy",
     tx: txs,
     rx: rxs,
+    sems,
     barrier: tx.some(hasDmb) || tx.some((d) => d.w1 !== DEFAULT_COPY_META && (d.w1 & (1 << 26)) !== 0),
   };
 }

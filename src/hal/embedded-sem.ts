@@ -19,7 +19,7 @@ export const EMBEDDED_SEM_REGIONS = EMBEDDED_SEM_UPDATE.count;
 export const EMBEDDED_SEM_AXI_BASE = 0x8_0270_1800n;
 /** The device-full / rebase prefix aws_hal_stpb_get_axi_offset strips (bit 35). */
 export const AXI_REBASE_PREFIX = 0x8_0000_0000n;
-/** desc byte 3 |= 0x80: len_ctrl bit 31, the strong_ord_wr flag the seed names. */
+/** desc byte 3 |= 0x80: len_ctrl bit 31, the strong_ord_wr flag the seed names (seed 003 §4). */
 export const S2M_EMBEDDED_SEM_FLAG = 0x80;
 
 const ctrlCfg = csrAccessor("aws_reg_write_embedded_sem_ctrl_cfg");
@@ -92,9 +92,20 @@ export function marianaEmbeddedSemCsrIndex(_dev: HalDevice, localBase: bigint): 
 }
 
 /**
- * MODEL packing of al_embedded_sem_t into descriptor bytes 0..3 (one little-endian word), beside
- * the seed's byte-3 |= 0x80: wr_val 15:0, intra_reg_offset 23:16, reg_sel 28:24, wr_mode 30:29,
- * bit 31 the strong_ord_wr flag (always set by the leaf, so `sow` is that flag and adds no bit).
+ * MODEL (docs/fidelity/hal.md "S2M embedded-semaphore descriptor"): where s2m_set_embedded_sem_fields
+ * puts its bytes. The seed: "sets desc[+3] |= 0x80 (the strong_ord_wr bit) and packs the 6-byte
+ * al_embedded_sem_t into descriptor bytes a2[0..3]". We keep the byte formula exactly — byte 3 of
+ * the descriptor, so len_ctrl bit 31 — and read "a2" as the RX view's second address word,
+ * buf2_ptr_lo (W1, descriptor bytes 4..7): four bytes, free on a plain-copy RX descriptor. Packing
+ * the fields into W0 instead would overwrite the ring model's ring_id / FIRST / LAST (25:24, 26, 27);
+ * moving the flag to the public strong-order bit 29 would change the seed's byte (0x80 is bit 7 of
+ * byte 3, not bit 5).
+ */
+export const EMBEDDED_SEM_FIELDS_OFFSET = 4;
+
+/**
+ * MODEL bit positions of al_embedded_sem_t inside W1 (the seed gives the members, not their bits):
+ * wr_val 15:0, intra_reg_offset 23:16, reg_sel 28:24 (32 regions), wr_mode 30:29, sow 31.
  */
 export const EMBEDDED_SEM_PACKING = {
   wr_val: { shift: 0, bits: 16 },
@@ -102,22 +113,46 @@ export const EMBEDDED_SEM_PACKING = {
   reg_sel: { shift: 24, bits: 5 },
   wr_mode: { shift: 29, bits: 2 },
 } as const;
+/** W1 bit 31: `sow`, the semaphore-on-write enable of the `embedded-sem` layout. */
+export const EMBEDDED_SEM_SOW_BIT = 31;
 
 /**
- * libnrt s2m_set_embedded_sem_fields @0x465500, seed 003 §4: pack `sem` into desc bytes 0..3 (MODEL
- * packing {@link EMBEDDED_SEM_PACKING}) and set desc[3] |= 0x80.
- * @throws FieldError when a member does not fit its packed width, or desc is shorter than 4 bytes.
+ * The al_embedded_sem_t members packed in a W1 word (inverse of the packing in
+ * {@link s2mSetEmbeddedSemFields}); the engine reads an RX descriptor's fields with it.
+ * @example unpackEmbeddedSem(0x8009beef).reg_sel // 9
+ */
+export function unpackEmbeddedSem(w1: number): EmbeddedSemFields {
+  const field = (f: keyof typeof EMBEDDED_SEM_PACKING) => {
+    const { shift, bits } = EMBEDDED_SEM_PACKING[f];
+    return (w1 >>> shift) & (2 ** bits - 1);
+  };
+  return {
+    sow: ((w1 >>> EMBEDDED_SEM_SOW_BIT) & 1) === 1,
+    wr_mode: field("wr_mode"),
+    wr_val: field("wr_val"),
+    reg_sel: field("reg_sel"),
+    intra_reg_offset: field("intra_reg_offset"),
+  };
+}
+
+/**
+ * libnrt s2m_set_embedded_sem_fields @0x465500, seed 003 §4: desc[3] |= 0x80 (len_ctrl bit 31, the
+ * strong_ord_wr flag) and `sem` packed into W1 = buf2_ptr_lo (MODEL {@link EMBEDDED_SEM_FIELDS_OFFSET},
+ * {@link EMBEDDED_SEM_PACKING}). Bytes 0..2 and 8..15 are left as they are, so a ring writer's
+ * length, ring_id, FIRST / LAST and the destination pointer survive.
+ * @throws FieldError when a member does not fit its packed width, or desc is shorter than 8 bytes.
  */
 export function s2mSetEmbeddedSemFields(_dev: HalDevice, desc: Uint8Array, sem: EmbeddedSemFields): void {
-  if (desc.length < 4) throw new FieldError("s2m_set_embedded_sem_fields", "desc", desc.length, "≥ 4 bytes");
-  let word = 0;
+  const end = EMBEDDED_SEM_FIELDS_OFFSET + 4;
+  if (desc.length < end)
+    throw new FieldError("s2m_set_embedded_sem_fields", "desc", desc.length, `≥ ${end} bytes`);
+  let word = sem.sow ? 1 << EMBEDDED_SEM_SOW_BIT : 0;
   for (const [name, { shift, bits }] of Object.entries(EMBEDDED_SEM_PACKING)) {
     const v = sem[name as keyof typeof EMBEDDED_SEM_PACKING];
     const max = 2 ** bits - 1;
     if (!Number.isInteger(v) || v < 0 || v > max) throw new FieldError("embedded-sem", name, v, `0..${max}`);
     word |= v << shift;
   }
-  const view = new DataView(desc.buffer, desc.byteOffset, 4);
-  view.setUint32(0, word >>> 0, true);
+  new DataView(desc.buffer, desc.byteOffset + EMBEDDED_SEM_FIELDS_OFFSET, 4).setUint32(0, word >>> 0, true);
   desc[3] = (desc[3] as number) | S2M_EMBEDDED_SEM_FLAG;
 }

@@ -68,7 +68,18 @@
  * Completion: a packet that must signal is followed on the same TX / RX rings by a 4-byte plain copy
  * whose destination is a semaphore increment window (NeuronCore event block + 0x2700000 + 0x1800 +
  * 4·index, GROUND_TRUTH); the engine's memory map turns that write into the increment.
+ *
+ * MARIANA embedded-semaphore write (seed 003 §4, s2m_set_embedded_sem_fields; MODEL reading in
+ * docs/fidelity/hal.md): a plain-copy RX descriptor may carry len_ctrl bit 31 (the seed's
+ * desc[+3] |= 0x80, "strong_ord_wr") with al_embedded_sem_t packed into W1 = buf2_ptr_lo (the seed's
+ * "a2[0..3]"; bit positions in src/hal/embedded-sem.ts). Not in W0: there the fields would sit on
+ * ring_id / FIRST / LAST. After the packet's data has landed the engine updates semaphore
+ * intra_reg_offset of region reg_sel, whose address it reads from the engine's
+ * embedded_semaphore_update CSRs. The bit on a compute or transpose RX descriptor (whose W1 is taken)
+ * or on SUNDA / CAYMAN is a fault.
  */
+/** len_ctrl bit 31 of an S2M descriptor: W1 carries an embedded-semaphore write (see above). */
+export const LEN_CTRL_EMBEDDED_SEM = 2 ** 31;
 
 /** Bit 23 of len_ctrl: the descriptor is a compute descriptor / carries an S2M meta-control. */
 export const LEN_CTRL_HAS_META = 1 << 23;

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { FieldError, SdmaAbortError, SdmaAssertError } from "../../src/bits/errors.js";
 import { MARIANA } from "../../src/hal/arch-profile.js";
 import { csrAccessor, csrAddress } from "../../src/hal/csr-accessors.js";
-import { EMBEDDED_SEM_AXI_BASE, s2mSetEmbeddedSemFields } from "../../src/hal/embedded-sem.js";
+import {
+  EMBEDDED_SEM_AXI_BASE,
+  s2mSetEmbeddedSemFields,
+  unpackEmbeddedSem,
+} from "../../src/hal/embedded-sem.js";
 import { khalCall } from "../../src/hal/khal-dispatch.js";
 import { createHalDevice } from "../../src/hal/khal-registrars.js";
 import {
@@ -171,20 +175,28 @@ describe("CCE user offset, FP8, QoS, B0, rspcomb", () => {
 });
 
 describe("s2m_set_embedded_sem_fields", () => {
-  it("desc byte 3 |= 0x80 and the MODEL packing in bytes 0..3; bytes 4..15 untouched", () => {
+  it("desc byte 3 |= 0x80 and the MODEL packing in W1 (bytes 4..7); every other byte untouched", () => {
     const dev = createHalDevice("trn3");
     const desc = new Uint8Array(16).fill(0x11);
     const sem = EMBEDDED_SEM.decode(
       EMBEDDED_SEM.encode({ sow: true, wr_mode: 1, wr_val: 0xbeef, reg_sel: 9, intra_reg_offset: 0x42 }),
     );
     khalCall(dev, "s2m_set_embedded_sem_fields", desc, sem as never);
-    expect(new DataView(desc.buffer).getUint32(0, true)).toBe(
-      (0x80000000 | (1 << 29) | (9 << 24) | (0x42 << 16) | 0xbeef) >>> 0,
-    );
-    expect(desc[3]! & 0x80).toBe(0x80);
-    expect([...desc.slice(4)]).toEqual(new Array(12).fill(0x11));
+    const view = new DataView(desc.buffer);
+    expect(view.getUint32(0, true)).toBe(0x91111111);
+    expect(view.getUint32(4, true)).toBe((0x80000000 | (1 << 29) | (9 << 24) | (0x42 << 16) | 0xbeef) >>> 0);
+    expect([...desc.slice(8)]).toEqual(new Array(8).fill(0x11));
   });
-  it("reg_sel 32 and wr_mode 4 do not fit: FieldError", () => {
+  it("leaves the ring bits of len_ctrl (ring_id 25:24, FIRST 26, LAST 27) to the ring writer", () => {
+    const dev = createHalDevice("trn3");
+    const desc = new Uint8Array(16);
+    new DataView(desc.buffer).setUint32(0, (0b11 << 24) | (1 << 26) | (1 << 27) | 4, true);
+    const sem = { sow: false, wr_mode: 2, wr_val: 1, reg_sel: 31, intra_reg_offset: 255 };
+    s2mSetEmbeddedSemFields(dev, desc, sem);
+    expect(new DataView(desc.buffer).getUint32(0, true)).toBe((0x80000000 | (0xf << 24) | 4) >>> 0);
+    expect(unpackEmbeddedSem(new DataView(desc.buffer).getUint32(4, true))).toEqual(sem);
+  });
+  it("reg_sel 32, wr_mode 4 and a 4-byte desc do not fit: FieldError", () => {
     const dev = createHalDevice("trn3");
     const base = { sow: true, wr_mode: 0, wr_val: 0, reg_sel: 0, intra_reg_offset: 0 };
     expect(() => s2mSetEmbeddedSemFields(dev, new Uint8Array(16), { ...base, reg_sel: 32 })).toThrow(
@@ -193,5 +205,6 @@ describe("s2m_set_embedded_sem_fields", () => {
     expect(() => s2mSetEmbeddedSemFields(dev, new Uint8Array(16), { ...base, wr_mode: 4 })).toThrow(
       FieldError,
     );
+    expect(() => s2mSetEmbeddedSemFields(dev, new Uint8Array(4), base)).toThrow(FieldError);
   });
 });
