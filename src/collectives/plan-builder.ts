@@ -3,6 +3,11 @@
  * range it reads. Algorithms partition buffers identically at every step, so a read matches a
  * write exactly (same rank, buffer, first element and count); anything else is a planner bug and
  * throws rather than silently losing an ordering.
+ *
+ * MODEL: a reduce over a single source with unit scale (what a 1-rank all-reduce / reduce-scatter
+ * plans) is built as a plain copy, as NCCL copies for one rank: a single-source CCE would pass the
+ * data through FP32 (inexact for > 24-bit integers) and a 1-byte dtype through the u8 → u16 lane
+ * promotion (seed 000 §4.2), which refuses an odd byte count.
  */
 import type { BufRef, Leg, LegKind, LegSource } from "./plan.js";
 
@@ -27,6 +32,11 @@ export class PlanBuilder {
   /** Append a leg (an empty one is dropped). @throws Error when a read overlaps a write inexactly. */
   add(spec: LegSpec): void {
     if (spec.count === 0) return;
+    const only = spec.srcs.length === 1 ? spec.srcs[0] : undefined;
+    if (spec.kind === "reduce-copy" && only !== undefined && (only.scale ?? 1) === 1) {
+      this.add({ ...spec, kind: "copy", srcs: [{ ref: only.ref }] });
+      return;
+    }
     const after = new Set<number>();
     for (const { ref } of spec.srcs) {
       const w = this.lastWriter.get(key(ref));

@@ -108,3 +108,24 @@ describe("multi-node and Trn3", () => {
     ).toBe(0);
   });
 });
+
+describe("one rank: the collective is a copy", () => {
+  it("every collective × op × dtype, odd byte counts (1-byte dtypes included), both checks", () => {
+    for (const collective of COLLECTIVES) {
+      for (const dtype of COLLECTIVE_DTYPES) {
+        for (const op of OPS) {
+          for (const check of ["exact", "reference"] as const) {
+            const r = runSize(base({ collective, dtype, op, check, ranks: 1 }), 3 * dtypeBytes(dtype));
+            const what = `${collective} ${dtypeName(dtype)} ${op} ${check}`;
+            expect(
+              r.plan.legs.every((l) => l.kind === "copy"),
+              what,
+            ).toBe(true);
+            expect(r.row.wrong, what).toBe(0);
+            expect(r.row.guardErrors, what).toBe(0);
+          }
+        }
+      }
+    }
+  });
+});
