@@ -4,8 +4,9 @@
  * no JS object crosses from host to device (DESIGN.md).
  *
  * Scheduling: `step()` executes one packet — the next queue in round-robin order (engine-major,
- * GROUND_TRUTH: "round-robin across queues") that can make progress; within a queue packets run in
- * ring order. A packet whose descriptor carries a stale ring_id is not consumed: the queue stalls and
+ * GROUND_TRUTH: "round-robin across queues") that can make progress; on a profile with
+ * `queueArbitration: "qos"` (Trn3) the highest QoS class first, round-robin inside it (qos.ts);
+ * within a queue packets run in ring order. A packet whose descriptor carries a stale ring_id is not consumed: the queue stalls and
  * `run()` reports it. A fault stops its queue (until its ring base is reprogrammed) and is reported;
  * other queues go on.
  */
@@ -24,6 +25,7 @@ import { DescriptorFault, type DescriptorRef, type QueueStall } from "./faults.j
 import { DeviceMemory, MemoryFault } from "./memory.js";
 import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
 import { planPacket } from "./packet-plan.js";
+import { DEFAULT_QOS_CLASS, QOS_SERVICE_ORDER, qosClassOf, qosQueueAt } from "./qos.js";
 import { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";
 
 export interface DeviceOptions {
@@ -73,6 +75,8 @@ export class Device {
   private readonly srStreams: SrStream[] = [];
   private readonly engineClock: Float64Array;
   private readonly csrValues = new Map<bigint, number>();
+  /** Trn3: each queue's QoS class, as its udma_qos_ctrl register was last written (qos.ts). */
+  private readonly qosClass: Uint8Array | undefined;
   private readonly executor: Executor;
   /** Queue indices with posted work, ascending (the round-robin order). */
   private readonly posted: number[] = [];
@@ -91,6 +95,10 @@ export class Device {
     this.costModel = options.costModel ?? new ProfileCostModel(this.profile);
     this.overflow = options.overflow ?? "nan";
     const engines = engineCount(this.profile);
+    this.qosClass =
+      this.profile.queueArbitration === "qos"
+        ? new Uint8Array(engines * this.profile.queuesPerEngine).fill(DEFAULT_QOS_CLASS)
+        : undefined;
     this.engineClock = new Float64Array(engines);
     for (let e = 0; e < engines; e++) {
       for (let q = 0; q < this.profile.queuesPerEngine; q++) {
@@ -161,8 +169,20 @@ export class Device {
     const order = this.posted;
     let start = 0;
     while (start < order.length && (order[start] as number) < this.cursor) start++;
+    if (!this.qosClass) return this.serve(start, -1);
+    for (const cls of QOS_SERVICE_ORDER) {
+      const r = this.serve(start, cls);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  /** Round-robin from `start` over the posted queues (of QoS class `cls`, unless −1). */
+  private serve(start: number, cls: number): StepResult | undefined {
+    const order = this.posted;
     for (let k = 0, n = order.length; k < n; k++) {
       const idx = order[(k + start) % n] as number;
+      if (cls >= 0 && this.qosClass?.[idx] !== cls) continue;
       const q = this.queues[idx] as DmaQueue;
       if (!q.runnable) continue;
       const result = this.runPacket(q, idx);
@@ -299,9 +319,7 @@ export class Device {
   private locate(
     addr: bigint,
   ): { q: DmaQueue; idx: number; ring: Ring; name: "tx" | "rx"; reg: string | undefined } | undefined {
-    const rel = addr - SDMA_CSR_BASE;
-    const engine = Number(rel / this.profile.sdmaEngineStride);
-    const off = Number(rel % this.profile.sdmaEngineStride);
+    const { engine, off } = this.engineOffset(addr);
     const inBlock = (first: number) =>
       off >= first && off < first + this.profile.queuesPerEngine * QUEUE_BLOCK;
     const name = inBlock(M2S_FIRST) ? "tx" : inBlock(S2M_FIRST) ? "rx" : undefined;
@@ -312,10 +330,30 @@ export class Device {
     return { q, idx, ring: name === "tx" ? q.tx : q.rx, name, reg: REG_BY_OFFSET.get(off % QUEUE_BLOCK) };
   }
 
+  /** Which engine's register space `addr` is in, and its offset there. */
+  private engineOffset(addr: bigint): { engine: number; off: number } {
+    const rel = addr - SDMA_CSR_BASE;
+    return {
+      engine: Number(rel / this.profile.sdmaEngineStride),
+      off: Number(rel % this.profile.sdmaEngineStride),
+    };
+  }
+
+  /** A udma_qos_ctrl write sets its queue's class (Trn3; elsewhere the register is only stored). */
+  private qosWrite(addr: bigint, v: number): void {
+    if (!this.qosClass) return;
+    const { engine, off } = this.engineOffset(addr);
+    const queue = qosQueueAt(off, this.profile.queuesPerEngine);
+    if (queue !== undefined) this.qosClass[engine * this.profile.queuesPerEngine + queue] = qosClassOf(v);
+  }
+
   private csrWrite(addr: bigint, v: number): void {
     this.csrValues.set(addr, v);
     const at = this.locate(addr);
-    if (!at) return;
+    if (!at) {
+      this.qosWrite(addr, v);
+      return;
+    }
     const { q, idx, ring, name } = at;
     switch (at.reg) {
       case "drbp_lo":
