@@ -29,8 +29,13 @@ import { DEFAULT_QOS_CLASS, QOS_SERVICE_ORDER, qosClassOf, qosQueueAt } from "./
 import { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";
 
 export interface DeviceOptions {
-  /** The register file the SDMA space is routed to (default: a new one). */
+  /** The register file the SDMA space is routed to (default: a new one that keeps no access log). */
   readonly regs?: RegisterFile;
+  /**
+   * The default register file's `logLimit` (RegisterFileOptions): 0, no log, unless asked — a log
+   * of every doorbell of a long run costs garbage-collection time. Ignored when `regs` is given.
+   */
+  readonly registerLog?: number;
   /** Timing (default {@link ProfileCostModel}); never changes a functional result. */
   readonly costModel?: CostModel;
   /**
@@ -91,7 +96,7 @@ export class Device {
    */
   constructor(arch: ArchProfile | string | number, options: DeviceOptions = {}) {
     this.profile = typeof arch === "object" ? arch : archProfile(arch);
-    this.regs = options.regs ?? new RegisterFile();
+    this.regs = options.regs ?? new RegisterFile({ logLimit: options.registerLog ?? 0 });
     this.costModel = options.costModel ?? new ProfileCostModel(this.profile);
     this.overflow = options.overflow ?? "nan";
     const engines = engineCount(this.profile);

@@ -1,6 +1,6 @@
 /**
  * A simulated MMIO register space: 32-bit reads and writes at exact 64-bit addresses, a log of
- * every access (address, value, which accessor made it), and handlers so the device can react to a
+ * every access (address, value, which accessor made it; bounded or off by option), and handlers so the device can react to a
  * write (a doorbell, a semaphore increment). Registers without a handler hold the last value written.
  */
 import { DeviceFault } from "../bits/errors.js";
@@ -24,10 +24,29 @@ interface Window {
   readonly onRead?: ReadHandler;
 }
 
+export interface RegisterFileOptions {
+  /**
+   * How many accesses `log` keeps: every one (the default, `Infinity`), none (0), or the most recent
+   * N. With N the log is trimmed in batches, so it holds between the last N and the last 2N
+   * accesses, and a `writesSince` mark is only good until the next trim. Long simulations use 0:
+   * a log that grows forever costs garbage-collection time.
+   */
+  readonly logLimit?: number;
+}
+
 export class RegisterFile {
   readonly log: RegisterAccess[] = [];
   private readonly values = new Map<bigint, number>();
   private readonly windows: Window[] = [];
+  private readonly logLimit: number;
+
+  /** @throws RangeError when logLimit is not a non-negative integer or Infinity. */
+  constructor(options: RegisterFileOptions = {}) {
+    const limit = options.logLimit ?? Number.POSITIVE_INFINITY;
+    if (!(limit === Number.POSITIVE_INFINITY || (Number.isInteger(limit) && limit >= 0)))
+      throw new RangeError(`logLimit ${limit} is not a non-negative integer or Infinity`);
+    this.logLimit = limit;
+  }
 
   /** Route accesses in [base, base + bytes) to handlers (later windows win over earlier ones). */
   handle(base: bigint, bytes: bigint, handlers: { onWrite?: WriteHandler; onRead?: ReadHandler }): void {
@@ -37,11 +56,12 @@ export class RegisterFile {
   write32(addr: bigint, value: number, accessor?: string): void {
     checkAligned(addr);
     const v = value >>> 0;
-    this.log.push(
-      accessor === undefined
-        ? { op: "write", addr, value: v, width: 32 }
-        : { op: "write", addr, value: v, width: 32, accessor },
-    );
+    if (this.logLimit > 0)
+      this.record(
+        accessor === undefined
+          ? { op: "write", addr, value: v, width: 32 }
+          : { op: "write", addr, value: v, width: 32, accessor },
+      );
     this.values.set(addr, v);
     this.windowOf(addr)?.onWrite?.(addr, v);
   }
@@ -50,17 +70,23 @@ export class RegisterFile {
     checkAligned(addr);
     const w = this.windowOf(addr);
     const v = (w?.onRead ? w.onRead(addr) : (this.values.get(addr) ?? 0)) >>> 0;
-    this.log.push(
-      accessor === undefined
-        ? { op: "read", addr, value: v, width: 32 }
-        : { op: "read", addr, value: v, width: 32, accessor },
-    );
+    if (this.logLimit > 0)
+      this.record(
+        accessor === undefined
+          ? { op: "read", addr, value: v, width: 32 }
+          : { op: "read", addr, value: v, width: 32, accessor },
+      );
     return v;
   }
 
   /** The writes logged since `mark` (an index into `log`). */
   writesSince(mark = 0): RegisterAccess[] {
     return this.log.slice(mark).filter((a) => a.op === "write");
+  }
+
+  private record(access: RegisterAccess): void {
+    this.log.push(access);
+    if (this.log.length >= 2 * this.logLimit) this.log.splice(0, this.log.length - this.logLimit);
   }
 
   private windowOf(addr: bigint): Window | undefined {

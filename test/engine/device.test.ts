@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Device, HBM_BASE, sbufAddress, semaphoreAddress } from "../../src/engine/index.js";
+import { RegisterFile } from "../../src/hal/register-file.js";
 import { Dtype } from "../../src/spec/dtype.js";
 import { ccePacket, copyPacket, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
@@ -85,5 +86,30 @@ describe("CCE ADD end to end", () => {
     expect(dev.memory.read(dst, 2 * n)).toEqual(
       reference({ op: "add", sources: srcs, elements: n, inDt: Dtype.BFLOAT16, outDt: Dtype.BFLOAT16 }),
     );
+  });
+});
+
+describe("register access log", () => {
+  it("a Device keeps no register log unless asked; asked, it logs every access", () => {
+    const quiet = setup();
+    quiet.w.post(copyPacket(DATA, DATA + 0x1000n, 16));
+    quiet.dev.run();
+    expect(quiet.dev.regs.log).toEqual([]);
+    const dev = new Device("trn2", { registerLog: Number.POSITIVE_INFINITY });
+    const w = new QueueWriter(dev, 0, 0, RING_TX, RING_RX, 64);
+    w.post(copyPacket(DATA, DATA + 0x1000n, 16));
+    expect(dev.regs.writesSince().map((a) => a.value)).toEqual([
+      0x1000, 0x100000, 64, 0x1000, 0x200000, 64, 1, 1,
+    ]);
+  });
+
+  it("a bounded log keeps the most recent accesses (between N and 2N)", () => {
+    const regs = new RegisterFile({ logLimit: 4 });
+    for (let i = 0; i < 11; i++) regs.write32(0x100n, i);
+    expect(regs.log.length).toBeGreaterThanOrEqual(4);
+    expect(regs.log.length).toBeLessThan(8);
+    expect(regs.log.at(-1)?.value).toBe(10);
+    expect(regs.log.slice(-4).map((a) => a.value)).toEqual([7, 8, 9, 10]);
+    expect(() => new RegisterFile({ logLimit: -1 })).toThrow(RangeError);
   });
 });
