@@ -10,6 +10,7 @@ import { splitRange } from "./partition.js";
 import type { Plan } from "./plan.js";
 import { PlanBuilder } from "./plan-builder.js";
 import { bufferSizes, channelsFor, type PlanRequest } from "./plan-request.js";
+import { sb2sbAllowed, sb2sbRewrite } from "./sb2sb-legs.js";
 import { lnc2Partner } from "./topology.js";
 
 function kangaGroupSize(req: PlanRequest): number {
@@ -27,7 +28,7 @@ function kangaGroupSize(req: PlanRequest): number {
  */
 export function buildPlan(req: PlanRequest): Plan {
   const sizes = bufferSizes(req);
-  const b = new PlanBuilder();
+  const b = new PlanBuilder(sb2sbAllowed(req) ? (spec) => sb2sbRewrite(req, spec) : undefined);
   const n = req.topology.ranks;
   if (req.collective === "sendrecv") {
     const ch = channelsFor(req, req.count, 1);

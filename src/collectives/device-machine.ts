@@ -17,14 +17,16 @@
 import { DeviceFault, isEinval, UsageError } from "../bits/errors.js";
 import { Device, type EngineEvent, HBM_BASE } from "../engine/index.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
+import type { Sb2sbPacket } from "../isa/index.js";
 import type { OverflowPolicy } from "../numerics/index.js";
 import { addDmaPacket, addDmaPacketCce, type CceInfo, RingFullError, Vring } from "../runtime/index.js";
 import { Dtype, dtypeBytes } from "../spec/dtype.js";
 import { KbinDmaDescOp } from "../spec/enums.js";
 import { BufferLayout, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
 import { legAluOp, sourceScale } from "./leg-math.js";
-import { legPackets, queueSeed } from "./packets.js";
-import type { Leg, Plan } from "./plan.js";
+import { isSb2sb, legPackets, queueSeed } from "./packets.js";
+import type { BufRef, Leg, LegSource, Plan } from "./plan.js";
+import { sb2sbLegCalls } from "./sb2sb-legs.js";
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
 export const RING_SLOTS = 1024;
@@ -115,35 +117,43 @@ export class DeviceMachine {
     return v;
   }
 
+  /** The runtime calls of a leg, in order: one per packet (SB2SB legs: staged, sb2sb-legs.ts). */
+  private *calls(leg: Leg): Generator<Sb2sbPacket> {
+    const { dtype, op } = this.plan;
+    const addr = (ref: BufRef, plus: number) => this.layout.addr(ref, plus);
+    if (isSb2sb(leg)) {
+      yield* sb2sbLegCalls(this.profile, leg, dtype, op, addr);
+      return;
+    }
+    const eb = dtypeBytes(dtype);
+    const alu = legAluOp(leg, op);
+    const cceInfo: CceInfo | null =
+      alu === "fma"
+        ? {
+            numSources: leg.srcs.length,
+            numDests: leg.dsts.length,
+            fmaInfo: { scaleDtype: Dtype.FP32, scale: leg.srcs.map(sourceScale) },
+          }
+        : null;
+    for (const pk of legPackets(this.profile, leg, dtype)) {
+      const size = pk.count * eb;
+      if (alu === undefined) {
+        const src = addr((leg.srcs[0] as LegSource).ref, pk.start);
+        yield { kind: "copy", copy: { src, dst: addr(leg.dsts[0] as BufRef, pk.start), size } };
+      } else {
+        const sources = leg.srcs.map((s) => addr(s.ref, pk.start));
+        const dests = leg.dsts.map((d) => addr(d, pk.start));
+        yield { kind: "cce", cce: { op: KBIN_OP[alu], sources, dests, size, inDtype: dtype, cceInfo } };
+      }
+    }
+  }
+
   /** Post every packet of a leg; a full ring first drains what is posted. */
   post(leg: Leg): void {
-    const eb = dtypeBytes(this.plan.dtype);
-    const alu = legAluOp(leg, this.plan.op);
     const vring = this.vring(leg);
-    for (const pk of legPackets(this.profile, leg, this.plan.dtype)) {
-      const size = pk.count * eb;
-      const sources = leg.srcs.map((s) => this.layout.addr(s.ref, pk.start));
-      const dests = leg.dsts.map((d) => this.layout.addr(d, pk.start));
-      const postOnce = () => {
-        if (alu === undefined)
-          return addDmaPacket(vring, { src: sources[0] as bigint, dst: dests[0] as bigint, size });
-        const cceInfo: CceInfo | null =
-          alu === "fma"
-            ? {
-                numSources: sources.length,
-                numDests: dests.length,
-                fmaInfo: { scaleDtype: Dtype.FP32, scale: leg.srcs.map(sourceScale) },
-              }
-            : null;
-        return addDmaPacketCce(vring, {
-          op: KBIN_OP[alu],
-          sources,
-          dests,
-          size,
-          inDtype: this.plan.dtype,
-          cceInfo,
-        });
-      };
+    for (const call of this.calls(leg)) {
+      const postOnce = () =>
+        call.kind === "copy" ? addDmaPacket(vring, call.copy) : addDmaPacketCce(vring, call.cce);
       let written: ReturnType<typeof postOnce>;
       try {
         written = postOnce();

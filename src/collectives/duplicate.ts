@@ -10,6 +10,7 @@ import { Dtype, dtypeBytes } from "../spec/dtype.js";
 import type { BufRef } from "./plan.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import type { PlanRequest } from "./plan-request.js";
+import { sb2sbAllowed } from "./sb2sb-legs.js";
 
 export interface FanOut {
   readonly step: number;
@@ -30,7 +31,13 @@ export function copyOrDuplicate(req: PlanRequest, b: PlanBuilder, f: FanOut): vo
   const [first, ...rest] = f.dsts;
   if (first === undefined) return;
   const common = { step: f.step, rank: f.rank, queue: f.queue, count: f.count };
-  if (rest.length > 0 && req.topology.profile.hasCceReplication && canDuplicate(req.dtype)) {
+  // With SB2SB on, the partner's copy is its own leg, so it can become an SB2SB leg.
+  if (
+    rest.length > 0 &&
+    req.topology.profile.hasCceReplication &&
+    canDuplicate(req.dtype) &&
+    !sb2sbAllowed(req)
+  ) {
     b.add({ ...common, kind: "duplicate", srcs: [{ ref: f.src }], dsts: f.dsts });
     return;
   }

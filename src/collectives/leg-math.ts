@@ -7,7 +7,7 @@ import type { Leg, LegSource, ReduceOp } from "./plan.js";
 
 /** The CCE ALU op of a leg, or undefined for a plain copy. */
 export function legAluOp(leg: Leg, op: ReduceOp): AluOp | undefined {
-  if (leg.kind === "copy") return undefined;
+  if (leg.kind === "copy" || leg.kind === "sb2sb-copy") return undefined;
   if (leg.kind === "duplicate") return "add";
   return op === "sum" ? "add" : op === "avg" ? "fma" : op;
 }

@@ -11,6 +11,12 @@ import { type Dtype, dtypeBytes } from "../spec/dtype.js";
 import { MAX_DESCRIPTOR_BYTES } from "../spec/packet-model.js";
 import type { ElemRange } from "./partition.js";
 import type { Leg } from "./plan.js";
+import { sb2sbElementPackets } from "./sb2sb-legs.js";
+
+/** True for the SB2SB leg kinds (staged through SBUF, packets per channel). */
+export function isSb2sb(leg: Leg): boolean {
+  return leg.kind === "sb2sb-copy" || leg.kind === "sb2sb-reduce";
+}
 
 /** Elements per full packet of a leg of this kind; undefined: the whole leg is one packet. */
 export function packetElems(profile: ArchProfile, leg: Leg, dt: Dtype): number | undefined {
@@ -22,11 +28,13 @@ export function packetElems(profile: ArchProfile, leg: Leg, dt: Dtype): number |
 
 /** The packets of a leg, as element offsets relative to the leg's first element. */
 export function legPackets(profile: ArchProfile, leg: Leg, dt: Dtype): ElemRange[] {
+  if (isSb2sb(leg)) return sb2sbElementPackets(profile, leg, dt);
   return chunkRun(leg.count, packetElems(profile, leg, dt));
 }
 
 /** How many packets a leg has, without listing them. */
 export function legPacketCount(profile: ArchProfile, leg: Leg, dt: Dtype): number {
+  if (isSb2sb(leg)) return sb2sbElementPackets(profile, leg, dt).length;
   return chunkCount(leg.count, packetElems(profile, leg, dt));
 }
 

@@ -29,9 +29,13 @@ export class PlanBuilder {
   readonly legs: Leg[] = [];
   private readonly lastWriter = new Map<string, { id: number; count: number }>();
 
+  /** @param rewrite applied to every leg before it is added (the SB2SB rule, when on). */
+  constructor(private readonly rewrite?: (spec: LegSpec) => LegSpec) {}
+
   /** Append a leg (an empty one is dropped). @throws Error when a read overlaps a write inexactly. */
-  add(spec: LegSpec): void {
-    if (spec.count === 0) return;
+  add(given: LegSpec): void {
+    if (given.count === 0) return;
+    const spec = this.rewrite === undefined ? given : this.rewrite(given);
     const only = spec.srcs.length === 1 ? spec.srcs[0] : undefined;
     if (spec.kind === "reduce-copy" && only !== undefined && (only.scale ?? 1) === 1) {
       this.add({ ...spec, kind: "copy", srcs: [{ ref: only.ref }] });

@@ -18,6 +18,8 @@ export interface PlanRequest {
    * (the input of each rank) and allg (the output of each rank) — a multiple of the rank count.
    */
   readonly count: number;
+  /** Build LNC2 pair exchanges as SB2SB legs where the pair allows (sb2sb-legs.ts); default off. */
+  readonly sb2sb?: boolean;
 }
 
 /** Elements per rank of each buffer. Scratch holds ring partials, one slot per input element. */

@@ -29,9 +29,11 @@ export interface LegSource {
 /**
  * `copy`: add_dma_packet, one source, one destination. `reduce-copy`: add_dma_packet_cce with the
  * plan's op over the sources. `duplicate`: add_dma_packet_cce ADD of one source into several
- * destinations (the combo path's replication, arch > 2) — the 1R2W all-gather step.
+ * destinations (the combo path's replication, arch > 2) — the 1R2W all-gather step. `sb2sb-copy` /
+ * `sb2sb-reduce`: an exchange between LNC2 partners as an SB2SB leg staged through SBUF
+ * (sb2sb-legs.ts); a reduce's sources are [incoming, local], the engine's order.
  */
-export type LegKind = "copy" | "reduce-copy" | "duplicate";
+export type LegKind = "copy" | "reduce-copy" | "duplicate" | "sb2sb-copy" | "sb2sb-reduce";
 
 export interface Leg {
   /** Index in {@link Plan.legs}. */

@@ -36,6 +36,8 @@ export interface CollectiveRun {
   readonly srSeed?: number;
   /** Seed of the input data. */
   readonly dataSeed: number;
+  /** Build LNC2 pair exchanges as SB2SB legs where the pair allows (default off). */
+  readonly sb2sb?: boolean;
   /** MODEL default `nan`, the device's (engine/device.ts). */
   readonly overflow?: OverflowPolicy;
 }
@@ -74,6 +76,7 @@ function planFor(run: CollectiveRun, t: Topology, count: number): { plan: Plan; 
       dtype: run.dtype,
       op: run.op,
       count,
+      sb2sb: run.sb2sb === true,
     });
     const schedule = schedulePlan(plan, t, sr);
     if (best === undefined || schedule.totalNs < best.schedule.totalNs) best = { plan, schedule };

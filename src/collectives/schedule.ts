@@ -9,8 +9,9 @@ import { MAX_DESCRIPTOR_BYTES } from "../spec/packet-model.js";
 import { engineCostModel, LAUNCH_OVERHEAD_NS, SEMAPHORE_TO_START_NS } from "./cost-model.js";
 import { legAluOp } from "./leg-math.js";
 import type { LinkClass } from "./links.js";
-import { legPacketCount } from "./packets.js";
+import { isSb2sb, legPacketCount } from "./packets.js";
 import type { Leg, Plan } from "./plan.js";
+import { sb2sbEngineNs } from "./sb2sb-legs.js";
 import { linkClass, linkResource, type Topology } from "./topology.js";
 
 export interface Schedule {
@@ -73,6 +74,7 @@ function descriptorsPerPacket(leg: Leg, plan: Plan, sr: boolean, packetBytes: nu
 
 /** The engine time of a leg: its packets through the engine's cost model. */
 function engineNs(model: ProfileCostModel, t: Topology, plan: Plan, leg: Leg, sr: boolean): number {
+  if (isSb2sb(leg)) return sb2sbEngineNs(model, t.profile, leg, plan.dtype, sr);
   const eb = dtypeBytes(plan.dtype);
   const packets = legPacketCount(t.profile, leg, plan.dtype);
   const bytes = leg.count * eb;

@@ -59,7 +59,8 @@ export function traceOf(plan: Plan, schedule: Schedule, profile: ArchProfile): {
     const end = schedule.end[leg.id]!;
     const packets = legPacketCount(profile, leg, plan.dtype);
     const each = (end - start) / packets;
-    const name = leg.kind === "copy" ? "copy" : `${leg.kind} ${legAluOp(leg, plan.op)}`;
+    const alu = legAluOp(leg, plan.op);
+    const name = alu === undefined ? leg.kind : `${leg.kind} ${alu}`;
     for (let k = 0; k < packets; k++) {
       ev.push({
         name,

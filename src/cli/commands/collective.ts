@@ -35,16 +35,25 @@ const SUMMARY: Readonly<Record<CollectiveName, string>> = {
   sendrecv: "send-recv (ring shift) over simulated NeuronCores, checked and timed like nccom-test",
 };
 
+/** What --sb2sb did: how many legs of the last size are SB2SB, or why none can be. */
+function sb2sbNote(run: CollectiveRun, last: SizeResult | undefined): string {
+  if (!run.profile.hasSb2sb) return `off (${run.profile.name} has no SB2SB)`;
+  if (run.nodes > 1) return "off (no SB2SB for multi-node workloads)";
+  const legs = last?.plan.legs ?? [];
+  return `${legs.filter((l) => l.kind.startsWith("sb2sb")).length}/${legs.length} legs`;
+}
+
 function usage(name: CollectiveName): string {
   return [
     `usage: sdmakit ${name} [-r ranks] [-N nodes] [-b min] [-e max] [-f factor | -i step] [-n iters] [-w warmup]`,
     "         [-d dtype] [-o sum|max|min|avg] [--arch trn1|trn2|trn3] [--algo auto|ring|kangaring|mesh]",
     "         [--check | --no-check] [--check-mode exact|reference] [--sr] [--seed N] [--timing-only]",
-    "         [--trace out.json] [--json]",
+    "         [--sb2sb] [--trace out.json] [--json]",
     "  Defaults: -r 8 -N 1 -b 8 -e 4mb -f 2 -d bf16 -o sum --arch trn2 --algo auto, checked (exact data).",
     "  Sizes take k/kb/m/mb/g/gb (powers of 1024). The time model is deterministic, so -n / -w change",
     "  nothing (the P50 of identical iterations). --check-mode reference: random data, compared bit for",
     "  bit with a scalar reference of the same order and rounding. Exit 1 on any wrong element or guard byte.",
+    "  --sb2sb: LNC2 pair exchanges as SB2SB legs staged through SBUF (Trn2 / Trn3, one node).",
   ].join("\n");
 }
 
@@ -66,7 +75,7 @@ const SPEC = {
     "--seed",
     "--trace",
   ],
-  flags: ["--check", "--no-check", "--sr", "--timing-only", "--json"],
+  flags: ["--check", "--no-check", "--sr", "--timing-only", "--sb2sb", "--json"],
 };
 
 function intOption(text: string | undefined, name: string, fallback: number, min: number): number {
@@ -124,6 +133,7 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     op: oneOf<ReduceOp>(option(p, "-o"), "-o", ["sum", "max", "min", "avg"], "sum"),
     check: p.flags.has("--no-check") ? "none" : checkMode,
     timingOnly,
+    sb2sb: p.flags.has("--sb2sb"),
     dataSeed: seed,
     ...(p.flags.has("--sr") ? { srSeed: seed } : {}),
   };
@@ -155,7 +165,8 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     const checks = [...new Set(results.map((r) => r.check))].join(",");
     io.out(
       `# ${name} ranks=${runSpec.ranks} nodes=${runSpec.nodes} arch=${runSpec.profile.name} algo=${algos} ` +
-        `dtype=${dtypeName(runSpec.dtype)} op=${runSpec.op} check=${checks}${runSpec.srSeed === undefined ? "" : ` sr seed=${seed}`}\n`,
+        `dtype=${dtypeName(runSpec.dtype)} op=${runSpec.op} check=${checks}${runSpec.srSeed === undefined ? "" : ` sr seed=${seed}`}` +
+        `${runSpec.sb2sb ? ` sb2sb=${sb2sbNote(runSpec, last)}` : ""}\n`,
     );
     io.out(formatTable(rows));
   }
