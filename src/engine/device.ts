@@ -278,7 +278,10 @@ export class Device {
       const addr = base + BigInt(slot * DESCRIPTOR_BYTES);
       let bytes: Uint8Array;
       try {
-        bytes = this.memory.read(addr, DESCRIPTOR_BYTES, "descriptor fetch");
+        // In place (no copy): the host does not rewrite a slot while the engine holds it.
+        bytes =
+          this.memory.peek(addr, DESCRIPTOR_BYTES, "descriptor fetch") ??
+          this.memory.read(addr, DESCRIPTOR_BYTES, "descriptor fetch");
       } catch (e) {
         if (e instanceof MemoryFault)
           throw new DescriptorFault(ref, e.reason, e.addr, describeAddress(this.profile, e.addr));

@@ -10,13 +10,13 @@
 import type { ArchProfile } from "../hal/arch-profile.js";
 import {
   type AluOp,
-  aluAdd,
+  aluApplyEncoded,
+  aluApplyEncodedThenEncode,
   aluClamp,
   aluConstantToF32,
   aluFma,
   aluIdentity,
-  aluMax,
-  aluMin,
+  aluLoadEncoded,
   decodeToF32,
   encodeFromF32,
   fmaF32,
@@ -24,8 +24,9 @@ import {
   RNE,
   type Rounding,
   type SrStream,
+  WasmArena,
 } from "../numerics/index.js";
-import { dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { FmaOperand } from "../spec/enums.js";
 import { GCE_HEADER_BYTES, gcePayloadBytes } from "../spec/gce-header.js";
 import { type Descriptor, fault } from "./descriptor.js";
@@ -36,6 +37,7 @@ import { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-code
 import { type DeviceMemory, MemoryFault } from "./memory.js";
 import { describeAddress } from "./memory-map.js";
 import type { CcePlan, CopyPlan, PacketPlan, Segment } from "./packet-plan.js";
+import { type KernelScratch, kernelScratch } from "./page-arenas.js";
 import type { TransposePlan } from "./transpose-plan.js";
 
 /** What a packet did, before the executor adds where it ran. */
@@ -46,20 +48,38 @@ export function accumulatorStart(op: AluOp): number {
   return op === "fma" ? 0 : aluIdentity(op);
 }
 
-/** Reusable buffers, grown on demand: no allocation per element, little per packet. */
-class Scratch {
-  bytes = new Uint8Array(1 << 16);
-  out = new Uint8Array(1 << 16);
-  acc = new Float32Array(1 << 14);
-  src = new Float32Array(1 << 14);
+/**
+ * The source dtypes the numerics kernels decode themselves (docs/fidelity/numerics.md): a source of
+ * these is read into the arena when it is not there already, so its decode runs inside the kernel;
+ * other dtypes are decoded in place from device memory (`DeviceMemory.peek`), with no copy.
+ */
+const KERNEL_DTYPES: ReadonlySet<Dtype> = new Set([Dtype.BFLOAT16, Dtype.FP32, Dtype.FP32R]);
 
-  need(bytes: number, elements: number, outBytes: number): void {
-    if (this.bytes.length < bytes) this.bytes = new Uint8Array(bytes);
-    if (this.out.length < outBytes) this.out = new Uint8Array(outBytes);
-    if (this.acc.length < elements) {
-      this.acc = new Float32Array(elements);
-      this.src = new Float32Array(elements);
-    }
+/**
+ * Reusable buffers, grown on demand: no allocation per element, little per packet. `bytes` is plain
+ * staging for copies, transposes and GCE payloads; the kernel scratch is the executor's own
+ * WasmArena, used when a packet's first source is not in a device-memory arena (page-arenas.ts) or
+ * the packet is larger than that arena's scratch. Made on first use.
+ */
+class Scratch {
+  private bytes = new Uint8Array(1 << 16);
+  private kernel: KernelScratch | undefined;
+
+  /** `n` bytes of plain staging (valid until the next call). */
+  staging(n: number): Uint8Array {
+    if (this.bytes.length < n) this.bytes = new Uint8Array(n);
+    return this.bytes.subarray(0, n);
+  }
+
+  /** The executor's kernel scratch, grown to hold the request. */
+  need(elements: number, outBytes: number, inBytes = 0): KernelScratch {
+    const k = this.kernel;
+    if (k && k.acc.length >= elements && k.out.length >= outBytes && k.input.length >= inBytes) return k;
+    // At least a max-size packet's worth, so a run makes its arena once.
+    const count = Math.max(elements, k?.acc.length ?? 0, 1 << 14);
+    const io = Math.ceil(Math.max(outBytes, inBytes, k?.out.length ?? 0, 1 << 16) / 16) * 16;
+    this.kernel = kernelScratch(new WasmArena(8 * count + 2 * io), 0, count, io);
+    return this.kernel;
   }
 }
 
@@ -119,8 +139,7 @@ export class Executor {
     const stride = BigInt(this.ctx.profile.sbufPartitionStride);
     let total = 0;
     for (const r of rows) total += r.len;
-    this.scratch.need(total, 0, 0);
-    const buf = this.scratch.bytes;
+    const buf = this.scratch.staging(total);
     const targets: Segment[] = [];
     let off = 0;
     for (const r of rows) {
@@ -148,8 +167,7 @@ export class Executor {
   /** A plain copy; then, MARIANA, the embedded-semaphore writes its RX descriptors carry. */
   private copy(plan: CopyPlan, engine: number): Done {
     const total = plan.tx.reduce((n, s) => n + s.len, 0);
-    this.scratch.need(total, 0, 0);
-    const buf = this.scratch.bytes;
+    const buf = this.scratch.staging(total);
     let off = 0;
     for (const s of plan.tx) {
       this.read(s.desc, s.addr, buf.subarray(off, off + s.len));
@@ -177,12 +195,12 @@ export class Executor {
   private cce(plan: CcePlan, sr: SrStream): Done {
     const rounding: Rounding = plan.seed === undefined ? RNE : { mode: "sr", rng: sr };
     if (plan.seed !== undefined) sr.reseed(plan.seed);
-    let rxBytes = 0;
-    for (const s of plan.rx) rxBytes += s.len;
     let bytesRead = 0;
     let elements = plan.elements;
     let out: Uint8Array;
-    let header: { desc: Descriptor; addr: bigint; len: number; bytes: Uint8Array } | undefined;
+    let header: Segment | undefined;
+    /** True when `out` is the destination itself (the result was encoded straight into it). */
+    let inPlace = false;
 
     if (plan.gce?.mode === "decompress") {
       const { desc, headerAddr, blockLog2 } = plan.gce;
@@ -209,60 +227,51 @@ export class Executor {
         );
       }
       elements = header.elements;
-      this.scratch.need(payloadBytes, elements, elements * dtypeBytes(plan.outDt));
-      this.read(src.desc, src.addr, this.scratch.bytes.subarray(0, payloadBytes));
+      const outBytes = elements * dtypeBytes(plan.outDt);
+      this.checkOutputs(plan, elements, outBytes, undefined);
+      const k = this.scratch.need(elements, outBytes);
+      const payload = this.read(src.desc, src.addr, this.scratch.staging(payloadBytes));
       bytesRead = payloadBytes + GCE_HEADER_BYTES;
-      gceDecompress(this.scratch.bytes, elements, blockLog2, this.scratch.acc);
-      out = this.encodeOut(plan, elements, rounding);
+      gceDecompress(payload, elements, blockLog2, k.acc);
+      out = k.out.subarray(0, outBytes);
+      encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
     } else {
       const outBytes = plan.gce
         ? gcePayloadBytes(elements, plan.gce.blockLog2)
         : elements * dtypeBytes(plan.outDt);
+      if (plan.gce) header = { desc: plan.gce.desc, addr: plan.gce.headerAddr, len: GCE_HEADER_BYTES };
+      // Every destination is checked before any compute, so the result can go straight into it.
+      this.checkOutputs(plan, elements, outBytes, header);
       let maxIn = 0;
       for (const s of plan.sources) if (s.len > maxIn) maxIn = s.len;
-      this.scratch.need(maxIn, elements, outBytes);
-      const { acc, src } = this.scratch;
-      // ADD / MIN / MAX of two or more sources: the first source loads the accumulator directly
-      // (identity ∘ x = x for every non-NaN x, and the next op turns any NaN canonical), saving a
-      // fill and an ALU pass; one source goes through the ALU so its NaNs come out canonical.
-      const load = plan.op !== "fma" && plan.sources.length > 1;
-      if (!load) acc.fill(accumulatorStart(plan.op), 0, elements);
-      for (let i = 0; i < plan.sources.length; i++) {
-        const s = plan.sources[i] as CcePlan["sources"][number];
-        const bytes = this.source(s);
-        bytesRead += s.len;
-        if (load && i === 0) decodeToF32(s.inDt, bytes, 0, elements, acc, 0);
-        else {
-          decodeToF32(s.inDt, bytes, 0, elements, src, 0);
-          this.apply(plan.op, s.fma, elements);
+      const dest = plan.gce ? undefined : this.destination(plan.rx, outBytes);
+      const k = this.kernelScratch(dest ?? this.peek(plan.sources[0] as Segment), elements, maxIn, outBytes);
+      out = dest ?? k.out.subarray(0, outBytes);
+      inPlace = dest !== undefined;
+      if (plan.op === "fma") {
+        k.acc.fill(accumulatorStart("fma"), 0, elements);
+        for (const s of plan.sources) {
+          decodeToF32(s.inDt, this.source(s), 0, elements, k.src, 0);
+          bytesRead += s.len;
+          this.fma(k, s.fma, elements);
         }
+      } else {
+        bytesRead = this.reduce(plan, k, elements, plan.constant || plan.gce ? undefined : out, rounding);
       }
       if (plan.constant) {
         const { dt, word } = plan.constant;
-        aluClamp(plan.op as "min" | "max", acc, aluConstantToF32(dt, word), elements);
+        aluClamp(plan.op as "min" | "max", k.acc, aluConstantToF32(dt, word), elements);
       }
       if (plan.gce) {
-        const { desc, headerAddr, blockLog2 } = plan.gce;
-        out = this.scratch.out.subarray(0, outBytes);
-        gceCompress(acc, elements, blockLog2, rounding, out, src);
-        const bytes = gceHeader(elements, plan.outDt, blockLog2);
-        header = { desc, addr: headerAddr, len: bytes.length, bytes };
-      } else {
-        out = this.encodeOut(plan, elements, rounding);
+        gceCompress(k.acc, elements, plan.gce.blockLog2, rounding, out, k.src);
+      } else if (plan.op === "fma" || plan.constant) {
+        encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
       }
     }
 
-    if (out.length !== rxBytes) {
-      fault(
-        (plan.rx[0] as Segment).desc,
-        `RX chain receives ${rxBytes} bytes but the packet produces ${out.length} (${elements} × ${dtypeName(plan.outDt)}${plan.gce?.mode === "compress" ? ", compressed" : ""})`,
-      );
-    }
-    if (header) this.checkWrites([header]);
-    this.checkWrites(plan.rx);
-    this.checkWrites(plan.replicas);
-    if (header) this.write(header.desc, header.addr, header.bytes);
-    this.scatter(plan.rx, out);
+    if (header && plan.gce)
+      this.write(header.desc, header.addr, gceHeader(elements, plan.outDt, plan.gce.blockLog2));
+    if (!inPlace) this.scatter(plan.rx, out);
     for (const r of plan.replicas) this.write(r.desc, r.addr, out);
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
     const written = out.length * (1 + plan.replicas.length) + (header?.len ?? 0);
@@ -276,38 +285,116 @@ export class Executor {
     };
   }
 
-  /** acc ← op(acc, src) over `n` elements; FMA honours the descriptor's operand selectors. */
-  private apply(op: AluOp, fma: CcePlan["sources"][number]["fma"], n: number): void {
-    const { acc, src } = this.scratch;
-    if (op === "add") aluAdd(acc, src, n);
-    else if (op === "min") aluMin(acc, src, n);
-    else if (op === "max") aluMax(acc, src, n);
-    else if (fma === undefined) throw new Error("unreachable: FMA source without operands");
-    else if (
+  /**
+   * ADD / MIN / MAX straight from the source bytes; returns the bytes read. The first source of
+   * several loads the accumulator (= identity fill + apply, one pass); a lone source is applied to
+   * the identity so its NaNs come out canonical; with `out`, the last source is fused with the
+   * output encode (nothing — a constant clamp, a GCE compress — comes between them). Same bits as
+   * decode + ALU + encode: numerics pins each fused kernel to its unfused steps.
+   */
+  private reduce(
+    plan: CcePlan,
+    k: KernelScratch,
+    elements: number,
+    out: Uint8Array | undefined,
+    rounding: Rounding,
+  ): number {
+    const op = plan.op as "add" | "min" | "max";
+    const n = plan.sources.length;
+    let bytesRead = 0;
+    for (let i = 0; i < n; i++) {
+      const s = plan.sources[i] as CcePlan["sources"][number];
+      const bytes = this.sourceForKernel(s, k);
+      bytesRead += s.len;
+      if (i === 0 && n > 1) {
+        aluLoadEncoded(op, k.acc, s.inDt, bytes, 0, elements);
+        continue;
+      }
+      if (i === 0) k.acc.fill(aluIdentity(op), 0, elements);
+      if (i === n - 1 && out) {
+        const { outDt } = plan;
+        aluApplyEncodedThenEncode(
+          op,
+          k.acc,
+          s.inDt,
+          bytes,
+          0,
+          elements,
+          k.src,
+          outDt,
+          out,
+          0,
+          rounding,
+          this.ctx.overflow,
+        );
+      } else aluApplyEncoded(op, k.acc, s.inDt, bytes, 0, elements, k.src);
+    }
+    return bytesRead;
+  }
+
+  /** The RX chain must take exactly what the packet produces; every destination must be writable. */
+  private checkOutputs(plan: CcePlan, elements: number, outBytes: number, header: Segment | undefined): void {
+    let rxBytes = 0;
+    for (const s of plan.rx) rxBytes += s.len;
+    if (outBytes !== rxBytes) {
+      fault(
+        (plan.rx[0] as Segment).desc,
+        `RX chain receives ${rxBytes} bytes but the packet produces ${outBytes} (${elements} × ${dtypeName(plan.outDt)}${plan.gce?.mode === "compress" ? ", compressed" : ""})`,
+      );
+    }
+    if (header) this.checkWrites([header]);
+    this.checkWrites(plan.rx);
+    this.checkWrites(plan.replicas);
+  }
+
+  /**
+   * The kernel scratch to reduce in: the one sharing a WebAssembly arena with `view` (the
+   * destination, else the first source: its page's arena), so the buffers in that arena are read
+   * and written in place; else the executor's own.
+   */
+  private kernelScratch(
+    view: Uint8Array | undefined,
+    elements: number,
+    maxIn: number,
+    outBytes: number,
+  ): KernelScratch {
+    const k = view && this.ctx.memory.kernelScratchFor(view);
+    if (k && k.acc.length >= elements && k.input.length >= maxIn && k.out.length >= outBytes) return k;
+    return this.scratch.need(elements, outBytes, maxIn);
+  }
+
+  /** The destination as one writable view of plain memory (already checked), or undefined. */
+  private destination(rx: readonly Segment[], outBytes: number): Uint8Array | undefined {
+    const only = rx.length === 1 ? (rx[0] as Segment) : undefined;
+    if (!only || only.len !== outBytes) return undefined;
+    try {
+      return this.ctx.memory.poke(only.addr, only.len, "write");
+    } catch (e) {
+      this.rethrow(only.desc, e);
+    }
+  }
+
+  /** acc ← FMA(acc, src) over `n` elements, honouring the fma-desc's operand selectors. */
+  private fma(k: KernelScratch, fma: CcePlan["sources"][number]["fma"], n: number): void {
+    const { acc, src } = k;
+    if (fma === undefined) throw new Error("unreachable: FMA source without operands");
+    if (
       fma.a === FmaOperand.INPUT_BUFFER &&
       fma.b === FmaOperand.SCALE &&
       fma.c === FmaOperand.STORED_BUFFER
     ) {
       aluFma(acc, src, fma.scale, n);
-    } else {
-      // General selectors: each operand is the stored accumulator, this source, or the scale.
-      const scale = Math.fround(fma.scale);
-      const pick = (sel: number, i: number): number =>
-        sel === FmaOperand.STORED_BUFFER
-          ? (acc[i] as number)
-          : sel === FmaOperand.INPUT_BUFFER
-            ? (src[i] as number)
-            : scale;
-      for (let i = 0; i < n; i++) acc[i] = fmaF32(pick(fma.a, i), pick(fma.b, i), pick(fma.c, i));
+      return;
     }
-  }
-
-  private encodeOut(plan: CcePlan, elements: number, rounding: Rounding): Uint8Array {
-    const bytes = elements * dtypeBytes(plan.outDt);
-    this.scratch.need(0, elements, bytes);
-    const out = this.scratch.out.subarray(0, bytes);
-    encodeFromF32(plan.outDt, this.scratch.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
-    return out;
+    // General selectors: each operand is the stored accumulator, this source, or the scale.
+    const scale = Math.fround(fma.scale);
+    const pick = (sel: number, i: number): number =>
+      sel === FmaOperand.STORED_BUFFER
+        ? (acc[i] as number)
+        : sel === FmaOperand.INPUT_BUFFER
+          ? (src[i] as number)
+          : scale;
+    for (let i = 0; i < n; i++) acc[i] = fmaF32(pick(fma.a, i), pick(fma.b, i), pick(fma.c, i));
   }
 
   /** Write `data` across the RX segments in order. */
@@ -329,15 +416,30 @@ export class Executor {
     }
   }
 
-  /** A source's bytes: in place when memory can give them without a copy, else into scratch. */
-  private source(s: Segment): Uint8Array {
+  /**
+   * A source's bytes for the ALU: in place when they already share `k`'s arena or the kernels do not
+   * decode the dtype; else (bf16 / FP32 elsewhere) read into `k.input`, so the kernel decodes them
+   * in place rather than through a staging copy.
+   */
+  private sourceForKernel(s: Segment & { readonly inDt: Dtype }, k: KernelScratch): Uint8Array {
+    if (!KERNEL_DTYPES.has(s.inDt)) return this.source(s);
+    const view = this.peek(s);
+    if (view && view.buffer === k.acc.buffer) return view;
+    return this.read(s.desc, s.addr, k.input.subarray(0, s.len));
+  }
+
+  /** The source bytes in place (DeviceMemory.peek), or undefined. */
+  private peek(s: Segment): Uint8Array | undefined {
     try {
-      const view = this.ctx.memory.peek(s.addr, s.len, "read");
-      if (view) return view;
+      return this.ctx.memory.peek(s.addr, s.len, "read");
     } catch (e) {
       this.rethrow(s.desc, e);
     }
-    return this.read(s.desc, s.addr, this.scratch.bytes.subarray(0, s.len));
+  }
+
+  /** A source's bytes: in place when memory can give them without a copy, else into scratch. */
+  private source(s: Segment): Uint8Array {
+    return this.peek(s) ?? this.read(s.desc, s.addr, this.scratch.staging(s.len));
   }
 
   private read(desc: Descriptor, addr: bigint, into: Uint8Array): Uint8Array {

@@ -2,9 +2,11 @@
  * Simulated device memory: named regions at exact 64-bit addresses, backed lazily by 1 MiB pages so
  * a Trn2 device does not cost its 96 GiB of HBM in host memory. An access outside every region, or
  * one that runs past the end of its region, is a {@link DeviceFault} naming the address and the
- * reason — never a silent drop or a wrap.
+ * reason — never a silent drop or a wrap. Pages live in WebAssembly arenas (page-arenas.ts) so the
+ * numerics kernels read and write them in place.
  */
 import { DeviceFault } from "../bits/errors.js";
+import { type KernelScratch, PageArenas } from "./page-arenas.js";
 
 /**
  * A memory access that cannot be done: names the address, the access length and the reason, so the
@@ -52,6 +54,8 @@ export class DeviceMemory {
   private readonly pages = new Map<number, Uint8Array>();
   /** The region the last access hit: most accesses hit the region before them (HBM, one partition). */
   private lastRegion: Region | undefined;
+  /** Pages are allocated in WebAssembly arenas, so the numerics kernels work on them in place. */
+  private readonly arenas = new PageArenas();
 
   /**
    * Map a region. @throws DeviceFault when it overlaps a region already mapped or is empty.
@@ -177,16 +181,35 @@ export class DeviceMemory {
     let off = Number(addr & PAGE_MASK);
     while (done < data.length) {
       const n = Math.min(PAGE_BYTES - off, data.length - done);
-      let page = this.pages.get(pageNo);
-      if (!page) {
-        page = new Uint8Array(PAGE_BYTES);
-        this.pages.set(pageNo, page);
-      }
+      const page = this.pages.get(pageNo) ?? this.allocate(pageNo);
       page.set(n === data.length ? data : data.subarray(done, done + n), off);
       done += n;
       pageNo += 1;
       off = 0;
     }
+  }
+
+  /**
+   * A writable view of [addr, addr + len) when it is plain memory inside one page (allocated now if
+   * it was never written); undefined otherwise (MMIO, a page boundary). Writing through the view is
+   * a write to device memory: check the span first (`regionOf` with "write").
+   * @throws MemoryFault as {@link write}.
+   */
+  poke(addr: bigint, len: number, what = "write"): Uint8Array | undefined {
+    const region = this.regionOf(addr, len, what);
+    if (region.onWrite32) return undefined;
+    const off = Number(addr & PAGE_MASK);
+    if (off + len > PAGE_BYTES) return undefined;
+    const pageNo = Number(addr >> PAGE_SHIFT);
+    return (this.pages.get(pageNo) ?? this.allocate(pageNo)).subarray(off, off + len);
+  }
+
+  /**
+   * The numerics kernel scratch (accumulator, decode scratch, input, output) that shares an arena
+   * with `view` (from {@link peek} / {@link poke}); undefined when the view is not device memory.
+   */
+  kernelScratchFor(view: ArrayBufferView): KernelScratch | undefined {
+    return this.arenas.scratchOf(view);
   }
 
   readU32(addr: bigint): number {
@@ -205,6 +228,12 @@ export class DeviceMemory {
   /** Bytes of host memory actually allocated for pages (for tests of lazy allocation). */
   get allocatedBytes(): number {
     return this.pages.size * PAGE_BYTES;
+  }
+
+  private allocate(pageNo: number): Uint8Array {
+    const page = this.arenas.page(PAGE_BYTES);
+    this.pages.set(pageNo, page);
+    return page;
   }
 
   private mmioWrite(region: Region, addr: bigint, data: Uint8Array): void {

@@ -123,7 +123,7 @@ export function planPacket(
   tx: readonly Descriptor[],
   rx: readonly Descriptor[],
 ): PacketPlan {
-  const sems = rx.filter(hasEmbeddedSem);
+  const sems = rx.some(hasEmbeddedSem) ? rx.filter(hasEmbeddedSem) : NO_DESCRIPTORS;
   if (sems.length > 0 && !profile.hasMarianaSlice)
     fault(
       sems[0] as Descriptor,
@@ -146,7 +146,14 @@ export function planPacket(
   return planCopy(tx, rx, sems);
 }
 
-function planCopy(tx: readonly Descriptor[], rx: readonly Descriptor[], sems: Descriptor[]): CopyPlan {
+/** Shared empty list: most packets carry no embedded-semaphore write. */
+const NO_DESCRIPTORS: readonly Descriptor[] = [];
+
+function planCopy(
+  tx: readonly Descriptor[],
+  rx: readonly Descriptor[],
+  sems: readonly Descriptor[],
+): CopyPlan {
   for (const d of tx) {
     if (metaOp(d.w1) !== COPY_OP)
       fault(d, `meta_ctrl 0x${d.w1.toString(16)} has op ${metaOp(d.w1)}: neither copy (2) nor CCE (4)`);
