@@ -17,6 +17,7 @@ export * from "./gradient-packet.js";
 export * from "./layout-word.js";
 export * from "./meta-ctrl.js";
 export * from "./queue-registers.js";
+export * from "./reduce-chunks.js";
 export * from "./remaps.js";
 export * from "./ring-full.js";
 export * from "./vring.js";
