@@ -1,0 +1,15 @@
+/**
+ * sdmakit's public API: one namespace per layer (the layers of DESIGN.md, lowest first). Each layer
+ * is also importable on its own as `sdmakit/<layer>`.
+ * @example
+ * import { spec, bits } from "sdmakit";
+ * bits.toHex(spec.FMA_DESC.encode({ a_sel: 1, b_sel: 2, c_sel: 0, scale: 0.5 }));
+ */
+export * as bits from "./bits/index.js";
+export * as collectives from "./collectives/index.js";
+export * as engine from "./engine/index.js";
+export * as hal from "./hal/index.js";
+export * as isa from "./isa/index.js";
+export * as numerics from "./numerics/index.js";
+export * as runtime from "./runtime/index.js";
+export * as spec from "./spec/index.js";
