@@ -271,17 +271,18 @@ export class Device {
     if (bad) throw new DescriptorFault(this.ref(q, name, ring.head), bad);
     const descs: Descriptor[] = [];
     const base = ring.base;
+    const ringView = this.ringView(ring);
     for (let k = 0; k < ring.posted; k++) {
       const slot = ring.slotOf(k);
       const phase = ring.phaseOf(k);
       const ref = this.ref(q, name, slot);
-      const addr = base + BigInt(slot * DESCRIPTOR_BYTES);
       let bytes: Uint8Array;
       try {
         // In place (no copy): the host does not rewrite a slot while the engine holds it.
-        bytes =
-          this.memory.peek(addr, DESCRIPTOR_BYTES, "descriptor fetch") ??
-          this.memory.read(addr, DESCRIPTOR_BYTES, "descriptor fetch");
+        const at = slot * DESCRIPTOR_BYTES;
+        bytes = ringView
+          ? ringView.subarray(at, at + DESCRIPTOR_BYTES)
+          : this.memory.read(base + BigInt(at), DESCRIPTOR_BYTES, "descriptor fetch");
       } catch (e) {
         if (e instanceof MemoryFault)
           throw new DescriptorFault(ref, e.reason, e.addr, describeAddress(this.profile, e.addr));
@@ -313,15 +314,26 @@ export class Device {
           `packet runs past ${2 * MAX_PACKET_DESCRIPTORS} descriptors (the hardware maximum) without LAST`,
         );
     }
-    const at = this.ref(q, name, ring.head);
+    const head = this.ref(q, name, ring.head);
     return {
       stall: {
         engine: q.engine,
         queue: q.queue,
-        at,
+        at: head,
         reason: `${ring.posted} ${name} descriptor(s) posted, none with LAST: packet incomplete`,
       },
     };
+  }
+
+  /** The whole ring in place when it is plain memory in one page; else undefined (fetch per slot). */
+  private ringView(ring: Ring): Uint8Array | undefined {
+    try {
+      return this.memory.peek(ring.base, ring.slots * DESCRIPTOR_BYTES, "descriptor fetch");
+    } catch (e) {
+      // Part of the ring is not memory: the per-slot fetch then names the slot that faults.
+      if (e instanceof MemoryFault) return undefined;
+      throw e;
+    }
   }
 
   private locate(

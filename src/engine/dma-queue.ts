@@ -9,8 +9,10 @@ import { INITIAL_RING_PHASE, RING_ALIGN_BYTES, RING_SLOTS_MULTIPLE } from "../sp
 import type { DescriptorFault, QueueStall } from "./faults.js";
 
 export class Ring {
-  baseLo = 0;
-  baseHi = 0;
+  private lo = 0;
+  private hi = 0;
+  /** drbp_lo / drbp_hi as one address, kept as they are written (read for every descriptor fetched). */
+  private baseAddr = 0n;
   /** drl: the ring's size in descriptor slots. */
   slots = 0;
   /** Slot of the next descriptor to fetch (drhp). */
@@ -21,7 +23,19 @@ export class Ring {
   phase = INITIAL_RING_PHASE;
 
   get base(): bigint {
-    return (BigInt(this.baseHi >>> 0) << 32n) | BigInt(this.baseLo >>> 0);
+    return this.baseAddr;
+  }
+
+  /** drbp_lo: the ring base's low word. */
+  set baseLo(v: number) {
+    this.lo = v >>> 0;
+    this.baseAddr = (BigInt(this.hi) << 32n) | BigInt(this.lo);
+  }
+
+  /** drbp_hi: the ring base's high word. */
+  set baseHi(v: number) {
+    this.hi = v >>> 0;
+    this.baseAddr = (BigInt(this.hi) << 32n) | BigInt(this.lo);
   }
 
   /** drtp: the slot after the last posted descriptor. */
