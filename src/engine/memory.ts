@@ -42,6 +42,8 @@ export interface Region extends RegionSpec {
 const PAGE_SHIFT = 20n;
 const PAGE_BYTES = 1 << 20;
 const PAGE_MASK = (1n << PAGE_SHIFT) - 1n;
+/** Addresses up to here are exact as Numbers (2^53). */
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Format an address the way faults and logs print it. */
 export function hexAddr(addr: bigint): string {
@@ -54,6 +56,9 @@ export class DeviceMemory {
   private readonly pages = new Map<number, Uint8Array>();
   /** The region the last access hit: most accesses hit the region before them (HBM, one partition). */
   private lastRegion: Region | undefined;
+  /** lastRegion's [base, end) as numbers (empty until the first hit). */
+  private lastLo = 1;
+  private lastHi = 0;
   /** Pages are allocated in WebAssembly arenas, so the numerics kernels work on them in place. */
   private readonly arenas = new PageArenas();
 
@@ -103,8 +108,10 @@ export class DeviceMemory {
 
   /** The region holding [addr, addr + len). @throws DeviceFault when there is none. */
   regionOf(addr: bigint, len: number, what = "access"): Region {
-    const last = this.lastRegion;
-    if (last !== undefined && addr >= last.base && addr + BigInt(len) <= last.end) return last;
+    // The cache test in numbers, no bigint arithmetic. Only a region below 2^53 is cached this way,
+    // so an address a Number cannot hold exactly misses here and takes the exact search below.
+    const a = Number(addr);
+    if (a >= this.lastLo && a + len <= this.lastHi) return this.lastRegion as Region;
     let lo = 0;
     let hi = this.regions.length - 1;
     while (lo <= hi) {
@@ -121,6 +128,9 @@ export class DeviceMemory {
           );
         }
         this.lastRegion = r;
+        const safe = r.end <= MAX_SAFE;
+        this.lastLo = safe ? Number(r.base) : 1;
+        this.lastHi = safe ? Number(r.end) : 0;
         return r;
       }
     }
@@ -164,9 +174,11 @@ export class DeviceMemory {
   peek(addr: bigint, len: number, what = "read"): Uint8Array | undefined {
     const region = this.regionOf(addr, len, what);
     if (region.onRead32) return undefined;
-    const off = Number(addr & PAGE_MASK);
+    const a = Number(addr);
+    if (!Number.isSafeInteger(a)) return undefined;
+    const off = a % PAGE_BYTES;
     if (off + len > PAGE_BYTES) return undefined;
-    return this.pages.get(Number(addr >> PAGE_SHIFT))?.subarray(off, off + len);
+    return this.pages.get((a - off) / PAGE_BYTES)?.subarray(off, off + len);
   }
 
   /** Copy `data` into device memory at `addr`. */
@@ -198,9 +210,11 @@ export class DeviceMemory {
   poke(addr: bigint, len: number, what = "write"): Uint8Array | undefined {
     const region = this.regionOf(addr, len, what);
     if (region.onWrite32) return undefined;
-    const off = Number(addr & PAGE_MASK);
+    const a = Number(addr);
+    if (!Number.isSafeInteger(a)) return undefined;
+    const off = a % PAGE_BYTES;
     if (off + len > PAGE_BYTES) return undefined;
-    const pageNo = Number(addr >> PAGE_SHIFT);
+    const pageNo = (a - off) / PAGE_BYTES;
     return (this.pages.get(pageNo) ?? this.allocate(pageNo)).subarray(off, off + len);
   }
 

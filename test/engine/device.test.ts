@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Device, HBM_BASE, sbufAddress, semaphoreAddress } from "../../src/engine/index.js";
+import { Device, DeviceMemory, HBM_BASE, sbufAddress, semaphoreAddress } from "../../src/engine/index.js";
 import { RegisterFile } from "../../src/hal/register-file.js";
 import { Dtype } from "../../src/spec/dtype.js";
 import { ccePacket, copyPacket, QueueWriter } from "./helpers/packets.js";
@@ -111,5 +111,19 @@ describe("register access log", () => {
     expect(regs.log.at(-1)?.value).toBe(10);
     expect(regs.log.slice(-4).map((a) => a.value)).toEqual([7, 8, 9, 10]);
     expect(() => new RegisterFile({ logLimit: -1 })).toThrow(RangeError);
+  });
+});
+
+describe("DeviceMemory above 2^53", () => {
+  it("a region a Number cannot address exactly still reads, writes and faults by its bigint bounds", () => {
+    const m = new DeviceMemory();
+    const base = (1n << 60n) + 1n;
+    m.map({ name: "high", base, bytes: 4096n, kind: "host" });
+    m.write(base + 10n, Uint8Array.of(1, 2, 3));
+    expect(m.read(base + 10n, 3)).toEqual(Uint8Array.of(1, 2, 3));
+    expect(m.peek(base + 10n, 3)).toBeUndefined();
+    expect(m.read(base + 11n, 1)).toEqual(Uint8Array.of(2));
+    expect(() => m.read(base + 4095n, 2)).toThrow(/runs past the end of high/);
+    expect(() => m.read(base - 1n, 1)).toThrow(/not mapped/);
   });
 });
