@@ -7,8 +7,8 @@ import { dtypeBytes } from "../spec/dtype.js";
 import { planGroupRing } from "./group-ring.js";
 import { planMesh } from "./mesh.js";
 import { splitRange } from "./partition.js";
-import type { Plan } from "./plan.js";
-import { PlanBuilder } from "./plan-builder.js";
+import type { BufferName, Leg, Plan } from "./plan.js";
+import { type LegSink, normalizingSink, PlanBuilder } from "./plan-builder.js";
 import { bufferSizes, channelsFor, type PlanRequest } from "./plan-request.js";
 import { sb2sbAllowed, sb2sbRewrite } from "./sb2sb-legs.js";
 import { lnc2Partner } from "./topology.js";
@@ -21,14 +21,13 @@ function kangaGroupSize(req: PlanRequest): number {
 }
 
 /**
- * Build the plan of a collective.
+ * Emit the legs of a collective, in plan order, into `sink` (normalized: see {@link normalizingSink}),
+ * and return its buffer sizes. Deterministic: emitting twice gives the same legs.
  * @throws UsageError on a count the collective cannot take (see {@link bufferSizes}).
- * @example buildPlan({ topology: buildTopology(archProfile("trn2"), 8), collective: "allr",
- *   algorithm: "ring", dtype: Dtype.BFLOAT16, op: "sum", count: 1024 }).legs.length;
  */
-export function buildPlan(req: PlanRequest): Plan {
+export function emitPlan(req: PlanRequest, sink: LegSink): Record<BufferName, number> {
   const sizes = bufferSizes(req);
-  const b = new PlanBuilder(sb2sbAllowed(req) ? (spec) => sb2sbRewrite(req, spec) : undefined);
+  const b = normalizingSink(sink, sb2sbAllowed(req) ? (spec) => sb2sbRewrite(req, spec) : undefined);
   const n = req.topology.ranks;
   if (req.collective === "sendrecv") {
     const ch = channelsFor(req, req.count, 1);
@@ -48,13 +47,44 @@ export function buildPlan(req: PlanRequest): Plan {
     }
   } else if (req.algorithm === "mesh") planMesh(req, b);
   else planGroupRing(req, req.algorithm === "kangaring" ? kangaGroupSize(req) : 1, b);
+  return sizes;
+}
+
+function planHead(req: PlanRequest, sizes: Plan["sizes"]): Omit<Plan, "legs"> {
   return {
     collective: req.collective,
     algorithm: req.algorithm,
-    ranks: n,
+    ranks: req.topology.ranks,
     dtype: req.dtype,
     op: req.op,
     sizes,
-    legs: b.legs,
+  };
+}
+
+/**
+ * Build the plan of a collective: every leg materialised, with its dependencies.
+ * @throws UsageError on a count the collective cannot take (see {@link bufferSizes}).
+ * @example buildPlan({ topology: buildTopology(archProfile("trn2"), 8), collective: "allr",
+ *   algorithm: "ring", dtype: Dtype.BFLOAT16, op: "sum", count: 1024 }).legs.length;
+ */
+export function buildPlan(req: PlanRequest): Plan {
+  const b = new PlanBuilder();
+  const sizes = emitPlan(req, b);
+  return { ...planHead(req, sizes), legs: b.legs };
+}
+
+/**
+ * The plan of a collective with its legs built on first read of `legs` (what a timing-only run
+ * returns: it timed the plan streamed and kept no leg).
+ * @throws UsageError as {@link buildPlan}, at once.
+ */
+export function lazyPlan(req: PlanRequest): Plan {
+  let legs: readonly Leg[] | undefined;
+  return {
+    ...planHead(req, bufferSizes(req)),
+    get legs() {
+      legs ??= buildPlan(req).legs;
+      return legs;
+    },
   };
 }

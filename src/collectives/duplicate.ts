@@ -8,7 +8,7 @@
  */
 import { Dtype, dtypeBytes } from "../spec/dtype.js";
 import type { BufRef } from "./plan.js";
-import type { PlanBuilder } from "./plan-builder.js";
+import type { LegSink } from "./plan-builder.js";
 import type { PlanRequest } from "./plan-request.js";
 import { sb2sbAllowed } from "./sb2sb-legs.js";
 
@@ -27,20 +27,22 @@ export function canDuplicate(dt: Dtype): boolean {
 }
 
 /** Add the legs that copy `src` to every destination. */
-export function copyOrDuplicate(req: PlanRequest, b: PlanBuilder, f: FanOut): void {
-  const [first, ...rest] = f.dsts;
+export function copyOrDuplicate(req: PlanRequest, b: LegSink, f: FanOut): void {
+  const first = f.dsts[0];
   if (first === undefined) return;
-  const common = { step: f.step, rank: f.rank, queue: f.queue, count: f.count };
+  const { step, rank, queue, count } = f;
   // With SB2SB on, the partner's copy is its own leg, so it can become an SB2SB leg.
   if (
-    rest.length > 0 &&
+    f.dsts.length > 1 &&
     req.topology.profile.hasCceReplication &&
     canDuplicate(req.dtype) &&
     !sb2sbAllowed(req)
   ) {
-    b.add({ ...common, kind: "duplicate", srcs: [{ ref: f.src }], dsts: f.dsts });
+    b.add({ step, kind: "duplicate", rank, queue, srcs: [{ ref: f.src }], dsts: f.dsts, count });
     return;
   }
-  b.add({ ...common, kind: "copy", srcs: [{ ref: f.src }], dsts: [first] });
-  for (const d of rest) b.add({ ...common, kind: "copy", srcs: [{ ref: first }], dsts: [d] });
+  // Literal legs (no spread) keep one object shape for the sinks' hot paths.
+  b.add({ step, kind: "copy", rank, queue, srcs: [{ ref: f.src }], dsts: [first], count });
+  for (let k = 1; k < f.dsts.length; k++)
+    b.add({ step, kind: "copy", rank, queue, srcs: [{ ref: first }], dsts: [f.dsts[k] as BufRef], count });
 }

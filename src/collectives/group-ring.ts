@@ -22,7 +22,7 @@ import { dtypeBytes } from "../spec/dtype.js";
 import { copyOrDuplicate } from "./duplicate.js";
 import { type ElemRange, splitRange } from "./partition.js";
 import type { BufferName, BufRef, LegSource } from "./plan.js";
-import type { PlanBuilder } from "./plan-builder.js";
+import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
 /** Slices per piece: the two that let reduction overlap transfer. */
@@ -34,7 +34,7 @@ interface Sub {
 }
 
 /** Plan a ring over groups of `g` consecutive ranks (g must divide the rank count). */
-export function planGroupRing(req: PlanRequest, g: number, b: PlanBuilder): void {
+export function planGroupRing(req: PlanRequest, g: number, b: LegSink): void {
   const n = req.topology.ranks;
   const G = n / g;
   const eb = dtypeBytes(req.dtype);

@@ -6,7 +6,7 @@
  * @module
  */
 export { BufferLayout, GUARD_BYTES, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
-export { buildPlan } from "./build-plan.js";
+export { buildPlan, emitPlan } from "./build-plan.js";
 export {
   CALIBRATION,
   calibratedEngineRate,
@@ -50,6 +50,7 @@ export {
   type SizeResult,
 } from "./run-collective.js";
 export { type Schedule, schedulePlan } from "./schedule.js";
+export { type StreamedTiming, scheduleStreamed } from "./stream-schedule.js";
 export { buildTopology, linkClass, lnc2Partner, type Topology } from "./topology.js";
 export { traceOf } from "./trace.js";
 export { countGuardErrors, countWrong, maxAbsError } from "./verify.js";

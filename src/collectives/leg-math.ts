@@ -6,7 +6,7 @@ import type { AluOp } from "../numerics/index.js";
 import type { Leg, LegSource, ReduceOp } from "./plan.js";
 
 /** The CCE ALU op of a leg, or undefined for a plain copy. */
-export function legAluOp(leg: Leg, op: ReduceOp): AluOp | undefined {
+export function legAluOp(leg: Pick<Leg, "kind">, op: ReduceOp): AluOp | undefined {
   if (leg.kind === "copy" || leg.kind === "sb2sb-copy") return undefined;
   if (leg.kind === "duplicate") return "add";
   return op === "sum" ? "add" : op === "avg" ? "fma" : op;

@@ -8,7 +8,7 @@
 import { dtypeBytes } from "../spec/dtype.js";
 import { type ElemRange, splitRange } from "./partition.js";
 import type { BufRef, LegSource } from "./plan.js";
-import type { PlanBuilder } from "./plan-builder.js";
+import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
 function subsOf(req: PlanRequest, chunk: ElemRange): { range: ElemRange; queue: number }[] {
@@ -17,7 +17,7 @@ function subsOf(req: PlanRequest, chunk: ElemRange): { range: ElemRange; queue: 
 }
 
 /** Plan a mesh collective. */
-export function planMesh(req: PlanRequest, b: PlanBuilder): void {
+export function planMesh(req: PlanRequest, b: LegSink): void {
   const n = req.topology.ranks;
   const eb = dtypeBytes(req.dtype);
   const per = req.collective === "allr" ? 0 : req.count / n;

@@ -14,12 +14,16 @@ import type { Leg } from "./plan.js";
 import { sb2sbElementPackets } from "./sb2sb-legs.js";
 
 /** True for the SB2SB leg kinds (staged through SBUF, packets per channel). */
-export function isSb2sb(leg: Leg): boolean {
+export function isSb2sb(leg: Pick<Leg, "kind">): boolean {
   return leg.kind === "sb2sb-copy" || leg.kind === "sb2sb-reduce";
 }
 
 /** Elements per full packet of a leg of this kind; undefined: the whole leg is one packet. */
-export function packetElems(profile: ArchProfile, leg: Leg, dt: Dtype): number | undefined {
+export function packetElems(
+  profile: ArchProfile,
+  leg: Pick<Leg, "kind" | "count">,
+  dt: Dtype,
+): number | undefined {
   const dsz = dtypeBytes(dt);
   if (leg.kind === "copy") return Math.max(1, Math.floor(MAX_DESCRIPTOR_BYTES / dsz));
   const bytes = reducePacketBytes(profile, leg.count, dt);
@@ -27,13 +31,13 @@ export function packetElems(profile: ArchProfile, leg: Leg, dt: Dtype): number |
 }
 
 /** The packets of a leg, as element offsets relative to the leg's first element. */
-export function legPackets(profile: ArchProfile, leg: Leg, dt: Dtype): ElemRange[] {
+export function legPackets(profile: ArchProfile, leg: Pick<Leg, "kind" | "count">, dt: Dtype): ElemRange[] {
   if (isSb2sb(leg)) return sb2sbElementPackets(profile, leg, dt);
   return chunkRun(leg.count, packetElems(profile, leg, dt));
 }
 
 /** How many packets a leg has, without listing them. */
-export function legPacketCount(profile: ArchProfile, leg: Leg, dt: Dtype): number {
+export function legPacketCount(profile: ArchProfile, leg: Pick<Leg, "kind" | "count">, dt: Dtype): number {
   if (isSb2sb(leg)) return sb2sbElementPackets(profile, leg, dt).length;
   return chunkCount(leg.count, packetElems(profile, leg, dt));
 }

@@ -1,5 +1,6 @@
 /**
- * Accumulates legs and derives their dependencies: a leg runs after the last leg that wrote each
+ * Legs as planners emit them, and the builder that accumulates them and derives their
+ * dependencies: a leg runs after the last leg that wrote each
  * range it reads. Algorithms partition buffers identically at every step, so a read matches a
  * write exactly (same rank, buffer, first element and count); anything else is a planner bug and
  * throws rather than silently losing an ordering.
@@ -21,26 +22,42 @@ export interface LegSpec {
   readonly count: number;
 }
 
+/** Where a planner puts its legs, in plan order: a {@link PlanBuilder}, or a streaming schedule. */
+export interface LegSink {
+  add(spec: LegSpec): void;
+}
+
+/**
+ * The sink a planner writes to: drops empty legs, applies `rewrite` (the SB2SB rule, when on), and
+ * builds a single-source unit-scale reduce as a copy (the MODEL above), then passes the leg on.
+ */
+export function normalizingSink(inner: LegSink, rewrite?: (spec: LegSpec) => LegSpec): LegSink {
+  const sink: LegSink = {
+    add(given) {
+      if (given.count === 0) return;
+      const spec = rewrite === undefined ? given : rewrite(given);
+      const only = spec.srcs.length === 1 ? spec.srcs[0] : undefined;
+      if (spec.kind === "reduce-copy" && only !== undefined && (only.scale ?? 1) === 1) {
+        sink.add({ ...spec, kind: "copy", srcs: [{ ref: only.ref }] });
+        return;
+      }
+      inner.add(spec);
+    },
+  };
+  return sink;
+}
+
 function key(ref: BufRef): string {
   return `${ref.rank}:${ref.buffer}:${ref.elem}`;
 }
 
-export class PlanBuilder {
+/** Materialises legs (ids and dependencies): the plan the engine runs and the oracle schedule times. */
+export class PlanBuilder implements LegSink {
   readonly legs: Leg[] = [];
   private readonly lastWriter = new Map<string, { id: number; count: number }>();
 
-  /** @param rewrite applied to every leg before it is added (the SB2SB rule, when on). */
-  constructor(private readonly rewrite?: (spec: LegSpec) => LegSpec) {}
-
-  /** Append a leg (an empty one is dropped). @throws Error when a read overlaps a write inexactly. */
-  add(given: LegSpec): void {
-    if (given.count === 0) return;
-    const spec = this.rewrite === undefined ? given : this.rewrite(given);
-    const only = spec.srcs.length === 1 ? spec.srcs[0] : undefined;
-    if (spec.kind === "reduce-copy" && only !== undefined && (only.scale ?? 1) === 1) {
-      this.add({ ...spec, kind: "copy", srcs: [{ ref: only.ref }] });
-      return;
-    }
+  /** Append a (normalized) leg. @throws Error when a read overlaps a write inexactly. */
+  add(spec: LegSpec): void {
     const after = new Set<number>();
     for (const { ref } of spec.srcs) {
       const w = this.lastWriter.get(key(ref));

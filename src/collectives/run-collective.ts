@@ -6,14 +6,16 @@ import type { ArchProfile } from "../hal/arch-profile.js";
 import type { OverflowPolicy } from "../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { OUTPUT_FILL } from "./buffer-layout.js";
-import { buildPlan } from "./build-plan.js";
+import { buildPlan, lazyPlan } from "./build-plan.js";
 import { DeviceMachine } from "./device-machine.js";
 import { exactResult } from "./exact-result.js";
 import { exactApplies, makeInputs } from "./inputs.js";
-import type { AlgorithmName, CollectiveName, Plan, ReduceOp } from "./plan.js";
+import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./plan.js";
+import type { PlanRequest } from "./plan-request.js";
 import { runReference } from "./reference.js";
 import { bandwidths, type ReportRow } from "./report.js";
 import { type Schedule, schedulePlan } from "./schedule.js";
+import { type StreamedTiming, scheduleStreamed } from "./stream-schedule.js";
 import { buildTopology, type Topology } from "./topology.js";
 import { countGuardErrors, countWrong, encodeExact, maxAbsError } from "./verify.js";
 
@@ -44,8 +46,14 @@ export interface CollectiveRun {
 
 export interface SizeResult {
   readonly row: ReportRow;
+  /**
+   * The plan that ran. Timing-only streams its legs and keeps none: `plan.legs` and `schedule` are
+   * then built on first read (memory in proportion to the legs — a trace, a test), never by the run.
+   */
   readonly plan: Plan;
   readonly schedule: Schedule;
+  /** Legs of the plan, by kind (without reading `plan.legs`). */
+  readonly legKinds: Readonly<Record<LegKind, number>>;
   /** The check actually used (exact data falls back to the reference where it cannot be exact). */
   readonly check: CheckMode;
   readonly machine?: DeviceMachine;
@@ -59,7 +67,12 @@ export function countForSize(collective: CollectiveName, ranks: number, dt: Dtyp
   return Math.max(unit, Math.floor(size / dtypeBytes(dt) / unit) * unit);
 }
 
-function planFor(run: CollectiveRun, t: Topology, count: number): { plan: Plan; schedule: Schedule } {
+/** The request of each candidate algorithm, timed without materialising it; the fastest wins (first on a tie). */
+function chooseAlgorithm(
+  run: CollectiveRun,
+  t: Topology,
+  count: number,
+): { req: PlanRequest; timing: StreamedTiming } {
   const sr = { sr: run.srSeed !== undefined };
   const algos =
     run.algorithm === "auto"
@@ -67,9 +80,9 @@ function planFor(run: CollectiveRun, t: Topology, count: number): { plan: Plan; 
         ? ["ring" as const]
         : ALGORITHMS
       : [run.algorithm];
-  let best: { plan: Plan; schedule: Schedule } | undefined;
+  let best: { req: PlanRequest; timing: StreamedTiming } | undefined;
   for (const algorithm of algos) {
-    const plan = buildPlan({
+    const req: PlanRequest = {
       topology: t,
       collective: run.collective,
       algorithm,
@@ -77,9 +90,9 @@ function planFor(run: CollectiveRun, t: Topology, count: number): { plan: Plan; 
       op: run.op,
       count,
       sb2sb: run.sb2sb === true,
-    });
-    const schedule = schedulePlan(plan, t, sr);
-    if (best === undefined || schedule.totalNs < best.schedule.totalNs) best = { plan, schedule };
+    };
+    const timing = scheduleStreamed(req, sr);
+    if (best === undefined || timing.totalNs < best.timing.totalNs) best = { req, timing };
   }
   return best!;
 }
@@ -110,12 +123,28 @@ export function runSize(
   const t = buildTopology(run.profile, run.ranks, run.nodes);
   const count = countForSize(run.collective, run.ranks, run.dtype, size);
   const bytes = count * dtypeBytes(run.dtype);
-  const { plan, schedule } = planFor(run, t, count);
-  const bw = bandwidths(run.collective, run.ranks, bytes, schedule.totalNs);
-  const base = { size: bytes, count, type: dtypeName(run.dtype), timeUs: schedule.totalNs / 1000, ...bw };
+  const sr = { sr: run.srSeed !== undefined };
+  const { req, timing } = chooseAlgorithm(run, t, count);
+  const bw = bandwidths(run.collective, run.ranks, bytes, timing.totalNs);
+  const base = { size: bytes, count, type: dtypeName(run.dtype), timeUs: timing.totalNs / 1000, ...bw };
+  const legKinds = timing.legKinds;
   if (run.timingOnly) {
-    return { row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors: 0 }, plan, schedule, check: "none" };
+    const plan = lazyPlan(req);
+    let schedule: Schedule | undefined;
+    return {
+      row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors: 0 },
+      plan,
+      get schedule() {
+        schedule ??= schedulePlan(plan, t, sr);
+        return schedule;
+      },
+      legKinds,
+      check: "none",
+    };
   }
+  // The full run times its materialised plan with the oracle schedule (equal to the streamed time).
+  const plan = buildPlan(req);
+  const schedule = schedulePlan(plan, t, sr);
   const overflow = run.overflow ?? "nan";
   const check: CheckMode =
     run.check === "exact" && !exactApplies(run.op, run.dtype, run.ranks) ? "reference" : run.check;
@@ -126,8 +155,8 @@ export function runSize(
     plan.sizes.input,
     run.dataSeed,
   );
-  const sr = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
-  const machine = new DeviceMachine(plan, run.profile, { overflow, ...sr });
+  const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
+  const machine = new DeviceMachine(plan, run.profile, { overflow, ...seed });
   machine.load(inputs.bytes);
   machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));
   let guardErrors = 0;
@@ -136,12 +165,19 @@ export function runSize(
       guardErrors += countGuardErrors(machine.device.memory.read(g.addr, g.bytes));
   }
   if (check === "none")
-    return { row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors }, plan, schedule, check, machine };
+    return {
+      row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors },
+      plan,
+      schedule,
+      legKinds,
+      check,
+      machine,
+    };
   const exact = exactResult(run.collective, run.op, inputs.values);
   const expected =
     check === "exact"
       ? encodeOnce(exact, (e) => encodeExact(run.dtype, e, overflow))
-      : runReference(plan, run.profile, inputs.bytes, { fill: OUTPUT_FILL, overflow, ...sr }).map(
+      : runReference(plan, run.profile, inputs.bytes, { fill: OUTPUT_FILL, overflow, ...seed }).map(
           (b) => b.output,
         );
   let wrong = 0;
@@ -151,5 +187,5 @@ export function runSize(
     wrong += countWrong(out, expected[r]!, run.dtype);
     maxAbsErr = Math.max(maxAbsErr, maxAbsError(out, run.dtype, exact[r]!));
   }
-  return { row: { ...base, wrong, maxAbsErr, guardErrors }, plan, schedule, check, machine };
+  return { row: { ...base, wrong, maxAbsErr, guardErrors }, plan, schedule, legKinds, check, machine };
 }

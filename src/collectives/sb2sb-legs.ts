@@ -89,7 +89,11 @@ function words(count: number): { start: number; channels: number; elems: number 
  * channel for a copy; for a reduce, each channel cut by the runtime's reduce chunking for its
  * elements — what sb2sbLegPackets gives, so the reference restarts SR where the engine does.
  */
-export function sb2sbElementPackets(profile: ArchProfile, leg: Leg, dt: Dtype): RunChunk[] {
+export function sb2sbElementPackets(
+  profile: ArchProfile,
+  leg: Pick<Leg, "kind" | "count">,
+  dt: Dtype,
+): RunChunk[] {
   const out: RunChunk[] = [];
   for (const w of words(leg.count)) {
     for (let ch = 0; ch < w.channels; ch++) {
@@ -184,7 +188,7 @@ export function sb2sbLegCalls(
 export function sb2sbEngineNs(
   model: ProfileCostModel,
   profile: ArchProfile,
-  leg: Leg,
+  leg: Pick<Leg, "kind" | "count" | "queue">,
   dt: Dtype,
   sr: boolean,
 ): number {

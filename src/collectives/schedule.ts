@@ -10,7 +10,7 @@ import { engineCostModel, LAUNCH_OVERHEAD_NS, SEMAPHORE_TO_START_NS } from "./co
 import { legAluOp } from "./leg-math.js";
 import type { LinkClass } from "./links.js";
 import { isSb2sb, legPacketCount } from "./packets.js";
-import type { Leg, Plan } from "./plan.js";
+import type { Leg, Plan, ReduceOp } from "./plan.js";
 import { sb2sbEngineNs } from "./sb2sb-legs.js";
 import { linkClass, linkResource, type Topology } from "./topology.js";
 
@@ -64,16 +64,29 @@ function resourceBandwidth(t: Topology, resource: string): number {
   return t.links.links[cls].bytesPerNs;
 }
 
+/** What the time of a leg on its engine depends on (a {@link Leg} or a streamed leg spec). */
+export type LegWork = Pick<Leg, "kind" | "queue" | "count" | "srcs" | "dsts">;
+
 /** Descriptors of one packet of a leg (what the runtime writes for it). */
-function descriptorsPerPacket(leg: Leg, plan: Plan, sr: boolean, packetBytes: number): number {
-  const alu = legAluOp(leg, plan.op);
+function descriptorsPerPacket(leg: LegWork, op: ReduceOp, sr: boolean, packetBytes: number): number {
+  const alu = legAluOp(leg, op);
   if (alu === undefined) return 2 * Math.max(1, Math.ceil(packetBytes / MAX_DESCRIPTOR_BYTES));
   const n = leg.srcs.length;
   return n + 1 + (alu === "fma" ? n : 0) + (sr ? 1 : 0) + (leg.dsts.length - 1);
 }
 
-/** The engine time of a leg: its packets through the engine's cost model. */
-function engineNs(model: ProfileCostModel, t: Topology, plan: Plan, leg: Leg, sr: boolean): number {
+/**
+ * The engine time of a leg: its packets through the engine's cost model. A pure function of the
+ * leg's kind, count and source / destination counts (for a given plan dtype, op and SR), so equal
+ * legs may share one answer.
+ */
+export function engineNs(
+  model: ProfileCostModel,
+  t: Topology,
+  plan: Pick<Plan, "dtype" | "op">,
+  leg: LegWork,
+  sr: boolean,
+): number {
   if (isSb2sb(leg)) return sb2sbEngineNs(model, t.profile, leg, plan.dtype, sr);
   const eb = dtypeBytes(plan.dtype);
   const packets = legPacketCount(t.profile, leg, plan.dtype);
@@ -83,7 +96,7 @@ function engineNs(model: ProfileCostModel, t: Topology, plan: Plan, leg: Leg, sr
     engine: 0,
     queue: leg.queue,
     kind: leg.kind === "copy" ? "copy" : "cce",
-    descriptors: packets * descriptorsPerPacket(leg, plan, sr, avgPacket),
+    descriptors: packets * descriptorsPerPacket(leg, plan.op, sr, avgPacket),
     bytesRead: bytes * leg.srcs.length,
     bytesWritten: bytes * leg.dsts.length,
     sources: leg.srcs.length,
@@ -94,8 +107,12 @@ function engineNs(model: ProfileCostModel, t: Topology, plan: Plan, leg: Leg, sr
   });
 }
 
-/** The wait between a leg it reads from ending and this leg learning of it. */
-function waitNs(t: Topology, from: Leg, to: Leg): number {
+/** The wait between a leg it reads from ending (on `from`'s queue) and this leg learning of it. */
+export function waitNs(
+  t: Topology,
+  from: Pick<Leg, "rank" | "queue">,
+  to: Pick<Leg, "rank" | "queue">,
+): number {
   if (from.rank === to.rank && from.queue === to.queue) return 0;
   const cls = linkClass(t, from.rank, to.rank);
   return Math.max(SEMAPHORE_TO_START_NS, cls === "local" ? 0 : t.links.links[cls].latencyNs);

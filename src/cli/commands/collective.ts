@@ -39,8 +39,10 @@ const SUMMARY: Readonly<Record<CollectiveName, string>> = {
 function sb2sbNote(run: CollectiveRun, last: SizeResult | undefined): string {
   if (!run.profile.hasSb2sb) return `off (${run.profile.name} has no SB2SB)`;
   if (run.nodes > 1) return "off (no SB2SB for multi-node workloads)";
-  const legs = last?.plan.legs ?? [];
-  return `${legs.filter((l) => l.kind.startsWith("sb2sb")).length}/${legs.length} legs`;
+  const kinds = last?.legKinds;
+  if (kinds === undefined) return "0/0 legs";
+  const all = Object.values(kinds).reduce((a, b) => a + b, 0);
+  return `${kinds["sb2sb-copy"] + kinds["sb2sb-reduce"]}/${all} legs`;
 }
 
 function usage(name: CollectiveName): string {

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import {
+  type AlgorithmName,
+  buildPlan,
+  buildTopology,
+  type CollectiveName,
+  type ReduceOp,
+  schedulePlan,
+} from "../../src/collectives/index.js";
+import type { PlanRequest } from "../../src/collectives/plan-request.js";
+import { scheduleStreamed } from "../../src/collectives/stream-schedule.js";
+import { type ArchName, archProfile } from "../../src/hal/arch-profile.js";
+import { Dtype } from "../../src/spec/dtype.js";
+
+interface Case {
+  arch: ArchName;
+  ranks: number;
+  nodes: number;
+  collective: CollectiveName;
+  algorithm: AlgorithmName;
+  dtype: Dtype;
+  op: ReduceOp;
+  count: number;
+  sb2sb: boolean;
+  sr: boolean;
+}
+
+function* cases(): Generator<Case> {
+  const shapes: [ArchName, number, number][] = [
+    ["trn2", 1, 1],
+    ["trn2", 2, 1],
+    ["trn2", 3, 1],
+    ["trn2", 8, 1],
+    ["trn3", 16, 1],
+    ["trn2", 32, 2],
+    ["trn1", 8, 2],
+    ["trn1", 6, 1],
+  ];
+  const sizes = [1, 33, 1000, 65536, 3 << 20];
+  let k = 0;
+  for (const [arch, ranks, nodes] of shapes)
+    for (const collective of ["allr", "redsct", "allg", "sendrecv"] as const)
+      for (const algorithm of ["ring", "kangaring", "mesh"] as const)
+        for (const size of sizes) {
+          k++;
+          const dtype = [Dtype.BFLOAT16, Dtype.FP32, Dtype.FP8_E4, Dtype.INT32][k % 4]!;
+          const op = (["sum", "avg", "max", "min"] as const)[k % 4]!;
+          const unit = collective === "redsct" || collective === "allg" ? ranks : 1;
+          yield {
+            arch,
+            ranks,
+            nodes,
+            collective,
+            algorithm,
+            dtype,
+            op,
+            count: Math.max(unit, Math.floor(size / unit) * unit),
+            sb2sb: k % 3 === 0,
+            sr: k % 5 === 0,
+          };
+        }
+}
+
+describe("streamed schedule", () => {
+  it("gives exactly the materialised schedule's time and leg counts (oracle: schedulePlan)", () => {
+    let n = 0;
+    for (const c of cases()) {
+      const req: PlanRequest = {
+        topology: buildTopology(archProfile(c.arch), c.ranks, c.nodes),
+        collective: c.collective,
+        algorithm: c.algorithm,
+        dtype: c.dtype,
+        op: c.op,
+        count: c.count,
+        sb2sb: c.sb2sb,
+      };
+      const plan = buildPlan(req);
+      const oracle = schedulePlan(plan, req.topology, { sr: c.sr });
+      const streamed = scheduleStreamed(req, { sr: c.sr });
+      expect(streamed.totalNs, JSON.stringify(c)).toBe(oracle.totalNs);
+      const kinds = Object.values(streamed.legKinds).reduce((a, b) => a + b, 0);
+      expect(kinds).toBe(plan.legs.length);
+      n++;
+    }
+    expect(n).toBeGreaterThan(400);
+  });
+  it("SB2SB legs are counted as such", () => {
+    const req: PlanRequest = {
+      topology: buildTopology(archProfile("trn2"), 8),
+      collective: "allr",
+      algorithm: "ring",
+      dtype: Dtype.BFLOAT16,
+      op: "sum",
+      count: 65536,
+      sb2sb: true,
+    };
+    const kinds = scheduleStreamed(req, { sr: false }).legKinds;
+    const plan = buildPlan(req);
+    expect(kinds["sb2sb-copy"]).toBe(plan.legs.filter((l) => l.kind === "sb2sb-copy").length);
+    expect(kinds["sb2sb-reduce"]).toBeGreaterThan(0);
+  });
+});
