@@ -82,6 +82,33 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
     ).toBe(0);
     expect(timing.out.join("")).toMatch(/N\/A/);
   });
+  it("--sb2sb: LNC2 pair legs as SB2SB, checked, timed alike with --timing-only; off where it cannot be", async () => {
+    const args = ["-r", "8", "-b", "64kb", "-e", "64kb", "--algo", "ring", "--sb2sb"];
+    const c = capture();
+    expect(await allrCommand.run(args, c.io)).toBe(0);
+    const text = c.out.join("");
+    const m = text.match(/sb2sb=(\d+)\/(\d+) legs/);
+    expect(Number(m?.[1])).toBeGreaterThan(0);
+    expect(Number(m?.[1])).toBeLessThan(Number(m?.[2]));
+    expect(text).toMatch(/^\s+65536\s+32768\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+0$/m);
+    const timeOf = (out: string[]) => JSON.parse(out.join("")).rows[0].timeUs;
+    const full = capture();
+    const timing = capture();
+    expect(await allrCommand.run([...args, "--json"], full.io)).toBe(0);
+    expect(await allrCommand.run([...args, "--json", "--timing-only"], timing.io)).toBe(0);
+    expect(timeOf(timing.out)).toBe(timeOf(full.out));
+    const plain = capture();
+    expect(
+      await allrCommand.run(["-r", "8", "-b", "64kb", "-e", "64kb", "--algo", "ring", "--json"], plain.io),
+    ).toBe(0);
+    expect(timeOf(full.out)).toBeGreaterThan(timeOf(plain.out));
+    const trn1 = capture();
+    expect(await allrCommand.run([...args, "--arch", "trn1"], trn1.io)).toBe(0);
+    expect(trn1.out.join("")).toMatch(/sb2sb=off \(trn1 has no SB2SB\)/);
+    const nodes = capture();
+    expect(await allrCommand.run([...args, "-N", "2"], nodes.io)).toBe(0);
+    expect(nodes.out.join("")).toMatch(/sb2sb=off \(no SB2SB for multi-node workloads\)/);
+  });
   it("bad usage throws typed errors", async () => {
     const c = capture();
     await expect(allrCommand.run(["-r", "3", "-N", "2"], c.io)).rejects.toThrow(UsageError);
