@@ -35,4 +35,12 @@ describe.skipIf(!process.env.SDMAKIT_SLOW)("large", () => {
       expect(r.guardErrors).toBe(0);
     }
   }, 600_000);
+  it("timing-only 512 ranks on 32 nodes at 1 GiB, every algorithm (auto): 16.7 M ring legs streamed", () => {
+    const r = runSize(
+      { ...spec, ranks: 512, nodes: 32, algorithm: "auto", check: "none", timingOnly: true },
+      1 << 30,
+    );
+    expect(r.row.timeUs).toBeGreaterThan(0);
+    expect(Object.values(r.legKinds).reduce((a, b) => a + b, 0)).toBeGreaterThan(1e6);
+  }, 600_000);
 });

@@ -99,4 +99,18 @@ describe("streamed schedule", () => {
     expect(kinds["sb2sb-copy"]).toBe(plan.legs.filter((l) => l.kind === "sb2sb-copy").length);
     expect(kinds["sb2sb-reduce"]).toBeGreaterThan(0);
   });
+  it("times a plan far too big to materialise: 256 ranks on 16 nodes, 1 GiB, 4.2 M legs", () => {
+    // Materialised, ~2.3 KB a leg: ~9 GB, beyond the default heap; streamed, only written ranges are kept.
+    const req: PlanRequest = {
+      topology: buildTopology(archProfile("trn2"), 256, 16),
+      collective: "allr",
+      algorithm: "ring",
+      dtype: Dtype.BFLOAT16,
+      op: "sum",
+      count: 1 << 29,
+    };
+    const t = scheduleStreamed(req, { sr: false });
+    expect(t.legKinds["reduce-copy"] + t.legKinds.copy).toBe(256 * 2 * 255 * 32);
+    expect(t.totalNs).toBeGreaterThan(0);
+  }, 300_000);
 });
