@@ -7,11 +7,29 @@ import { decodeToF32, encodeFromF32, type OverflowPolicy } from "../numerics/ind
 import { type Dtype, dtypeBytes } from "../spec/dtype.js";
 import { GUARD_FILL } from "./buffer-layout.js";
 
+/** Bytes compared at once (memcmp) before looking at elements; a multiple of every dtype size. */
+const BLOCK_BYTES = 1 << 16;
+
+function asBuffer(a: Uint8Array): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
 /** Elements of `actual` whose bytes differ from `expected`. */
 export function countWrong(actual: Uint8Array, expected: Uint8Array, dt: Dtype): number {
   const eb = dtypeBytes(dt);
   let wrong = 0;
+  const a = asBuffer(actual);
+  const e = asBuffer(expected);
+  const both = Math.min(actual.length, expected.length);
   for (let i = 0; i < actual.length; i += eb) {
+    // Whole equal blocks hold no wrong element: skip them at memcmp speed.
+    while (
+      i % BLOCK_BYTES === 0 &&
+      i + BLOCK_BYTES <= both &&
+      a.compare(e, i, i + BLOCK_BYTES, i, i + BLOCK_BYTES) === 0
+    )
+      i += BLOCK_BYTES;
+    if (i >= actual.length) break;
     for (let k = 0; k < eb; k++) {
       if (actual[i + k] !== expected[i + k]) {
         wrong++;
