@@ -2,7 +2,7 @@
  * sdmakit collectives: all-reduce, reduce-scatter, all-gather and send-recv over simulated
  * NeuronCores — planned as copy / reduce-copy legs (Ring, KangaRing, Mesh), executed through the
  * runtime's descriptor builders on the engine, checked element by element, timed by a calibrated
- * cost model. MODEL choices: docs/fidelity/collectives.md.
+ * cost model. MODEL choices: docs/FIDELITY.md.
  * @module
  */
 export { BufferLayout, GUARD_BYTES, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";

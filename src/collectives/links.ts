@@ -4,7 +4,7 @@
  * of the collectives live in one table beside the cost model that reads them.
  *
  * Public figures (../shared/GROUND_TRUTH.md "Figures for a timing model") are marked [C]; the rest
- * are MODEL choices with their reason in docs/fidelity/collectives.md.
+ * are MODEL choices with their reason in docs/FIDELITY.md.
  */
 import type { ArchName } from "../hal/arch-profile.js";
 

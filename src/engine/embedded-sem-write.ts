@@ -1,6 +1,6 @@
 /**
  * MARIANA embedded-semaphore writes on completion (seed 003 §4, s2m_set_embedded_sem_fields; the
- * MODEL reading of its bytes is in docs/fidelity/hal.md and src/spec/packet-model.ts): a plain-copy
+ * MODEL reading of its bytes is in docs/FIDELITY.md and src/spec/packet-model.ts): a plain-copy
  * RX descriptor with len_ctrl bit 31 carries al_embedded_sem_t in W1. After the packet's data has
  * landed, semaphore `intra_reg_offset` of region `reg_sel` changes by `wr_val`.
  *

@@ -3,7 +3,7 @@
  * destination is checked before the first byte is written, so a faulting packet leaves memory as it
  * was (a semaphore write is the one MMIO side effect, and it is the packet's last write).
  *
- * MODEL (docs/fidelity/engine.md "accumulator start"): ADD / MIN / MAX load the first source
+ * MODEL (docs/FIDELITY.md "accumulator start"): ADD / MIN / MAX load the first source
  * (the accumulator starts at the ALU identity: −0, +inf, −inf); FMA starts from a cleared stored
  * buffer, +0 (seed 000 §9.2: acc = s0·scale0 + 0).
  */
@@ -49,7 +49,7 @@ export function accumulatorStart(op: AluOp): number {
 }
 
 /**
- * The source dtypes the numerics kernels decode themselves (docs/fidelity/numerics.md): a source of
+ * The source dtypes the numerics kernels decode themselves (docs/FIDELITY.md): a source of
  * these is read into the arena when it is not there already, so its decode runs inside the kernel;
  * other dtypes are decoded in place from device memory (`DeviceMemory.peek`), with no copy.
  */

@@ -1,6 +1,6 @@
 /**
  * The simulated device's address map, declared once as data per arch profile. Every base here is
- * either a seed / public fact or a MODEL choice named in docs/fidelity/engine.md:
+ * either a seed / public fact or a MODEL choice named in docs/FIDELITY.md:
  *
  * - SBUF (seed 003 §5, GROUND_TRUTH): NeuronCore c's SBUF is the 32 MiB window SBUF_WINDOWS[c];
  *   partition p starts at p · 256 KiB (rel >> 18) and only `profile.sbufPartitionBytes` of it exist

@@ -3,7 +3,7 @@
  * class comes from the register aws_hal_mariana_sdma_set_udma_qos writes: udma_qos_ctrl[q] in its
  * engine's CSR space (offset and encoding are the HAL's MODEL, src/hal/mariana-csr.ts).
  *
- * MODEL (docs/fidelity/engine.md): class 3 is served first, class 0 last (higher value, higher
+ * MODEL (docs/FIDELITY.md): class 3 is served first, class 0 last (higher value, higher
  * priority, as AXI QoS). Arbitration is strict priority, then round-robin inside a class, once per
  * packet. A queue whose register was never written, or was written without the enable bit, is
  * class 0. The model runs one packet at a time, and every engine keeps its own clock. So one arbiter

@@ -1,6 +1,6 @@
 /**
  * The CAYMAN SBUF transpose and its flush, as the engine reads their bytes (seed 003 §2; the
- * meaning of each descriptor is the MODEL written down in docs/fidelity/hal.md "CAYMAN transpose:
+ * meaning of each descriptor is the MODEL written down in docs/FIDELITY.md "CAYMAN transpose:
  * what the engine executes", built by src/hal/cayman-transpose.ts):
  *
  * - TX i: udma-tx, has_meta clear, meta_ctrl = the transpose meta (op 25:23 = 1, optype 22:20 = 1;
@@ -10,7 +10,7 @@
  *   low byte when the partition is > 0x3F, which may carry into win_off).
  * - Element k of row i goes to SBUF partition P + k, byte offset win_off, of the same window.
  *
- * MODEL (docs/fidelity/engine.md): for elem 4 the engine infers the +0x80 from P (added iff
+ * MODEL (docs/FIDELITY.md): for elem 4 the engine infers the +0x80 from P (added iff
  * P > 0x3F) and undoes it, carry included; exact when a2's partition base is 0 — with a nonzero
  * base the seed's packing no longer says which partition the low byte came from. The low byte is a
  * check value, not read further. A row must be exactly `cols` elements.

@@ -4,7 +4,7 @@
  * (its caller, vring_add_dma_packet_transpose, is on the CAYMAN path); the builders take no arch.
  *
  * What the bytes mean, for the engine (the packing is the seed's; the reading is MODEL, see
- * docs/fidelity/hal.md "CAYMAN transpose: what the engine executes"):
+ * docs/FIDELITY.md "CAYMAN transpose: what the engine executes"):
  *   TX i: udma-tx, length = from[i].len, buf_ptr = from[i].addr, meta_ctrl = the transpose meta
  *         (op 1 / optype 1, the DRE class: elem, dtype, shape 0) — marks the packet as a transpose.
  *   RX i: udma-rx, length = to[i].len, buf2_ptr_lo = the control word v51, buf1_ptr = window base +

@@ -4,7 +4,7 @@
  * derived from this table (csr-accessors.ts); no accessor carries its own arithmetic.
  *
  * Offsets marked `model` are sdmakit's choice where the seed names the family but not the offset
- * (docs/fidelity/hal.md lists each with its reason).
+ * (docs/FIDELITY.md lists each with its reason).
  */
 import type { ArchProfile } from "./arch-profile.js";
 

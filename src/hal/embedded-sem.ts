@@ -92,7 +92,7 @@ export function marianaEmbeddedSemCsrIndex(_dev: HalDevice, localBase: bigint): 
 }
 
 /**
- * MODEL (docs/fidelity/hal.md "S2M embedded-semaphore descriptor"): where s2m_set_embedded_sem_fields
+ * MODEL (docs/FIDELITY.md "S2M embedded-semaphore descriptor"): where s2m_set_embedded_sem_fields
  * puts its bytes. The seed: "sets desc[+3] |= 0x80 (the strong_ord_wr bit) and packs the 6-byte
  * al_embedded_sem_t into descriptor bytes a2[0..3]". We keep the byte formula exactly — byte 3 of
  * the descriptor, so len_ctrl bit 31 — and read "a2" as the RX view's second address word,

@@ -12,7 +12,7 @@ import { archOf, type HalDevice } from "./hal-device.js";
 export const CCE_SEED_QUEUES = 16;
 export const CCE_DATA_CONVERTERS = 16;
 
-/** MODEL offsets (relative to the SDMA CSR base); docs/fidelity/hal.md gives the reasons. */
+/** MODEL offsets (relative to the SDMA CSR base); docs/FIDELITY.md gives the reasons. */
 export const MARIANA_CSR_MODEL = {
   /** FP8 converter defaults: the first words of the CCE-user aperture, below the seed block at +0x400. */
   fp8E4Cfg: 0x000,

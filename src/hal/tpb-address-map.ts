@@ -2,7 +2,7 @@
  * TPB and TopSP apertures as the HAL sees them. The seed names aws_hal_get_tpb_base /
  * aws_hal_get_tpb_evt_sem_inc_base / aws_hal_get_top_sp_evt_sem_inc_base but gives no addresses;
  * GROUND_TRUTH gives the event block (+0x2700000) and its increment window (+0x1800). The aperture
- * bases are MODEL (docs/fidelity/hal.md): chosen 256 MiB apart, clear of HBM, the SBUF windows, the
+ * bases are MODEL (docs/FIDELITY.md): chosen 256 MiB apart, clear of HBM, the SBUF windows, the
  * simulated SDMA CSR space (0x10_0000_0000) and the bit-35 rebase prefix.
  */
 import { SdmaAbortError } from "../bits/errors.js";

@@ -3,7 +3,7 @@
  * dbg_has_valid_neuron_header / dbg_has_valid_neuron_events (seed 002 §4.5). Seed 002 gives both
  * structs' layouts but neither predicate's body nor the WAIT_MODE / UPDATE_MODE / DEBUG_CMD values,
  * so every table here is a MODEL choice, made once, from public reverse-engineering notes on the
- * same headers (docs/fidelity/isa.md "header / events").
+ * same headers (docs/FIDELITY.md "header / events").
  */
 
 /**

@@ -3,7 +3,7 @@
  * (round to nearest even or stochastic), and the FP32 ALU (ADD, fused FMA, MIN, MAX).
  * Bit-exact against LLVM APFloat (test/vectors, tools/vectors/gen.cpp). Zero dependencies.
  *
- * Per-function TSDoc below; the MODEL choices are collected in docs/fidelity/numerics.md.
+ * Per-function TSDoc below; the MODEL choices are collected in docs/FIDELITY.md.
  * @module
  */
 

@@ -9,7 +9,7 @@ import { MAX_CCE_ELEMENTS } from "../spec/tables.js";
 /**
  * libnrt has_valid_dma_cce_inout_dtype_nc_v1 @0x280820, seed 000 §7.2: for a compute op, in and out
  * dtype must both lie in the 32-bit band [8..11] (int32, uint32, fp32, fp32r) or both outside it.
- * NC-v1 is not one of sdmakit's profiles, so the builders do not apply it (docs/fidelity/runtime.md).
+ * NC-v1 is not one of sdmakit's profiles, so the builders do not apply it (docs/FIDELITY.md).
  * @example hasValidDmaCceInoutDtypeNcV1(true, Dtype.BFLOAT16, Dtype.FP32) // false
  */
 export function hasValidDmaCceInoutDtypeNcV1(computeOp: boolean, inDt: number, outDt: number): boolean {

@@ -2,7 +2,7 @@
  * The GCE gradient packet (al_sdma_m2m_build_gradient_packet @0x454990, seed 000 §5.2): reduce N
  * sources and compress the result, or expand one compressed payload; a compression header travels
  * beside the payload (format: spec/gce-header.ts). The three -EINVAL messages are the seed's
- * .rodata strings; which condition reaches each is MODEL (docs/fidelity/runtime.md).
+ * .rodata strings; which condition reaches each is MODEL (docs/FIDELITY.md).
  */
 import { type Einval, einval, SdmakitError } from "../bits/errors.js";
 import { Dtype, dtypeBytes } from "../spec/dtype.js";

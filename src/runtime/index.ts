@@ -1,7 +1,7 @@
 /**
  * sdmakit runtime: the host side of libnrt's CCE path — remaps, gates and limits, the descriptor
  * builders (copy, CCE ADD / FMA / MIN / MAX, combo / EXT, GCE) and the vring writer that puts their
- * bytes on a queue's TX and RX rings and rings the doorbell. MODEL choices: docs/fidelity/runtime.md.
+ * bytes on a queue's TX and RX rings and rings the doorbell. MODEL choices: docs/FIDELITY.md.
  * @module
  */
 export * from "./build-request.js";

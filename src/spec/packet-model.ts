@@ -70,7 +70,7 @@
  * 4·index, GROUND_TRUTH); the engine's memory map turns that write into the increment.
  *
  * MARIANA embedded-semaphore write (seed 003 §4, s2m_set_embedded_sem_fields; MODEL reading in
- * docs/fidelity/hal.md): a plain-copy RX descriptor may carry len_ctrl bit 31 (the seed's
+ * docs/FIDELITY.md): a plain-copy RX descriptor may carry len_ctrl bit 31 (the seed's
  * desc[+3] |= 0x80, "strong_ord_wr") with al_embedded_sem_t packed into W1 = buf2_ptr_lo (the seed's
  * "a2[0..3]"; bit positions in src/hal/embedded-sem.ts). Not in W0: there the fields would sit on
  * ring_id / FIRST / LAST. After the packet's data has landed the engine updates semaphore
