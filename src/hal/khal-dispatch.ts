@@ -17,7 +17,8 @@ export const TRAMPOLINE_FILE = "al_hal_sdma.c";
 export const TRAMPOLINE_ARCH_ASSERT_LINE = 0x28d;
 
 /**
- * Call a khal slot the way the trampolines do.
+ * libnrt aws_hal_sdma_* trampolines @0x451e90–0x4520f0 (aws_hal_sdma_init_embedded_sem @0x451e90),
+ * seed 003 §1: call a khal slot the way the trampolines do.
  * @throws SdmaAssertError when hal_target is INVALID / ≥ NUM, or the slot is NULL
  *   (`kaena_khal.khal_sdma.<slot>`).
  * @example khalCall(dev, "embedded_sem_wr_address", 0x1000n, 3, 0x1_3270_1800n)

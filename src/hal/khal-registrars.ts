@@ -61,7 +61,8 @@ export const KHAL_REGISTRARS: Readonly<Record<2 | 3 | 4, KhalRegistrar>> = {
 };
 
 /**
- * Run the registrar of the latched arch into `dev.khal` (tdrv_init's registration step).
+ * libnrt kaena_khal_register_funcs_v2 @0x468740 / _v3 @0x46ed70 / _v4 @0x4622e0, seed 003 §1: run
+ * the registrar of the latched arch into `dev.khal` (tdrv_init's registration step).
  * @throws SdmaAssertError when hal_target is INVALID / ≥ NUM.
  */
 export function registerKhal(dev: HalDevice): void {

@@ -260,6 +260,7 @@ function checkShape(profile: ArchProfile, t: CceTransfer): Shape {
   };
 }
 
+/** The ADD arm: libnrt al_sdma_m2m_build_add_packet @0x453210, seed 000 §4.1 (acc' = acc + src_i). */
 function addArm(t: CceTransfer, s: Shape): OpArm {
   return {
     metaLayout: ADD_META,
@@ -268,6 +269,7 @@ function addArm(t: CceTransfer, s: Shape): OpArm {
   };
 }
 
+/** The FMA arm: libnrt al_sdma_m2m_build_fma_packet @0x4538f0, seed 000 §3.2 (asserts vring.c:0x3B8 / 0x3BA). */
 function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
   const info = t.cceInfo;
   if (info === null) throw new SdmaAssertError(VRING_C, 0x3b8, CCE_INT, "cce_info != NULL");
@@ -305,6 +307,7 @@ function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
   };
 }
 
+/** The MIN / MAX arm: libnrt al_sdma_m2m_build_min_max_packet @0x454130, seed 000 §4.1. */
 function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
   const mm = t.cceInfo?.minMaxInfo;
   const useConst = mm?.useConstant ?? false;

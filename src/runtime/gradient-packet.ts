@@ -51,6 +51,7 @@ export interface GceRequest {
 }
 
 /**
+ * libnrt al_sdma_m2m_build_gradient_packet @0x454990, seed 000 §5.2 (packet body MODEL).
  * Build a GCE packet and post it; in DECOMPRESS mode first write the decompression header at
  * `headerAddr`.
  * @throws SdmaAssertError helper.c:0x1AF for a dtype outside 1..15; RingFullError when the rings
