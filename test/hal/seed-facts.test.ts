@@ -1,0 +1,39 @@
+// HAL facts of seed 003 pinned to the seed's literal text.
+import { describe, expect, it } from "vitest";
+import { SdmaAssertError } from "../../src/bits/errors.js";
+import { khalCall } from "../../src/hal/khal-dispatch.js";
+import { createHalDevice, KHAL_REGISTRARS } from "../../src/hal/khal-registrars.js";
+import { khalSlotSpec } from "../../src/hal/khal-slots.js";
+
+describe("seed 003 §1: the khal registrars and trampolines", () => {
+  it("kaena_khal_register_funcs_v{2,3,4} @0x468740 / @0x46ED70 / @0x4622E0 map to SUNDA 2 / CAYMAN 3 / MARIANA 4", () => {
+    expect(
+      [2, 3, 4].map((a) => [KHAL_REGISTRARS[a as 2 | 3 | 4].symbol, KHAL_REGISTRARS[a as 2 | 3 | 4].address]),
+    ).toEqual([
+      ["kaena_khal_register_funcs_v2", 0x468740],
+      ["kaena_khal_register_funcs_v3", 0x46ed70],
+      ["kaena_khal_register_funcs_v4", 0x4622e0],
+    ]);
+  });
+  it("aws_hal_sdma_init_embedded_sem @0x451e90 dispatches through kaena_khal + 0x528", () => {
+    const spec = khalSlotSpec("init_embedded_sem");
+    expect([spec.trampoline?.symbol, spec.trampoline?.address, spec.offset]).toEqual([
+      "aws_hal_sdma_init_embedded_sem",
+      0x451e90,
+      0x528,
+    ]);
+  });
+  it("an INVALID hal_target fails inside al_hal_tpb_get_arch_type, before the trampoline's own :0x28D check or the slot", () => {
+    const dev = createHalDevice("trn3");
+    dev.halTarget = 0;
+    let err: unknown;
+    try {
+      khalCall(dev, "init_embedded_sem", 0x1000n);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SdmaAssertError);
+    expect((err as SdmaAssertError).func).toBe("al_hal_tpb_get_arch_type");
+    expect(dev.regs.log).toEqual([]);
+  });
+});
