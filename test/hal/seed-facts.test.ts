@@ -1,6 +1,7 @@
 // HAL facts of seed 003 pinned to the seed's literal text.
 import { describe, expect, it } from "vitest";
 import { SdmaAssertError } from "../../src/bits/errors.js";
+import { archProfile } from "../../src/hal/arch-profile.js";
 import { khalCall } from "../../src/hal/khal-dispatch.js";
 import { createHalDevice, KHAL_REGISTRARS } from "../../src/hal/khal-registrars.js";
 import { khalSlotSpec } from "../../src/hal/khal-slots.js";
@@ -35,5 +36,37 @@ describe("seed 003 §1: the khal registrars and trampolines", () => {
     expect(err).toBeInstanceOf(SdmaAssertError);
     expect((err as SdmaAssertError).func).toBe("al_hal_tpb_get_arch_type");
     expect(dev.regs.log).toEqual([]);
+  });
+});
+
+describe("GROUND_TRUTH public figures the profiles carry (cross-check)", () => {
+  const KiB = 1024;
+  it.each([
+    // arch, cores, engines/core, queues/engine, B/ns per engine, CCE factor, SBUF KiB/partition, HBM GiB, HBM GB/s, chip-to-chip GB/s
+    ["trn1", 2, 16, 16, 17, 0.5, 192, 32n, 820, 384],
+    ["trn2", 8, 16, 16, 23, 0.5, 224, 96n, 2900, 1280],
+    ["trn3", 8, 16, 16, 33, 1, 256, 144n, 4900, 2560],
+  ] as const)("%s", (arch, cores, engines, queues, rate, cce, sbufKiB, hbmGiB, hbm, c2c) => {
+    const p = archProfile(arch);
+    expect([
+      p.neuronCores,
+      p.dmaEnginesPerCore,
+      p.queuesPerEngine,
+      p.dmaBytesPerNs,
+      p.cceRateFactor,
+      p.sbufPartitionBytes,
+      p.hbmBytes,
+      p.hbmBytesPerNs,
+      p.chipToChipBytesPerNs,
+    ]).toEqual([cores, engines, queues, rate, cce, sbufKiB * KiB, hbmGiB * 1024n ** 3n, hbm, c2c]);
+    // 128 partitions at a 256 KiB stride, PSUM 2 MiB, engine register stride 0x100000, 16-source CCE cap.
+    expect([
+      p.sbufPartitions,
+      p.sbufPartitionStride,
+      p.psumBytes,
+      p.sdmaEngineStride,
+      p.maxCceSources,
+    ]).toEqual([128, 256 * KiB, 2 * 1024 * KiB, 0x100000n, 16]);
+    expect(p.queueArbitration).toBe(arch === "trn3" ? "qos" : "round-robin");
   });
 });
