@@ -1,8 +1,8 @@
 import type { Command } from "../command.js";
 import { buildCommand } from "./build.js";
 import { castCommand } from "./cast.js";
-import { allgCommand, allrCommand, redsctCommand, sendrecvCommand } from "./collective.js";
 import { cceCommand } from "./cce.js";
+import { allgCommand, allrCommand, redsctCommand, sendrecvCommand } from "./collective.js";
 import { demoCommand } from "./demo.js";
 import { halCommand } from "./hal.js";
 import { decodeCommand, describeCommand, encodeCommand, layoutsCommand } from "./layout-commands.js";
