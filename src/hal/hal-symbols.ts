@@ -53,14 +53,25 @@ export interface HalSymbol {
   readonly run: (dev: HalDevice, args: readonly unknown[]) => unknown;
 }
 
-/** Argument readers: JSON numbers or "0x…" / decimal strings; a typed UsageError names the argument. */
+const U64_MAX = (1n << 64n) - 1n;
+
+/**
+ * Argument readers: JSON numbers or "0x…" / decimal strings; a typed UsageError names the argument.
+ * An unsigned argument is 0..2^64-1: a negative base or a 65-bit value would otherwise reach the
+ * register file as a misaligned or truncated address.
+ */
 function big(args: readonly unknown[], i: number, name: string): bigint {
   const v = args[i];
-  if (typeof v === "number" && Number.isSafeInteger(v)) return BigInt(v);
-  if (typeof v === "string" && /^(0x[0-9a-f]+|\d+)$/i.test(v)) return BigInt(v);
-  throw new UsageError(
-    `argument ${i} (${name}): expected an integer or "0x…" string, got ${JSON.stringify(v)}`,
-  );
+  let b: bigint | undefined;
+  if (typeof v === "number" && Number.isSafeInteger(v)) b = BigInt(v);
+  else if (typeof v === "string" && /^(0x[0-9a-f]+|\d+)$/i.test(v)) b = BigInt(v);
+  else {
+    throw new UsageError(
+      `argument ${i} (${name}): expected an integer or "0x…" string, got ${JSON.stringify(v)}`,
+    );
+  }
+  if (b < 0n || b > U64_MAX) throw new UsageError(`argument ${i} (${name}): ${v} is out of range 0..2^64-1`);
+  return b;
 }
 function num(args: readonly unknown[], i: number, name: string): number {
   const v = big(args, i, name);

@@ -5,19 +5,15 @@
  */
 import { isEinval, SdmaAssertError, UsageError } from "../../bits/errors.js";
 import { describeLine, describeWritten, parseBuildRequest, runBuildRequest } from "../../runtime/index.js";
+import { toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
 
-const USAGE = `usage: sdmakit build '<json request>' [--json]
+const USAGE = `sdmakit build '<json request>' [--json]
   request: {"arch": "trn1"|"trn2"|"trn3", "op": "copy"|"add"|"fma"|"min"|"max",
             "sources": [addr...], "dests": [addr...], "size": bytes,
             "inDtype", "accumDtype", "outDtype", "scales": [f32...], "scaleDtype",
             "constant", "constantDtype", "sr": bool, "seed", "priorityClass", "dmb", "wrbar"}
   addresses are numbers or hex strings; FMA without "scales" is the null cce_info case.`;
-
-/** JSON.stringify writing bigints as decimal strings. */
-function json(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
-}
 
 export const buildCommand: Command = {
   name: "build",
@@ -27,8 +23,8 @@ export const buildCommand: Command = {
     const asJson = args.includes("--json");
     const rest = args.filter((a) => a !== "--json");
     const unknown = rest.find((a) => a.startsWith("--"));
-    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown}\n${USAGE}`);
-    if (rest.length !== 1) throw new UsageError(USAGE);
+    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown} (known: --json)`);
+    if (rest.length !== 1) throw new UsageError(`expected one '<json request>' argument; got ${rest.length}`);
     const req = parseBuildRequest(rest[0] as string);
     let result: ReturnType<typeof runBuildRequest>;
     try {
@@ -42,7 +38,7 @@ export const buildCommand: Command = {
       const descriptors = result.written.map(describeWritten);
       const extra =
         result.reducePacketBytes === undefined ? {} : { reducePacketBytes: result.reducePacketBytes };
-      io.out(`${json({ descriptors, ...extra })}\n`);
+      io.out(`${toJson({ descriptors, ...extra })}\n`);
       return 0;
     }
     if (result.reducePacketBytes !== undefined) {
@@ -56,7 +52,7 @@ export const buildCommand: Command = {
 };
 
 function refuse(io: Io, asJson: boolean, message: string): number {
-  if (asJson) io.out(`${json({ refused: message })}\n`);
+  if (asJson) io.out(`${toJson({ refused: message })}\n`);
   else io.err(`refused: ${message}\n`);
   return 1;
 }

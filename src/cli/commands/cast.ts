@@ -18,14 +18,14 @@ import { parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
 
 const USAGE = [
-  "usage: sdmakit cast <fromDtype> <toDtype> [--rounding rne|sr] [--seed N] [--overflow ieee|nan|satfinite] [--json] <hex codes…>",
+  "sdmakit cast <fromDtype> <toDtype> [--rounding rne|sr] [--seed N] [--overflow ieee|nan|satfinite] [--json] <hex codes…>",
   `  dtypes: ${DTYPE_NAMES.slice(1).join(", ")} (also e3m4, e4m3, e5m2, bfloat16, float16, float32)`,
   "  codes are the element's bits in hex (3f80 is bf16 1.0); output is one code per line, lowercase,",
   "  2 hex digits per byte of <toDtype>. --seed (default 0) seeds the stochastic-rounding stream.",
 ].join("\n");
 
 function parseDtype(arg: string, text: string | undefined): Dtype {
-  if (text === undefined) throw new UsageError(`cast: missing <${arg}>\n${USAGE}`);
+  if (text === undefined) throw new UsageError(`missing <${arg}>`);
   const dt = dtypeFromName(text);
   if (dt === undefined || dt === 0) {
     throw new FieldError("cast", arg, text, DTYPE_NAMES.slice(1).join("|"), `unknown dtype "${text}"`);
@@ -73,7 +73,7 @@ function run(args: readonly string[], io: Io): number {
   const [fromText, toText, ...codeTexts] = parsed.positional;
   const from = parseDtype("fromDtype", fromText);
   const to = parseDtype("toDtype", toText);
-  if (codeTexts.length === 0) throw new UsageError(`cast: no codes given\n${USAGE}`);
+  if (codeTexts.length === 0) throw new UsageError("no codes given");
   const rounding = parseRounding(parsed.options.get("--rounding"), parsed.options.get("--seed"));
   const overflow = parseOverflow(parsed.options.get("--overflow"));
 

@@ -13,7 +13,7 @@ import { option, parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
 
 const USAGE = [
-  "usage: sdmakit cce --arch trn1|trn2|trn3 --op add|fma|min|max --in <dtype> [--accum <dtype>] [--out <dtype>]",
+  "sdmakit cce --arch trn1|trn2|trn3 --op add|fma|min|max --in <dtype> [--accum <dtype>] [--out <dtype>]",
   "                   [--scales a,b,…] [--const c] [--sr [--seed N]] [--json] <source hex…>",
   `  dtypes: ${DTYPE_NAMES.slice(1).join(", ")}; --accum defaults to fp32, --out to --in.`,
   "  Each source is its elements' little-endian bytes in hex. FMA needs one --scales value per source",
@@ -36,7 +36,7 @@ const SOURCE_STRIDE = 0x10000n;
 function dtypeOption(parsed: ReturnType<typeof parseArgs>, name: string, fallback?: Dtype): Dtype {
   const text = option(parsed, name);
   if (text === undefined) {
-    if (fallback === undefined) throw new UsageError(`cce: ${name} is required\n${USAGE}`);
+    if (fallback === undefined) throw new UsageError(`${name} is required`);
     return fallback;
   }
   const dt = dtypeFromName(text);
@@ -68,7 +68,7 @@ function run(args: readonly string[], io: Io): number {
   const inDt = dtypeOption(parsed, "--in");
   const accumDt = dtypeOption(parsed, "--accum", Dtype.FP32);
   const outDt = dtypeOption(parsed, "--out", inDt);
-  if (parsed.positional.length === 0) throw new UsageError(`cce: no sources given\n${USAGE}`);
+  if (parsed.positional.length === 0) throw new UsageError("no sources given");
   const sources = parsed.positional.map((h) => fromHex(h));
   const size = sources[0]?.length ?? 0;
   for (const [i, s] of sources.entries()) {

@@ -47,7 +47,7 @@ function sb2sbNote(run: CollectiveRun, last: SizeResult | undefined): string {
 
 function usage(name: CollectiveName): string {
   return [
-    `usage: sdmakit ${name} [-r ranks] [-N nodes] [-b min] [-e max] [-f factor | -i step] [-n iters] [-w warmup]`,
+    `sdmakit ${name} [-r ranks] [-N nodes] [-b min] [-e max] [-f factor | -i step] [-n iters] [-w warmup]`,
     "         [-d dtype] [-o sum|max|min|avg] [--arch trn1|trn2|trn3] [--algo auto|ring|kangaring|mesh]",
     "         [--check | --no-check] [--check-mode exact|reference] [--sr] [--seed N] [--timing-only]",
     "         [--sb2sb] [--trace out.json] [--json]",
@@ -99,17 +99,27 @@ function oneOf<T extends string>(
   return text as T;
 }
 
+/** Write the trace file; a path that cannot be written is bad input (exit 2), not a crash. */
+function writeTrace(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new UsageError(
+      `--trace ${JSON.stringify(path)}: cannot write (${(e as NodeJS.ErrnoException).code ?? e})`,
+    );
+  }
+}
+
 async function run(name: CollectiveName, args: readonly string[], io: Io): Promise<number> {
   const p = parseArgs(args, SPEC);
-  if (p.positional.length > 0)
-    throw new UsageError(`${name}: unexpected ${p.positional.join(" ")}\n${usage(name)}`);
+  if (p.positional.length > 0) throw new UsageError(`unexpected ${p.positional.join(" ")}`);
   if (p.flags.has("--check") && p.flags.has("--no-check"))
-    throw new UsageError(`${name}: --check and --no-check`);
+    throw new UsageError("--check and --no-check exclude each other");
   const timingOnly = p.flags.has("--timing-only");
   const factorText = option(p, "-f");
   const stepText = option(p, "-i");
   if (factorText !== undefined && stepText !== undefined)
-    throw new UsageError(`${name}: -f and -i exclude each other`);
+    throw new UsageError("-f and -i exclude each other");
   const seed = intOption(option(p, "--seed"), "--seed", 0, 0);
   if (seed > 0xffffffff) throw new FieldError("collective", "--seed", seed, "0..4294967295");
   const checkMode = oneOf<Exclude<CheckMode, "none">>(
@@ -146,6 +156,9 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     stepText === undefined ? undefined : parseSize("-i", stepText),
   );
   const json = p.flags.has("--json");
+  // Fail before the run, not after minutes of it, when the trace cannot be written.
+  const tracePath = option(p, "--trace");
+  if (tracePath !== undefined) writeTrace(tracePath, "");
   const progress = createProgress(io, !json && process.stderr.isTTY === true, () => performance.now());
   const results: SizeResult[] = [];
   for (const [k, size] of sizes.entries()) {
@@ -156,9 +169,8 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   progress.done();
   const rows: ReportRow[] = results.map((r) => r.row);
   const last = results[results.length - 1];
-  const tracePath = option(p, "--trace");
   if (tracePath !== undefined && last !== undefined) {
-    writeFileSync(tracePath, JSON.stringify(traceOf(last.plan, last.schedule, runSpec.profile)));
+    writeTrace(tracePath, JSON.stringify(traceOf(last.plan, last.schedule, runSpec.profile)));
   }
   if (json) {
     io.out(`${toJson({ rows, avgBusbw: averageBusbw(rows) })}\n`);

@@ -9,7 +9,7 @@ import { HAL_SYMBOLS } from "../../hal/hal-symbols.js";
 import { createHalDevice } from "../../hal/khal-registrars.js";
 import type { Command, Io } from "../command.js";
 
-const USAGE = `usage: sdmakit hal <libnrt symbol> --arch trn1|trn2|trn3 ['<json array of args>'] [--json]
+const USAGE = `sdmakit hal <libnrt symbol> --arch trn1|trn2|trn3 ['<json array of args>'] [--json]
        sdmakit hal list        (every symbol with its parameters)
 A HAL context argument is the SDMA CSR base it carries; 64-bit values may be "0x…" strings.
 e.g. sdmakit hal aws_mariana_sdma_write_seed --arch trn3 '[4096, 5, 3, 1234]'`;
@@ -33,8 +33,9 @@ function parse(argv: readonly string[]): Parsed {
     else rest.push(a);
   }
   const [symbol, argText, extra] = rest;
-  if (symbol === undefined || extra !== undefined) throw new UsageError(USAGE);
-  if (arch === undefined) throw new UsageError(`--arch is required\n${USAGE}`);
+  if (symbol === undefined) throw new UsageError("missing <libnrt symbol> (sdmakit hal list shows them)");
+  if (extra !== undefined) throw new UsageError(`unexpected ${rest.slice(2).join(" ")}`);
+  if (arch === undefined) throw new UsageError("--arch is required");
   let args: unknown = [];
   if (argText !== undefined) {
     try {

@@ -17,7 +17,7 @@ import { option, parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
 
 const USAGE = [
-  "usage: sdmakit run s3d3 [--arch trn2|trn3] [--core N] [--fill seq|random] [--seed N]",
+  "sdmakit run s3d3 [--arch trn2|trn3] [--core N] [--fill seq|random] [--seed N]",
   "                        [--reduce add|max|min] [--sem i=v,…] [--nodes N] [--json] <hex>",
   "  Executes the 64-byte S3D3 word (0xBF) on a fresh simulated device as core N's POOL engine",
   "  (default trn2, core 0). Before the run, every byte the move reads is filled: seq = (partition",
@@ -34,10 +34,11 @@ const REDUCE_OPS: Readonly<Record<string, SdmaCceType>> = {
   min: SdmaCceType.MIN,
 };
 
-function integer(name: string, text: string | undefined, fallback: number, max: number): number {
+function integer(name: string, text: string | undefined, fallback: number, max: number, min = 0): number {
   if (text === undefined) return fallback;
   const v = Number(text);
-  if (!/^\d+$/.test(text.trim()) || v > max) throw new FieldError("run s3d3", name, text, `0..${max}`);
+  if (!/^\d+$/.test(text.trim()) || v < min || v > max)
+    throw new FieldError("run s3d3", name, text, `${min}..${max}`);
   return v;
 }
 
@@ -82,7 +83,7 @@ function run(args: readonly string[], io: Io): number {
   });
   const [what, hex, ...extra] = parsed.positional;
   if (what !== "s3d3" || hex === undefined || extra.length > 0)
-    throw new UsageError(`run takes \`s3d3\` and one hex word\n${USAGE}`);
+    throw new UsageError("run takes `s3d3` and one hex word");
   const bytes = fromHex(hex);
   if (bytes.length !== S3D3_BYTES)
     throw new DecodeError(`an S3D3 word is ${S3D3_BYTES} bytes; got ${bytes.length}`);
@@ -99,7 +100,7 @@ function run(args: readonly string[], io: Io): number {
     throw new FieldError("run s3d3", "--reduce", reduceText, "add|max|min");
   const dev = new Device(option(parsed, "--arch") ?? "trn2");
   const core = integer("--core", option(parsed, "--core"), 0, dev.profile.neuronCores - 1);
-  const nodes = integer("--nodes", option(parsed, "--nodes"), 1, 0xffff);
+  const nodes = integer("--nodes", option(parsed, "--nodes"), 1, 0xffff, 1);
   const json = parsed.flags.has("--json");
   const word = decodeS3d3(bytes);
 

@@ -1,0 +1,61 @@
+// Bad input through the one top-level catch (main): exit 2, one message naming what is wrong, the
+// usage once, never a stack trace. In-process, so no build is needed.
+
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+
+async function cli(...args: string[]) {
+  let out = "";
+  let err = "";
+  const io = {
+    out: (t: string) => {
+      out += t;
+    },
+    err: (t: string) => {
+      err += t;
+    },
+  };
+  const status = await main(args, io);
+  return { status, out, err };
+}
+
+const missingDir = join(tmpdir(), "sdmakit-no-such-dir", "sub", "trace.json");
+
+describe("sdmakit: bad input exits 2 with one message and the usage once", () => {
+  it.each([
+    [["allr", "zzz"], /unexpected zzz/],
+    [["allr", "-e", "64", "--trace", missingDir], /--trace ".*trace\.json": cannot write \(ENOENT\)/],
+    [["build"], /expected one '<json request>' argument; got 0/],
+    [["build", "{}", "--frob"], /unknown option --frob/],
+    [["cast", "bf16"], /missing <toDtype>/],
+    [["cast", "bf16", "fp32"], /no codes given/],
+    [["cce", "--op", "add", "--in", "bf16"], /no sources given/],
+    [["hal"], /missing <libnrt symbol>/],
+    [["hal", "al_hal_tpb_get_arch_type"], /--arch is required/],
+    [
+      ["hal", "aws_mariana_sdma_write_seed", "--arch", "trn3", "[-1, 5, 3, 1]"],
+      /argument 0 \(csr\): -1 is out of range 0\.\.2\^64-1/,
+    ],
+    [
+      ["hal", "aws_mariana_sdma_write_seed", "--arch", "trn3", '["0x10000000000000000", 5, 3, 1]'],
+      /argument 0 \(csr\): 0x10000000000000000 is out of range 0\.\.2\^64-1/,
+    ],
+    [["run", "s3d3"], /run takes `s3d3` and one hex word/],
+  ])("%j", async (args, message) => {
+    const r = await cli(...args);
+    expect(r.status).toBe(2);
+    expect(r.err).toMatch(message);
+    expect(r.err).not.toMatch(/usage: usage:/);
+    expect(r.err.split("usage: ").length - 1).toBe(1);
+    expect(r.err.split(`sdmakit ${args[0]}: ${args[0]}:`).length - 1).toBe(0);
+    expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
+  it("run s3d3 --nodes 0 is out of range 1..65535 (exit 2), before the word is looked at", async () => {
+    const r = await cli("run", "s3d3", "--nodes", "0", "bf".repeat(64));
+    expect(r.status).toBe(2);
+    expect(r.err).toMatch(/--nodes\): "0" is out of range 1\.\.65535/);
+  });
+});
