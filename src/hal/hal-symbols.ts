@@ -6,17 +6,17 @@
 import { UsageError } from "../bits/errors.js";
 import { fromHex, toHex } from "../bits/hex.js";
 import {
-  buildCaymanTransposeFlushPacket,
-  buildCaymanTransposePacket,
-  type CaymanTransposeRequest,
-  type DmaBuffer,
-} from "./cayman-transpose.js";
-import {
   awsHalArchEngToXt,
   awsHalCaymanTpbDgeConfigureDma,
   awsHalCaymanTpbDgeGetRegisterOffsets,
   awsHalCaymanTpbXtConfigureFeatureFlag,
 } from "./cayman-dge.js";
+import {
+  buildCaymanTransposeFlushPacket,
+  buildCaymanTransposePacket,
+  type CaymanTransposeRequest,
+  type DmaBuffer,
+} from "./cayman-transpose.js";
 import { CSR_ACCESSORS, csrRead, csrWrite } from "./csr-accessors.js";
 import {
   marianaEmbeddedSemCsrIndex,

@@ -3,7 +3,7 @@
  * request, in ring order, one per line as hex with a decoded summary (issue 4). A request libnrt
  * refuses (an assert, an -EINVAL) prints libnrt's message and exits 1.
  */
-import { isEinval, SdmaAssertError, UsageError } from "../../bits/errors.js";
+import { isEinval, SdmaAssertError, UsageError } from "../../bits/index.js";
 import { describeLine, describeWritten, parseBuildRequest, runBuildRequest } from "../../runtime/index.js";
 import { toJson } from "../args.js";
 import type { Command, Io } from "../command.js";

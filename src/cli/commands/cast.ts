@@ -3,7 +3,7 @@
  * convert element codes between dtypes the way the DMA does, source → FP32 → destination
  * (../shared/GROUND_TRUTH.md "Numbers and dtypes"), and print the destination codes in hex.
  */
-import { FieldError, UsageError } from "../../bits/errors.js";
+import { FieldError, UsageError } from "../../bits/index.js";
 import {
   decodeToF32,
   encodeFromF32,
@@ -13,7 +13,7 @@ import {
   type Rounding,
   SrStream,
 } from "../../numerics/index.js";
-import { DTYPE_NAMES, type Dtype, dtypeBytes, dtypeFromName } from "../../spec/dtype.js";
+import { DTYPE_NAMES, type Dtype, dtypeBytes, dtypeFromName } from "../../spec/index.js";
 import { parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
 

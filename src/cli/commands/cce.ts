@@ -7,8 +7,7 @@
 import { FieldError, fromHex, isEinval, toHex, UsageError } from "../../bits/index.js";
 import { Device, HBM_BASE } from "../../engine/index.js";
 import { addDmaPacketCce, type CceInfo, Vring } from "../../runtime/index.js";
-import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeFromName } from "../../spec/dtype.js";
-import { KbinDmaDescOp } from "../../spec/enums.js";
+import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeFromName, KbinDmaDescOp } from "../../spec/index.js";
 import { option, parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
 

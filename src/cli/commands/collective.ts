@@ -5,7 +5,7 @@
  * trace of the largest size.
  */
 import { writeFileSync } from "node:fs";
-import { FieldError, UsageError } from "../../bits/errors.js";
+import { FieldError, UsageError } from "../../bits/index.js";
 import {
   type AlgorithmName,
   averageBusbw,
@@ -22,8 +22,8 @@ import {
   sweepSizes,
   traceOf,
 } from "../../collectives/index.js";
-import { archProfile } from "../../hal/arch-profile.js";
-import { dtypeName } from "../../spec/dtype.js";
+import { archProfile } from "../../hal/index.js";
+import { dtypeName } from "../../spec/index.js";
 import { option, parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
 import { createProgress } from "../progress.js";

@@ -3,10 +3,8 @@
  * seed-003 accessor or leaf on a fresh simulated device and print the register writes it made.
  * An abort or assert exits 1 with its message; so does a -EINVAL return.
  */
-import { isEinval, SdmaAbortError, SdmaAssertError, UsageError } from "../../bits/errors.js";
-import { toHex } from "../../bits/hex.js";
-import { HAL_SYMBOLS } from "../../hal/hal-symbols.js";
-import { createHalDevice } from "../../hal/khal-registrars.js";
+import { isEinval, SdmaAbortError, SdmaAssertError, toHex, UsageError } from "../../bits/index.js";
+import { createHalDevice, HAL_SYMBOLS } from "../../hal/index.js";
 import type { Command, Io } from "../command.js";
 
 const USAGE = `sdmakit hal <libnrt symbol> --arch trn1|trn2|trn3 ['<json array of args>'] [--json]

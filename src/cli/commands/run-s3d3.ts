@@ -6,13 +6,10 @@
  */
 import { DecodeError, FieldError, fromHex, isEinval, toHex, UsageError } from "../../bits/index.js";
 import { Device, semaphoreAddress } from "../../engine/index.js";
-import { executeS3d3, planS3d3 } from "../../isa/pool-executor.js";
-import { decodeS3d3, S3D3_BYTES } from "../../isa/s3d3-word.js";
-import type { Sb2sbLeg } from "../../isa/sb2sb-lowering.js";
-import { isValidSb2sbCollective } from "../../isa/sb2sb-validator.js";
+import type { Sb2sbLeg } from "../../isa/index.js";
+import { decodeS3d3, executeS3d3, isValidSb2sbCollective, planS3d3, S3D3_BYTES } from "../../isa/index.js";
 import { SrStream } from "../../numerics/index.js";
-import { DTYPE_NAMES } from "../../spec/dtype.js";
-import { LncSizeFmt, SdmaCceType } from "../../spec/enums.js";
+import { DTYPE_NAMES, LncSizeFmt, SdmaCceType } from "../../spec/index.js";
 import { option, parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
 

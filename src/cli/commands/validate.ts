@@ -3,11 +3,9 @@
  * would say about a byte string. `s3d3` runs the full is_valid_sb2sb_collective; every other layout
  * reports its own reserved / constant / enum / undeclared-bit issues.
  */
-import { DecodeError, UsageError } from "../../bits/errors.js";
-import { fromHex } from "../../bits/hex.js";
-import { issuesWithAddr4Arms } from "../../isa/addr4.js";
-import { isValidSb2sbCollective } from "../../isa/sb2sb-validator.js";
-import { layoutByName, S3D3 } from "../../spec/layouts/index.js";
+import { DecodeError, fromHex, UsageError } from "../../bits/index.js";
+import { issuesWithAddr4Arms, isValidSb2sbCollective } from "../../isa/index.js";
+import { layoutByName, S3D3 } from "../../spec/index.js";
 import type { Command, Io } from "../command.js";
 
 /** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
