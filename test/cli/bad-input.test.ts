@@ -1,8 +1,10 @@
 // Bad input through the one top-level catch (main): exit 2, one message naming what is wrong, the
 // usage once, never a stack trace. In-process, so no build is needed.
 
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 
@@ -57,5 +59,16 @@ describe("sdmakit: bad input exits 2 with one message and the usage once", () =>
     const r = await cli("run", "s3d3", "--nodes", "0", "bf".repeat(64));
     expect(r.status).toBe(2);
     expect(r.err).toMatch(/--nodes\): "0" is out of range 1\.\.65535/);
+  });
+});
+
+describe("sdmakit | head: a reader that stops early", () => {
+  it("ends the output quietly, without an EPIPE stack trace", () => {
+    // The built CLI (npm test builds it), piped through a reader that closes after one byte.
+    const bin = fileURLToPath(new URL("../../bin/sdmakit.js", import.meta.url));
+    const r = spawnSync("sh", ["-c", `"${process.execPath}" "${bin}" demo | head -c 1 >/dev/null`], {
+      encoding: "utf8",
+    });
+    expect(r.stderr).toBe("");
   });
 });
