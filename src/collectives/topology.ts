@@ -86,14 +86,6 @@ export function linkResource(t: Topology, from: number, to: number): string {
   return `hbm:${pf.node}.${pf.chip}`;
 }
 
-/** The ring neighbours of a rank: ranks in order, wrapping. */
-export function ringNext(t: Topology, rank: number): number {
-  return (rank + 1) % t.ranks;
-}
-export function ringPrev(t: Topology, rank: number): number {
-  return (rank - 1 + t.ranks) % t.ranks;
-}
-
 /**
  * The LNC2 partner of a rank (NC0-NC1, NC2-NC3, … — seed 002 §7.1), or undefined when the partner
  * is missing or on another chip.

@@ -75,11 +75,6 @@ export function isFloatDtype(dt: Dtype): boolean {
   return dt === 6 || dt === 7 || dt === 10 || dt === 11 || dt >= 13;
 }
 
-/** True for the signed integer dtypes. */
-export function isSignedIntDtype(dt: Dtype): boolean {
-  return dt === 2 || dt === 4 || dt === 8 || dt === 12;
-}
-
 /** The dtype code for a name or alias, or undefined. Case-insensitive. */
 export function dtypeFromName(name: string): Dtype | undefined {
   const lower = name.toLowerCase();

@@ -19,8 +19,6 @@ export const GCE_HEADER_BYTES = 16;
 export const GCE_HEADER_ALIGN = 16;
 /** Codec 1: block-scaled FP8_E4 codes with one FP32 scale per block (MODEL). */
 export const GCE_CODEC_BLOCK_FP8 = 1;
-/** Values per shared scale unless a request says otherwise: 2^5 = 32 (as OCP MX). */
-export const GCE_DEFAULT_BLOCK_LOG2 = 5;
 
 const DTYPES: Record<number, string> = Object.fromEntries(DTYPE_NAMES.map((n, i) => [i, n]));
 

@@ -11,7 +11,7 @@
  */
 import { bool, compileLayout, constant, enumField, type LayoutNode, uint } from "../../bits/index.js";
 import { DTYPE_NAMES } from "../dtype.js";
-import { namesOf, SdmaCceType } from "../enums.js";
+import { SdmaCceType } from "../enums.js";
 
 const DTYPES: Record<number, string> = Object.fromEntries(DTYPE_NAMES.map((n, i) => [i, n]));
 const dtypeNibble = (name: string, bit: number, doc: string) => enumField(name, bit, 4, DTYPES, { doc });
@@ -167,6 +167,3 @@ export const COPY_META = meta(
     uint("tag", 27, 5, { fidelity: "public" }),
   ],
 );
-
-/** SDMA_CCETYPE names, for printing the optype field. */
-export const CCE_TYPE_NAMES = namesOf(SdmaCceType);
