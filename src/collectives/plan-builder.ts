@@ -10,17 +10,10 @@
  * data through FP32 (inexact for > 24-bit integers) and a 1-byte dtype through the u8 → u16 lane
  * promotion (seed 000 §4.2), which refuses an odd byte count.
  */
-import type { BufRef, Leg, LegKind, LegSource } from "./plan.js";
+import type { BufRef, Leg } from "./plan.js";
 
-export interface LegSpec {
-  readonly step: number;
-  readonly kind: LegKind;
-  readonly rank: number;
-  readonly queue: number;
-  readonly srcs: readonly LegSource[];
-  readonly dsts: readonly BufRef[];
-  readonly count: number;
-}
+/** A leg as a planner states it: a {@link Leg} before the builder gives it an id and dependencies. */
+export type LegSpec = Omit<Leg, "id" | "after">;
 
 /** Where a planner puts its legs, in plan order: a {@link PlanBuilder}, or a streaming schedule. */
 export interface LegSink {
