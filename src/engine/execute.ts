@@ -386,15 +386,21 @@ export class Executor {
       aluFma(acc, src, fma.scale, n);
       return;
     }
-    // General selectors: each operand is the stored accumulator, this source, or the scale.
+    // General selectors: each operand is the stored accumulator, this source, or (any other
+    // selector) the scale. Resolved once per packet, not per element.
     const scale = Math.fround(fma.scale);
-    const pick = (sel: number, i: number): number =>
-      sel === FmaOperand.STORED_BUFFER
-        ? (acc[i] as number)
-        : sel === FmaOperand.INPUT_BUFFER
-          ? (src[i] as number)
-          : scale;
-    for (let i = 0; i < n; i++) acc[i] = fmaF32(pick(fma.a, i), pick(fma.b, i), pick(fma.c, i));
+    const arrayOf = (sel: number): Float32Array | undefined =>
+      sel === FmaOperand.STORED_BUFFER ? acc : sel === FmaOperand.INPUT_BUFFER ? src : undefined;
+    const a = arrayOf(fma.a);
+    const b = arrayOf(fma.b);
+    const c = arrayOf(fma.c);
+    for (let i = 0; i < n; i++) {
+      acc[i] = fmaF32(
+        a ? (a[i] as number) : scale,
+        b ? (b[i] as number) : scale,
+        c ? (c[i] as number) : scale,
+      );
+    }
   }
 
   /** Write `data` across the RX segments in order. */
