@@ -90,8 +90,11 @@ export function parseBuildRequest(text: string): BuildRequest {
     if (!(KEYS as readonly string[]).includes(k))
       throw new UsageError(`unknown key ${JSON.stringify(k)} (known: ${KEYS.join(", ")})`);
   }
-  const profile = archProfile(typeof o.arch === "string" || typeof o.arch === "number" ? o.arch : "trn2");
+  if (o.arch !== undefined && typeof o.arch !== "string" && typeof o.arch !== "number")
+    throw new FieldError("build-request", "arch", o.arch, "trn1 | trn2 | trn3");
+  const profile = archProfile(o.arch ?? "trn2");
   const op = opOf(o.op);
+  refuseKeysNotFor(o, op);
   const sources = addresses("sources", o.sources);
   const dests = addresses("dests", o.dests);
   const size = integer("size", o.size, 0, Number.MAX_SAFE_INTEGER);
@@ -172,6 +175,33 @@ export function runBuildRequest(req: BuildRequest): BuildResult | Einval {
   const written = addDmaPacketCce(vring, cce);
   if ("status" in written) return written;
   return { written, vring, registers, ...(reducePacketBytes === undefined ? {} : { reducePacketBytes }) };
+}
+
+/**
+ * The keys that mean something only for some ops: given for another op they would be dropped
+ * silently. A raw op code other than copy counts as a CCE op (so its helper.c assert stays reachable).
+ */
+const isCce = (op: number) => op !== KbinDmaDescOp.COPY;
+const isFma = (op: number) => op === KbinDmaDescOp.FMA;
+const isMinMax = (op: number) => op === KbinDmaDescOp.MIN || op === KbinDmaDescOp.MAX;
+const KEYS_FOR_OPS: readonly (readonly [key: string, applies: (op: number) => boolean, ops: string])[] = [
+  ["inDtype", isCce, "CCE ops"],
+  ["accumDtype", isCce, "CCE ops"],
+  ["outDtype", isCce, "CCE ops"],
+  ["scales", isFma, "fma"],
+  ["scaleDtype", isFma, "fma"],
+  ["constant", isMinMax, "min / max"],
+  ["constantDtype", isMinMax, "min / max"],
+];
+
+/** @throws UsageError for a key the request's op does not use (no silently ignored input). */
+function refuseKeysNotFor(o: Record<string, unknown>, op: number): void {
+  for (const [key, applies, ops] of KEYS_FOR_OPS) {
+    if (o[key] !== undefined && !applies(op)) throw new UsageError(`${key} applies to ${ops} only`);
+  }
+  if (o.scaleDtype !== undefined && o.scales === undefined) throw new UsageError("scaleDtype needs scales");
+  if (o.constantDtype !== undefined && o.constant === undefined)
+    throw new UsageError("constantDtype needs constant");
 }
 
 function opOf(v: unknown): number {

@@ -23,6 +23,8 @@ async function cli(...args: string[]) {
   return { status, out, err };
 }
 
+/** A valid ADD request that each bad case changes in one key. */
+const ADD = { arch: "trn2", op: "add", sources: [0, 64], dests: [4096], size: 64, inDtype: "bf16" };
 const missingDir = join(tmpdir(), "sdmakit-no-such-dir", "sub", "trace.json");
 
 describe("sdmakit: bad input exits 2 with one message and the usage once", () => {
@@ -31,6 +33,18 @@ describe("sdmakit: bad input exits 2 with one message and the usage once", () =>
     [["allr", "-e", "64", "--trace", missingDir], /--trace ".*trace\.json": cannot write \(ENOENT\)/],
     [["build"], /expected one '<json request>' argument; got 0/],
     [["build", "{}", "--frob"], /unknown option --frob/],
+    // Request keys that the op would drop silently, or a wrong-typed arch that fell back to trn2.
+    [
+      ["build", JSON.stringify({ ...ADD, arch: true })],
+      /build-request\(arch\): true is out of range trn1 \| trn2 \| trn3/,
+    ],
+    [["build", JSON.stringify({ ...ADD, constant: 3 })], /constant applies to min \/ max only/],
+    [["build", JSON.stringify({ ...ADD, scales: [1, 2] })], /scales applies to fma only/],
+    [["build", JSON.stringify({ ...ADD, op: "copy", sources: [0] })], /inDtype applies to CCE ops only/],
+    [
+      ["build", JSON.stringify({ ...ADD, op: "max", constantDtype: "int32" })],
+      /constantDtype needs constant/,
+    ],
     [["cast", "bf16"], /missing <toDtype>/],
     [["cast", "bf16", "fp32"], /no codes given/],
     [["cce", "--op", "add", "--in", "bf16"], /no sources given/],
