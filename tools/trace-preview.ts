@@ -50,18 +50,24 @@ const color = (e: TraceEvent) => palette[cats.indexOf(e.cat ?? e.name) % palette
 const parts: string[] = [];
 for (const t of tracks) {
   const pid = Number(t.split("/")[0]);
-  parts.push(`<text x="4" y="${y(t) + 11}" font-size="10">${processes.get(pid) ?? pid} · ${names.get(t) ?? t}</text>`);
+  parts.push(
+    `<text x="4" y="${y(t) + 11}" font-size="10">${processes.get(pid) ?? pid} · ${names.get(t) ?? t}</text>`,
+  );
   parts.push(`<line x1="${LABEL}" x2="${WIDTH}" y1="${y(t) + ROW}" y2="${y(t) + ROW}" stroke="#eee"/>`);
 }
 for (const e of slices) {
   const w = Math.max(0.6, x(e.ts + (e.dur ?? 0)) - x(e.ts));
-  parts.push(`<rect x="${x(e.ts).toFixed(2)}" y="${y(key(e)) + 2}" width="${w.toFixed(2)}" height="${ROW - 4}" fill="${color(e)}"><title>${e.name} ${e.ts}µs +${e.dur}µs</title></rect>`);
+  parts.push(
+    `<rect x="${x(e.ts).toFixed(2)}" y="${y(key(e)) + 2}" width="${w.toFixed(2)}" height="${ROW - 4}" fill="${color(e)}"><title>${e.name} ${e.ts}µs +${e.dur}µs</title></rect>`,
+  );
 }
 const starts = new Map(events.filter((e) => e.ph === "s").map((e) => [e.id, e]));
 for (const f of events.filter((e) => e.ph === "f")) {
   const s = starts.get(f.id);
   if (!s) continue;
-  parts.push(`<line x1="${x(s.ts)}" y1="${y(key(s)) + ROW / 2}" x2="${x(f.ts)}" y2="${y(key(f)) + ROW / 2}" stroke="#333" stroke-width="0.6" opacity="0.5"/>`);
+  parts.push(
+    `<line x1="${x(s.ts)}" y1="${y(key(s)) + ROW / 2}" x2="${x(f.ts)}" y2="${y(key(f)) + ROW / 2}" stroke="#333" stroke-width="0.6" opacity="0.5"/>`,
+  );
 }
 const ticks = Array.from({ length: 11 }, (_, i) => (end * i) / 10);
 for (const t of ticks) {

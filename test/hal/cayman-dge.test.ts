@@ -4,12 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
 import {
-  HalDevice,
-  XT_INVALID,
   awsHalArchEngToXt,
   awsHalCaymanTpbDgeConfigureDma,
   awsHalCaymanTpbDgeGetRegisterOffsets,
   awsHalCaymanTpbXtConfigureFeatureFlag,
+  HalDevice,
+  XT_INVALID,
 } from "../../src/hal/index.js";
 
 const XT = 0x4000_0000n;
@@ -23,9 +23,17 @@ describe("aws_hal_arch_eng_to_xt", () => {
 
 describe("aws_hal_cayman_tpb_dge_configure_dma", () => {
   it("writes the three memcopy registers at XT-local 0x13a0 / 0x13c0 / 0x13e0", () => {
-    expect(awsHalCaymanTpbDgeGetRegisterOffsets()).toEqual({ memcopy_dmas: 0x13a0, memcopy_queues: 0x13c0, memcopy_all_queues: 0x13e0 });
+    expect(awsHalCaymanTpbDgeGetRegisterOffsets()).toEqual({
+      memcopy_dmas: 0x13a0,
+      memcopy_queues: 0x13c0,
+      memcopy_all_queues: 0x13e0,
+    });
     const dev = new HalDevice("trn2");
-    awsHalCaymanTpbDgeConfigureDma(dev, XT, { memcopy_dmas: 0xff, memcopy_queues: 0x3, memcopy_all_queues: 0xffff });
+    awsHalCaymanTpbDgeConfigureDma(dev, XT, {
+      memcopy_dmas: 0xff,
+      memcopy_queues: 0x3,
+      memcopy_all_queues: 0xffff,
+    });
     expect(dev.regs.writesSince().map((w) => [w.addr, w.value, w.accessor])).toEqual([
       [XT + 0x13a0n, 0xff, "aws_reg_write_xt_local_reg"],
       [XT + 0x13c0n, 0x3, "aws_reg_write_xt_local_reg"],
@@ -34,7 +42,9 @@ describe("aws_hal_cayman_tpb_dge_configure_dma", () => {
   });
   it("is a silent no-op on SUNDA, like every XT-local write", () => {
     const dev = new HalDevice("trn1");
-    expect(awsHalCaymanTpbDgeConfigureDma(dev, XT, { memcopy_dmas: 1, memcopy_queues: 1, memcopy_all_queues: 1 })).toEqual([]);
+    expect(
+      awsHalCaymanTpbDgeConfigureDma(dev, XT, { memcopy_dmas: 1, memcopy_queues: 1, memcopy_all_queues: 1 }),
+    ).toEqual([]);
     expect(dev.regs.log).toEqual([]);
   });
 });
@@ -48,6 +58,8 @@ describe("aws_hal_cayman_tpb_xt_configure_feature_flag", () => {
   it("refuses an engine without an XT, naming it", () => {
     const dev = new HalDevice("trn2");
     expect(() => awsHalCaymanTpbXtConfigureFeatureFlag(dev, XT, 5, 1)).toThrow(FieldError);
-    expect(() => awsHalCaymanTpbXtConfigureFeatureFlag(dev, XT, 5, 1)).toThrow("(engine): 5 is out of range 0..4");
+    expect(() => awsHalCaymanTpbXtConfigureFeatureFlag(dev, XT, 5, 1)).toThrow(
+      "(engine): 5 is out of range 0..4",
+    );
   });
 });
