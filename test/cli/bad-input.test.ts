@@ -1,5 +1,5 @@
 // Bad input through the one top-level catch (main): exit 2, one message naming what is wrong, the
-// usage once, never a stack trace. In-process, so no build is needed.
+// usage once, never a stack trace. In-process through main; the EPIPE case runs the built CLI.
 
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
@@ -7,21 +7,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { runInProcess } from "../helpers/cli.js";
 
-async function cli(...args: string[]) {
-  let out = "";
-  let err = "";
-  const io = {
-    out: (t: string) => {
-      out += t;
-    },
-    err: (t: string) => {
-      err += t;
-    },
-  };
-  const status = await main(args, io);
-  return { status, out, err };
-}
+/** The whole CLI in-process: main has a command's run(args, io) shape. */
+const cli = (...args: string[]) => runInProcess({ run: main }, args);
 
 /** A valid ADD request that each bad case changes in one key. */
 const ADD = { arch: "trn2", op: "add", sources: [0, 64], dests: [4096], size: 64, inDtype: "bf16" };
@@ -62,17 +51,17 @@ describe("sdmakit: bad input exits 2 with one message and the usage once", () =>
   ])("%j", async (args, message) => {
     const r = await cli(...args);
     expect(r.status).toBe(2);
-    expect(r.err).toMatch(message);
-    expect(r.err).not.toMatch(/usage: usage:/);
-    expect(r.err.split("usage: ").length - 1).toBe(1);
-    expect(r.err.split(`sdmakit ${args[0]}: ${args[0]}:`).length - 1).toBe(0);
-    expect(r.err).not.toMatch(/\n\s+at /);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/usage: usage:/);
+    expect(r.stderr.split("usage: ").length - 1).toBe(1);
+    expect(r.stderr.split(`sdmakit ${args[0]}: ${args[0]}:`).length - 1).toBe(0);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("run s3d3 --nodes 0 is out of range 1..65535 (exit 2), before the word is looked at", async () => {
     const r = await cli("run", "s3d3", "--nodes", "0", "bf".repeat(64));
     expect(r.status).toBe(2);
-    expect(r.err).toMatch(/--nodes\): "0" is out of range 1\.\.65535/);
+    expect(r.stderr).toMatch(/--nodes\): "0" is out of range 1\.\.65535/);
   });
 });
 
