@@ -403,7 +403,9 @@ function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
         code =
           hit === undefined ? bad(`one of ${known()}`, `unknown name ${JSON.stringify(v)}`) : Number(hit[0]);
       }
-      if (typeof code !== "number" || names[code] === undefined) return bad(`one of ${known()}`);
+      if (typeof code !== "number" || names[code] === undefined) {
+        return bad(`one of ${known()}`, `${JSON.stringify(v)} is not one of ${known()}`);
+      }
       return code;
     }
     case "const":

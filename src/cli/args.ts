@@ -58,3 +58,9 @@ export function option(parsed: ParsedArgs, ...names: string[]): string | undefin
 export function toJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v), indent);
 }
+
+/** @throws UsageError naming the first positional argument past the `max` a command takes. */
+export function rejectExtraPositionals(parsed: ParsedArgs, max: number): void {
+  const extra = parsed.positional[max];
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
+}

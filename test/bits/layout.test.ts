@@ -115,7 +115,7 @@ describe("errors name the field, the value and the allowed range", () => {
   it.each([
     [{ lo: 8 }, "demo(lo): 8 is out of range 0..7"],
     [{ delta: 2048 }, "demo(delta): 2048 is out of range -2048..2047"],
-    [{ mode: 3 }, "demo(mode): 3 is out of range one of 0 (OFF), 1 (ON)"],
+    [{ mode: 3 }, "demo(mode): 3 is not one of 0 (OFF), 1 (ON)"],
     [{ mode: "HALF" }, 'demo(mode): unknown name "HALF"'],
     [{ pad: 1 }, "demo(pad): is reserved and must be 0; got 1"],
     [{ tag: 3 }, "demo(tag): is the constant 10; got 3"],

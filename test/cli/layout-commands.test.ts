@@ -116,3 +116,15 @@ describe("sdmakit encode / decode", () => {
     expect(r.stderr).toContain(message);
   });
 });
+
+describe("extra arguments", () => {
+  it.each([
+    ["layouts", "x"],
+    ["describe", "fma-meta", "x"],
+    ["encode", "fma-meta", "{}", "x"],
+  ])("%s with an argument too many exits 2 naming it", (...args) => {
+    const r = sdmakit(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('unexpected argument "x"');
+  });
+});

@@ -6,7 +6,7 @@
 import type { Layout } from "../../bits/index.js";
 import { DecodeError, fromHex, hex32, toHex, UsageError, wordsOf } from "../../bits/index.js";
 import { LAYOUTS, layoutByName } from "../../spec/index.js";
-import { parseArgs, toJson } from "../args.js";
+import { parseArgs, rejectExtraPositionals, toJson } from "../args.js";
 import type { Command } from "../command.js";
 import { describeJson, describeText } from "../layout-text.js";
 
@@ -39,6 +39,7 @@ export const layoutsCommand: Command = {
   usage: "sdmakit layouts [--json]",
   run(args, io) {
     const p = parseArgs(args, { flags: ["--json"] });
+    rejectExtraPositionals(p, 0);
     if (p.flags.has("--json")) {
       io.out(
         `${toJson(LAYOUTS.map((l) => ({ name: l.name, bytes: l.bytes, doc: l.doc, source: l.source })))}\n`,
@@ -56,6 +57,7 @@ export const describeCommand: Command = {
   usage: "sdmakit describe <layout> [--json]",
   run(args, io) {
     const p = parseArgs(args, { flags: ["--json"] });
+    rejectExtraPositionals(p, 1);
     const layout = namedLayout(p.positional[0]);
     io.out(p.flags.has("--json") ? `${toJson(describeJson(layout))}\n` : describeText(layout));
     return 0;
@@ -68,6 +70,7 @@ export const encodeCommand: Command = {
   usage: "sdmakit encode <layout> '<json object of fields>'",
   run(args, io) {
     const p = parseArgs(args, {});
+    rejectExtraPositionals(p, 2);
     const layout = namedLayout(p.positional[0]);
     const text = p.positional[1];
     if (text === undefined) throw new UsageError(`missing '<json object of fields>' for ${layout.name}`);
