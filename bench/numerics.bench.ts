@@ -139,7 +139,7 @@ function arenaRow(name: string, dt: Dtype, rounding: Rounding, fused: boolean): 
   const [src0, src1] = srcs as [Uint8Array, Uint8Array];
   if (fused) {
     return measure(name, 2 * ELEMENTS * width, () => {
-      aluLoadEncoded("add", acc, dt, src0, 0, ELEMENTS);
+      aluLoadEncoded(acc, dt, src0, 0, ELEMENTS);
       aluApplyEncodedThenEncode("add", acc, dt, src1, 0, ELEMENTS, scratch, dt, out, 0, rounding);
     });
   }

@@ -307,7 +307,7 @@ export class Executor {
       const bytes = this.sourceForKernel(s, k);
       bytesRead += s.len;
       if (i === 0 && n > 1) {
-        aluLoadEncoded(op, k.acc, s.inDt, bytes, 0, elements);
+        aluLoadEncoded(k.acc, s.inDt, bytes, 0, elements);
         continue;
       }
       if (i === 0) k.acc.fill(aluIdentity(op), 0, elements);

@@ -192,16 +192,15 @@ function kernelWidth(
 /**
  * The first source step of an ADD / MIN / MAX reduce: acc[i] ← x[i], element i of dtype `dt` at
  * `bytes[byteOffset…]`, every NaN written as 0x7fc00000. Bit for bit what filling acc with
- * {@link aluIdentity}(op) and applying the source with {@link aluApplyEncoded} gives, for each of
- * the three ops (x + (−0) = x, −0 included; minimum(+inf, x) = maximum(−inf, x) = x), in one pass
+ * {@link aluIdentity}(op) and applying the source with {@link aluApplyEncoded} gives, whichever of
+ * the three ops it starts (x + (−0) = x, −0 included; minimum(+inf, x) = maximum(−inf, x) = x), in one pass
  * instead of two. bf16 and FP32 sources of 256 elements or more load in a wasm kernel.
  * @throws {FieldError} as decodeToF32 does (span, count, dtype).
  * @example
- * aluLoadEncoded("add", acc, Dtype.BFLOAT16, src0, 0, n);
+ * aluLoadEncoded(acc, Dtype.BFLOAT16, src0, 0, n);
  * aluApplyEncoded("add", acc, Dtype.BFLOAT16, src1, 0, n, scratch);
  */
 export function aluLoadEncoded(
-  _op: "add" | "min" | "max",
   acc: Float32Array,
   dt: Dtype,
   bytes: Uint8Array,
@@ -224,7 +223,7 @@ export function aluLoadEncoded(
  * both), the source is bf16 or FP32, and the output is FP32 / FP32R or bf16 RNE.
  * @throws {FieldError} as aluApplyEncoded and encodeFromF32 do.
  * @example
- * aluLoadEncoded("add", acc, Dtype.BFLOAT16, src0, 0, n);
+ * aluLoadEncoded(acc, Dtype.BFLOAT16, src0, 0, n);
  * aluApplyEncodedThenEncode("add", acc, Dtype.BFLOAT16, src1, 0, n, scratch, Dtype.BFLOAT16, out, 0);
  */
 export function aluApplyEncodedThenEncode(

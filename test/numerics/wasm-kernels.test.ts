@@ -313,7 +313,7 @@ describe("aluLoadEncoded = identity fill + aluApplyEncoded (JS), for ADD, MIN an
       const staged = new Float32Array(n);
       const bytes = new Uint8Array(raw.length + 3);
       bytes.set(raw, 3);
-      aluLoadEncoded(op, staged, dt, bytes, 3, n);
+      aluLoadEncoded(staged, dt, bytes, 3, n);
       expect(firstDifference(bitsOf(staged), expected)).toBeUndefined();
 
       const arena = new WasmArena(4 * n + raw.length + 16);
@@ -324,7 +324,7 @@ describe("aluLoadEncoded = identity fill + aluApplyEncoded (JS), for ADD, MIN an
       expect(firstDifference(bitsOf(acc), expected)).toBeUndefined();
 
       const js = new Float32Array(n);
-      withJs(() => aluLoadEncoded(op, js, dt, raw, 0, n));
+      withJs(() => aluLoadEncoded(js, dt, raw, 0, n));
       expect(firstDifference(bitsOf(js), expected)).toBeUndefined();
     });
   }
@@ -335,12 +335,12 @@ describe("aluLoadEncoded = identity fill + aluApplyEncoded (JS), for ADD, MIN an
     for (let len = 0; len <= 300; len += 1 + (len >> 5)) {
       const expected = reference(op, dt, raw, 6, len);
       const plain = new Float32Array(len);
-      aluLoadEncoded(op, plain, dt, raw.subarray(1), 5, len);
+      aluLoadEncoded(plain, dt, raw.subarray(1), 5, len);
       expect(firstDifference(bitsOf(plain), expected)).toBeUndefined();
       const acc = arena.f32(12, len);
       const bytes = arena.u8(2000 + (len & 7), 2 * len + 6);
       bytes.set(raw.subarray(0, 2 * len + 6));
-      aluLoadEncoded(op, acc, dt, bytes, 6, len);
+      aluLoadEncoded(acc, dt, bytes, 6, len);
       expect(firstDifference(bitsOf(acc), expected)).toBeUndefined();
     }
   });
