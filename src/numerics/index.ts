@@ -22,7 +22,7 @@
  * for (const src of sources) aluAdd(acc, src, n);
  * for (const bytes of bf16Sources) aluApplyEncoded("add", acc, Dtype.BFLOAT16, bytes, 0, n, scratch);
  * // the same reduce of two sources in two passes:
- * aluLoadEncoded("add", acc, Dtype.BFLOAT16, src0, 0, n);
+ * aluLoadEncoded(acc, Dtype.BFLOAT16, src0, 0, n);
  * aluApplyEncodedThenEncode("add", acc, Dtype.BFLOAT16, src1, 0, n, scratch, Dtype.BFLOAT16, out, 0);
  */
 export {
