@@ -8,13 +8,12 @@
 // which the baseline does not count. Ratio = copy time / operation time (higher is better).
 // The copy and the operation are timed in alternation, so both see the same machine load.
 //
-// The target rows run four ways in the same run: the JS loops (wasm kernels switched off); the
-// engine's call pattern today on plain arrays (src/engine/execute.ts: the first source decoded
-// straight into the accumulator, every other source decoded into scratch and applied, then the
-// encode; wasm kernels staged in 64 KiB chunks); the previous arena pattern (identity fill,
-// aluApplyEncoded per source, encodeFromF32, all in one WasmArena); and the two-pass arena pattern
-// (aluLoadEncoded for the first source, aluApplyEncodedThenEncode for the last: what the engine gets
-// by reading its sources into an arena and calling those two).
+// The target rows run four ways in the same run: the JS loops (wasm kernels switched off); plain
+// arrays (the first source decoded straight into the accumulator, every other source decoded into
+// scratch and applied, then the encode; wasm kernels staged in 64 KiB chunks); the one-pass-per-step
+// arena pattern (identity fill, aluApplyEncoded per source, encodeFromF32, all in one WasmArena); and
+// the two-pass arena pattern (aluLoadEncoded for the first source, aluApplyEncodedThenEncode for the
+// last), which is what src/engine/execute.ts runs for a CCE packet.
 import {
   aluAdd,
   aluApplyEncoded,
@@ -92,9 +91,9 @@ function sources(dt: Dtype, n: number): Uint8Array[] {
 }
 
 /**
- * A 2-source reduce exactly as the engine runs one CCE packet today (src/engine/execute.ts): the
- * first source is decoded straight into the accumulator, the second into scratch and applied,
- * the accumulator is encoded to the output dtype. `wasm` false: the JS loops only.
+ * A 2-source reduce on plain arrays: the first source is decoded straight into the accumulator,
+ * the second into scratch and applied, the accumulator is encoded to the output dtype. `wasm`
+ * false: the JS loops only.
  */
 function reduceRow(
   name: string,
@@ -159,13 +158,13 @@ export default async function run(): Promise<BenchRow[]> {
   const rng = new SrStream(0);
   return [
     reduceRow("fp32 ADD, 2 sources, JS loops only", Dtype.FP32, add, RNE, false),
-    reduceRow("fp32 ADD, 2 sources, engine today, wasm staged", Dtype.FP32, add, RNE),
+    reduceRow("fp32 ADD, 2 sources, plain arrays, wasm staged", Dtype.FP32, add, RNE),
     arenaRow("fp32 ADD, 2 sources, arena, fill+apply×2+encode", Dtype.FP32, RNE, false),
-    arenaRow("fp32 ADD, 2 sources, arena, load+apply&encode (≥ 0.5)", Dtype.FP32, RNE, true),
+    arenaRow("fp32 ADD, 2 sources, arena, load+apply&encode = engine (≥ 0.5)", Dtype.FP32, RNE, true),
     reduceRow("bf16 / fp32 ADD / bf16 RNE, 2 src, JS loops only", Dtype.BFLOAT16, add, RNE, false),
-    reduceRow("bf16 / fp32 ADD / bf16 RNE, 2 src, engine today, staged", Dtype.BFLOAT16, add, RNE),
+    reduceRow("bf16 / fp32 ADD / bf16 RNE, 2 src, plain arrays, staged", Dtype.BFLOAT16, add, RNE),
     arenaRow("bf16 / fp32 ADD / bf16 RNE, 2 src, arena, fill+apply×2+enc", Dtype.BFLOAT16, RNE, false),
-    arenaRow("bf16 / fp32 ADD / bf16 RNE, 2 src, arena, load+apply&enc (≥ 0.2)", Dtype.BFLOAT16, RNE, true),
+    arenaRow("bf16 / fp32 ADD / bf16 RNE, 2 src, arena = engine (≥ 0.2)", Dtype.BFLOAT16, RNE, true),
     reduceRow("bf16 / fp32 ADD / bf16 SR, 2 src, wasm staged", Dtype.BFLOAT16, add, { mode: "sr", rng }),
     reduceRow("fp32 FMA (fused), 2 sources", Dtype.FP32, fma, RNE),
     reduceRow("fp8_e4 in / fp32 ADD / fp8_e4 out RNE, 2 sources", Dtype.FP8_E4, add, RNE),
