@@ -53,48 +53,54 @@ export const TENSOR3D_FIELDS: readonly LayoutNode[] = [
   array("num_elem", 80, 3, 16, [uint("", 0, 16, { doc: "element count" })]),
 ];
 
-const src = "libnrt / aws_neuron_isa_tpb_common.h";
+/** A struct of aws_neuron_isa_tpb_common.h, at its header line. */
+function commonH(
+  name: string,
+  bytes: number,
+  line: number,
+  section: string,
+  doc: string,
+  fields: readonly LayoutNode[],
+) {
+  return compileLayout({
+    name,
+    bytes,
+    doc,
+    source: `libnrt / aws_neuron_isa_tpb_common.h:${line}, seed 002 ${section}`,
+    fields,
+  });
+}
 
-export const HEADER = compileLayout({
-  name: "header",
-  bytes: 4,
-  doc: "NEURON_ISA_TPB_HEADER.",
-  source: `${src}:411, seed 002 §2`,
-  fields: HEADER_FIELDS,
-});
-export const EVENTS = compileLayout({
-  name: "events",
-  bytes: 8,
-  doc: "NEURON_ISA_TPB_EVENTS: wait before issue, update on completion.",
-  source: `${src}:418, seed 002 §6`,
-  fields: EVENTS_FIELDS,
-});
-export const ADDR4 = compileLayout({
-  name: "addr4",
-  bytes: 4,
-  doc: "NEURON_ISA_TPB_ADDR4 union.",
-  source: `${src}:499, seed 002 §3.2`,
-  fields: ADDR4_FIELDS,
-});
-export const TENSOR3D = compileLayout({
-  name: "tensor3d",
-  bytes: 16,
-  doc: "NEURON_ISA_TPB_TENSOR3D: base + 3 signed strides + 3 counts.",
-  source: `${src}:649, seed 002 §3`,
-  fields: TENSOR3D_FIELDS,
-});
-
-export const PSEUDO_ADDR8_TENSOR2D = compileLayout({
-  name: "pseudo-addr8-tensor2d",
-  bytes: 24,
-  doc: "PSEUDO_ADDR8TENSOR2D of TriggerCollective2: 8-byte address, int32 steps, uint32 counts.",
-  source: `${src}:625, seed 002 §3.5`,
-  fields: [
+export const HEADER = commonH("header", 4, 411, "§2", "NEURON_ISA_TPB_HEADER.", HEADER_FIELDS);
+export const EVENTS = commonH(
+  "events",
+  8,
+  418,
+  "§6",
+  "NEURON_ISA_TPB_EVENTS: wait before issue, update on completion.",
+  EVENTS_FIELDS,
+);
+export const ADDR4 = commonH("addr4", 4, 499, "§3.2", "NEURON_ISA_TPB_ADDR4 union.", ADDR4_FIELDS);
+export const TENSOR3D = commonH(
+  "tensor3d",
+  16,
+  649,
+  "§3",
+  "NEURON_ISA_TPB_TENSOR3D: base + 3 signed strides + 3 counts.",
+  TENSOR3D_FIELDS,
+);
+export const PSEUDO_ADDR8_TENSOR2D = commonH(
+  "pseudo-addr8-tensor2d",
+  24,
+  625,
+  "§3.5",
+  "PSEUDO_ADDR8TENSOR2D of TriggerCollective2: 8-byte address, int32 steps, uint32 counts.",
+  [
     uint("start_addr", 0, 64, { doc: "PSEUDO_ADDR8" }),
     array("step_elem", 64, 2, 32, [int("", 0, 32)]),
     array("num_elem", 128, 2, 32, [uint("", 0, 32)]),
   ],
-});
+);
 
 export const S3D3 = compileLayout({
   name: "s3d3",
