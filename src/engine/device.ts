@@ -15,7 +15,13 @@ import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import { RegisterFile } from "../hal/register-file.js";
 import { type OverflowPolicy, SrStream } from "../numerics/index.js";
 import { DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
-import { QUEUE_REG, SDMA_CSR_BASE } from "../spec/udma-regs.js";
+import {
+  M2S_QUEUES_OFFSET,
+  QUEUE_BLOCK_BYTES,
+  QUEUE_REG,
+  S2M_QUEUES_OFFSET,
+  SDMA_CSR_BASE,
+} from "../spec/udma-regs.js";
 import { type CostModel, ProfileCostModel } from "./cost-model.js";
 import { type Descriptor, isFirst, isLast, ringId, toDescriptor } from "./descriptor.js";
 import { DmaQueue, type Ring } from "./dma-queue.js";
@@ -58,10 +64,6 @@ export interface RunReport {
   readonly stalls: readonly QueueStall[];
 }
 
-/** The M2S / S2M queue-block placement inside one engine's register space (udma-regs.ts). */
-const M2S_FIRST = 0x1000;
-const S2M_FIRST = 0x21000;
-const QUEUE_BLOCK = 0x1000;
 const REG_BY_OFFSET = new Map<number, string>(Object.entries(QUEUE_REG).map(([k, v]) => [v, k]));
 
 type Fetched = { readonly descs: Descriptor[] } | { readonly stall: QueueStall };
@@ -341,13 +343,21 @@ export class Device {
   ): { q: DmaQueue; idx: number; ring: Ring; name: "tx" | "rx"; reg: string | undefined } | undefined {
     const { engine, off } = this.engineOffset(addr);
     const inBlock = (first: number) =>
-      off >= first && off < first + this.profile.queuesPerEngine * QUEUE_BLOCK;
-    const name = inBlock(M2S_FIRST) ? "tx" : inBlock(S2M_FIRST) ? "rx" : undefined;
+      off >= first && off < first + this.profile.queuesPerEngine * QUEUE_BLOCK_BYTES;
+    const name = inBlock(M2S_QUEUES_OFFSET) ? "tx" : inBlock(S2M_QUEUES_OFFSET) ? "rx" : undefined;
     if (!name) return undefined;
-    const queue = Math.floor((off - (name === "tx" ? M2S_FIRST : S2M_FIRST)) / QUEUE_BLOCK);
+    const queue = Math.floor(
+      (off - (name === "tx" ? M2S_QUEUES_OFFSET : S2M_QUEUES_OFFSET)) / QUEUE_BLOCK_BYTES,
+    );
     const idx = engine * this.profile.queuesPerEngine + queue;
     const q = this.queues[idx] as DmaQueue;
-    return { q, idx, ring: name === "tx" ? q.tx : q.rx, name, reg: REG_BY_OFFSET.get(off % QUEUE_BLOCK) };
+    return {
+      q,
+      idx,
+      ring: name === "tx" ? q.tx : q.rx,
+      name,
+      reg: REG_BY_OFFSET.get(off % QUEUE_BLOCK_BYTES),
+    };
   }
 
   /** Which engine's register space `addr` is in, and its offset there. */

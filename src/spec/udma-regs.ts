@@ -22,14 +22,21 @@ export const QUEUE_REG = {
 } as const;
 export type QueueReg = keyof typeof QUEUE_REG;
 
+/** Bytes of one queue's register block. */
+export const QUEUE_BLOCK_BYTES = 0x1000;
+/** Where the M2S (TX) queue blocks start inside an engine's register space (public). */
+export const M2S_QUEUES_OFFSET = 0x1000;
+/** Where the S2M (RX) queue blocks start (MODEL: after the 16 M2S blocks and a gap). */
+export const S2M_QUEUES_OFFSET = 0x21000;
+
 /** M2S (TX) queue q's block inside an engine's register space: 0x1000 + q·0x1000 (public). */
 export function m2sQueueOffset(queue: number): number {
-  return 0x1000 + queue * 0x1000;
+  return M2S_QUEUES_OFFSET + queue * QUEUE_BLOCK_BYTES;
 }
 
-/** S2M (RX) queue q's block: 0x21000 + q·0x1000 (MODEL: after the 16 M2S blocks and a gap). */
+/** S2M (RX) queue q's block: 0x21000 + q·0x1000. */
 export function s2mQueueOffset(queue: number): number {
-  return 0x21000 + queue * 0x1000;
+  return S2M_QUEUES_OFFSET + queue * QUEUE_BLOCK_BYTES;
 }
 
 /** The SDMA register space of engine e starts at sdmaCsrBase + e·0x100000 (public stride). */
