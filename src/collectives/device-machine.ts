@@ -19,7 +19,15 @@ import { Device, type EngineEvent, HBM_BASE } from "../engine/index.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../isa/index.js";
 import type { OverflowPolicy } from "../numerics/index.js";
-import { addDmaPacket, addDmaPacketCce, type CceInfo, RingFullError, Vring } from "../runtime/index.js";
+import {
+  addDmaPacket,
+  addDmaPacketCce,
+  type CceInfo,
+  type QueueId,
+  RingFullError,
+  type Vring,
+  VringPool,
+} from "../runtime/index.js";
 import { Dtype, dtypeBytes } from "../spec/dtype.js";
 import { KbinDmaDescOp } from "../spec/enums.js";
 import { BufferLayout, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
@@ -30,7 +38,6 @@ import { sb2sbLegCalls } from "./sb2sb-legs.js";
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
 export const RING_SLOTS = 1024;
-const RING_BYTES = BigInt(RING_SLOTS * 16);
 
 const KBIN_OP = {
   add: KbinDmaDescOp.ADD,
@@ -50,10 +57,24 @@ export function maxDeviceRanks(profile: ArchProfile): number {
   return profile.neuronCores * profile.queuesPerEngine;
 }
 
+/** MODEL: rank r's channel c runs on engine (r mod cores)·16 + c, queue ⌊r / cores⌋. */
+function legQueue(p: ArchProfile, rank: number, channel: number): QueueId {
+  return {
+    engine: (rank % p.neuronCores) * p.dmaEnginesPerCore + channel,
+    queue: Math.floor(rank / p.neuronCores),
+  };
+}
+
+/** The inverse of {@link legQueue}: [rank, channel]. */
+function rankAndChannel(p: ArchProfile, q: QueueId): [number, number] {
+  const core = Math.floor(q.engine / p.dmaEnginesPerCore);
+  return [q.queue * p.neuronCores + core, q.engine % p.dmaEnginesPerCore];
+}
+
 export class DeviceMachine {
   readonly device: Device;
   readonly layout: BufferLayout;
-  private readonly vrings = new Map<number, Vring>();
+  private readonly rings: VringPool;
   /** Every engine event, in execution order, with the leg that posted it. */
   readonly events: { readonly leg: number; readonly event: EngineEvent }[] = [];
   private readonly pending: number[] = [];
@@ -70,8 +91,15 @@ export class DeviceMachine {
       );
     }
     this.device = new Device(profile, { overflow: opts.overflow });
-    const ringArea = BigInt(maxDeviceRanks(profile) * profile.dmaEnginesPerCore) * 2n * RING_BYTES;
-    this.layout = new BufferLayout(plan, HBM_BASE + ringArea);
+    const { srSeed } = opts;
+    this.rings = new VringPool(this.device, {
+      ringBase: HBM_BASE,
+      slots: RING_SLOTS,
+      ...(srSeed === undefined
+        ? {}
+        : { srSeedOf: (q: QueueId) => queueSeed(srSeed, ...rankAndChannel(profile, q)) }),
+    });
+    this.layout = new BufferLayout(plan, this.rings.end);
     if (this.layout.endOffset > profile.hbmBytes) {
       throw new UsageError(
         `the buffers need ${this.layout.endOffset} bytes of HBM; ${profile.name} has ${profile.hbmBytes}`,
@@ -93,28 +121,7 @@ export class DeviceMachine {
   }
 
   private vring(leg: Leg): Vring {
-    const p = this.profile;
-    const engine = (leg.rank % p.neuronCores) * p.dmaEnginesPerCore + leg.queue;
-    const queue = Math.floor(leg.rank / p.neuronCores);
-    const key = engine * p.queuesPerEngine + queue;
-    let v = this.vrings.get(key);
-    if (v === undefined) {
-      const base = HBM_BASE + BigInt(key) * 2n * RING_BYTES;
-      v = new Vring({
-        profile: p,
-        memory: this.device.memory,
-        registers: this.device.regs,
-        engine,
-        queue,
-        txBase: base,
-        rxBase: base + RING_BYTES,
-        slots: RING_SLOTS,
-        stochasticRounding: this.opts.srSeed !== undefined,
-        srSeed: this.opts.srSeed === undefined ? 0 : queueSeed(this.opts.srSeed, leg.rank, leg.queue),
-      });
-      this.vrings.set(key, v);
-    }
-    return v;
+    return this.rings.get(legQueue(this.profile, leg.rank, leg.queue));
   }
 
   /** The runtime calls of a leg, in order: one per packet (SB2SB legs: staged, sb2sb-legs.ts). */

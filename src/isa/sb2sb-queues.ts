@@ -12,16 +12,15 @@ import {
   addDmaPacketCce,
   type QueueId,
   RingFullError,
-  Vring,
+  type Vring,
+  VringPool,
   type WrittenDescriptor,
 } from "../runtime/index.js";
-import { DESCRIPTOR_BYTES } from "../spec/packet-model.js";
 import type { Sb2sbLeg } from "./sb2sb-lowering.js";
 import { type Sb2sbPacket, sb2sbLegPackets } from "./sb2sb-packets.js";
 
 /** MODEL: descriptor slots per ring — 1024 (16 KiB): a 256-element reversed reduce leg fits whole. */
 export const SB2SB_RING_SLOTS = 1024;
-const RING_BYTES = BigInt(SB2SB_RING_SLOTS * DESCRIPTOR_BYTES);
 
 /**
  * The DMA queue that runs channel `channel` of an SB2SB issued by NeuronCore `core`. MODEL: the
@@ -35,11 +34,6 @@ export function sb2sbChannelQueue(profile: ArchProfile, core: number, channel: n
   return { engine: core * per + (channel % per), queue: Math.floor(channel / per) };
 }
 
-/** Bytes of HBM the rings of every queue of a profile take (TX + RX per queue). */
-export function sb2sbRingAreaBytes(profile: ArchProfile): bigint {
-  return BigInt(profile.neuronCores * profile.dmaEnginesPerCore * profile.queuesPerEngine) * 2n * RING_BYTES;
-}
-
 /** One leg as posted: its queue, the runtime calls and the descriptors they wrote. */
 export interface PostedLeg {
   readonly leg: Sb2sbLeg;
@@ -49,42 +43,28 @@ export interface PostedLeg {
 }
 
 /**
- * A device's queues as SB2SB uses them: one vring per queue, made on first use, its TX and RX rings
- * at `ringBase` + (engine · queues + queue) · 32 KiB in HBM.
+ * A device's queues as SB2SB uses them: a {@link VringPool} of 1024-slot rings (32 KiB a queue) in
+ * HBM, and the post-and-drain loop.
  */
 export class Sb2sbQueues {
-  private readonly vrings = new Map<number, Vring>();
+  private readonly pool: VringPool;
 
-  /** @param ringBase where the ring area starts (default HBM_BASE); it spans {@link sb2sbRingAreaBytes}. */
+  /** @param ringBase where the ring area starts (default HBM_BASE); it ends at {@link end}. */
   constructor(
     readonly device: Device,
     readonly ringBase: bigint = HBM_BASE,
-  ) {}
+  ) {
+    this.pool = new VringPool(device, { ringBase, slots: SB2SB_RING_SLOTS });
+  }
 
   /** The first byte after the ring area (free HBM for the caller). */
   get end(): bigint {
-    return this.ringBase + sb2sbRingAreaBytes(this.device.profile);
+    return this.pool.end;
   }
 
   /** The vring of a queue. @throws FieldError for an engine / queue outside the profile. */
   vring(q: QueueId): Vring {
-    const p = this.device.profile;
-    const key = q.engine * p.queuesPerEngine + q.queue;
-    let v = this.vrings.get(key);
-    if (v === undefined) {
-      const base = this.ringBase + BigInt(key) * 2n * RING_BYTES;
-      v = new Vring({
-        profile: p,
-        memory: this.device.memory,
-        registers: this.device.regs,
-        ...q,
-        txBase: base,
-        rxBase: base + RING_BYTES,
-        slots: SB2SB_RING_SLOTS,
-      });
-      this.vrings.set(key, v);
-    }
-    return v;
+    return this.pool.get(q);
   }
 
   /**

@@ -21,3 +21,4 @@ export * from "./reduce-chunks.js";
 export * from "./remaps.js";
 export * from "./ring-full.js";
 export * from "./vring.js";
+export * from "./vring-pool.js";

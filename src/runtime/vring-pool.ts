@@ -1,0 +1,71 @@
+/**
+ * One vring per DMA queue of a device, made on first use, its TX and RX rings side by side in a ring
+ * area of device memory: queue (engine e, queue q) at `ringBase` + (e · queuesPerEngine + q) ·
+ * 2 · slots · 16. What a host that drives many queues (the SB2SB executor, the collectives) keeps.
+ */
+import type { DeviceMemory } from "../engine/memory.js";
+import type { ArchProfile } from "../hal/arch-profile.js";
+import type { RegisterFile } from "../hal/register-file.js";
+import { DESCRIPTOR_BYTES } from "../spec/packet-model.js";
+import { checkQueueId, type QueueId } from "./queue-registers.js";
+import { Vring } from "./vring.js";
+
+/** What the host reaches of a device: its profile, memory and registers. */
+export interface VringHost {
+  readonly profile: ArchProfile;
+  readonly memory: DeviceMemory;
+  readonly regs: RegisterFile;
+}
+
+export interface VringPoolOptions {
+  /** Start of the ring area (256-byte aligned, mapped memory). */
+  readonly ringBase: bigint;
+  /** Descriptor slots per ring. */
+  readonly slots: number;
+  /** The SR seed of a queue's vring; undefined: stochastic rounding off on that ring. */
+  readonly srSeedOf?: (q: QueueId) => number | undefined;
+}
+
+export class VringPool {
+  private readonly vrings = new Map<number, Vring>();
+  private readonly ringBytes: bigint;
+
+  constructor(
+    readonly host: VringHost,
+    readonly options: VringPoolOptions,
+  ) {
+    this.ringBytes = BigInt(options.slots * DESCRIPTOR_BYTES);
+  }
+
+  /** The first byte after the ring area: every queue of every engine of the profile. */
+  get end(): bigint {
+    const p = this.host.profile;
+    const queues = p.neuronCores * p.dmaEnginesPerCore * p.queuesPerEngine;
+    return this.options.ringBase + BigInt(queues) * 2n * this.ringBytes;
+  }
+
+  /** The vring of a queue. @throws FieldError for an engine / queue outside the profile. */
+  get(q: QueueId): Vring {
+    const p = this.host.profile;
+    checkQueueId(p, q);
+    const key = q.engine * p.queuesPerEngine + q.queue;
+    let v = this.vrings.get(key);
+    if (v === undefined) {
+      const base = this.options.ringBase + BigInt(key) * 2n * this.ringBytes;
+      const srSeed = this.options.srSeedOf?.(q);
+      v = new Vring({
+        profile: p,
+        memory: this.host.memory,
+        registers: this.host.regs,
+        engine: q.engine,
+        queue: q.queue,
+        txBase: base,
+        rxBase: base + this.ringBytes,
+        slots: this.options.slots,
+        ...(srSeed === undefined ? {} : { stochasticRounding: true, srSeed }),
+      });
+      this.vrings.set(key, v);
+    }
+    return v;
+  }
+}
