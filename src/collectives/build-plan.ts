@@ -55,6 +55,7 @@ function planHead(req: PlanRequest, sizes: Plan["sizes"]): Omit<Plan, "legs"> {
     collective: req.collective,
     algorithm: req.algorithm,
     ranks: req.topology.ranks,
+    lnc: req.topology.lnc,
     dtype: req.dtype,
     op: req.op,
     sizes,

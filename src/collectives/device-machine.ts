@@ -4,10 +4,13 @@
  * reduce-copy or a duplication) into the TX / RX rings of the leg's rank and channel, the doorbell
  * rings, and the engine executes the descriptor bytes.
  *
- * MODEL (queues): rank r's channel c is DMA engine (r mod cores) · enginesPerCore + c, queue
- * ⌊r / cores⌋ of that engine — so the ranks of one chip use their own cores' engines and the
- * chips of a run share the device's engines by queue. A run needs ranks ≤ cores × queues per
- * engine (Trn1 32, Trn2 / Trn3 128); beyond that only --timing-only runs.
+ * MODEL (queues): with L = lnc physical cores per rank and C = cores / L logical cores per device,
+ * rank r is logical core r mod C (physical cores L·(r mod C) …), and its channel c is DMA engine
+ * (L·(r mod C) + ⌊c / enginesPerCore⌋) · enginesPerCore + c mod enginesPerCore, queue ⌊r / C⌋ of
+ * that engine — so the ranks of one chip use their own cores' engines, an LNC = 2 rank drives both
+ * of its cores' engines, and the chips of a run share the device's engines by queue. A run needs
+ * ranks ≤ C × queues per engine (Trn1 32; Trn2 / Trn3 128 at LNC 1, 64 at LNC 2); beyond that only
+ * --timing-only runs.
  *
  * Ordering: legs are posted in batches of mutually independent legs (plan order, a batch ends at
  * the first leg that depends on one in it) and the device runs each batch to completion — the
@@ -52,23 +55,26 @@ export interface MachineOptions {
   readonly overflow: OverflowPolicy;
 }
 
-/** The most ranks the device can run with data. */
-export function maxDeviceRanks(profile: ArchProfile): number {
-  return profile.neuronCores * profile.queuesPerEngine;
+/** The most ranks of `lnc` physical cores each the device can run with data. */
+export function maxDeviceRanks(profile: ArchProfile, lnc: 1 | 2 = 1): number {
+  return (profile.neuronCores / lnc) * profile.queuesPerEngine;
 }
 
-/** MODEL: rank r's channel c runs on engine (r mod cores)·16 + c, queue ⌊r / cores⌋. */
-function legQueue(p: ArchProfile, rank: number, channel: number): QueueId {
+/** MODEL (queues, above): the engine and queue of rank r's channel c. */
+function legQueue(p: ArchProfile, lnc: number, rank: number, channel: number): QueueId {
+  const logical = p.neuronCores / lnc;
+  const core = (rank % logical) * lnc + Math.floor(channel / p.dmaEnginesPerCore);
   return {
-    engine: (rank % p.neuronCores) * p.dmaEnginesPerCore + channel,
-    queue: Math.floor(rank / p.neuronCores),
+    engine: core * p.dmaEnginesPerCore + (channel % p.dmaEnginesPerCore),
+    queue: Math.floor(rank / logical),
   };
 }
 
 /** The inverse of {@link legQueue}: [rank, channel]. */
-function rankAndChannel(p: ArchProfile, q: QueueId): [number, number] {
+function rankAndChannel(p: ArchProfile, lnc: number, q: QueueId): [number, number] {
   const core = Math.floor(q.engine / p.dmaEnginesPerCore);
-  return [q.queue * p.neuronCores + core, q.engine % p.dmaEnginesPerCore];
+  const rank = q.queue * (p.neuronCores / lnc) + Math.floor(core / lnc);
+  return [rank, (core % lnc) * p.dmaEnginesPerCore + (q.engine % p.dmaEnginesPerCore)];
 }
 
 export class DeviceMachine {
@@ -85,9 +91,10 @@ export class DeviceMachine {
     readonly profile: ArchProfile,
     readonly opts: MachineOptions,
   ) {
-    if (plan.ranks > maxDeviceRanks(profile)) {
+    const most = maxDeviceRanks(profile, plan.lnc);
+    if (plan.ranks > most) {
       throw new UsageError(
-        `${plan.ranks} ranks: a ${profile.name} device runs at most ${maxDeviceRanks(profile)} with data; use --timing-only`,
+        `${plan.ranks} ranks: a ${profile.name} device runs at most ${most} at LNC ${plan.lnc} with data; use --timing-only`,
       );
     }
     this.device = new Device(profile, { overflow: opts.overflow });
@@ -97,7 +104,7 @@ export class DeviceMachine {
       slots: RING_SLOTS,
       ...(srSeed === undefined
         ? {}
-        : { srSeedOf: (q: QueueId) => queueSeed(srSeed, ...rankAndChannel(profile, q)) }),
+        : { srSeedOf: (q: QueueId) => queueSeed(srSeed, ...rankAndChannel(profile, plan.lnc, q)) }),
     });
     this.layout = new BufferLayout(plan, this.rings.end);
     if (this.layout.endOffset > profile.hbmBytes) {
@@ -121,7 +128,7 @@ export class DeviceMachine {
   }
 
   private vring(leg: Leg): Vring {
-    return this.rings.get(legQueue(this.profile, leg.rank, leg.queue));
+    return this.rings.get(legQueue(this.profile, this.plan.lnc, leg.rank, leg.queue));
   }
 
   /** The runtime calls of a leg, in order: one per packet (SB2SB legs: staged, sb2sb-legs.ts). */
@@ -184,8 +191,8 @@ export class DeviceMachine {
     const byQueue = new Map<string, number[]>();
     for (const id of this.pending.splice(0)) {
       const leg = this.plan.legs[id] as Leg;
-      const p = this.profile;
-      const k = `${(leg.rank % p.neuronCores) * p.dmaEnginesPerCore + leg.queue}:${Math.floor(leg.rank / p.neuronCores)}`;
+      const q = legQueue(this.profile, this.plan.lnc, leg.rank, leg.queue);
+      const k = `${q.engine}:${q.queue}`;
       const list = byQueue.get(k) ?? [];
       list.push(id);
       byQueue.set(k, list);

@@ -51,6 +51,14 @@ export {
 } from "./run-collective.js";
 export { type Schedule, schedulePlan } from "./schedule.js";
 export { type StreamedTiming, scheduleStreamed } from "./stream-schedule.js";
-export { buildTopology, linkClass, lnc2Partner, type Topology } from "./topology.js";
+export {
+  buildTopology,
+  checkLnc,
+  defaultLnc,
+  type Lnc,
+  linkClass,
+  lnc2Partner,
+  type Topology,
+} from "./topology.js";
 export { traceOf } from "./trace.js";
 export { countGuardErrors, countWrong, maxAbsError } from "./verify.js";

@@ -47,12 +47,13 @@ export const MIN_CHANNEL_BYTES = 4096;
 
 /**
  * MODEL: a rank spreads each piece over as many of its DMA engines (one queue each) as give every
- * channel-slice at least {@link MIN_CHANNEL_BYTES}, up to the profile's engines per core.
+ * channel-slice at least {@link MIN_CHANNEL_BYTES}, up to the engines the rank drives (16 per
+ * physical core, × LNC).
  */
 export function channelsFor(req: PlanRequest, pieceElems: number, slices: number): number {
   const bytes = pieceElems * dtypeBytes(req.dtype);
   const want = Math.floor(bytes / (slices * MIN_CHANNEL_BYTES));
-  return Math.min(req.topology.profile.dmaEnginesPerCore, Math.max(1, want));
+  return Math.min(req.topology.channelsPerRank, Math.max(1, want));
 }
 
 /** The FP32 scale every input gets under `avg` (PreMulSum), 1 otherwise. */

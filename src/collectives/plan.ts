@@ -58,6 +58,8 @@ export interface Plan {
   readonly collective: CollectiveName;
   readonly algorithm: AlgorithmName;
   readonly ranks: number;
+  /** Physical cores per rank (topology.ts): a leg's queue indexes the engines of all of them. */
+  readonly lnc: 1 | 2;
   readonly dtype: Dtype;
   readonly op: ReduceOp;
   /** Elements per rank of each buffer. */

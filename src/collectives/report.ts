@@ -1,15 +1,17 @@
 /**
- * nccom-test's report: sizes, bandwidths (GiB/s, like nccom-test) with the nccl-tests bus factors,
- * and the table it prints.
+ * nccom-test's report: sizes, bandwidths (GB/s = 10^9 B/s, as nccom-test prints them since SDK 2.21)
+ * with the nccl-tests bus factors, and the table it prints (with `--show-algorithm`'s column).
  */
 import { UsageError } from "../bits/errors.js";
-import type { CollectiveName } from "./plan.js";
+import type { AlgorithmName, CollectiveName } from "./plan.js";
 
 /** One row of the report. */
 export interface ReportRow {
   readonly size: number;
   readonly count: number;
   readonly type: string;
+  /** The algorithm that ran at this size (the cost model's pick under `auto`). */
+  readonly algorithm: AlgorithmName;
   readonly timeUs: number;
   readonly algbw: number;
   readonly busbw: number;
@@ -32,9 +34,12 @@ export function busFactor(collective: CollectiveName, ranks: number): number {
 
 const GiB = 1024 ** 3;
 
-/** algbw and busbw in GiB/s for `size` bytes in `timeNs`. */
+/** [C] nccom-test's GB: 10^9 bytes since SDK 2.21 (the 2023 guide printed GiB/s). */
+const GB = 1e9;
+
+/** algbw and busbw in GB/s (10^9 B/s) for `size` bytes in `timeNs`. */
 export function bandwidths(collective: CollectiveName, ranks: number, size: number, timeNs: number) {
-  const algbw = size / GiB / (timeNs * 1e-9);
+  const algbw = size / GB / (timeNs * 1e-9);
   return { algbw, busbw: algbw * busFactor(collective, ranks) };
 }
 
@@ -84,8 +89,17 @@ export function sweepSizes(
   return out;
 }
 
-const HEADER = ["size(B)", "count(elems)", "type", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong"];
-const WIDTHS = [12, 12, 8, 10, 12, 12, 8];
+const HEADER = [
+  "size(B)",
+  "count(elems)",
+  "type",
+  "time(us)",
+  "algbw(GB/s)",
+  "busbw(GB/s)",
+  "algorithm",
+  "#wrong",
+];
+const WIDTHS = [12, 12, 8, 10, 12, 12, 10, 8];
 
 /** The nccom-test table: a header, one line per row, and `Avg bus bandwidth`. */
 export function formatTable(rows: readonly ReportRow[]): string {
@@ -100,6 +114,7 @@ export function formatTable(rows: readonly ReportRow[]): string {
         r.timeUs.toFixed(2),
         r.algbw.toFixed(2),
         r.busbw.toFixed(2),
+        r.algorithm,
         r.wrong < 0 ? "N/A" : String(r.wrong + r.guardErrors),
       ]),
     );

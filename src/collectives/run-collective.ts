@@ -16,7 +16,7 @@ import { runReference } from "./reference.js";
 import { bandwidths, type ReportRow } from "./report.js";
 import { type Schedule, schedulePlan } from "./schedule.js";
 import { type StreamedTiming, scheduleStreamed } from "./stream-schedule.js";
-import { buildTopology, type Topology } from "./topology.js";
+import { buildTopology, defaultLnc, type Topology } from "./topology.js";
 import { countGuardErrors, countWrong, encodeExact, maxAbsError } from "./verify.js";
 
 /** `exact`: nccl-tests data, bits vs the exact result; `reference`: random data, bits vs the scalar reference. */
@@ -24,8 +24,14 @@ export type CheckMode = "exact" | "reference" | "none";
 
 export interface CollectiveRun {
   readonly profile: ArchProfile;
+  /** Logical NeuronCores, as nccom-test's `-r`. */
   readonly ranks: number;
   readonly nodes: number;
+  /**
+   * Physical cores per rank (nccom-test's `NEURON_LOGICAL_NC_CONFIG`); default as nccom-test:
+   * {@link defaultLnc} (Trn1 1, Trn2 / Trn3 2).
+   */
+  readonly lnc?: 1 | 2;
   readonly collective: CollectiveName;
   /** `auto`: the algorithm the cost model finds fastest at each size. */
   readonly algorithm: AlgorithmName | "auto";
@@ -134,13 +140,20 @@ export function runSize(
   size: number,
   onProgress?: (fraction: number) => void,
 ): SizeResult {
-  const t = buildTopology(run.profile, run.ranks, run.nodes);
+  const t = buildTopology(run.profile, run.ranks, run.nodes, run.lnc ?? defaultLnc(run.profile));
   const count = countForSize(run.collective, run.ranks, run.dtype, size);
   const bytes = count * dtypeBytes(run.dtype);
   const sr = { sr: run.srSeed !== undefined };
   const { req, timing } = chooseAlgorithm(run, t, count);
   const bw = bandwidths(run.collective, run.ranks, bytes, timing.totalNs);
-  const base = { size: bytes, count, type: dtypeName(run.dtype), timeUs: timing.totalNs / 1000, ...bw };
+  const base = {
+    size: bytes,
+    count,
+    type: dtypeName(run.dtype),
+    algorithm: req.algorithm,
+    timeUs: timing.totalNs / 1000,
+    ...bw,
+  };
   const legKinds = timing.legKinds;
   if (run.timingOnly) {
     const plan = lazyPlan(req);

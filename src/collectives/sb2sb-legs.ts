@@ -3,7 +3,8 @@
  * pair, built as the S3D3 leg the runtime drives in copy or reduce-copy mode.
  *
  * MODEL (when): only on request (`sb2sb`), on a generation with SB2SB (`profile.hasSb2sb`), in a
- * one-node run ("We do not support a SB2SB for multi-node workloads"), for
+ * one-node run ("We do not support a SB2SB for multi-node workloads"), at LNC 1 (ranks are then the
+ * pair's two physical cores; at LNC 2 the pair is one rank and its exchange is not a leg), for
  * - a copy whose source and destination ranks are LNC2 partners → `sb2sb-copy`, issued by the
  *   source's core (an SB2SB pushes to the peer);
  * - a two-source reduce whose sources are the destination rank's and its partner's, op sum / max /
@@ -49,7 +50,9 @@ const SLOT_BYTES = SB2SB_CHANNEL_ELEMS * 8;
 
 /** True when a request may build SB2SB legs at all. */
 export function sb2sbAllowed(req: PlanRequest): boolean {
-  return req.sb2sb === true && req.topology.profile.hasSb2sb && req.topology.nodes === 1;
+  return (
+    req.sb2sb === true && req.topology.profile.hasSb2sb && req.topology.nodes === 1 && req.topology.lnc === 1
+  );
 }
 
 /** The SB2SB form of a leg spec where the pair allows, else the spec unchanged. */

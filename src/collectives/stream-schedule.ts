@@ -241,7 +241,7 @@ class Placer implements LegSink {
   ) {
     const t = req.topology;
     this.users = new Int32Array(res.count);
-    this.queues = t.profile.dmaEnginesPerCore;
+    this.queues = t.channelsPerRank;
     this.queueFree = new Float64Array(t.ranks * this.queues);
     this.writes = new Writes(t.ranks);
     this.model = engineCostModel(t.profile);

@@ -1,7 +1,9 @@
 /**
- * Ranks are NeuronCores on chips in nodes. Ranks fill a node's chips core by core, nodes in order,
- * and the ring visits ranks in that order, so most hops stay on a chip, one per chip boundary goes
- * chip to chip and one per node boundary (plus the wrap) goes node to node.
+ * Ranks are *logical* NeuronCores on chips in nodes, as nccom-test counts them
+ * (`NEURON_LOGICAL_NC_CONFIG`): at LNC = 2 a rank is a pair of physical cores (seed 002's LNC pairs,
+ * NC0-NC1, NC2-NC3, …) and drives both cores' DMA engines. Ranks fill a node's chips logical core by
+ * logical core, nodes in order, and the ring visits ranks in that order, so most hops stay on a chip,
+ * one per chip boundary goes chip to chip and one per node boundary (plus the wrap) goes node to node.
  */
 import { UsageError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
@@ -10,14 +12,22 @@ import { ARCH_LINKS, type ArchLinks, type LinkClass } from "./links.js";
 export interface RankPlace {
   readonly node: number;
   readonly chip: number;
+  /** The logical core on its chip (physical cores lnc·core … lnc·core + lnc − 1). */
   readonly core: number;
 }
+
+/** Physical NeuronCores per rank: 1, or 2 (a logical core of an LNC pair). */
+export type Lnc = 1 | 2;
 
 export interface Topology {
   readonly profile: ArchProfile;
   readonly links: ArchLinks;
   readonly ranks: number;
   readonly nodes: number;
+  /** Physical cores per rank. */
+  readonly lnc: Lnc;
+  /** DMA channels (engines, one queue each) a rank drives: the engines of its lnc physical cores. */
+  readonly channelsPerRank: number;
   /** Where each rank sits. */
   readonly places: readonly RankPlace[];
 }
@@ -25,25 +35,50 @@ export interface Topology {
 /** The most ranks one collective may span (nccom-test runs up to a few thousand; we cap for memory). */
 export const MAX_RANKS = 4096;
 
+/** nccom-test's default LNC: 2 where the arch has LNC pairs (Trn2 / Trn3), else 1 (Trn1). */
+export function defaultLnc(profile: ArchProfile): Lnc {
+  return profile.hasSb2sb ? 2 : 1;
+}
+
 /**
- * Lay `ranks` NeuronCores over `nodes` nodes of an arch.
- * @throws UsageError when ranks is not 1..MAX_RANKS, nodes does not divide ranks, or a node would
- * need more cores than its chips have.
- * @example buildTopology(archProfile("trn2"), 8).places[7]; // { node: 0, chip: 0, core: 7 }
+ * Check an LNC for an arch. [C] LNC is 1 or 2, and 2 only on Trn2 / Trn3 (the generations with LNC
+ * pairs, which are the ones with SB2SB).
+ * @throws UsageError naming the value and what the arch allows.
  */
-export function buildTopology(profile: ArchProfile, ranks: number, nodes = 1): Topology {
+export function checkLnc(profile: ArchProfile, lnc: number): Lnc {
+  const allowed = profile.hasSb2sb ? [1, 2] : [1];
+  if (!allowed.includes(lnc)) {
+    throw new UsageError(`lnc ${lnc}: ${profile.name} allows ${allowed.join(" or ")}`);
+  }
+  return lnc as Lnc;
+}
+
+/**
+ * Lay `ranks` logical NeuronCores (of `lnc` physical cores each) over `nodes` nodes of an arch.
+ * @throws UsageError when ranks is not 1..MAX_RANKS, nodes does not divide ranks, lnc is not one the
+ * arch has, or a node would need more cores than its chips have.
+ * @example buildTopology(archProfile("trn2"), 8, 1, 1).places[7]; // { node: 0, chip: 0, core: 7 }
+ */
+export function buildTopology(
+  profile: ArchProfile,
+  ranks: number,
+  nodes = 1,
+  lnc: number = defaultLnc(profile),
+): Topology {
   if (!Number.isInteger(ranks) || ranks < 1 || ranks > MAX_RANKS) {
     throw new UsageError(`ranks ${ranks}: expected an integer 1..${MAX_RANKS}`);
   }
   if (!Number.isInteger(nodes) || nodes < 1 || ranks % nodes !== 0) {
     throw new UsageError(`nodes ${nodes}: expected a positive integer that divides ranks (${ranks})`);
   }
+  const checked = checkLnc(profile, lnc);
   const links = ARCH_LINKS[profile.name];
   const perNode = ranks / nodes;
-  const capacity = links.coresPerChip * links.chipsPerNode;
+  const perChip = links.coresPerChip / checked;
+  const capacity = perChip * links.chipsPerNode;
   if (perNode > capacity) {
     throw new UsageError(
-      `${perNode} ranks per node: a ${profile.name} node has ${links.chipsPerNode} chips × ${links.coresPerChip} cores = ${capacity}`,
+      `${perNode} ranks per node: a ${profile.name} node at LNC ${checked} has ${links.chipsPerNode} chips × ${perChip} logical cores = ${capacity}`,
     );
   }
   const places: RankPlace[] = [];
@@ -51,11 +86,12 @@ export function buildTopology(profile: ArchProfile, ranks: number, nodes = 1): T
     const k = r % perNode;
     places.push({
       node: Math.floor(r / perNode),
-      chip: Math.floor(k / links.coresPerChip),
-      core: k % links.coresPerChip,
+      chip: Math.floor(k / perChip),
+      core: k % perChip,
     });
   }
-  return { profile, links, ranks, nodes, places };
+  const channelsPerRank = profile.dmaEnginesPerCore * checked;
+  return { profile, links, ranks, nodes, lnc: checked, channelsPerRank, places };
 }
 
 function place(t: Topology, rank: number): RankPlace {

@@ -24,9 +24,11 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
     expect(code).toBe(0);
     const text = c.out.join("");
     expect(text).toMatch(
-      /size\(B\)\s+count\(elems\)\s+type\s+time\(us\)\s+algbw\(GB\/s\)\s+busbw\(GB\/s\)\s+#wrong/,
+      /size\(B\)\s+count\(elems\)\s+type\s+time\(us\)\s+algbw\(GB\/s\)\s+busbw\(GB\/s\)\s+algorithm\s+#wrong/,
     );
-    expect(text.match(/^\s+\d+\s+\d+\s+bf16/gm)?.length).toBe(4);
+    expect(
+      text.match(/^\s+\d+\s+\d+\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(ring|kangaring|mesh)\s+0$/gm)?.length,
+    ).toBe(4);
     expect(text).toMatch(/Avg bus bandwidth:/);
   });
   it("--json rows carry the documented fields", async () => {
@@ -83,14 +85,14 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
     expect(timing.out.join("")).toMatch(/N\/A/);
   });
   it("--sb2sb: LNC2 pair legs as SB2SB, checked, timed alike with --timing-only; off where it cannot be", async () => {
-    const args = ["-r", "8", "-b", "64kb", "-e", "64kb", "--algo", "ring", "--sb2sb"];
+    const args = ["-r", "8", "--lnc", "1", "-b", "64kb", "-e", "64kb", "--algo", "ring", "--sb2sb"];
     const c = capture();
     expect(await allrCommand.run(args, c.io)).toBe(0);
     const text = c.out.join("");
     const m = text.match(/sb2sb=(\d+)\/(\d+) legs/);
     expect(Number(m?.[1])).toBeGreaterThan(0);
     expect(Number(m?.[1])).toBeLessThan(Number(m?.[2]));
-    expect(text).toMatch(/^\s+65536\s+32768\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+0$/m);
+    expect(text).toMatch(/^\s+65536\s+32768\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+ring\s+0$/m);
     const timeOf = (out: string[]) => JSON.parse(out.join("")).rows[0].timeUs;
     const full = capture();
     const timing = capture();
@@ -99,7 +101,10 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
     expect(timeOf(timing.out)).toBe(timeOf(full.out));
     const plain = capture();
     expect(
-      await allrCommand.run(["-r", "8", "-b", "64kb", "-e", "64kb", "--algo", "ring", "--json"], plain.io),
+      await allrCommand.run(
+        ["-r", "8", "--lnc", "1", "-b", "64kb", "-e", "64kb", "--algo", "ring", "--json"],
+        plain.io,
+      ),
     ).toBe(0);
     expect(timeOf(full.out)).toBeGreaterThan(timeOf(plain.out));
     const trn1 = capture();
@@ -108,6 +113,29 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
     const nodes = capture();
     expect(await allrCommand.run([...args, "-N", "2"], nodes.io)).toBe(0);
     expect(nodes.out.join("")).toMatch(/sb2sb=off \(no SB2SB for multi-node workloads\)/);
+    const lnc2 = capture();
+    expect(await allrCommand.run([...args, "--lnc", "2"], lnc2.io)).toBe(0);
+    expect(lnc2.out.join("")).toMatch(/sb2sb=off \(needs --lnc 1/);
+  });
+  it("--lnc: a rank is a logical core (default 2 on trn2, 1 on trn1), printed in the header, checked on every collective", async () => {
+    for (const cmd of [allrCommand, allgCommand, redsctCommand, sendrecvCommand]) {
+      for (const lnc of ["1", "2"]) {
+        const c = capture();
+        expect(await cmd.run(["-r", "4", "--lnc", lnc, "-b", "256kb", "-e", "256kb"], c.io)).toBe(0);
+        expect(c.out.join("")).toMatch(new RegExp(`lnc=${lnc} `));
+        expect(c.out.join("")).toMatch(/\s0\n/);
+      }
+    }
+    const dflt = capture();
+    expect(await allrCommand.run(["-r", "2", "-b", "1kb", "-e", "1kb"], dflt.io)).toBe(0);
+    expect(dflt.out.join("")).toMatch(/arch=trn2 lnc=2 /);
+    const trn1 = capture();
+    expect(await allrCommand.run(["-r", "2", "--arch", "trn1", "-b", "1kb", "-e", "1kb"], trn1.io)).toBe(0);
+    expect(trn1.out.join("")).toMatch(/arch=trn1 lnc=1 /);
+    await expect(allrCommand.run(["--arch", "trn1", "--lnc", "2"], trn1.io)).rejects.toThrow(
+      /lnc 2: trn1 allows 1/,
+    );
+    await expect(allrCommand.run(["--lnc", "4"], trn1.io)).rejects.toThrow(/--lnc/);
   });
   it("bad usage throws typed errors", async () => {
     const c = capture();

@@ -14,6 +14,7 @@ function base(over: Partial<CollectiveRun>): CollectiveRun {
     profile: archProfile("trn2"),
     ranks: 4,
     nodes: 1,
+    lnc: 1,
     collective: "allr",
     algorithm: "ring",
     dtype: Dtype.BFLOAT16,
@@ -82,8 +83,9 @@ describe("SB2SB legs between LNC2 partners", () => {
     }
   });
 
-  it("never on Trn1, never across nodes, never when not asked", () => {
+  it("never on Trn1, never across nodes, never at LNC 2 (the pair is one rank), never when not asked", () => {
     const none = [
+      runSize(base({ sb2sb: true, lnc: 2, algorithm: "kangaring" }), 8192),
       runSize(base({ sb2sb: true, profile: archProfile("trn1"), algorithm: "kangaring" }), 8192),
       runSize(base({ sb2sb: true, ranks: 16, nodes: 2, algorithm: "kangaring" }), 8192),
       runSize(base({ algorithm: "kangaring" }), 8192),

@@ -16,6 +16,7 @@ interface Case {
   arch: ArchName;
   ranks: number;
   nodes: number;
+  lnc: 1 | 2 | undefined;
   collective: CollectiveName;
   algorithm: AlgorithmName;
   dtype: Dtype;
@@ -26,19 +27,21 @@ interface Case {
 }
 
 function* cases(): Generator<Case> {
-  const shapes: [ArchName, number, number][] = [
-    ["trn2", 1, 1],
-    ["trn2", 2, 1],
-    ["trn2", 3, 1],
-    ["trn2", 8, 1],
-    ["trn3", 16, 1],
-    ["trn2", 32, 2],
-    ["trn1", 8, 2],
-    ["trn1", 6, 1],
+  // undefined: the arch's default LNC (trn1 1, trn2 / trn3 2); LNC 1 on trn2 lets SB2SB legs in.
+  const shapes: [ArchName, number, number, 1 | 2 | undefined][] = [
+    ["trn2", 1, 1, undefined],
+    ["trn2", 2, 1, 1],
+    ["trn2", 3, 1, undefined],
+    ["trn2", 8, 1, 1],
+    ["trn2", 8, 1, undefined],
+    ["trn3", 16, 1, undefined],
+    ["trn2", 32, 2, undefined],
+    ["trn1", 8, 2, undefined],
+    ["trn1", 6, 1, undefined],
   ];
   const sizes = [1, 33, 1000, 65536, 3 << 20];
   let k = 0;
-  for (const [arch, ranks, nodes] of shapes)
+  for (const [arch, ranks, nodes, lnc] of shapes)
     for (const collective of ["allr", "redsct", "allg", "sendrecv"] as const)
       for (const algorithm of ["ring", "kangaring", "mesh"] as const)
         for (const size of sizes) {
@@ -50,6 +53,7 @@ function* cases(): Generator<Case> {
             arch,
             ranks,
             nodes,
+            lnc,
             collective,
             algorithm,
             dtype,
@@ -66,7 +70,7 @@ describe("streamed schedule", () => {
     let n = 0;
     for (const c of cases()) {
       const req: PlanRequest = {
-        topology: buildTopology(archProfile(c.arch), c.ranks, c.nodes),
+        topology: buildTopology(archProfile(c.arch), c.ranks, c.nodes, c.lnc),
         collective: c.collective,
         algorithm: c.algorithm,
         dtype: c.dtype,
@@ -86,7 +90,7 @@ describe("streamed schedule", () => {
   });
   it("SB2SB legs are counted as such", () => {
     const req: PlanRequest = {
-      topology: buildTopology(archProfile("trn2"), 8),
+      topology: buildTopology(archProfile("trn2"), 8, 1, 1),
       collective: "allr",
       algorithm: "ring",
       dtype: Dtype.BFLOAT16,
@@ -102,7 +106,7 @@ describe("streamed schedule", () => {
   it("times a plan far too big to materialise: 256 ranks on 16 nodes, 1 GiB, 4.2 M legs", () => {
     // Materialised, ~2.3 KB a leg: ~9 GB, beyond the default heap; streamed, only written ranges are kept.
     const req: PlanRequest = {
-      topology: buildTopology(archProfile("trn2"), 256, 16),
+      topology: buildTopology(archProfile("trn2"), 256, 16, 1),
       collective: "allr",
       algorithm: "ring",
       dtype: Dtype.BFLOAT16,

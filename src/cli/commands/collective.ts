@@ -12,7 +12,9 @@ import {
   type CheckMode,
   type CollectiveName,
   type CollectiveRun,
+  checkLnc,
   collectiveDtype,
+  defaultLnc,
   formatTable,
   parseSize,
   type ReduceOp,
@@ -39,6 +41,7 @@ const SUMMARY: Readonly<Record<CollectiveName, string>> = {
 function sb2sbNote(run: CollectiveRun, last: SizeResult | undefined): string {
   if (!run.profile.hasSb2sb) return `off (${run.profile.name} has no SB2SB)`;
   if (run.nodes > 1) return "off (no SB2SB for multi-node workloads)";
+  if (run.lnc !== 1) return "off (needs --lnc 1: at LNC 2 the pair is one rank)";
   const kinds = last?.legKinds;
   if (kinds === undefined) return "0/0 legs";
   const all = Object.values(kinds).reduce((a, b) => a + b, 0);
@@ -48,10 +51,11 @@ function sb2sbNote(run: CollectiveRun, last: SizeResult | undefined): string {
 function usage(name: CollectiveName): string {
   return [
     `sdmakit ${name} [-r ranks] [-N nodes] [-b min] [-e max] [-f factor | -i step] [-n iters] [-w warmup]`,
-    "         [-d dtype] [-o sum|max|min|avg] [--arch trn1|trn2|trn3] [--algo auto|ring|kangaring|mesh]",
+    "         [-d dtype] [-o sum|max|min|avg] [--arch trn1|trn2|trn3] [--lnc 1|2] [--algo auto|ring|kangaring|mesh]",
     "         [--check | --no-check] [--check-mode exact|reference] [--sr] [--seed N] [--timing-only]",
     "         [--sb2sb] [--trace out.json] [--json]",
     "  Defaults: -r 8 -N 1 -b 8 -e 4mb -f 2 -d bf16 -o sum --arch trn2 --algo auto, checked (exact data).",
+    "  A rank is a logical NeuronCore as in nccom-test: --lnc defaults to 2 on trn2 / trn3, 1 on trn1.",
     "  Sizes take k/kb/m/mb/g/gb (powers of 1024). The time model is deterministic, so -n / -w change",
     "  nothing (the P50 of identical iterations). --check-mode reference: random data, compared bit for",
     "  bit with a scalar reference of the same order and rounding. Exit 1 on any wrong element or guard byte.",
@@ -76,6 +80,7 @@ const SPEC = {
     "--check-mode",
     "--seed",
     "--trace",
+    "--lnc",
   ],
   flags: ["--check", "--no-check", "--sr", "--timing-only", "--sb2sb", "--json"],
 };
@@ -130,8 +135,12 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   );
   intOption(option(p, "-n"), "-n", 1, 1);
   intOption(option(p, "-w"), "-w", 0, 0);
+  const profile = archProfile(option(p, "--arch") ?? "trn2");
+  const lncText = option(p, "--lnc");
+  const lnc = lncText === undefined ? defaultLnc(profile) : Number(oneOf(lncText, "--lnc", ["1", "2"], "1"));
   const runSpec: CollectiveRun = {
-    profile: archProfile(option(p, "--arch") ?? "trn2"),
+    profile,
+    lnc: checkLnc(profile, lnc),
     ranks: intOption(option(p, "-r"), "-r", 8, 1),
     nodes: intOption(option(p, "-N"), "-N", 1, 1),
     collective: name,
@@ -178,7 +187,7 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     const algos = [...new Set(results.map((r) => r.plan.algorithm))].join(",");
     const checks = [...new Set(results.map((r) => r.check))].join(",");
     io.out(
-      `# ${name} ranks=${runSpec.ranks} nodes=${runSpec.nodes} arch=${runSpec.profile.name} algo=${algos} ` +
+      `# ${name} ranks=${runSpec.ranks} nodes=${runSpec.nodes} arch=${runSpec.profile.name} lnc=${lnc} algo=${algos} ` +
         `dtype=${dtypeName(runSpec.dtype)} op=${runSpec.op} check=${checks}${runSpec.srSeed === undefined ? "" : ` sr seed=${seed}`}` +
         `${runSpec.sb2sb ? ` sb2sb=${sb2sbNote(runSpec, last)}` : ""}\n`,
     );
