@@ -20,34 +20,22 @@
 import { DeviceFault, isEinval, UsageError } from "../bits/errors.js";
 import { Device, type EngineEvent, HBM_BASE } from "../engine/index.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
-import type { Sb2sbPacket } from "../isa/index.js";
 import type { OverflowPolicy } from "../numerics/index.js";
 import {
   addDmaPacket,
   addDmaPacketCce,
-  type CceInfo,
   type QueueId,
   RingFullError,
   type Vring,
   VringPool,
 } from "../runtime/index.js";
-import { Dtype, dtypeBytes } from "../spec/dtype.js";
-import { KbinDmaDescOp } from "../spec/enums.js";
 import { BufferLayout, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
-import { legAluOp, sourceScale } from "./leg-math.js";
-import { isSb2sb, legPackets, queueSeed } from "./packets.js";
-import type { BufRef, Leg, LegSource, Plan } from "./plan.js";
-import { sb2sbLegCalls } from "./sb2sb-legs.js";
+import { legCalls } from "./leg-calls.js";
+import { queueSeed } from "./packets.js";
+import type { BufRef, Leg, Plan } from "./plan.js";
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
 export const RING_SLOTS = 1024;
-
-const KBIN_OP = {
-  add: KbinDmaDescOp.ADD,
-  fma: KbinDmaDescOp.FMA,
-  min: KbinDmaDescOp.MIN,
-  max: KbinDmaDescOp.MAX,
-};
 
 export interface MachineOptions {
   /** Stochastic rounding seed; RNE when undefined. */
@@ -131,41 +119,11 @@ export class DeviceMachine {
     return this.rings.get(legQueue(this.profile, this.plan.lnc, leg.rank, leg.queue));
   }
 
-  /** The runtime calls of a leg, in order: one per packet (SB2SB legs: staged, sb2sb-legs.ts). */
-  private *calls(leg: Leg): Generator<Sb2sbPacket> {
-    const { dtype, op } = this.plan;
-    const addr = (ref: BufRef, plus: number) => this.layout.addr(ref, plus);
-    if (isSb2sb(leg)) {
-      yield* sb2sbLegCalls(this.profile, leg, dtype, op, addr);
-      return;
-    }
-    const eb = dtypeBytes(dtype);
-    const alu = legAluOp(leg, op);
-    const cceInfo: CceInfo | null =
-      alu === "fma"
-        ? {
-            numSources: leg.srcs.length,
-            numDests: leg.dsts.length,
-            fmaInfo: { scaleDtype: Dtype.FP32, scale: leg.srcs.map(sourceScale) },
-          }
-        : null;
-    for (const pk of legPackets(this.profile, leg, dtype)) {
-      const size = pk.count * eb;
-      if (alu === undefined) {
-        const src = addr((leg.srcs[0] as LegSource).ref, pk.start);
-        yield { kind: "copy", copy: { src, dst: addr(leg.dsts[0] as BufRef, pk.start), size } };
-      } else {
-        const sources = leg.srcs.map((s) => addr(s.ref, pk.start));
-        const dests = leg.dsts.map((d) => addr(d, pk.start));
-        yield { kind: "cce", cce: { op: KBIN_OP[alu], sources, dests, size, inDtype: dtype, cceInfo } };
-      }
-    }
-  }
-
   /** Post every packet of a leg; a full ring first drains what is posted. */
   post(leg: Leg): void {
     const vring = this.vring(leg);
-    for (const call of this.calls(leg)) {
+    const addr = (ref: BufRef, plus: number) => this.layout.addr(ref, plus);
+    for (const call of legCalls(this.profile, leg, this.plan.dtype, this.plan.op, addr)) {
       const postOnce = () =>
         call.kind === "copy" ? addDmaPacket(vring, call.copy) : addDmaPacketCce(vring, call.cce);
       let written: ReturnType<typeof postOnce>;

@@ -8,15 +8,17 @@
 export { BufferLayout, GUARD_BYTES, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
 export { buildPlan, emitPlan } from "./build-plan.js";
 export {
+  ARCH_TIMING,
+  type ArchTiming,
   CALIBRATION,
   calibratedEngineRate,
-  LAUNCH_OVERHEAD_NS,
   SEMAPHORE_TO_START_NS,
 } from "./cost-model.js";
 export { DeviceMachine, maxDeviceRanks } from "./device-machine.js";
 export { COLLECTIVE_DTYPES, collectiveDtype, exactIntegerRange } from "./dtypes.js";
 export { exactResult } from "./exact-result.js";
 export { type DataKind, exactApplies, makeInputs, type RankInputs } from "./inputs.js";
+export { type LegCost, LegCoster } from "./leg-cost.js";
 export { ARCH_LINKS, type ArchLinks, type LinkClass, type LinkSpec } from "./links.js";
 export { legPacketCount, legPackets, packetElems, queueSeed } from "./packets.js";
 export { type ElemRange, GRANULE_BYTES, splitRange } from "./partition.js";
@@ -49,8 +51,7 @@ export {
   runSize,
   type SizeResult,
 } from "./run-collective.js";
-export { type Schedule, schedulePlan } from "./schedule.js";
-export { type StreamedTiming, scheduleStreamed } from "./stream-schedule.js";
+export { type Schedule, type ScheduleOptions, scheduleCollective, type Timing } from "./schedule.js";
 export {
   buildTopology,
   checkLnc,

@@ -19,47 +19,64 @@ export interface LinkSpec {
 }
 
 export interface ArchLinks {
-  /** NeuronCores on one chip ([C]: Trn1 2, Trn2 / Trn3 8). */
+  /** Physical NeuronCores on one chip ([C]: Trn1 2, Trn2 / Trn3 8). */
   readonly coresPerChip: number;
   /** Chips in one node (MODEL: 16, the trn1.32xlarge / trn2.48xlarge instance). */
   readonly chipsPerNode: number;
+  /** EFA NICs per node; chip c sends and receives on NIC ⌊c · nics / chipsPerNode⌋. */
+  readonly nicsPerNode: number;
+  /** How the chips of a node are wired: each chip has 4 links (route.ts). */
+  readonly chipNetwork: "hypercube-4d" | "torus-4x4";
+  /**
+   * Intra-chip: the chip's HBM. Chip-to-chip: one direction of one link (a transfer crosses every
+   * link of its route). Node-to-node: one EFA NIC, each way.
+   */
   readonly links: Readonly<Record<Exclude<LinkClass, "local">, LinkSpec>>;
 }
 
 /**
- * Chip-to-chip: [C] aggregate per chip (Trn1 384 GB/s, Trn2 1.28 TB/s, Trn3 2.56 TB/s), MODEL split
- * over 4 links of a 2-D torus, so a ring hop gets a quarter. Intra-chip: a transfer between two cores
+ * Chip-to-chip: [C] aggregate per chip (Trn1 384 GB/s, Trn2 1.28 TB/s, Trn3 2.56 TB/s) over 4 links
+ * ([C] Trn1 NeuronLink-v2 is a 4-D hypercube; Trn2 a 2-D torus; Trn3 MODEL as Trn2); MODEL: the
+ * aggregate is per direction, so one direction of one link gets a quarter. Intra-chip: a transfer between two cores
  * of one chip goes through that chip's HBM ([C] Trn1 820 GB/s, Trn2 2.9 TB/s, Trn3 4.9 TB/s).
- * Node-to-node: MODEL from the public EFA figures (trn1.32xlarge 800 Gbit/s, trn2.48xlarge
- * 3.2 Tbit/s; Trn3 taken as Trn2). Hop latency: [C] 1–2 µs inside a node (1 µs on a chip, 2 µs
- * between chips), ≈ 15 µs between nodes.
+ * Node-to-node: per NIC, each direction. [C] trn1.32xlarge has 8 EFA devices, 800 Gbit/s in all
+ * (8 × 100 Gbit/s = 12.5 GB/s each; trn1n.32xlarge 16 × 100). [C] trn2.48xlarge 3.2 Tbit/s EFAv3;
+ * MODEL: one NIC per chip, 16 × 200 Gbit/s = 25 GB/s each (the NIC count is not in our sources);
+ * Trn3 taken as Trn2. Hop latency: [C] 1–2 µs inside a node (1 µs on a chip, 2 µs between chips),
+ * ≈ 15 µs between nodes.
  */
 export const ARCH_LINKS: Readonly<Record<ArchName, ArchLinks>> = {
   trn1: {
     coresPerChip: 2,
     chipsPerNode: 16,
+    nicsPerNode: 8,
+    chipNetwork: "hypercube-4d",
     links: {
       "intra-chip": { bytesPerNs: 820, latencyNs: 1000 },
       "chip-to-chip": { bytesPerNs: 384 / 4, latencyNs: 2000 },
-      "node-to-node": { bytesPerNs: 100, latencyNs: 15000 },
+      "node-to-node": { bytesPerNs: 12.5, latencyNs: 15000 },
     },
   },
   trn2: {
     coresPerChip: 8,
     chipsPerNode: 16,
+    nicsPerNode: 16,
+    chipNetwork: "torus-4x4",
     links: {
       "intra-chip": { bytesPerNs: 2900, latencyNs: 1000 },
       "chip-to-chip": { bytesPerNs: 1280 / 4, latencyNs: 2000 },
-      "node-to-node": { bytesPerNs: 400, latencyNs: 15000 },
+      "node-to-node": { bytesPerNs: 25, latencyNs: 15000 },
     },
   },
   trn3: {
     coresPerChip: 8,
     chipsPerNode: 16,
+    nicsPerNode: 16,
+    chipNetwork: "torus-4x4",
     links: {
       "intra-chip": { bytesPerNs: 4900, latencyNs: 1000 },
       "chip-to-chip": { bytesPerNs: 2560 / 4, latencyNs: 2000 },
-      "node-to-node": { bytesPerNs: 400, latencyNs: 15000 },
+      "node-to-node": { bytesPerNs: 25, latencyNs: 15000 },
     },
   },
 };

@@ -4,6 +4,11 @@
  * profile's CCE source limit the sources are folded in batches through a partial), then every rank
  * pulls every other rank's reduced chunk. Reduce-scatter is the first step; all-gather is a pull of
  * every rank's input. Sources are read starting with the rank's own, then r + 1, r + 2, … .
+ *
+ * MODEL (queues): the pulls of one rank are spread over its DMA channels round robin — peer k's
+ * sub-legs start at channel (k − 1) · subs — so small pieces from many peers run side by side on
+ * separate engines instead of one after another on channel 0, as the runtime spreads a mesh
+ * step's peers over its DMA rings.
  */
 import { dtypeBytes } from "../spec/dtype.js";
 import { type ElemRange, splitRange } from "./partition.js";
@@ -11,9 +16,14 @@ import type { BufRef, LegSource } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
-function subsOf(req: PlanRequest, chunk: ElemRange): { range: ElemRange; queue: number }[] {
+/** A chunk cut over channels; the k-th pull of a rank starts at channel `offset`. */
+function subsOf(req: PlanRequest, chunk: ElemRange, offset = 0): { range: ElemRange; queue: number }[] {
   const ch = channelsFor(req, chunk.count, 1);
-  return splitRange(chunk, ch, dtypeBytes(req.dtype)).map((range, queue) => ({ range, queue }));
+  const channels = req.topology.channelsPerRank;
+  return splitRange(chunk, ch, dtypeBytes(req.dtype)).map((range, j) => ({
+    range,
+    queue: (offset + j) % channels,
+  }));
 }
 
 /** Plan a mesh collective. */
@@ -66,11 +76,13 @@ export function planMesh(req: PlanRequest, b: LegSink): void {
   }
   if (req.collective === "redsct") return;
   const step = req.collective === "allr" ? 1 : 0;
+  const first = req.collective === "allr" ? 1 : 0;
   for (let q = 0; q < n; q++) {
-    for (let k = req.collective === "allr" ? 1 : 0; k < n; k++) {
+    for (let k = first; k < n; k++) {
       const r = (q + k) % n;
       const base = chunk(r).start;
-      for (const { range, queue } of subsOf(req, chunk(r))) {
+      const offset = (k - first) * channelsFor(req, chunk(r).count, 1);
+      for (const { range, queue } of subsOf(req, chunk(r), offset)) {
         const src: BufRef =
           req.collective === "allr"
             ? { rank: r, buffer: "output", elem: range.start }

@@ -14,8 +14,7 @@ import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./p
 import type { PlanRequest } from "./plan-request.js";
 import { runReference } from "./reference.js";
 import { bandwidths, type ReportRow } from "./report.js";
-import { type Schedule, schedulePlan } from "./schedule.js";
-import { type StreamedTiming, scheduleStreamed } from "./stream-schedule.js";
+import { type Schedule, scheduleCollective, type Timing } from "./schedule.js";
 import { buildTopology, defaultLnc, type Topology } from "./topology.js";
 import { countGuardErrors, countWrong, encodeExact, maxAbsError } from "./verify.js";
 
@@ -78,7 +77,7 @@ function chooseAlgorithm(
   run: CollectiveRun,
   t: Topology,
   count: number,
-): { req: PlanRequest; timing: StreamedTiming } {
+): { req: PlanRequest; timing: Timing } {
   const sr = { sr: run.srSeed !== undefined };
   const algos =
     run.algorithm === "auto"
@@ -86,7 +85,7 @@ function chooseAlgorithm(
         ? ["ring" as const]
         : ALGORITHMS
       : [run.algorithm];
-  let best: { req: PlanRequest; timing: StreamedTiming } | undefined;
+  let best: { req: PlanRequest; timing: Timing } | undefined;
   for (const algorithm of algos) {
     const req: PlanRequest = {
       topology: t,
@@ -97,7 +96,7 @@ function chooseAlgorithm(
       count,
       sb2sb: run.sb2sb === true,
     };
-    const timing = scheduleStreamed(req, sr);
+    const timing = scheduleCollective(req, sr);
     if (best === undefined || timing.totalNs < best.timing.totalNs) best = { req, timing };
   }
   return best!;
@@ -155,23 +154,22 @@ export function runSize(
     ...bw,
   };
   const legKinds = timing.legKinds;
-  if (run.timingOnly) {
-    const plan = lazyPlan(req);
-    let schedule: Schedule | undefined;
-    return {
-      row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors: 0 },
-      plan,
-      get schedule() {
-        schedule ??= schedulePlan(plan, t, sr);
-        return schedule;
-      },
-      legKinds,
-      check: "none",
-    };
-  }
-  // The full run times its materialised plan with the oracle schedule (equal to the streamed time).
+  // Per-leg times only when read (a trace, a test): the same scheduler, recording.
+  let recorded: Schedule | undefined;
+  const result = (plan: Plan, row: ReportRow, check: CheckMode, machine?: DeviceMachine): SizeResult => ({
+    row,
+    plan,
+    get schedule() {
+      recorded ??= scheduleCollective(req, { ...sr, record: true }).schedule as Schedule;
+      return recorded;
+    },
+    legKinds,
+    check,
+    ...(machine === undefined ? {} : { machine }),
+  });
+  if (run.timingOnly)
+    return result(lazyPlan(req), { ...base, wrong: -1, maxAbsErr: 0, guardErrors: 0 }, "none");
   const plan = buildPlan(req);
-  const schedule = schedulePlan(plan, t, sr);
   const overflow = run.overflow ?? "nan";
   const check: CheckMode =
     run.check === "exact" && !exactApplies(run.op, run.dtype, run.ranks) ? "reference" : run.check;
@@ -187,14 +185,7 @@ export function runSize(
   }
   const exact = inputs.exact;
   if (check === "none" || exact === undefined)
-    return {
-      row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors },
-      plan,
-      schedule,
-      legKinds,
-      check,
-      machine,
-    };
+    return result(plan, { ...base, wrong: -1, maxAbsErr: 0, guardErrors }, check, machine);
   const expected =
     check === "exact"
       ? encodeOnce(exact, (e) => encodeExact(run.dtype, e, overflow))
@@ -218,5 +209,5 @@ export function runSize(
     }
     maxAbsErr = Math.max(maxAbsErr, known.err);
   }
-  return { row: { ...base, wrong, maxAbsErr, guardErrors }, plan, schedule, legKinds, check, machine };
+  return result(plan, { ...base, wrong, maxAbsErr, guardErrors }, check, machine);
 }

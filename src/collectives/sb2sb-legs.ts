@@ -115,7 +115,11 @@ export function sb2sbElementPackets(
 const SDMA_OP = { sum: SdmaCceType.ADD, max: SdmaCceType.MAX, min: SdmaCceType.MIN } as const;
 
 /** Where a leg's queue stages (partition, byte) on one side: its own slot, 8 partitions wide. */
-function slot(profile: ArchProfile, leg: Leg, side: 0 | 1): { partition: number; byte: number } {
+function slot(
+  profile: ArchProfile,
+  leg: Pick<Leg, "rank" | "queue">,
+  side: 0 | 1,
+): { partition: number; byte: number } {
   const deviceQueue = Math.floor(leg.rank / profile.neuronCores);
   const s = (deviceQueue * profile.dmaEnginesPerCore + leg.queue) * 2 + side;
   const perColumn = profile.sbufPartitions / SB2SB_WORD_CHANNELS;
@@ -137,7 +141,7 @@ function pattern(at: { partition: number; byte: number }, elems: number): Tensor
  */
 export function sb2sbLegCalls(
   profile: ArchProfile,
-  leg: Leg,
+  leg: Pick<Leg, "id" | "kind" | "rank" | "queue" | "srcs" | "dsts" | "count">,
   dt: Dtype,
   op: "sum" | "max" | "min" | "avg",
   addr: (ref: BufRef, plusElems: number) => bigint,

@@ -110,19 +110,6 @@ export function linkClass(t: Topology, a: number, b: number): LinkClass {
 }
 
 /**
- * The shared resource a transfer between two ranks occupies, named so that transfers crossing the
- * same physical link get the same name: a chip's HBM for intra-chip (and local) traffic, one
- * directed chip-to-chip link, or the sending node's network interface.
- */
-export function linkResource(t: Topology, from: number, to: number): string {
-  const pf = place(t, from);
-  const pt = place(t, to);
-  if (pf.node !== pt.node) return `efa:${pf.node}`;
-  if (pf.chip !== pt.chip) return `c2c:${pf.node}.${pf.chip}>${pt.chip}`;
-  return `hbm:${pf.node}.${pf.chip}`;
-}
-
-/**
  * The LNC2 partner of a rank (NC0-NC1, NC2-NC3, … — seed 002 §7.1), or undefined when the partner
  * is missing or on another chip.
  */

@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   type AlgorithmName,
+  ARCH_TIMING,
   buildPlan,
   buildTopology,
   type CollectiveName,
+  LegCoster,
   type ReduceOp,
-  schedulePlan,
+  scheduleCollective,
 } from "../../src/collectives/index.js";
 import type { PlanRequest } from "../../src/collectives/plan-request.js";
-import { scheduleStreamed } from "../../src/collectives/stream-schedule.js";
 import { type ArchName, archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype } from "../../src/spec/dtype.js";
 
@@ -65,8 +66,8 @@ function* cases(): Generator<Case> {
         }
 }
 
-describe("streamed schedule", () => {
-  it("gives exactly the materialised schedule's time and leg counts (oracle: schedulePlan)", () => {
+describe("the one scheduler", () => {
+  it("keeps every dependency and queue order of the materialised plan; recording changes nothing", () => {
     let n = 0;
     for (const c of cases()) {
       const req: PlanRequest = {
@@ -78,12 +79,28 @@ describe("streamed schedule", () => {
         count: c.count,
         sb2sb: c.sb2sb,
       };
+      const what = JSON.stringify(c);
       const plan = buildPlan(req);
-      const oracle = schedulePlan(plan, req.topology, { sr: c.sr });
-      const streamed = scheduleStreamed(req, { sr: c.sr });
-      expect(streamed.totalNs, JSON.stringify(c)).toBe(oracle.totalNs);
-      const kinds = Object.values(streamed.legKinds).reduce((a, b) => a + b, 0);
-      expect(kinds).toBe(plan.legs.length);
+      const timing = scheduleCollective(req, { sr: c.sr });
+      const recorded = scheduleCollective(req, { sr: c.sr, record: true });
+      const s = recorded.schedule!;
+      expect(recorded.totalNs, what).toBe(timing.totalNs);
+      expect(Object.values(timing.legKinds).reduce((a, b) => a + b, 0)).toBe(plan.legs.length);
+      expect(s.start.length).toBe(plan.legs.length);
+      // Dependencies come from PlanBuilder (the plan's `after`), independently of the scheduler.
+      const coster = new LegCoster(req.topology.profile, c.dtype, c.op, c.sr);
+      const queueEnd = new Map<string, number>();
+      let last = 0;
+      for (const leg of plan.legs) {
+        const start = s.start[leg.id]!;
+        for (const a of leg.after) expect(start, what).toBeGreaterThanOrEqual(s.end[a]!);
+        const q = `${leg.rank}:${leg.queue}`;
+        expect(start, what).toBeGreaterThanOrEqual(queueEnd.get(q) ?? 0);
+        queueEnd.set(q, s.end[leg.id]!);
+        expect(s.end[leg.id]! - start).toBeGreaterThanOrEqual(coster.cost(leg).ns * (1 - 1e-12));
+        last = Math.max(last, s.end[leg.id]!);
+      }
+      expect(timing.totalNs).toBe(ARCH_TIMING[c.arch].launchNs + last);
       n++;
     }
     expect(n).toBeGreaterThan(400);
@@ -98,7 +115,7 @@ describe("streamed schedule", () => {
       count: 65536,
       sb2sb: true,
     };
-    const kinds = scheduleStreamed(req, { sr: false }).legKinds;
+    const kinds = scheduleCollective(req, { sr: false }).legKinds;
     const plan = buildPlan(req);
     expect(kinds["sb2sb-copy"]).toBe(plan.legs.filter((l) => l.kind === "sb2sb-copy").length);
     expect(kinds["sb2sb-reduce"]).toBeGreaterThan(0);
@@ -113,7 +130,7 @@ describe("streamed schedule", () => {
       op: "sum",
       count: 1 << 29,
     };
-    const t = scheduleStreamed(req, { sr: false });
+    const t = scheduleCollective(req, { sr: false });
     expect(t.legKinds["reduce-copy"] + t.legKinds.copy).toBe(256 * 2 * 255 * 32);
     expect(t.totalNs).toBeGreaterThan(0);
   }, 300_000);

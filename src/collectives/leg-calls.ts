@@ -1,0 +1,62 @@
+/**
+ * The runtime calls of a leg, in order — one add_dma_packet / add_dma_packet_cce request per packet
+ * (SB2SB legs: staged, sb2sb-legs.ts). Declared once: the device machine posts them, and the timing
+ * model builds the same requests' packets to count their descriptors (leg-cost.ts).
+ */
+import type { ArchProfile } from "../hal/arch-profile.js";
+import type { Sb2sbPacket } from "../isa/index.js";
+import type { CceInfo } from "../runtime/index.js";
+import { Dtype, dtypeBytes } from "../spec/dtype.js";
+import { KbinDmaDescOp } from "../spec/enums.js";
+import { legAluOp, sourceScale } from "./leg-math.js";
+import { isSb2sb, legPackets } from "./packets.js";
+import type { BufRef, Leg, LegSource, ReduceOp } from "./plan.js";
+import { sb2sbLegCalls } from "./sb2sb-legs.js";
+
+const KBIN_OP = {
+  add: KbinDmaDescOp.ADD,
+  fma: KbinDmaDescOp.FMA,
+  min: KbinDmaDescOp.MIN,
+  max: KbinDmaDescOp.MAX,
+};
+
+/** What a leg's calls depend on besides the plan's dtype and op. */
+export type LegShape = Pick<Leg, "id" | "kind" | "rank" | "queue" | "srcs" | "dsts" | "count">;
+
+/**
+ * The runtime requests of a leg's packets, in posting order, with addresses from `addr`.
+ * @throws DeviceFault when the SB2SB lowering refuses a word.
+ */
+export function* legCalls(
+  profile: ArchProfile,
+  leg: LegShape,
+  dtype: Dtype,
+  op: ReduceOp,
+  addr: (ref: BufRef, plusElems: number) => bigint,
+): Generator<Sb2sbPacket> {
+  if (isSb2sb(leg)) {
+    yield* sb2sbLegCalls(profile, leg, dtype, op, addr);
+    return;
+  }
+  const eb = dtypeBytes(dtype);
+  const alu = legAluOp(leg, op);
+  const cceInfo: CceInfo | null =
+    alu === "fma"
+      ? {
+          numSources: leg.srcs.length,
+          numDests: leg.dsts.length,
+          fmaInfo: { scaleDtype: Dtype.FP32, scale: leg.srcs.map(sourceScale) },
+        }
+      : null;
+  for (const pk of legPackets(profile, leg, dtype)) {
+    const size = pk.count * eb;
+    if (alu === undefined) {
+      const src = addr((leg.srcs[0] as LegSource).ref, pk.start);
+      yield { kind: "copy", copy: { src, dst: addr(leg.dsts[0] as BufRef, pk.start), size } };
+    } else {
+      const sources = leg.srcs.map((s) => addr(s.ref, pk.start));
+      const dests = leg.dsts.map((d) => addr(d, pk.start));
+      yield { kind: "cce", cce: { op: KBIN_OP[alu], sources, dests, size, inDtype: dtype, cceInfo } };
+    }
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The nccom-test user guide's measurements (test/data/nccom-test-user-guide.json, every example of
+ * aws-neuron-sdk tools/neuron-sys-tools/nccom-test.rst with its configuration) against the model:
+ * how each table maps onto an sdmakit run, the model's time for each row, and the geomean error.
+ * Used by the calibration test (test/collectives/calibration.test.ts) and by tools/timing-doc.ts,
+ * which writes docs/TIMING.md and its plots from the same numbers.
+ */
+import { readFileSync } from "node:fs";
+import { bandwidths, type CollectiveName, collectiveDtype, runSize } from "../src/collectives/index.js";
+import { type ArchName, archProfile } from "../src/hal/arch-profile.js";
+
+export interface GuideRow {
+  readonly size: number;
+  readonly timeUs: number;
+  readonly busbw?: number;
+}
+
+export interface GuideTable {
+  readonly name: string;
+  readonly use: string;
+  readonly year: number;
+  readonly config: {
+    readonly nccom_command: string;
+    readonly instance: string;
+    readonly bandwidth_unit: string;
+  };
+  readonly rows: readonly GuideRow[];
+}
+
+/** How a table runs on sdmakit: the rows it is judged on, and why where it is approximate. */
+export interface Mapping {
+  readonly arch: ArchName;
+  readonly lnc: 1 | 2;
+  readonly ranks: number;
+  readonly nodes: number;
+  readonly collective: CollectiveName;
+  readonly dtype: string;
+  /** The rows a calibration target is judged on (all when absent). */
+  readonly minSize?: number;
+  readonly note: string;
+}
+
+/** Our reading of each table's configuration (the JSON's own notes give the evidence). */
+export const MAPPINGS: Readonly<Record<string, Mapping>> = {
+  "sdk23-allr-r2-uint8-32M": {
+    arch: "trn1",
+    lnc: 1,
+    ranks: 2,
+    nodes: 1,
+    collective: "allr",
+    dtype: "uint8",
+    note: "2023 runtime",
+  },
+  "sdk23-allr-r2-fp32": {
+    arch: "trn1",
+    lnc: 1,
+    ranks: 2,
+    nodes: 1,
+    collective: "allr",
+    dtype: "fp32",
+    note: "2023 runtime",
+  },
+  "sdk23-allg-r32-fp32": {
+    arch: "trn1",
+    lnc: 1,
+    ranks: 32,
+    nodes: 1,
+    collective: "allg",
+    dtype: "fp32",
+    note: "2023 runtime",
+  },
+  "sdk23-allr-r64-N2-fp32": {
+    arch: "trn1",
+    lnc: 1,
+    ranks: 64,
+    nodes: 2,
+    collective: "allr",
+    dtype: "fp32",
+    note: "2023 runtime, trn1 vs trn1n not stated (trn1: 8 EFA NICs)",
+  },
+  "sdk25-allg-r32-fp32-ioSize": {
+    arch: "trn1",
+    lnc: 1,
+    ranks: 32,
+    nodes: 1,
+    collective: "allg",
+    dtype: "fp32",
+    note: "trn1.32xlarge inferred",
+  },
+  "sdk25-allg-r32-fp32-json": {
+    arch: "trn1",
+    lnc: 1,
+    ranks: 32,
+    nodes: 1,
+    collective: "allg",
+    dtype: "fp32",
+    note: "a repeat of the run above",
+  },
+  "sdk26-allg-r8-fp32-stats": {
+    arch: "trn2",
+    lnc: 2,
+    ranks: 8,
+    nodes: 1,
+    collective: "allg",
+    dtype: "fp32",
+    note: "trn2.48xlarge assumed: 8 LNC 2 ranks = 2 chips",
+  },
+  "sdk26-allr-r16-fp32-algo": {
+    arch: "trn2",
+    lnc: 2,
+    ranks: 16,
+    nodes: 1,
+    collective: "allr",
+    dtype: "fp32",
+    minSize: 2 << 20,
+    note: "16 LNC 2 ranks = 4 chips; judged on rows ≥ 2 MiB",
+  },
+  "sdk26-permute-r8-uint8-32M": {
+    arch: "trn2",
+    lnc: 2,
+    ranks: 2,
+    nodes: 1,
+    collective: "sendrecv",
+    dtype: "uint8",
+    note: "one swapped pair as a 2-rank send-recv",
+  },
+  "sdk26-allgv-r4-fp16-2k": {
+    arch: "trn2",
+    lnc: 2,
+    ranks: 4,
+    nodes: 1,
+    collective: "allg",
+    dtype: "fp16",
+    note: "allgv priced as allg",
+  },
+  "sdk26-multistream-allr-r16x4-bf16": {
+    arch: "trn2",
+    lnc: 2,
+    ranks: 16,
+    nodes: 1,
+    collective: "allr",
+    dtype: "bf16",
+    note: "one of 4 concurrent groups, alone",
+  },
+  "sdk26-multistream-allg-r64-fp32-1k": {
+    arch: "trn2",
+    lnc: 2,
+    ranks: 64,
+    nodes: 1,
+    collective: "allg",
+    dtype: "fp32",
+    note: "concurrent with the all-reduces",
+  },
+};
+
+/** The guide's tables, as committed test data. */
+export function guideTables(): GuideTable[] {
+  const url = new URL("../test/data/nccom-test-user-guide.json", import.meta.url);
+  return JSON.parse(readFileSync(url, "utf8")).tables as GuideTable[];
+}
+
+/** True for the tables the JSON marks as calibration targets. */
+export function isTarget(t: GuideTable): boolean {
+  return t.use.startsWith("calibration target");
+}
+
+export interface Compared {
+  readonly size: number;
+  readonly measuredUs: number;
+  readonly modelUs: number;
+  /** busbw in GB/s (1e9) from each time (so 2023 GiB/s figures compare alike). */
+  readonly measuredBusbw: number;
+  readonly modelBusbw: number;
+  readonly algorithm: string;
+  /** In the rows the table is judged on. */
+  readonly judged: boolean;
+}
+
+/** The model's time for every row of a table. */
+export function compare(t: GuideTable): Compared[] {
+  const m = MAPPINGS[t.name];
+  if (m === undefined) throw new Error(`no mapping for ${t.name}`);
+  const dtype = collectiveDtype(m.dtype);
+  return t.rows.map((row) => {
+    const r = runSize(
+      {
+        profile: archProfile(m.arch),
+        lnc: m.lnc,
+        ranks: m.ranks,
+        nodes: m.nodes,
+        collective: m.collective,
+        algorithm: "auto",
+        dtype,
+        op: "sum",
+        check: "none",
+        timingOnly: true,
+        dataSeed: 0,
+      },
+      row.size,
+    ).row;
+    return {
+      size: row.size,
+      measuredUs: row.timeUs,
+      modelUs: r.timeUs,
+      measuredBusbw: bandwidths(m.collective, m.ranks, row.size, row.timeUs * 1000).busbw,
+      modelBusbw: r.busbw,
+      algorithm: r.algorithm,
+      judged: row.size >= (m.minSize ?? 0),
+    };
+  });
+}
+
+/** exp(mean |ln(model / measured)|) − 1 over the judged rows. */
+export function geomeanError(rows: readonly Compared[]): number {
+  const judged = rows.filter((r) => r.judged);
+  const sum = judged.reduce((a, r) => a + Math.abs(Math.log(r.modelUs / r.measuredUs)), 0);
+  return Math.exp(sum / judged.length) - 1;
+}
