@@ -8,10 +8,17 @@
 import { HBM_BASE, type ProfileCostModel } from "../engine/index.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../isa/index.js";
-import { buildCcePacket, buildCopyPacket, remapCceRequest, type SrSettings } from "../runtime/index.js";
+import {
+  buildCcePacket,
+  buildCopyPacket,
+  chunkCount,
+  remapCceRequest,
+  type SrSettings,
+} from "../runtime/index.js";
 import { type Dtype, dtypeBytes } from "../spec/dtype.js";
 import { engineCostModel } from "./cost-model.js";
 import { legCalls } from "./leg-calls.js";
+import { isSb2sb, packetElems } from "./packets.js";
 import type { Leg, ReduceOp } from "./plan.js";
 
 /** What a leg costs its DMA queue. */
@@ -63,17 +70,30 @@ export class LegCoster {
     return n;
   }
 
-  /** The cost of a leg, computed once per (kind, count, sources, destinations). */
+  /**
+   * The cost of a leg, computed once per (kind, count, sources, destinations). A plain leg's packets
+   * are all full but the last (chunkRun), so it is priced as (packets − 1) full packets and the last
+   * one, whatever its length; an SB2SB leg's staged calls are priced one by one.
+   */
   cost(leg: CostedLeg): LegCost {
     const key = `${leg.kind}:${leg.count}:${leg.srcs.length}:${leg.dsts.length}`;
     let c = this.legs.get(key);
     if (c === undefined) {
-      c = this.price(leg);
+      const per = isSb2sb(leg) ? undefined : packetElems(this.profile, leg, this.dtype);
+      const packets = chunkCount(leg.count, per);
+      if (per === undefined || packets <= 2) c = this.price(leg);
+      else {
+        const full = this.price({ ...leg, count: per });
+        const last = this.price({ ...leg, count: leg.count - (packets - 1) * per });
+        const n = packets - 1;
+        c = { descriptors: n * full.descriptors + last.descriptors, ns: n * full.ns + last.ns };
+      }
       this.legs.set(key, c);
     }
     return c;
   }
 
+  /** Every call of a leg, built and priced. */
   private price(leg: CostedLeg): LegCost {
     const eb = this.eb;
     const addr = (_: unknown, plus: number) => HBM_BASE + BigInt(plus * eb);

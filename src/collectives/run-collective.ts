@@ -2,6 +2,7 @@
  * One collective at one size, end to end: plan → schedule (the time) → unless timing-only: inputs,
  * the device run, the checks. What the CLI, the tests and the bench call.
  */
+import { UsageError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { OverflowPolicy } from "../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
@@ -72,20 +73,22 @@ export function countForSize(collective: CollectiveName, ranks: number, dt: Dtyp
   return Math.max(unit, Math.floor(size / dtypeBytes(dt) / unit) * unit);
 }
 
-/** The request of each candidate algorithm, timed without materialising it; the fastest wins (first on a tie). */
+/**
+ * The request of each candidate algorithm, timed without materialising it; the fastest wins (first
+ * on a tie). Under `auto` a candidate that refuses the request (UsageError) is skipped; when none can
+ * run, the error names each one's reason.
+ * @throws UsageError when no candidate can run.
+ */
 function chooseAlgorithm(
   run: CollectiveRun,
   t: Topology,
   count: number,
 ): { req: PlanRequest; timing: Timing } {
   const sr = { sr: run.srSeed !== undefined };
-  const algos =
-    run.algorithm === "auto"
-      ? run.collective === "sendrecv"
-        ? ["ring" as const]
-        : ALGORITHMS
-      : [run.algorithm];
+  const auto = run.algorithm === "auto";
+  const algos = !auto ? [run.algorithm] : run.collective === "sendrecv" ? ["ring" as const] : ALGORITHMS;
   let best: { req: PlanRequest; timing: Timing } | undefined;
+  const refused: string[] = [];
   for (const algorithm of algos) {
     const req: PlanRequest = {
       topology: t,
@@ -96,10 +99,19 @@ function chooseAlgorithm(
       count,
       sb2sb: run.sb2sb === true,
     };
-    const timing = scheduleCollective(req, sr);
+    let timing: Timing;
+    try {
+      timing = scheduleCollective(req, sr);
+    } catch (e) {
+      if (!auto || !(e instanceof UsageError)) throw e;
+      refused.push(`${algorithm}: ${e.message}`);
+      continue;
+    }
     if (best === undefined || timing.totalNs < best.timing.totalNs) best = { req, timing };
   }
-  return best!;
+  if (best === undefined)
+    throw new UsageError(`no algorithm can run this collective (${refused.join("; ")})`);
+  return best;
 }
 
 /** Map ranks' arrays, encoding an array shared by several ranks once. */

@@ -85,9 +85,18 @@ describe("cost model", () => {
       .timeUs;
     expect(t3).toBeLessThan(t1);
   });
-  it("auto picks mesh for tiny sizes and a ring for large ones", () => {
-    expect(runSize(run({ timingOnly: true }), 64).plan.algorithm).toBe("mesh");
-    expect(runSize(run({ timingOnly: true }), 64 << 20).plan.algorithm).not.toBe("mesh");
+  it("auto picks what nccom-test --show-algorithm printed: 16 ranks fp32 all-reduce on Trn2", () => {
+    // The guide's sdk26-allr-r16-fp32-algo: mesh up to 128 KiB, rdh at 2 MiB (sdmakit has no RDH),
+    // kangaring at 32 and 512 MiB.
+    const spec = run({ ranks: 16, dtype: Dtype.FP32, timingOnly: true });
+    for (const size of [4, 32, 512, 8192, 131072]) expect(runSize(spec, size).row.algorithm).toBe("mesh");
+    for (const size of [32 << 20, 512 << 20]) expect(runSize(spec, size).row.algorithm).toBe("kangaring");
+  });
+  it("timing-only at 32 TiB: every algorithm runs, auto picks one (issue 16: once 'rank 8: expected 0..7')", () => {
+    for (const algorithm of ["auto", "ring", "kangaring", "mesh"] as const) {
+      const r = runSize(run({ timingOnly: true, algorithm }), 2 ** 45).row;
+      expect(r.timeUs, algorithm).toBeGreaterThan(0);
+    }
   });
   it("timing-only reaches rank counts and sizes the device cannot hold", () => {
     const r = runSize(run({ ranks: 128, nodes: 2, timingOnly: true, algorithm: "ring" }), 1 << 20).row;

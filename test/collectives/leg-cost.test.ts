@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { type CollectiveRun, LegCoster, runSize } from "../../src/collectives/index.js";
+import { archProfile } from "../../src/hal/arch-profile.js";
+import { Dtype } from "../../src/spec/dtype.js";
+
+const run = (over: Partial<CollectiveRun>): CollectiveRun => ({
+  profile: archProfile("trn2"),
+  ranks: 4,
+  nodes: 1,
+  lnc: 1,
+  collective: "allr",
+  algorithm: "ring",
+  dtype: Dtype.BFLOAT16,
+  op: "sum",
+  check: "none",
+  timingOnly: false,
+  dataSeed: 2,
+  ...over,
+});
+
+/** Per leg: descriptors the engine executed (from its events) and what the timing model counts. */
+function counts(spec: CollectiveRun, size: number) {
+  const r = runSize(spec, size);
+  const executed = new Map<number, number>();
+  for (const { leg, event } of r.machine!.events)
+    executed.set(leg, (executed.get(leg) ?? 0) + event.descriptors);
+  const coster = new LegCoster(spec.profile, spec.dtype, spec.op, spec.srSeed !== undefined);
+  return r.plan.legs.map((leg) => ({
+    kind: leg.kind,
+    srcs: leg.srcs.length,
+    dsts: leg.dsts.length,
+    executed: executed.get(leg.id) ?? 0,
+    timed: coster.cost(leg).descriptors,
+  }));
+}
+
+describe("the timing model counts the descriptors the engine executes (leg-cost.ts)", () => {
+  const cases: [string, Partial<CollectiveRun>, (k: { kind: string; dsts: number }) => boolean][] = [
+    ["copy", { collective: "allg" }, (k) => k.kind === "copy"],
+    ["ADD reduce", {}, (k) => k.kind === "reduce-copy"],
+    ["FMA (avg)", { op: "avg" }, (k) => k.kind === "reduce-copy"],
+    ["MIN", { op: "min" }, (k) => k.kind === "reduce-copy"],
+    ["MAX, fp32", { op: "max", dtype: Dtype.FP32 }, (k) => k.kind === "reduce-copy"],
+    ["SR", { srSeed: 9 }, (k) => k.kind === "reduce-copy"],
+    [
+      "duplicate / combo (1R2W)",
+      { algorithm: "kangaring", collective: "allg" },
+      (k) => k.kind === "duplicate" && k.dsts > 1,
+    ],
+    ["duplicate with SR", { algorithm: "kangaring", srSeed: 4 }, (k) => k.kind === "duplicate"],
+    ["SB2SB copy and reduce", { sb2sb: true, ranks: 8 }, (k) => k.kind.startsWith("sb2sb")],
+    ["SB2SB with SR", { sb2sb: true, ranks: 8, srSeed: 1 }, (k) => k.kind === "sb2sb-reduce"],
+  ];
+  for (const [name, over, wanted] of cases) {
+    it(name, () => {
+      const legs = counts(run(over), 100_000);
+      expect(legs.some(wanted), `${name}: the plan has such legs`).toBe(true);
+      for (const l of legs) expect(l.timed, JSON.stringify(l)).toBe(l.executed);
+    });
+  }
+});
