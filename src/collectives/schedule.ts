@@ -55,7 +55,10 @@ class Resources {
   private readonly chip: Int32Array;
   private readonly chipInNode: Int32Array;
   private readonly node: Int32Array;
-  private readonly nic: Int32Array;
+  /** Per rank: its node's first NIC id and its chip's own NIC index. */
+  private readonly nicBase: Int32Array;
+  private readonly nicOwn: Int32Array;
+  private readonly nics: number;
   private readonly hbmEnd: number;
   private readonly c2cEnd: number;
   private readonly nicOutEnd: number;
@@ -71,7 +74,9 @@ class Resources {
     this.chip = Int32Array.from(t.places, (p) => p.node * cpn + p.chip);
     this.chipInNode = Int32Array.from(t.places, (p) => p.chip);
     this.node = Int32Array.from(t.places, (p) => p.node);
-    this.nic = Int32Array.from(t.places, (p) => p.node * nics + Math.floor((p.chip * nics) / cpn));
+    this.nics = nics;
+    this.nicBase = Int32Array.from(t.places, (p) => p.node * nics);
+    this.nicOwn = Int32Array.from(t.places, (p) => Math.floor((p.chip * nics) / cpn));
     this.links = t.links;
     this.hbmEnd = t.nodes * cpn;
     this.c2cEnd = this.hbmEnd + t.nodes * cpn * CHIP_PORTS;
@@ -101,14 +106,19 @@ class Resources {
     chipRoute(this.links, this.chipInNode[from]!, this.chipInNode[to]!, touches.addLink);
   }
 
-  /** The sending NIC of a transfer from → to across nodes, or −1. */
-  nicOut(from: number, to: number): number {
-    return this.node[from]! === this.node[to]! ? -1 : this.c2cEnd + this.nic[from]!;
+  /**
+   * The sending NIC of a transfer from → to across nodes on a rank's DMA channel, or −1. MODEL: the
+   * runtime spreads a rank's channels over the node's NICs, starting at its chip's own.
+   */
+  nicOut(from: number, to: number, channel: number): number {
+    if (this.node[from]! === this.node[to]!) return -1;
+    return this.c2cEnd + this.nicBase[from]! + ((this.nicOwn[from]! + channel) % this.nics);
   }
 
-  /** The receiving NIC of a transfer from → to across nodes, or −1. */
-  nicIn(from: number, to: number): number {
-    return this.node[from]! === this.node[to]! ? -1 : this.nicOutEnd + this.nic[to]!;
+  /** The receiving NIC of a transfer from → to across nodes on a channel (as {@link nicOut}), or −1. */
+  nicIn(from: number, to: number, channel: number): number {
+    if (this.node[from]! === this.node[to]!) return -1;
+    return this.nicOutEnd + this.nicBase[to]! + ((this.nicOwn[to]! + channel) % this.nics);
   }
 
   bandwidth(id: number): number {
@@ -130,11 +140,11 @@ class Touches {
     this.size = 0;
     for (const s of leg.srcs) {
       this.add(res.hbm(s.ref.rank), 1);
-      this.links(res, s.ref.rank, leg.rank);
+      this.links(res, s.ref.rank, leg.rank, leg.queue);
     }
     for (const d of leg.dsts) {
       this.add(res.hbm(d.rank), 1);
-      this.links(res, leg.rank, d.rank);
+      this.links(res, leg.rank, d.rank, leg.queue);
     }
     // The engine moves max(read, written): so does the rank's DMA.
     this.add(res.dma(leg.rank), Math.max(leg.srcs.length, leg.dsts.length));
@@ -142,10 +152,10 @@ class Touches {
   }
 
   /** The links data crosses from one rank's memory to another's, beyond the HBM. */
-  private links(res: Resources, from: number, to: number): void {
+  private links(res: Resources, from: number, to: number, channel: number): void {
     res.c2c(from, to, this);
-    this.add(res.nicOut(from, to), 1);
-    this.add(res.nicIn(from, to), 1);
+    this.add(res.nicOut(from, to, channel), 1);
+    this.add(res.nicIn(from, to, channel), 1);
   }
 
   private add(id: number, times: number): void {
