@@ -32,7 +32,8 @@ function svg(name: string, rows: readonly Compared[]): string {
   const ys = rows.flatMap((r) => [r.measuredBusbw, r.modelBusbw]).filter((v) => v > 0);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs) + (xs.length === 1 ? 1 : 0)];
   const [y0, y1] = [Math.floor(Math.log10(Math.min(...ys))), Math.ceil(Math.log10(Math.max(...ys)))];
-  const px = (s: number) => PAD.left + ((Math.log2(s) - x0) / Math.max(1e-9, x1 - x0)) * (W - PAD.left - PAD.right);
+  const px = (s: number) =>
+    PAD.left + ((Math.log2(s) - x0) / Math.max(1e-9, x1 - x0)) * (W - PAD.left - PAD.right);
   const py = (v: number) =>
     H - PAD.bottom - ((Math.log10(v) - y0) / Math.max(1e-9, y1 - y0)) * (H - PAD.top - PAD.bottom);
   const out = [
@@ -53,7 +54,9 @@ function svg(name: string, rows: readonly Compared[]): string {
   out.push(`<polyline points="${line}" fill="none" stroke="#1f77b4" stroke-width="2"/>`);
   for (const r of rows) {
     const fill = r.judged ? "#d62728" : "#aaa";
-    out.push(`<circle cx="${px(r.size).toFixed(1)}" cy="${py(r.measuredBusbw).toFixed(1)}" r="4" fill="${fill}"/>`);
+    out.push(
+      `<circle cx="${px(r.size).toFixed(1)}" cy="${py(r.measuredBusbw).toFixed(1)}" r="4" fill="${fill}"/>`,
+    );
   }
   out.push("</svg>");
   return `${out.join("\n")}\n`;
@@ -102,16 +105,19 @@ const doc: string[] = [
   "over the model's line.",
   "",
   "The cost model and where each parameter comes from: `src/collectives/cost-model.ts`, `links.ts`,",
-  "`route.ts`, and one row each in `docs/FIDELITY.md` (\"Collective timing parameters\"). Fitted per arch:",
+  '`route.ts`, and one row each in `docs/FIDELITY.md` ("Collective timing parameters"). Fitted per arch:',
   ...Object.entries(ARCH_TIMING).map(
-    ([a, p]) => `- ${a}: launch ${f(p.launchNs / 1000, 1)} µs, DMA ceiling ${f(p.coreDmaBytesPerNs, 1)} B/ns per physical core`,
+    ([a, p]) =>
+      `- ${a}: launch ${f(p.launchNs / 1000, 1)} µs, DMA ceiling ${f(p.coreDmaBytesPerNs, 1)} B/ns per physical core`,
   ),
   "",
   "## Calibration targets (the 2024+ runs)",
   "",
   "| table | geomean error |",
   "|---|---:|",
-  ...results.filter((r) => isTarget(r.t)).map((r) => `| ${r.t.name} | ${f(100 * geomeanError(r.rows), 1)} % |`),
+  ...results
+    .filter((r) => isTarget(r.t))
+    .map((r) => `| ${r.t.name} | ${f(100 * geomeanError(r.rows), 1)} % |`),
   "",
 ];
 for (const { t, rows } of results.filter((r) => isTarget(r.t))) {

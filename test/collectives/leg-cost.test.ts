@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { type CollectiveRun, LegCoster, runSize } from "../../src/collectives/index.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype } from "../../src/spec/dtype.js";
+import { collectiveRun } from "../helpers/collective-run.js";
 
-const run = (over: Partial<CollectiveRun>): CollectiveRun => ({
-  profile: archProfile("trn2"),
-  ranks: 4,
-  nodes: 1,
-  lnc: 1,
-  collective: "allr",
-  algorithm: "ring",
-  dtype: Dtype.BFLOAT16,
-  op: "sum",
-  check: "none",
-  timingOnly: false,
-  dataSeed: 2,
-  ...over,
-});
+const run = (over: Partial<CollectiveRun>): CollectiveRun =>
+  collectiveRun({ ranks: 4, lnc: 1, algorithm: "ring", check: "none", dataSeed: 2, ...over });
 
 /** Per leg: descriptors the engine executed (from its events) and what the timing model counts. */
 function counts(spec: CollectiveRun, size: number) {

@@ -8,21 +8,10 @@ import {
   runSize,
 } from "../../src/collectives/index.js";
 import { archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { collectiveRun } from "../helpers/collective-run.js";
 
-const run = (over: Partial<CollectiveRun>): CollectiveRun => ({
-  profile: archProfile("trn2"),
-  ranks: 4,
-  nodes: 1,
-  collective: "allr",
-  algorithm: "auto",
-  dtype: Dtype.BFLOAT16,
-  op: "sum",
-  check: "exact",
-  timingOnly: false,
-  dataSeed: 3,
-  ...over,
-});
+const run = (over: Partial<CollectiveRun>): CollectiveRun =>
+  collectiveRun({ ranks: 4, dataSeed: 3, ...over });
 
 describe("logical NeuronCores (--lnc)", () => {
   it("defaults as nccom-test: Trn1 1, Trn2 / Trn3 2; LNC 2 only where the arch has LNC pairs", () => {

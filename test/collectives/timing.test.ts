@@ -4,7 +4,6 @@ import {
   busFactor,
   CALIBRATION,
   type CollectiveName,
-  type CollectiveRun,
   calibratedEngineRate,
   formatTable,
   parseSize,
@@ -13,20 +12,9 @@ import {
 } from "../../src/collectives/index.js";
 import { archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype } from "../../src/spec/dtype.js";
+import { collectiveRun } from "../helpers/collective-run.js";
 
-const run = (over: Partial<CollectiveRun>): CollectiveRun => ({
-  profile: archProfile("trn2"),
-  ranks: 8,
-  nodes: 1,
-  collective: "allr",
-  algorithm: "auto",
-  dtype: Dtype.BFLOAT16,
-  op: "sum",
-  check: "exact",
-  timingOnly: false,
-  dataSeed: 1,
-  ...over,
-});
+const run = collectiveRun;
 
 describe("cost model", () => {
   it("reproduces the calibration figure: 32 KiB on one Trn2 engine in 1416 ns", () => {

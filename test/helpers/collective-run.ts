@@ -1,0 +1,20 @@
+import type { CollectiveRun } from "../../src/collectives/index.js";
+import { archProfile } from "../../src/hal/arch-profile.js";
+import { Dtype } from "../../src/spec/dtype.js";
+
+/** A CollectiveRun on the CLI's defaults (trn2, 8 ranks, auto, bf16 sum, exact check), with overrides. */
+export function collectiveRun(over: Partial<CollectiveRun> = {}): CollectiveRun {
+  return {
+    profile: archProfile("trn2"),
+    ranks: 8,
+    nodes: 1,
+    collective: "allr",
+    algorithm: "auto",
+    dtype: Dtype.BFLOAT16,
+    op: "sum",
+    check: "exact",
+    timingOnly: false,
+    dataSeed: 1,
+    ...over,
+  };
+}
