@@ -248,17 +248,22 @@ class Writes {
  * runs its legs one after another, so it counts for the share of its step's bytes that go through
  * the resource: sharers(r) = Σ over queues q of bytes(q through r) / bytes(q). When every leg of
  * every queue crosses r (a ring step) that is the number of queues; when a queue's pulls go to many
- * places (a mesh step) each place counts only its part.
+ * places (a mesh step) each place counts only its part. Planners emit a rank's legs of a step
+ * together, so the per-queue sums are kept for one rank at a time (memory: one rank's channels ×
+ * the resources they touch, not the step's); a rank that comes back later in a step (SB2SB legs are
+ * issued by the partner) counts as a further set of queues.
  */
 class StepUsers implements LegSink {
   readonly steps = new Map<number, Float64Array>();
   private step = -1;
-  /** Bytes per queue in the current step, and the queues that have some. */
+  private rank = -1;
+  /** Bytes per queue of the current rank in the current step, and the queues that have some. */
   private readonly queueBytes: Float64Array;
   private readonly queues: number[] = [];
-  /** Bytes per (resource, queue) pair in the current step. */
+  /** Bytes per (resource, queue) pair of the current rank in the current step. */
   private readonly pairs = new Map<number, number>();
   private readonly sharers: Float64Array;
+  private readonly touched: number[] = [];
   private readonly touches = new Touches();
 
   constructor(
@@ -277,6 +282,8 @@ class StepUsers implements LegSink {
       if (this.steps.has(leg.step)) throw new Error(`planner: step ${leg.step} emitted in two runs`);
       this.step = leg.step;
     }
+    if (leg.rank !== this.rank) this.flushRank();
+    this.rank = leg.rank;
     const qi = leg.rank * this.channels + leg.queue;
     const bytes = leg.count * this.eb;
     if (this.queueBytes[qi]! === 0) this.queues.push(qi);
@@ -288,25 +295,31 @@ class StepUsers implements LegSink {
     }
   }
 
-  /** Close the current step. */
-  flush(): void {
-    if (this.step < 0) return;
-    const touched: number[] = [];
+  /** Add the current rank's queues to the step's sharers. */
+  private flushRank(): void {
     for (const [pair, bytes] of this.pairs) {
       const id = Math.floor(pair / this.queueCount);
       const qi = pair - id * this.queueCount;
-      if (this.sharers[id]! === 0) touched.push(id);
+      if (this.sharers[id]! === 0) this.touched.push(id);
       this.sharers[id]! += bytes / this.queueBytes[qi]!;
     }
-    const out = new Float64Array(2 * touched.length);
-    touched.forEach((id, k) => {
+    for (const qi of this.queues) this.queueBytes[qi] = 0;
+    this.queues.length = 0;
+    this.pairs.clear();
+  }
+
+  /** Close the current step. */
+  flush(): void {
+    if (this.step < 0) return;
+    this.flushRank();
+    this.rank = -1;
+    const out = new Float64Array(2 * this.touched.length);
+    this.touched.forEach((id, k) => {
       out[2 * k] = id;
       out[2 * k + 1] = Math.max(1, this.sharers[id]!);
       this.sharers[id] = 0;
     });
-    for (const qi of this.queues) this.queueBytes[qi] = 0;
-    this.queues.length = 0;
-    this.pairs.clear();
+    this.touched.length = 0;
     this.steps.set(this.step, out);
   }
 }
