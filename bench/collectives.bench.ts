@@ -11,7 +11,7 @@ import {
   runSize,
   scheduleCollective,
 } from "../src/collectives/index.js";
-import type { PlanRequest } from "../src/collectives/plan-request.js";
+import type { PlanRequest } from "../src/collectives/plan/plan-request.js";
 import { archProfile } from "../src/hal/arch-profile.js";
 import { Dtype } from "../src/spec/dtype.js";
 

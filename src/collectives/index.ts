@@ -2,26 +2,23 @@
  * sdmakit collectives: all-reduce, reduce-scatter, all-gather and send-recv over simulated
  * NeuronCores — planned as copy / reduce-copy legs (Ring, KangaRing, Mesh), executed through the
  * runtime's descriptor builders on the engine, checked element by element, timed by a calibrated
- * cost model. MODEL choices: docs/FIDELITY.md.
+ * cost model. MODEL choices: docs/FIDELITY.md. The folders follow the flow: plan/ (algorithms →
+ * legs), timing/ (topology, links, cost model, the one scheduler), device/ (legs as runtime calls on
+ * the engine), check/ (inputs, exact result, reference, verify), report/ (table, trace);
+ * run-collective.ts ties them together for one size.
  * @module
  */
-export { BufferLayout, GUARD_BYTES, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
-export { buildPlan, emitPlan } from "./build-plan.js";
-export {
-  ARCH_TIMING,
-  type ArchTiming,
-  CALIBRATION,
-  calibratedEngineRate,
-  SEMAPHORE_TO_START_NS,
-} from "./cost-model.js";
-export { DeviceMachine, maxDeviceRanks } from "./device-machine.js";
-export { COLLECTIVE_DTYPES, collectiveDtype, exactIntegerRange } from "./dtypes.js";
-export { exactResult } from "./exact-result.js";
-export { type DataKind, exactApplies, makeInputs, type RankInputs } from "./inputs.js";
-export { type LegCost, LegCoster } from "./leg-cost.js";
-export { ARCH_LINKS, type ArchLinks, type LinkClass, type LinkSpec } from "./links.js";
-export { legPacketCount, legPackets, packetElems, queueSeed } from "./packets.js";
-export { type ElemRange, GRANULE_BYTES, splitRange } from "./partition.js";
+
+export { COLLECTIVE_DTYPES, collectiveDtype, exactIntegerRange } from "./check/dtypes.js";
+export { exactResult } from "./check/exact-result.js";
+export { type DataKind, exactApplies, makeInputs, type RankInputs } from "./check/inputs.js";
+export { runReference } from "./check/reference.js";
+export { countGuardErrors, countWrong, maxAbsError } from "./check/verify.js";
+export { BufferLayout, GUARD_BYTES, GUARD_FILL, OUTPUT_FILL } from "./device/buffer-layout.js";
+export { DeviceMachine, maxDeviceRanks } from "./device/device-machine.js";
+export { buildPlan, emitPlan } from "./plan/build-plan.js";
+export { legPacketCount, legPackets, packetElems, queueSeed } from "./plan/packets.js";
+export { type ElemRange, GRANULE_BYTES, splitRange } from "./plan/partition.js";
 export type {
   AlgorithmName,
   BufferName,
@@ -32,9 +29,8 @@ export type {
   LegSource,
   Plan,
   ReduceOp,
-} from "./plan.js";
-export { bufferSizes, type PlanRequest } from "./plan-request.js";
-export { runReference } from "./reference.js";
+} from "./plan/plan.js";
+export { bufferSizes, type PlanRequest } from "./plan/plan-request.js";
 export {
   averageBusbw,
   bandwidths,
@@ -43,7 +39,8 @@ export {
   parseSize,
   type ReportRow,
   sweepSizes,
-} from "./report.js";
+} from "./report/report.js";
+export { traceOf } from "./report/trace.js";
 export {
   type CheckMode,
   type CollectiveRun,
@@ -51,7 +48,16 @@ export {
   runSize,
   type SizeResult,
 } from "./run-collective.js";
-export { type Schedule, type ScheduleOptions, scheduleCollective, type Timing } from "./schedule.js";
+export {
+  ARCH_TIMING,
+  type ArchTiming,
+  CALIBRATION,
+  calibratedEngineRate,
+  SEMAPHORE_TO_START_NS,
+} from "./timing/cost-model.js";
+export { type LegCost, LegCoster } from "./timing/leg-cost.js";
+export { ARCH_LINKS, type ArchLinks, type LinkClass, type LinkSpec } from "./timing/links.js";
+export { type Schedule, type ScheduleOptions, scheduleCollective, type Timing } from "./timing/schedule.js";
 export {
   buildTopology,
   checkLnc,
@@ -60,6 +66,4 @@ export {
   linkClass,
   lnc2Partner,
   type Topology,
-} from "./topology.js";
-export { traceOf } from "./trace.js";
-export { countGuardErrors, countWrong, maxAbsError } from "./verify.js";
+} from "./timing/topology.js";

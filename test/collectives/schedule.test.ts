@@ -9,7 +9,7 @@ import {
   type ReduceOp,
   scheduleCollective,
 } from "../../src/collectives/index.js";
-import type { PlanRequest } from "../../src/collectives/plan-request.js";
+import type { PlanRequest } from "../../src/collectives/plan/plan-request.js";
 import { type ArchName, archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype } from "../../src/spec/dtype.js";
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { engineCostModel } from "../../src/collectives/cost-model.js";
 import {
   busFactor,
   CALIBRATION,
@@ -10,6 +9,7 @@ import {
   runSize,
   sweepSizes,
 } from "../../src/collectives/index.js";
+import { engineCostModel } from "../../src/collectives/timing/cost-model.js";
 import { archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype } from "../../src/spec/dtype.js";
 import { collectiveRun } from "../helpers/collective-run.js";

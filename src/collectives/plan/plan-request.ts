@@ -2,10 +2,10 @@
  * What a planner is asked for, the per-collective buffer shapes, and the MODEL choice of how many
  * DMA channels a rank spreads a piece over — the shared vocabulary of the algorithm files.
  */
-import { UsageError } from "../bits/errors.js";
-import { type Dtype, dtypeBytes } from "../spec/dtype.js";
+import { UsageError } from "../../bits/errors.js";
+import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
+import type { Topology } from "../timing/topology.js";
 import type { AlgorithmName, BufferName, CollectiveName, ReduceOp } from "./plan.js";
-import type { Topology } from "./topology.js";
 
 export interface PlanRequest {
   readonly topology: Topology;

@@ -8,7 +8,7 @@
  * checked by exact data (verify.ts).
  */
 
-import type { ArchProfile } from "../hal/arch-profile.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
 import {
   decodeToF32,
   encodeFromF32,
@@ -17,11 +17,11 @@ import {
   RNE,
   type Rounding,
   SrStream,
-} from "../numerics/index.js";
-import { dtypeBytes } from "../spec/dtype.js";
-import { legAluOp, sourceScale } from "./leg-math.js";
-import { legPackets, queueSeed } from "./packets.js";
-import type { BufferName, Plan } from "./plan.js";
+} from "../../numerics/index.js";
+import { dtypeBytes } from "../../spec/dtype.js";
+import { legAluOp, sourceScale } from "../plan/leg-math.js";
+import { legPackets, queueSeed } from "../plan/packets.js";
+import type { BufferName, Plan } from "../plan/plan.js";
 
 export type RankBuffers = Record<BufferName, Uint8Array>;
 

@@ -5,21 +5,21 @@
  * included — and each packet is priced by the engine's cost model. No formula beside the builders.
  * Both are cached: a packet's descriptor count per packet shape, a leg's cost per leg shape.
  */
-import { HBM_BASE, type ProfileCostModel } from "../engine/index.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
-import type { Sb2sbPacket } from "../isa/index.js";
+import { HBM_BASE, type ProfileCostModel } from "../../engine/index.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import type { Sb2sbPacket } from "../../isa/index.js";
 import {
   buildCcePacket,
   buildCopyPacket,
   chunkCount,
   remapCceRequest,
   type SrSettings,
-} from "../runtime/index.js";
-import { type Dtype, dtypeBytes } from "../spec/dtype.js";
+} from "../../runtime/index.js";
+import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { legCalls } from "../device/leg-calls.js";
+import { isSb2sb, packetElems } from "../plan/packets.js";
+import type { Leg, ReduceOp } from "../plan/plan.js";
 import { engineCostModel } from "./cost-model.js";
-import { legCalls } from "./leg-calls.js";
-import { isSb2sb, packetElems } from "./packets.js";
-import type { Leg, ReduceOp } from "./plan.js";
 
 /** What a leg costs its DMA queue. */
 export interface LegCost {

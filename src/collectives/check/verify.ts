@@ -3,9 +3,9 @@
  * bytes around every buffer (dmatest: a byte written outside is its own kind of error), and the
  * largest absolute error against the exact float64 result.
  */
-import { decodeToF32, encodeFromF32, type OverflowPolicy } from "../numerics/index.js";
-import { type Dtype, dtypeBytes } from "../spec/dtype.js";
-import { GUARD_FILL } from "./buffer-layout.js";
+import { decodeToF32, encodeFromF32, type OverflowPolicy } from "../../numerics/index.js";
+import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { GUARD_FILL } from "../device/buffer-layout.js";
 
 /** Bytes compared at once (memcmp) before looking at elements; a multiple of every dtype size. */
 const BLOCK_BYTES = 1 << 16;

@@ -3,7 +3,8 @@
  * the ring (rank r pulls rank r − 1's input); the reducing / gathering collectives go to Ring,
  * KangaRing (LNC2 pairs; over an odd rank count or unpaired cores it is the plain Ring) or Mesh.
  */
-import { dtypeBytes } from "../spec/dtype.js";
+import { dtypeBytes } from "../../spec/dtype.js";
+import { lnc2Partner } from "../timing/topology.js";
 import { planGroupRing } from "./group-ring.js";
 import { planMesh } from "./mesh.js";
 import { splitRange } from "./partition.js";
@@ -11,7 +12,6 @@ import type { BufferName, Leg, Plan } from "./plan.js";
 import { type LegSink, normalizingSink, PlanBuilder } from "./plan-builder.js";
 import { bufferSizes, channelsFor, type PlanRequest } from "./plan-request.js";
 import { sb2sbAllowed, sb2sbRewrite } from "./sb2sb-legs.js";
-import { lnc2Partner } from "./topology.js";
 
 function kangaGroupSize(req: PlanRequest): number {
   const t = req.topology;

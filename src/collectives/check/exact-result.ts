@@ -3,7 +3,7 @@
  * definition (no plan, no order): what exact data must give bit for bit, and what the error of
  * random data is measured against.
  */
-import type { CollectiveName, ReduceOp } from "./plan.js";
+import type { CollectiveName, ReduceOp } from "../plan/plan.js";
 
 /** Elements reduced over every input before moving on: the accumulator tile stays in cache. */
 const TILE = 8192;

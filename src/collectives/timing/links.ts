@@ -6,7 +6,7 @@
  * Public figures (../shared/GROUND_TRUTH.md "Figures for a timing model") are marked [C]; the rest
  * are MODEL choices with their reason in docs/FIDELITY.md.
  */
-import type { ArchName } from "../hal/arch-profile.js";
+import type { ArchName } from "../../hal/arch-profile.js";
 
 /** Where two ranks sit relative to each other, from nearest to farthest. */
 export type LinkClass = "local" | "intra-chip" | "chip-to-chip" | "node-to-node";

@@ -5,8 +5,8 @@
  * logical core, nodes in order, and the ring visits ranks in that order, so most hops stay on a chip,
  * one per chip boundary goes chip to chip and one per node boundary (plus the wrap) goes node to node.
  */
-import { UsageError } from "../bits/errors.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
+import { UsageError } from "../../bits/errors.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
 import { ARCH_LINKS, type ArchLinks, type LinkClass } from "./links.js";
 
 export interface RankPlace {

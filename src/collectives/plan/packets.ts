@@ -5,10 +5,10 @@
  * one granule goes whole). Copies move up to 64 KiB per packet, the most one descriptor moves.
  */
 
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { chunkCount, chunkRun, reducePacketBytes } from "../runtime/reduce-chunks.js";
-import { type Dtype, dtypeBytes } from "../spec/dtype.js";
-import { MAX_DESCRIPTOR_BYTES } from "../spec/packet-model.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { chunkCount, chunkRun, reducePacketBytes } from "../../runtime/reduce-chunks.js";
+import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { MAX_DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
 import type { ElemRange } from "./partition.js";
 import type { Leg } from "./plan.js";
 import { sb2sbElementPackets } from "./sb2sb-legs.js";

@@ -2,7 +2,7 @@
  * What the CCE computes for a leg, named once: the ALU op of each leg kind under each reduce op,
  * and the per-source FP32 scale (avg only).
  */
-import type { AluOp } from "../numerics/index.js";
+import type { AluOp } from "../../numerics/index.js";
 import type { Leg, LegSource, ReduceOp } from "./plan.js";
 
 /** The CCE ALU op of a leg, or undefined for a plain copy. */

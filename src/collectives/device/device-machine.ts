@@ -17,10 +17,10 @@
  * host-side equivalent of the semaphore wait between ring steps. Timing does not come from here
  * (see schedule.ts): the engine's events only feed the trace.
  */
-import { DeviceFault, isEinval, UsageError } from "../bits/errors.js";
-import { Device, type EngineEvent, HBM_BASE } from "../engine/index.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
-import type { OverflowPolicy } from "../numerics/index.js";
+import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
+import { Device, type EngineEvent, HBM_BASE } from "../../engine/index.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import type { OverflowPolicy } from "../../numerics/index.js";
 import {
   addDmaPacket,
   addDmaPacketCce,
@@ -28,11 +28,11 @@ import {
   RingFullError,
   type Vring,
   VringPool,
-} from "../runtime/index.js";
+} from "../../runtime/index.js";
+import { queueSeed } from "../plan/packets.js";
+import type { BufRef, Leg, Plan } from "../plan/plan.js";
 import { BufferLayout, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
 import { legCalls } from "./leg-calls.js";
-import { queueSeed } from "./packets.js";
-import type { BufRef, Leg, Plan } from "./plan.js";
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
 export const RING_SLOTS = 1024;

@@ -8,14 +8,14 @@
  * pass. The result depends only on the request and SR — never on data — so a timing-only run and a
  * full run report the same time.
  */
-import { dtypeBytes } from "../spec/dtype.js";
-import { emitPlan } from "./build-plan.js";
+import { dtypeBytes } from "../../spec/dtype.js";
+import { emitPlan } from "../plan/build-plan.js";
+import type { BufferName, BufRef, LegKind } from "../plan/plan.js";
+import type { LegSink, LegSpec } from "../plan/plan-builder.js";
+import type { PlanRequest } from "../plan/plan-request.js";
 import { ARCH_TIMING, SEMAPHORE_TO_START_NS } from "./cost-model.js";
 import { LegCoster } from "./leg-cost.js";
 import type { ArchLinks } from "./links.js";
-import type { BufferName, BufRef, LegKind } from "./plan.js";
-import type { LegSink, LegSpec } from "./plan-builder.js";
-import type { PlanRequest } from "./plan-request.js";
 import { CHIP_PORTS, chipRoute } from "./route.js";
 import type { Topology } from "./topology.js";
 

@@ -19,9 +19,9 @@
  * A word moves up to {@link SB2SB_WORD_CHANNELS} channels × {@link SB2SB_CHANNEL_ELEMS} elements
  * (size_check_src: ≤ 256 source elements); each issuing queue stages in its own SBUF slot.
  */
-import { DeviceFault } from "../bits/errors.js";
-import type { ProfileCostModel } from "../engine/index.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
+import { DeviceFault } from "../../bits/errors.js";
+import type { ProfileCostModel } from "../../engine/index.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
 import {
   encdDmaCopySb2sb,
   encdDmaReduceCopySb2sb,
@@ -31,15 +31,15 @@ import {
   sb2sbLegPackets,
   sbufAddress,
   type Tensor3d,
-} from "../isa/index.js";
-import { chunkRun, type RunChunk, reducePacketBytes } from "../runtime/reduce-chunks.js";
-import { type Dtype, dtypeBytes } from "../spec/dtype.js";
-import { EncdNeigh, SdmaCceType } from "../spec/enums.js";
-import { SBUF_PARTITION_SHIFT } from "../spec/tables.js";
+} from "../../isa/index.js";
+import { chunkRun, type RunChunk, reducePacketBytes } from "../../runtime/reduce-chunks.js";
+import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { EncdNeigh, SdmaCceType } from "../../spec/enums.js";
+import { SBUF_PARTITION_SHIFT } from "../../spec/tables.js";
+import { lnc2Partner } from "../timing/topology.js";
 import type { BufRef, Leg } from "./plan.js";
 import type { LegSpec } from "./plan-builder.js";
 import type { PlanRequest } from "./plan-request.js";
-import { lnc2Partner } from "./topology.js";
 
 /** Elements one channel of a word moves (size_check_src: t3d_element_count ≤ 256, seed 002 §3.4). */
 export const SB2SB_CHANNEL_ELEMS = 256;

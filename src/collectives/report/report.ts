@@ -2,8 +2,8 @@
  * nccom-test's report: sizes, bandwidths (GB/s = 10^9 B/s, as nccom-test prints them since SDK 2.21)
  * with the nccl-tests bus factors, and the table it prints (with `--show-algorithm`'s column).
  */
-import { UsageError } from "../bits/errors.js";
-import type { AlgorithmName, CollectiveName } from "./plan.js";
+import { UsageError } from "../../bits/errors.js";
+import type { AlgorithmName, CollectiveName } from "../plan/plan.js";
 
 /** One row of the report. */
 export interface ReportRow {

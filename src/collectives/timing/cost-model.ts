@@ -19,8 +19,8 @@
  * arch's launch plus the last end.
  */
 
-import { ProfileCostModel } from "../engine/index.js";
-import type { ArchName, ArchProfile } from "../hal/arch-profile.js";
+import { ProfileCostModel } from "../../engine/index.js";
+import type { ArchName, ArchProfile } from "../../hal/arch-profile.js";
 
 /**
  * Calibration: [C] one Trn2 engine moved 32 KiB HBM→SBUF in 1416 ns. That copy is one packet of one

@@ -18,7 +18,7 @@
  * transfer and the rank's DMA engines share the work ([C] "Ring reduce-scatter splits a chunk in two
  * slices so that reduction overlaps transfer").
  */
-import { dtypeBytes } from "../spec/dtype.js";
+import { dtypeBytes } from "../../spec/dtype.js";
 import { copyOrDuplicate } from "./duplicate.js";
 import { type ElemRange, splitRange } from "./partition.js";
 import type { BufferName, BufRef, LegSource } from "./plan.js";

@@ -7,10 +7,10 @@
  * Values are generated as numbers, encoded with RNE, and decoded back, so `values` is exactly what
  * the bytes hold.
  */
-import { decodeToF32, encodeFromF32, SrStream } from "../numerics/index.js";
-import { type Dtype, dtypeBytes, isFloatDtype } from "../spec/dtype.js";
+import { decodeToF32, encodeFromF32, SrStream } from "../../numerics/index.js";
+import { type Dtype, dtypeBytes, isFloatDtype } from "../../spec/dtype.js";
+import type { ReduceOp } from "../plan/plan.js";
 import { exactIntegerRange, isUnsignedDtype } from "./dtypes.js";
-import type { ReduceOp } from "./plan.js";
 
 export type DataKind = "exact" | "random";
 

@@ -10,7 +10,7 @@
  * separate engines instead of one after another on channel 0, as the runtime spreads a mesh
  * step's peers over its DMA rings.
  */
-import { dtypeBytes } from "../spec/dtype.js";
+import { dtypeBytes } from "../../spec/dtype.js";
 import { type ElemRange, splitRange } from "./partition.js";
 import type { BufRef, LegSource } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";

@@ -3,15 +3,15 @@
  * (SB2SB legs: staged, sb2sb-legs.ts). Declared once: the device machine posts them, and the timing
  * model builds the same requests' packets to count their descriptors (leg-cost.ts).
  */
-import type { ArchProfile } from "../hal/arch-profile.js";
-import type { Sb2sbPacket } from "../isa/index.js";
-import type { CceInfo } from "../runtime/index.js";
-import { Dtype, dtypeBytes } from "../spec/dtype.js";
-import { KbinDmaDescOp } from "../spec/enums.js";
-import { legAluOp, sourceScale } from "./leg-math.js";
-import { isSb2sb, legPackets } from "./packets.js";
-import type { BufRef, Leg, LegSource, ReduceOp } from "./plan.js";
-import { sb2sbLegCalls } from "./sb2sb-legs.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import type { Sb2sbPacket } from "../../isa/index.js";
+import type { CceInfo } from "../../runtime/index.js";
+import { Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { KbinDmaDescOp } from "../../spec/enums.js";
+import { legAluOp, sourceScale } from "../plan/leg-math.js";
+import { isSb2sb, legPackets } from "../plan/packets.js";
+import type { BufRef, Leg, LegSource, ReduceOp } from "../plan/plan.js";
+import { sb2sbLegCalls } from "../plan/sb2sb-legs.js";
 
 const KBIN_OP = {
   add: KbinDmaDescOp.ADD,

@@ -10,9 +10,9 @@
  * says which link they crossed.
  */
 
-import { HBM_BASE } from "../engine/index.js";
-import { dtypeBytes } from "../spec/dtype.js";
-import type { BufferName, BufRef, Plan } from "./plan.js";
+import { HBM_BASE } from "../../engine/index.js";
+import { dtypeBytes } from "../../spec/dtype.js";
+import type { BufferName, BufRef, Plan } from "../plan/plan.js";
 
 /** Guard bytes before and after every buffer. */
 export const GUARD_BYTES = 64;

@@ -5,11 +5,11 @@
  * Packet slices split their leg's scheduled time evenly (MODEL: the schedule places legs; packets
  * of one leg run back to back on their queue).
  */
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { legAluOp } from "./leg-math.js";
-import { legPacketCount } from "./packets.js";
-import type { Plan } from "./plan.js";
-import type { Schedule } from "./schedule.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { legAluOp } from "../plan/leg-math.js";
+import { legPacketCount } from "../plan/packets.js";
+import type { Plan } from "../plan/plan.js";
+import type { Schedule } from "../timing/schedule.js";
 
 interface TraceEvent {
   name: string;

@@ -5,7 +5,7 @@
  * that respects their dependencies (`after`), so executing them in order is always correct; the
  * timing model overlaps them as far as `after` and the queues allow.
  */
-import type { Dtype } from "../spec/dtype.js";
+import type { Dtype } from "../../spec/dtype.js";
 
 export type CollectiveName = "allr" | "allg" | "redsct" | "sendrecv";
 export type AlgorithmName = "ring" | "kangaring" | "mesh";

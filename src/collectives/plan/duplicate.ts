@@ -6,7 +6,7 @@
  * 1-byte dtypes are not duplicated: a single-source 1-byte CCE is promoted to a u16 lane (seed 000
  * §4.2), which cannot move an odd number of bytes.
  */
-import { Dtype, dtypeBytes } from "../spec/dtype.js";
+import { Dtype, dtypeBytes } from "../../spec/dtype.js";
 import type { BufRef } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
 import type { PlanRequest } from "./plan-request.js";

@@ -2,9 +2,9 @@
  * The dtypes a collective takes: every dtype the CCE accepts, i.e. all fifteen but fp32r, whose
  * sdma_data_type_size is 0 so encd_get_cce_reduce_packet_size asserts (seed 000 §1.2, §7.1).
  */
-import { UsageError } from "../bits/errors.js";
-import { narrowFloatFormat } from "../numerics/index.js";
-import { Dtype, dtypeFromName, dtypeName } from "../spec/dtype.js";
+import { UsageError } from "../../bits/errors.js";
+import { narrowFloatFormat } from "../../numerics/index.js";
+import { Dtype, dtypeFromName, dtypeName } from "../../spec/dtype.js";
 
 export const COLLECTIVE_DTYPES: readonly Dtype[] = [
   Dtype.BFLOAT16,
