@@ -44,7 +44,7 @@ function svg(name: string, rows: readonly Compared[]): string {
   for (let e = y0; e <= y1; e++) {
     const y = py(10 ** e).toFixed(1);
     out.push(`<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y}" y2="${y}" stroke="#ddd"/>`);
-    out.push(`<text x="${PAD.left - 6}" y="${y}" text-anchor="end" dy="4">${10 ** e}</text>`);
+    out.push(`<text x="${PAD.left - 6}" y="${y}" text-anchor="end" dy="4">${Number(`1e${e}`)}</text>`);
   }
   for (const r of rows) {
     const x = px(r.size).toFixed(1);
