@@ -191,7 +191,8 @@ class CompiledLayout implements Layout {
   }
 
   encodeInto(values: Readonly<Record<string, unknown>>, out: Uint8Array, offset = 0): void {
-    if (offset < 0 || offset + this.bytes > out.length) {
+    checkBytesArg(this.name, "out", out, offset);
+    if (offset + this.bytes > out.length) {
       throw new RangeError(
         `${this.name}: no room for ${this.bytes} bytes at offset ${offset} of ${out.length}`,
       );
@@ -244,6 +245,7 @@ class CompiledLayout implements Layout {
   }
 
   read(path: string, bytes: Uint8Array, offset = 0): FieldValue {
+    this.checkLength(bytes, offset);
     return fromBits(this.leaf(path), readRaw(bytes, offset, this.leaf(path)));
   }
 
@@ -310,10 +312,25 @@ class CompiledLayout implements Layout {
   }
 
   private checkLength(bytes: Uint8Array, offset: number): void {
-    if (offset < 0 || bytes.length - offset < this.bytes) {
+    checkBytesArg(this.name, "bytes", bytes, offset);
+    if (bytes.length - offset < this.bytes) {
       throw new DecodeError(`${this.name} is ${this.bytes} bytes; got ${Math.max(0, bytes.length - offset)}`);
     }
   }
+}
+
+/**
+ * A layout reads and writes bytes: `arg` must be a Uint8Array (a Uint16Array would be read element by
+ * element as if bytes) and `offset` a non-negative integer (NaN or 0.5 would index nothing).
+ * @throws TypeError / RangeError naming the layout and the argument.
+ */
+function checkBytesArg(layout: string, arg: string, bytes: unknown, offset: unknown): void {
+  if (!(bytes instanceof Uint8Array)) {
+    const got = bytes === null ? "null" : typeof bytes === "object" ? bytes.constructor?.name : typeof bytes;
+    throw new TypeError(`${layout}: ${arg} must be a Uint8Array, got ${got}`);
+  }
+  if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0)
+    throw new RangeError(`${layout}: offset ${String(offset)} is not a non-negative integer`);
 }
 
 /** The issue a reserved field that is not zero raises (for readers that check union arms). */
