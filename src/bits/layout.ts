@@ -404,7 +404,13 @@ function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
       if (v === 0 || v === 1) return v;
       return bad("true | false", `${JSON.stringify(v)} is not a boolean`);
     case "f32":
-      if (typeof v !== "number") return bad("a number", `${JSON.stringify(v)} is not a number`);
+      // Exact bits as "0x" + hex: how −0, NaN (with its payload) and ±Inf cross JSON.
+      if (typeof v === "string" && /^0x[0-9a-f]{1,8}$/i.test(v)) return Number.parseInt(v.slice(2), 16);
+      if (typeof v !== "number")
+        return bad(
+          "a number or binary32 bits as 0x…",
+          `${JSON.stringify(v)} is not a number or binary32 bits as 0x…`,
+        );
       if (Number.isFinite(v) && !Number.isFinite(Math.fround(v)))
         return bad("a binary32 value", `${v} overflows binary32`);
       return f32ToBits(v);
