@@ -10,6 +10,7 @@
 import { toHex } from "../../../src/bits/hex.js";
 import { main } from "../../../src/cli/main.js";
 import { encodeS3d3 } from "../../../src/isa/index.js";
+import { runInProcess } from "../../helpers/cli.js";
 import { VALID_WORD } from "../../isa/s3d3-fixtures.js";
 import { Rng } from "../rng.js";
 import { describeThrow, Findings, type FuzzTarget } from "../target.js";
@@ -147,25 +148,17 @@ async function fuzzCli(seed: number, cases: number) {
   const found = new Findings();
   for (let c = 0; c < cases; c++) {
     const args = argv(rng);
-    let out = "";
-    let err = "";
-    const io = {
-      out(t: string) {
-        out += t;
-      },
-      err(t: string) {
-        err += t;
-      },
-    };
     const where = `sdmakit ${JSON.stringify(args)} (fuzz seed ${seed}, case ${c})`;
     try {
-      const code = await main(args, io);
-      found.count(`exit ${code}`);
-      if (![0, 1, 2].includes(code)) found.fail(`exit ${code}: ${where}`);
-      if (code === 2 && err.trim() === "") found.fail(`exit 2 without a message: ${where}`);
-      const engine = ENGINE_MESSAGE.exec(err) ?? ENGINE_MESSAGE.exec(out);
+      const { status, stdout, stderr } = await runInProcess({ run: main }, args);
+      found.count(`exit ${status}`);
+      if (![0, 1, 2].includes(status)) found.fail(`exit ${status}: ${where}`);
+      if (status === 2 && stderr.trim() === "") found.fail(`exit 2 without a message: ${where}`);
+      const engine = ENGINE_MESSAGE.exec(stderr) ?? ENGINE_MESSAGE.exec(stdout);
       if (engine)
-        found.fail(`JavaScript engine message "${engine[0]}" in the output: ${err.split("\n")[0]}: ${where}`);
+        found.fail(
+          `JavaScript engine message "${engine[0]}" in the output: ${stderr.split("\n")[0]}: ${where}`,
+        );
     } catch (e) {
       found.fail(`exception out of main: ${describeThrow(e)}: ${where}`);
     }
