@@ -59,9 +59,11 @@ export interface DeviceOptions {
 }
 
 /**
- * The default packet budget of one run(): generous — the runtime posts at most a few rings' worth
- * between runs (a ring of 2^24 − 16 slots is the register's limit, sdmakit's own rings hold ≤ 4096),
- * so only packets that re-arm queues run this long; it bounds such a run to seconds and its events.
+ * The default packet budget of one run(): generous — sdmakit's runtime drains the device when a ring
+ * is full, its rings hold ≤ 1024 slots and a device has ≤ 2048 queues, so a run that does not re-arm
+ * queues executes at most ~2^21 packets; only packets that re-post queues (review D8) run this long.
+ * Such a run ends after ~2 min at ~25 µs a small packet, with ~1.5 GB of events (a smaller budget:
+ * DeviceOptions.packetBudget or run(budget)).
  */
 export const DEFAULT_PACKET_BUDGET = 1 << 22;
 /** The watchdog names the queues of this many last packets. */
