@@ -191,7 +191,8 @@ class CompiledLayout implements Layout {
   }
 
   encodeInto(values: Readonly<Record<string, unknown>>, out: Uint8Array, offset = 0): void {
-    if (offset < 0 || offset + this.bytes > out.length) {
+    checkBytesArg(this.name, "out", out, offset);
+    if (offset + this.bytes > out.length) {
       throw new RangeError(
         `${this.name}: no room for ${this.bytes} bytes at offset ${offset} of ${out.length}`,
       );
@@ -244,6 +245,7 @@ class CompiledLayout implements Layout {
   }
 
   read(path: string, bytes: Uint8Array, offset = 0): FieldValue {
+    this.checkLength(bytes, offset);
     return fromBits(this.leaf(path), readRaw(bytes, offset, this.leaf(path)));
   }
 
@@ -310,10 +312,25 @@ class CompiledLayout implements Layout {
   }
 
   private checkLength(bytes: Uint8Array, offset: number): void {
-    if (offset < 0 || bytes.length - offset < this.bytes) {
+    checkBytesArg(this.name, "bytes", bytes, offset);
+    if (bytes.length - offset < this.bytes) {
       throw new DecodeError(`${this.name} is ${this.bytes} bytes; got ${Math.max(0, bytes.length - offset)}`);
     }
   }
+}
+
+/**
+ * A layout reads and writes bytes: `arg` must be a Uint8Array (a Uint16Array would be read element by
+ * element as if bytes) and `offset` a non-negative integer (NaN or 0.5 would index nothing).
+ * @throws TypeError / RangeError naming the layout and the argument.
+ */
+function checkBytesArg(layout: string, arg: string, bytes: unknown, offset: unknown): void {
+  if (!(bytes instanceof Uint8Array)) {
+    const got = bytes === null ? "null" : typeof bytes === "object" ? bytes.constructor?.name : typeof bytes;
+    throw new TypeError(`${layout}: ${arg} must be a Uint8Array, got ${got}`);
+  }
+  if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0)
+    throw new RangeError(`${layout}: offset ${String(offset)} is not a non-negative integer`);
 }
 
 /** The issue a reserved field that is not zero raises (for readers that check union arms). */
@@ -387,7 +404,13 @@ function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
       if (v === 0 || v === 1) return v;
       return bad("true | false", `${JSON.stringify(v)} is not a boolean`);
     case "f32":
-      if (typeof v !== "number") return bad("a number", `${JSON.stringify(v)} is not a number`);
+      // Exact bits as "0x" + hex: how −0, NaN (with its payload) and ±Inf cross JSON.
+      if (typeof v === "string" && /^0x[0-9a-f]{1,8}$/i.test(v)) return Number.parseInt(v.slice(2), 16);
+      if (typeof v !== "number")
+        return bad(
+          "a number or binary32 bits as 0x…",
+          `${JSON.stringify(v)} is not a number or binary32 bits as 0x…`,
+        );
       if (Number.isFinite(v) && !Number.isFinite(Math.fround(v)))
         return bad("a binary32 value", `${v} overflows binary32`);
       return f32ToBits(v);

@@ -27,7 +27,7 @@ import { type Descriptor, isFirst, isLast, ringId, toDescriptor } from "./descri
 import { DmaQueue, type Ring } from "./dma-queue.js";
 import type { EngineEvent } from "./events.js";
 import { Executor } from "./execute.js";
-import { DescriptorFault, type DescriptorRef, type QueueStall } from "./faults.js";
+import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./faults.js";
 import { DeviceMemory, MemoryFault } from "./memory.js";
 import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
 import { planPacket } from "./packet-plan.js";
@@ -51,7 +51,23 @@ export interface DeviceOptions {
   readonly overflow?: OverflowPolicy;
   /** Called after every semaphore change. */
   readonly onSemaphore?: SemaphoreListener;
+  /**
+   * The watchdog: packets one `run()` may execute before it stops with a {@link WatchdogFault}
+   * (default {@link DEFAULT_PACKET_BUDGET}); a positive integer or Infinity.
+   */
+  readonly packetBudget?: number;
 }
+
+/**
+ * The default packet budget of one run(): generous — sdmakit's runtime drains the device when a ring
+ * is full, its rings hold ≤ 1024 slots and a device has ≤ 2048 queues, so a run that does not re-arm
+ * queues executes at most ~2^21 packets; only packets that re-post queues (review D8) run this long.
+ * Such a run ends after ~2 min at ~25 µs a small packet, with ~1.5 GB of events (a smaller budget:
+ * DeviceOptions.packetBudget or run(budget)).
+ */
+export const DEFAULT_PACKET_BUDGET = 1 << 22;
+/** The watchdog names the queues of this many last packets. */
+const WATCHDOG_RECENT = 256;
 
 /** What one `step()` did. */
 export type StepResult = { readonly event: EngineEvent } | { readonly fault: DescriptorFault };
@@ -74,6 +90,8 @@ export class Device {
   readonly regs: RegisterFile;
   readonly costModel: CostModel;
   readonly overflow: OverflowPolicy;
+  /** The watchdog's packets per run() (DeviceOptions.packetBudget). */
+  readonly packetBudget: number;
   /** Every executed packet, in execution order. */
   readonly events: EngineEvent[] = [];
   /** Event-block semaphores by block number (NeuronCore c, or 8 + TopSP j). */
@@ -101,6 +119,7 @@ export class Device {
     this.regs = options.regs ?? new RegisterFile({ logLimit: options.registerLog ?? 0 });
     this.costModel = options.costModel ?? new ProfileCostModel(this.profile);
     this.overflow = options.overflow ?? "nan";
+    this.packetBudget = checkBudget(options.packetBudget ?? DEFAULT_PACKET_BUDGET);
     const engines = engineCount(this.profile);
     this.qosClass =
       this.profile.queueArbitration === "qos"
@@ -130,6 +149,7 @@ export class Device {
             ...entry,
             onWrite32: (a: bigint, v: number) => block.write32(a, v),
             onRead32: (a: bigint) => block.read32(a),
+            refuseWrite32: (a: bigint) => block.refusal(a),
           };
         }
         return entry;
@@ -201,20 +221,43 @@ export class Device {
     return undefined;
   }
 
-  /** Step until no queue can progress (or `maxPackets` packets ran). */
-  run(maxPackets = Number.POSITIVE_INFINITY): RunReport {
+  /**
+   * Step until no queue can progress. After `packetBudget` packets (default the device's) with work
+   * still runnable, stop and report a {@link WatchdogFault} naming the queues, rather than hang.
+   * @throws RangeError when the budget is not a positive integer or Infinity.
+   */
+  run(packetBudget = this.packetBudget): RunReport {
+    checkBudget(packetBudget);
     const events: EngineEvent[] = [];
     const faults: DescriptorFault[] = this.doorbellFaults.splice(0);
-    for (let n = 0; n < maxPackets; n++) {
-      const r = this.step();
-      if (!r) break;
+    let n = 0;
+    for (let r = this.step(); r; r = n < packetBudget ? this.step() : undefined) {
+      n++;
       if ("event" in r) events.push(r.event);
       else faults.push(r.fault);
+    }
+    if (n >= packetBudget) {
+      const fault = this.watchdog(n, events);
+      if (fault) faults.push(fault);
     }
     const stalls = this.posted
       .map((i) => this.queues[i]?.stall)
       .filter((s): s is QueueStall => s !== undefined);
     return { events, faults, stalls };
+  }
+
+  /**
+   * The watchdog fault after `n` packets, naming the queues the last packets ran on (a ping-pong's
+   * both sides, not only the one holding work this instant); undefined when no work is left.
+   */
+  private watchdog(n: number, events: readonly EngineEvent[]): WatchdogFault | undefined {
+    const busy = this.posted.map((i) => this.queues[i] as DmaQueue).find((q) => q.runnable && !q.stall);
+    if (!busy) return undefined;
+    const seen = new Set<number>([busy.engine * this.profile.queuesPerEngine + busy.queue]);
+    for (const e of events.slice(-WATCHDOG_RECENT))
+      seen.add(e.engine * this.profile.queuesPerEngine + e.queue);
+    const queues = [...seen].sort((a, b) => a - b).map((i) => this.queues[i] as DmaQueue);
+    return new WatchdogFault(this.ref(busy, "tx", busy.tx.head), n, queues);
   }
 
   private runPacket(q: DmaQueue, idx: number): StepResult | undefined {
@@ -426,4 +469,10 @@ export class Device {
     }
     return this.csrValues.get(addr) ?? 0;
   }
+}
+
+function checkBudget(budget: number): number {
+  if (!(budget === Number.POSITIVE_INFINITY || (Number.isInteger(budget) && budget > 0)))
+    throw new RangeError(`packetBudget ${budget} is not a positive integer or Infinity`);
+  return budget;
 }

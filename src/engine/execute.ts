@@ -1,7 +1,7 @@
 /**
  * Execute a planned packet against device memory with the real numerics. Reads happen first, every
- * destination is checked before the first byte is written, so a faulting packet leaves memory as it
- * was (a semaphore write is the one MMIO side effect, and it is the packet's last write).
+ * destination is checked for everything that could refuse it before the first byte is written
+ * (preflight.ts), so a faulting packet leaves memory, registers and semaphores as they were.
  *
  * MODEL (docs/FIDELITY.md "accumulator start"): ADD / MIN / MAX load the first source
  * (the accumulator starts at the ALU identity: −0, +inf, −inf); FMA starts from a cleared stored
@@ -38,6 +38,7 @@ import { type DeviceMemory, MemoryFault } from "./memory.js";
 import { describeAddress } from "./memory-map.js";
 import type { CcePlan, CopyPlan, PacketPlan, Segment } from "./packet-plan.js";
 import { type KernelScratch, kernelScratch } from "./page-arenas.js";
+import { checkWritable } from "./preflight.js";
 import type { TransposePlan } from "./transpose-plan.js";
 
 /** What a packet did, before the executor adds where it ran. */
@@ -415,7 +416,7 @@ export class Executor {
   private checkWrites(segs: readonly Segment[]): void {
     for (const s of segs) {
       try {
-        this.ctx.memory.regionOf(s.addr, s.len, "write");
+        checkWritable(this.ctx.memory, s.addr, s.len);
       } catch (e) {
         this.rethrow(s.desc, e);
       }

@@ -41,3 +41,23 @@ export interface QueueStall {
   readonly at: DescriptorRef;
   readonly reason: string;
 }
+
+/**
+ * The run watchdog (Device.run): posted work still runnable after the run's packet budget, e.g. two
+ * queues whose packets re-arm each other through the queue registers. Named at the head of the first
+ * such queue; `queues` lists them all. The queues are left as they are: another run() goes on.
+ */
+export class WatchdogFault extends DescriptorFault {
+  override readonly code: string = "WATCHDOG";
+  override name = "WatchdogFault";
+  constructor(
+    at: DescriptorRef,
+    readonly packets: number,
+    readonly queues: readonly { readonly engine: number; readonly queue: number }[],
+  ) {
+    super(
+      at,
+      `no completion after ${packets} packets on queues ${queues.map((q) => `${q.engine}.${q.queue}`).join(", ")} (engine.queue): stopped by the run's packet budget (DeviceOptions.packetBudget)`,
+    );
+  }
+}

@@ -5,11 +5,23 @@
  * @module
  */
 export { type CostModel, ProfileCostModel, type ProfileCostOptions } from "./cost-model.js";
-export { Device, type DeviceOptions, type RunReport, type StepResult } from "./device.js";
+export {
+  DEFAULT_PACKET_BUDGET,
+  Device,
+  type DeviceOptions,
+  type RunReport,
+  type StepResult,
+} from "./device.js";
 export { DmaQueue, Ring } from "./dma-queue.js";
 export type { EngineEvent, Work, WorkKind } from "./events.js";
 export { accumulatorStart } from "./execute.js";
-export { DescriptorFault, type DescriptorRef, describeRef, type QueueStall } from "./faults.js";
+export {
+  DescriptorFault,
+  type DescriptorRef,
+  describeRef,
+  type QueueStall,
+  WatchdogFault,
+} from "./faults.js";
 export { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
 export {
   DeviceMemory,

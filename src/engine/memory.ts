@@ -33,6 +33,12 @@ export interface RegionSpec {
   readonly onWrite32?: (addr: bigint, value: number) => void;
   /** MMIO: called for each 32-bit word read. */
   readonly onRead32?: (addr: bigint) => number;
+  /**
+   * MMIO: why `onWrite32` would refuse a word at `addr` (undefined: it takes it). Asked before a
+   * packet's first write (engine/preflight.ts), so a refused word faults the packet with nothing
+   * written; `onWrite32` must refuse exactly these.
+   */
+  readonly refuseWrite32?: (addr: bigint) => string | undefined;
 }
 
 export interface Region extends RegionSpec {
@@ -251,26 +257,25 @@ export class DeviceMemory {
   }
 
   private mmioWrite(region: Region, addr: bigint, data: Uint8Array): void {
-    if ((addr & 3n) !== 0n || data.length % 4 !== 0) {
-      throw new MemoryFault(
-        addr,
-        data.length,
-        `MMIO write of ${data.length} bytes at ${hexAddr(addr)} in ${region.name} is not whole aligned words`,
-      );
-    }
+    checkWholeWords(region, addr, data.length, "write");
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
     for (let i = 0; i < data.length; i += 4) region.onWrite32?.(addr + BigInt(i), view.getUint32(i, true));
   }
 
   private mmioRead(region: Region, addr: bigint, out: Uint8Array): void {
-    if ((addr & 3n) !== 0n || out.length % 4 !== 0) {
-      throw new MemoryFault(
-        addr,
-        out.length,
-        `MMIO read of ${out.length} bytes at ${hexAddr(addr)} in ${region.name} is not whole aligned words`,
-      );
-    }
+    checkWholeWords(region, addr, out.length, "read");
     const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
     for (let i = 0; i < out.length; i += 4) view.setUint32(i, region.onRead32?.(addr + BigInt(i)) ?? 0, true);
+  }
+}
+
+/** MMIO moves whole aligned 32-bit words. @throws MemoryFault otherwise. */
+export function checkWholeWords(region: Region, addr: bigint, len: number, what: "read" | "write"): void {
+  if ((addr & 3n) !== 0n || len % 4 !== 0) {
+    throw new MemoryFault(
+      addr,
+      len,
+      `MMIO ${what} of ${len} bytes at ${hexAddr(addr)} in ${region.name} is not whole aligned words`,
+    );
   }
 }

@@ -28,15 +28,23 @@ export class SemaphoreBlock {
     private readonly listener: SemaphoreListener,
   ) {}
 
-  /** MMIO write handler for the block's four windows. @throws MemoryFault on the read window. */
+  /** MMIO write handler for the block's four windows. @throws MemoryFault as {@link refusal}. */
   write32(addr: bigint, value: number): void {
+    const why = this.refusal(addr);
+    if (why) throw new MemoryFault(addr, 4, why);
     const { window, index } = this.locate(addr);
     const old = this.values[index] as number;
-    if (window === "read")
-      throw new MemoryFault(addr, 4, `write of ${value} to semaphore read window at ${hexAddr(addr)}`);
     const next = window === "set" ? value : window === "increment" ? old + value : old - value;
     this.values[index] = next >>> 0;
     this.listener(this.block, index, this.values[index] as number);
+  }
+
+  /** Why a write at `addr` is refused (the read window, outside the block), or undefined. */
+  refusal(addr: bigint): string | undefined {
+    const rel = addr - this.base;
+    if (rel < 0n || rel >= 4n * WINDOW_BYTES) return `${hexAddr(addr)} is outside event block ${this.block}`;
+    if (rel < WINDOW_BYTES) return `write to semaphore read window at ${hexAddr(addr)}`;
+    return undefined;
   }
 
   /** MMIO read handler: every window reads the value. */

@@ -3,6 +3,7 @@ export * from "./addr4.js";
 export * from "./header-events-model.js";
 export * from "./opcodes.js";
 export * from "./pool-executor.js";
+export * from "./s3d3-lowering-limits.js";
 export * from "./s3d3-reasons.js";
 export * from "./s3d3-word.js";
 export * from "./sb2sb-events.js";

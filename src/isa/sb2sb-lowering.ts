@@ -121,6 +121,19 @@ function encdDmaCommonSb2sb(req: Sb2sbRequest, ops: readonly SdmaCceType[] | und
   }
   checkExtent(arch, "src", src.byte, srcElems, elemBytes);
   checkExtent(arch, "dst", dst.byte, dstElems, elemBytes);
+  for (const [side, start] of [
+    ["src", src.partition],
+    ["dst", dst.partition],
+  ] as const) {
+    if (start >= arch.sbufPartitions)
+      throw new FieldError(
+        "sb2sb",
+        `${side}.start_addr`,
+        start,
+        `0..${arch.sbufPartitions - 1}`,
+        `start partition ${start} is past the last SBUF partition ${arch.sbufPartitions - 1}`,
+      );
+  }
   const lastPartition = Math.max(src.partition, dst.partition) + req.channels - 1;
   if (lastPartition >= arch.sbufPartitions) {
     throw new FieldError(

@@ -144,3 +144,25 @@ describe("issues() reports what a well-formed value would not have", () => {
     expect(kinds).toEqual(["const:tag", "enum:mode", "reserved:pad", "undeclared:bits 31..31"]);
   });
 });
+
+describe("decode / issues / read / encodeInto refuse what is not bytes at an integer offset (review D14)", () => {
+  const bytes = new Uint8Array(32);
+  const calls: [string, (offset: unknown, b?: unknown) => unknown][] = [
+    ["decode", (o, b = bytes) => demo.decode(b as Uint8Array, o as number)],
+    ["issues", (o, b = bytes) => demo.issues(b as Uint8Array, o as number)],
+    ["read", (o, b = bytes) => demo.read("lo", b as Uint8Array, o as number)],
+    ["encodeInto", (o, b = bytes) => demo.encodeInto({}, b as Uint8Array, o as number)],
+  ];
+  for (const [name, call] of calls) {
+    it(name, () => {
+      for (const o of [Number.NaN, 0.5, -1, Number.POSITIVE_INFINITY, "1", 2 ** 53])
+        expect(() => call(o)).toThrow(
+          new RangeError(`demo: offset ${String(o)} is not a non-negative integer`),
+        );
+      expect(() => call(0, new Uint16Array(16))).toThrow(/demo: .* must be a Uint8Array, got Uint16Array/);
+      expect(() => call(0, null)).toThrow(/must be a Uint8Array, got null/);
+      expect(() => call(0, [1, 2])).toThrow(/got Array/);
+      expect(() => call(16)).not.toThrow();
+    });
+  }
+});

@@ -8,6 +8,7 @@ import { DecodeError, fromHex, hex32, toHex, UsageError, wordsOf } from "../../b
 import { LAYOUTS, layoutByName } from "../../spec/index.js";
 import { parseArgs, rejectExtraPositionals, toJson } from "../args.js";
 import type { Command } from "../command.js";
+import { bitExactJson, f32Text } from "../f32-fields.js";
 import { describeJson, describeText } from "../layout-text.js";
 
 /** The layout a command names. @throws UsageError listing the names when unknown. */
@@ -100,8 +101,9 @@ export const decodeCommand: Command = {
     const issues = layout.issues(bytes);
     if (p.flags.has("--json")) {
       const words = wordsOf(bytes).map(hex32);
+      const exact = bitExactJson(layout, bytes, fields);
       io.out(
-        `${toJson({ layout: layout.name, fields, words, issues: issues.map((i) => ({ kind: i.kind, field: i.field, message: i.message })) })}\n`,
+        `${toJson({ layout: layout.name, fields: exact.fields, f32Bits: exact.f32Bits, words, issues: issues.map((i) => ({ kind: i.kind, field: i.field, message: i.message })) })}\n`,
       );
       return 0;
     }
@@ -110,7 +112,8 @@ export const decodeCommand: Command = {
     for (const l of layout.leaves) {
       const v = fields[l.path];
       const name = l.names && typeof v === "number" && l.names[v] ? ` (${l.names[v]})` : "";
-      io.out(`  ${l.path.padEnd(width)}  ${String(v)}${name}\n`);
+      const text = l.kind === "f32" ? f32Text(bytes, l.bit, v as number) : String(v);
+      io.out(`  ${l.path.padEnd(width)}  ${text}${name}\n`);
     }
     for (const i of issues) io.out(`  ! ${i.message}\n`);
     return 0;

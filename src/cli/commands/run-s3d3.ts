@@ -7,7 +7,14 @@
 import { DecodeError, FieldError, fromHex, isEinval, toHex, UsageError } from "../../bits/index.js";
 import { Device, semaphoreAddress } from "../../engine/index.js";
 import type { Sb2sbLeg } from "../../isa/index.js";
-import { decodeS3d3, executeS3d3, isValidSb2sbCollective, planS3d3, S3D3_BYTES } from "../../isa/index.js";
+import {
+  decodeS3d3,
+  executeS3d3,
+  isValidSb2sbCollective,
+  planS3d3,
+  S3D3_BYTES,
+  s3d3LoweringLimits,
+} from "../../isa/index.js";
 import { SrStream } from "../../numerics/index.js";
 import { DTYPE_NAMES, LncSizeFmt, SdmaCceType } from "../../spec/index.js";
 import { option, parseArgs, toJson } from "../args.js";
@@ -111,6 +118,15 @@ function run(args: readonly string[], io: Io): number {
     return 1;
   }
   const options = { core, nodes, ...(reduceOp !== undefined && { reduceOp }) };
+  const limits = s3d3LoweringLimits(word, dev.profile, options);
+  if (limits.length > 0) {
+    if (json) io.out(`${toJson({ valid: true, lowered: false, loweringLimits: limits })}\n`);
+    else {
+      io.out(`s3d3: valid, but sdmakit's lowering cannot run it (${limits.length} limit(s)); not run\n`);
+      for (const r of limits) io.out(`  ${r.code}  ${r.field}: ${r.message}\n`);
+    }
+    return 1;
+  }
   const planned = planS3d3(dev.profile, word, options);
   if (!isEinval(planned)) fill(dev, planned.legs, fillKind, seed);
   for (const [index, value] of semaphores(option(parsed, "--sem")))

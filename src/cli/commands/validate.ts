@@ -1,10 +1,18 @@
 /**
  * `sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--json]`: what the libnrt validators
  * would say about a byte string. `s3d3` runs the full is_valid_sb2sb_collective; every other layout
- * reports its own reserved / constant / enum / undeclared-bit issues.
+ * reports its own reserved / constant / enum / undeclared-bit issues. A word valid by libnrt's rules
+ * that sdmakit's lowering cannot run gets its lowering limits beside the verdict, marked as such
+ * (code `sdmakit-lowering`, JSON `loweringLimits`): the exit code stays libnrt's verdict.
  */
 import { DecodeError, fromHex, UsageError } from "../../bits/index.js";
-import { issuesWithAddr4Arms, isValidSb2sbCollective } from "../../isa/index.js";
+import { archProfile } from "../../hal/index.js";
+import {
+  decodeS3d3,
+  issuesWithAddr4Arms,
+  isValidSb2sbCollective,
+  s3d3LoweringLimits,
+} from "../../isa/index.js";
 import { layoutByName, S3D3 } from "../../spec/index.js";
 import type { Command, Io } from "../command.js";
 
@@ -13,6 +21,12 @@ interface Reason {
   readonly code: string;
   readonly field: string;
   readonly message: string;
+}
+
+/** What the validator says, and (s3d3, valid words) what sdmakit's lowering cannot run. */
+interface Answer {
+  readonly reasons: readonly Reason[];
+  readonly loweringLimits: readonly Reason[];
 }
 
 /** The CLI default generation for `validate s3d3`: the first with SB2SB. */
@@ -50,7 +64,7 @@ function parse(args: readonly string[]): Parsed {
   return { layout, hex, arch, json };
 }
 
-function reasonsOf(p: Parsed): Reason[] {
+function answerOf(p: Parsed): Answer {
   const layout = layoutByName(p.layout);
   if (layout === undefined)
     throw new UsageError(`unknown layout ${JSON.stringify(p.layout)}; see \`sdmakit layouts\``);
@@ -58,19 +72,30 @@ function reasonsOf(p: Parsed): Reason[] {
   if (bytes.length !== layout.bytes) {
     throw new DecodeError(`${layout.name} is ${layout.bytes} bytes; got ${bytes.length}`);
   }
-  if (layout === S3D3) return [...isValidSb2sbCollective(bytes, { arch: p.arch }).reasons];
-  return issuesWithAddr4Arms(layout, bytes).map((i) => ({
+  if (layout === S3D3) {
+    const arch = archProfile(p.arch);
+    const word = decodeS3d3(bytes);
+    const { reasons } = isValidSb2sbCollective(word, { arch });
+    const loweringLimits = reasons.length === 0 ? s3d3LoweringLimits(word, arch, { core: 0 }) : [];
+    return { reasons, loweringLimits };
+  }
+  const reasons = issuesWithAddr4Arms(layout, bytes).map((i) => ({
     code: i.kind,
     field: i.field,
     message: i.message,
   }));
+  return { reasons, loweringLimits: [] };
 }
 
-function print(io: Io, p: Parsed, reasons: readonly Reason[]): void {
+function print(io: Io, p: Parsed, { reasons, loweringLimits }: Answer): void {
   if (p.json) {
-    io.out(`${JSON.stringify({ valid: reasons.length === 0, reasons })}\n`);
+    const limits = loweringLimits.length > 0 ? { loweringLimits } : {};
+    io.out(`${JSON.stringify({ valid: reasons.length === 0, reasons, ...limits })}\n`);
   } else if (reasons.length === 0) {
     io.out(`${p.layout}: valid\n`);
+    if (loweringLimits.length > 0)
+      io.out("  sdmakit lowering limits (not libnrt rules; `run s3d3` refuses the word):\n");
+    for (const r of loweringLimits) io.out(`  ${r.code}  ${r.field}: ${r.message}\n`);
   } else {
     io.out(`${p.layout}: invalid (${reasons.length} reason${reasons.length === 1 ? "" : "s"})\n`);
     for (const r of reasons) io.out(`  ${r.code}  ${r.field}: ${r.message}\n`);
@@ -88,8 +113,8 @@ export const validateCommand: Command = {
   usage,
   run(args, io) {
     const p = parse(args);
-    const reasons = reasonsOf(p);
-    print(io, p, reasons);
-    return reasons.length === 0 ? 0 : 1;
+    const answer = answerOf(p);
+    print(io, p, answer);
+    return answer.reasons.length === 0 ? 0 : 1;
   },
 };
