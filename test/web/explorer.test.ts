@@ -1,0 +1,202 @@
+/**
+ * The web explorer in a real Chromium (issue 15): the page is built once with Vite into a temp
+ * folder and opened from file:// (the hardest host: no module scripts or workers by URL there), and
+ * once over a plain static HTTP server. Each view is checked against the library run here in Node,
+ * and each test saves a screenshot to test-results/web/.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { build } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toHex } from "../../src/bits/index.js";
+import { encodeS3d3, isValidSb2sbCollective, type S3d3Word } from "../../src/isa/index.js";
+import { describeLine, parseBuildRequest, runBuildRequest } from "../../src/runtime/index.js";
+import { VALID_WORD } from "../isa/s3d3-fixtures.js";
+import { CHROMIUM_FLAGS, findChromium } from "./find-chromium.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const SHOTS = join(ROOT, "test-results/web");
+/** Seed 000 §9.2: the FMA descriptor of the README tour. */
+const FMA_HEX = "0000800000001002000000090000003f";
+
+let outDir: string;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), "sdmakit-web-"));
+  await build({ configFile: join(ROOT, "web/vite.config.ts"), logLevel: "warn", build: { outDir } });
+  const found = await findChromium();
+  // launch() gives the browser a fresh temporary profile (--user-data-dir) of its own.
+  browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_FLAGS });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  mkdirSync(SHOTS, { recursive: true });
+  (globalThis as { pageErrors?: string[] }).pageErrors = errors;
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+const pageErrors = () => (globalThis as { pageErrors?: string[] }).pageErrors ?? [];
+const open = (hash: string) => page.goto(`${pathToFileURL(join(outDir, "index.html")).href}#${hash}`);
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+const field = (path: string) =>
+  page.locator(`#decode-out table.fields tr[data-field="${path}"] td.value :is(input, select)`);
+
+describe("web explorer in Chromium", () => {
+  it("decodes the seed 000 §9.2 FMA descriptor (as bytes and as u32 words) and re-encodes an edit", async () => {
+    await open("view=decode");
+    await page.fill("textarea[name=hex]", FMA_HEX);
+    await expect.poll(() => page.textContent("#decoded-layout")).toBe("fma-desc");
+    expect(await field("a_sel").inputValue()).toBe("1");
+    expect(await field("b_sel").inputValue()).toBe("2");
+    expect(await field("c_sel").inputValue()).toBe("0");
+    expect(await field("scale").inputValue()).toBe("0.5");
+    expect(await page.textContent("#verdict")).toContain("valid");
+    // the same descriptor pasted as a dump prints it: little-endian u32 words
+    await page.fill("textarea[name=hex]", "0x00800000 0x02100000 0x09000000 0x3f000000");
+    await expect.poll(() => page.textContent("#decode-head")).toContain("read as words");
+    expect(await field("b_sel").inputValue()).toBe("2");
+    expect(await field("scale").inputValue()).toBe("0.5");
+    // edit scale → the library re-encodes that field, the hex follows in the form it was pasted
+    await field("scale").fill("2");
+    await field("scale").press("Enter");
+    await expect
+      .poll(() => page.inputValue("textarea[name=hex]"))
+      .toBe("0x00800000 0x02100000 0x09000000 0x40000000");
+    await page.fill("textarea[name=hex]", FMA_HEX);
+    await expect.poll(() => page.textContent("#decoded-layout")).toBe("fma-desc");
+    expect(page.url()).toContain(`hex=${FMA_HEX}`);
+    await shot("decode-fma");
+    expect(pageErrors()).toEqual([]);
+  });
+
+  it("shows every reason an invalid S3D3 word fails is_valid_sb2sb_collective", async () => {
+    const word: S3d3Word = {
+      ...VALID_WORD,
+      header: { ...VALID_WORD.header, opcode: 0 },
+      src: { ...VALID_WORD.src, numElem: [300, 1, 1] },
+      outDtype: 7,
+      lncSizeFmt: 3,
+      numActiveChannels: 0,
+    };
+    const bytes = encodeS3d3(word);
+    const expected = isValidSb2sbCollective(bytes, { arch: "trn1" }).reasons;
+    expect(expected.length).toBeGreaterThanOrEqual(5);
+    // a shared link: the layout, arch and hex come from the URL
+    await open(`view=decode&layout=s3d3&arch=trn1&hex=${toHex(bytes)}`);
+    await expect.poll(() => page.textContent("#verdict")).toContain(`invalid (${expected.length} reasons)`);
+    const shown = await page
+      .locator("#reasons li")
+      .evaluateAll((lis) => lis.map((li) => ({ code: li.getAttribute("data-code"), text: li.textContent })));
+    expect(shown.map((r) => r.code)).toEqual(expected.map((r) => r.code));
+    for (const [i, r] of expected.entries())
+      expect(shown[i]?.text).toBe(`${r.code} ${r.field}: ${r.message}`);
+    await shot("decode-s3d3-invalid");
+    expect(pageErrors()).toEqual([]);
+  });
+
+  it("builds a 3-source bf16 ADD: the ring descriptors libnrt writes, each expandable; and libnrt's refusal", async () => {
+    const request = {
+      arch: "trn2",
+      op: "add",
+      sources: ["0x1000", "0x2000", "0x3000"],
+      dests: ["0x8000"],
+      size: 4096,
+      inDtype: "bf16",
+    };
+    const result = runBuildRequest(parseBuildRequest(JSON.stringify(request)));
+    if ("status" in result) throw new Error("the ADD request was refused in Node");
+    await open("view=build");
+    await page.selectOption("#build select[name=op]", "add");
+    await page.fill("#build input[name=sources]", "0x1000, 0x2000, 0x3000");
+    await page.fill("#build input[name=dests]", "0x8000");
+    await page.fill("#build input[name=size]", "4096");
+    await page.selectOption("#build select[name=inDtype]", "bf16");
+    const summaries = page.locator("#build-out details.desc > summary");
+    await expect.poll(() => summaries.allTextContents()).toEqual(result.written.map(describeLine));
+    expect(await page.locator('#build-out details[data-ring="tx"]').count()).toBe(3);
+    expect(await page.locator('#build-out details[data-ring="rx"]').count()).toBe(1);
+    await summaries.first().click();
+    const first = page.locator("#build-out details.desc").first();
+    expect(await first.locator(".bits .band").count()).toBeGreaterThan(5);
+    expect(await first.locator('tr[data-field="buf_ptr"]').textContent()).toContain("0x1000");
+    await shot("build-add-bf16");
+    // FMA without scales: the null cce_info libnrt asserts on, with its message
+    let refusal = "";
+    try {
+      runBuildRequest(parseBuildRequest(JSON.stringify({ ...request, op: "fma" })));
+    } catch (e) {
+      refusal = (e as Error).message;
+    }
+    expect(refusal).not.toBe("");
+    await page.selectOption("#build select[name=op]", "fma");
+    await expect.poll(() => page.textContent("#refusal")).toBe(`refused: ${refusal}`);
+    expect(pageErrors()).toEqual([]);
+  });
+
+  it("runs an 8-rank all-reduce in a worker: the table, the plot and the timeline, 0 wrong; the page stays responsive", async () => {
+    // 8 B … 4 MiB: long enough that the page is used while the worker runs
+    await open("view=run&r_max=4mb&r_factor=8");
+    await page.click("#run-button");
+    await page.waitForSelector("#run-table[data-rows]");
+    // While the worker runs, the page takes input: switch views and type a descriptor to decode.
+    await page.click('nav [data-view="decode"]');
+    await page.selectOption("select[name=layout]", "guess");
+    await page.fill("textarea[name=hex]", FMA_HEX);
+    await expect.poll(() => page.textContent("#decoded-layout")).toBe("fma-desc");
+    const rowsMeanwhile = Number(await page.getAttribute("#run-table", "data-rows"));
+    const statusMeanwhile = await page.textContent("#run-status");
+    await page.click('nav [data-view="run"]');
+    await expect.poll(() => page.textContent("#run-status"), { timeout: 100_000 }).toBe("done");
+    const table = (await page.textContent("#run-table")) ?? "";
+    const rows = table.split("\n").filter((l) => /^\s+\d+\s+\d+\s+bf16/.test(l));
+    expect(rows.length).toBe(7); // 8, 64, …, 2 MiB
+    expect(rowsMeanwhile).toBeLessThan(rows.length);
+    expect(statusMeanwhile).toMatch(/^running/);
+    for (const r of rows) expect(r.trim().split(/\s+/).at(-1)).toBe("0");
+    expect(await page.textContent("#run-summary")).toContain("0 wrong");
+    expect(await page.locator("#busbw-plot circle.point").count()).toBe(7);
+    expect(await page.textContent("#trace-head")).toContain("timeline of 2097152 B");
+    expect(await page.textContent("#timeline-legend")).toMatch(
+      /\d+ queues · \d+ packets · \d+ semaphore waits/,
+    );
+    const before = (await page.getAttribute("#timeline", "data-window")) ?? "";
+    await page.click("#tl-zoom-in");
+    const after = (await page.getAttribute("#timeline", "data-window")) ?? "";
+    const span = (w: string) => {
+      const [a, b] = w.split(" ").map(Number) as [number, number];
+      return b - a;
+    };
+    expect(span(after)).toBeCloseTo(span(before) / 2, 6);
+    await page.click("#tl-reset");
+    await shot("run-allr-r8");
+    expect(pageErrors()).toEqual([]);
+  }, 120_000);
+
+  it("works from a plain static HTTP server too (the build is one self-contained file)", async () => {
+    const html = readFileSync(join(outDir, "index.html"));
+    const server: Server = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end(html),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      await page.goto(`http://127.0.0.1:${port}/index.html#view=decode&hex=${FMA_HEX}`);
+      await expect.poll(() => page.textContent("#decoded-layout")).toBe("fma-desc");
+    } finally {
+      server.close();
+    }
+  });
+});
