@@ -22,6 +22,8 @@ import { errorText } from "./error-text.js";
 export interface DiagramOptions {
   /** Called with the new bytes when a field is edited; without it the diagram is read-only. */
   readonly onEdit?: (bytes: Uint8Array) => void;
+  /** Fields a validator names (a field, or a struct whose leaves all count), flagged too. */
+  readonly flag?: readonly string[];
 }
 
 const colour = (i: number) => `hsl(${(i * 47) % 360} 70% 84%)`;
@@ -198,6 +200,10 @@ export function bitDiagram(layout: Layout, bytes: Uint8Array, opts: DiagramOptio
   const issues: DecodeIssue[] = layout.issues(bytes);
   const index = new Map(layout.leaves.map((l, i) => [l.path, i]));
   const flagged = new Set(issues.flatMap((i) => (index.has(i.field) ? [index.get(i.field) as number] : [])));
+  for (const name of opts.flag ?? [])
+    layout.leaves.forEach((l, i) => {
+      if (l.path === name || l.path.startsWith(`${name}.`)) flagged.add(i);
+    });
   return el(
     "div",
     { class: "diagram" },

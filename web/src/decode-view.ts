@@ -130,9 +130,11 @@ export function mountDecode(root: HTMLElement): void {
       return;
     }
     const { bytes, read } = parsed;
+    const reasons = reasonsOf(layout, bytes, archSel.value);
     out.append(
-      reasonsList(layout, reasonsOf(layout, bytes, archSel.value)),
+      reasonsList(layout, reasons),
       bitDiagram(layout, bytes, {
+        flag: reasons.map((r) => r.field),
         onEdit: (edited) => {
           hex.value = formatHex(edited, read);
           show();

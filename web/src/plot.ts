@@ -1,5 +1,6 @@
 /** busbw against message size as an SVG: sizes on a log₂ axis, one point per row of the table. */
 import type { ReportRow } from "../../src/collectives/index.js";
+import { niceStep } from "./nice-step.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 560;
@@ -26,13 +27,6 @@ export function sizeLabel(bytes: number): string {
     u++;
   }
   return `${Number.isInteger(bytes) ? bytes : bytes.toFixed(1)} ${units[u]}`;
-}
-
-/** A round step giving about `n` ticks over [0, max]. */
-function niceStep(max: number, n: number): number {
-  const raw = max / n;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  return ([1, 2, 5, 10].find((m) => m * p >= raw) ?? 10) * p;
 }
 
 /** The plot of `rows` (empty axes when there are none yet). */

@@ -4,6 +4,7 @@
  * names the slice. Drawn in the page from the worker's trace — nothing is sent anywhere.
  */
 import { el } from "./dom.js";
+import { niceStep } from "./nice-step.js";
 import type { Slice, TraceModel } from "./trace-model.js";
 
 const LANE_H = 16;
@@ -145,8 +146,11 @@ export class Timeline {
       g.fillStyle = PALETTE[m.kinds.indexOf(s.kind) % PALETTE.length] as string;
       g.fillRect(x0, AXIS_H + s.lane * LANE_H + 2, Math.max(1, x1 - x0 - 0.5), LANE_H - 4);
     }
-    g.strokeStyle = "rgb(29 35 48 / 0.55)";
-    g.fillStyle = "rgb(29 35 48 / 0.75)";
+    // Many waits would hide the slices: the more arrows, the fainter each.
+    const alpha = Math.min(0.6, Math.max(0.08, 12 / Math.sqrt(m.arrows.length + 1) / 4));
+    g.strokeStyle = `rgb(29 35 48 / ${alpha})`;
+    g.fillStyle = `rgb(29 35 48 / ${Math.min(0.8, alpha * 1.5)})`;
+    g.lineWidth = 0.8;
     for (const a of m.arrows)
       this.arrow(g, this.x(a.fromTime), this.laneY(a.fromLane), this.x(a.toTime), this.laneY(a.toLane));
     g.restore();
@@ -157,15 +161,12 @@ export class Timeline {
   }
 
   private drawAxis(g: CanvasRenderingContext2D, w: number, h: number): void {
-    const span = this.v1 - this.v0;
-    const raw = span / 8;
-    const p = 10 ** Math.floor(Math.log10(raw));
-    const step = ([1, 2, 5, 10].find((k) => k * p >= raw) ?? 10) * p;
+    const step = niceStep(this.v1 - this.v0, 8);
     g.strokeStyle = "#e3e6ec";
     g.fillStyle = "#4a5468";
     for (let t = Math.ceil(this.v0 / step) * step; t <= this.v1; t += step) {
       const x = this.x(t);
-      if (x < GUTTER) continue;
+      if (x < GUTTER || x > w - 90) continue;
       g.beginPath();
       g.moveTo(x, AXIS_H - 4);
       g.lineTo(x, h);
