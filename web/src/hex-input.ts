@@ -15,13 +15,12 @@ function looksLikeWords(tokens: readonly string[]): boolean {
   return tokens.length > 0 && tokens.every((t) => /^0x[0-9a-f]{3,8}$/i.test(t));
 }
 
-/** The bytes of little-endian u32 words (`0x` optional, up to 8 digits each). */
+/** The bytes of little-endian u32 words (`0x` optional, up to 8 digits each; longer runs in 8-digit steps). */
 function wordsToBytes(tokens: readonly string[]): Uint8Array {
-  // One unbroken run in word mode is read as consecutive 8-digit words.
-  const words =
-    tokens.length === 1 && !/^0x/i.test(tokens[0] as string)
-      ? ((tokens[0] as string).match(/.{1,8}/g) ?? [])
-      : tokens;
+  // A digit run longer than one word (no 0x) is consecutive 8-digit words, as a dump without spaces prints them.
+  const words = tokens.flatMap((t) =>
+    /^0x/i.test(t) || t.length <= 8 || t.length % 8 !== 0 ? [t] : (t.match(/.{8}/g) ?? []),
+  );
   const out = new Uint8Array(words.length * 4);
   const view = new DataView(out.buffer);
   words.forEach((w, i) => {
