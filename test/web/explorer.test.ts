@@ -50,6 +50,18 @@ afterAll(async () => {
 
 /** Wait for the page (the machine may be busy with other test files: be patient, not flaky). */
 const poll = <T>(read: () => Promise<T>, timeout = 20_000) => expect.poll(read, { timeout });
+/** Open the current URL in a new page (as a shared link would be) and run `check` there. */
+async function inFreshPage(check: () => Promise<void>): Promise<void> {
+  const first = page;
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  try {
+    await page.goto(first.url());
+    await check();
+  } finally {
+    await page.close();
+    page = first;
+  }
+}
 const pageErrors = () => (globalThis as { pageErrors?: string[] }).pageErrors ?? [];
 const open = (hash: string) => page.goto(`${pathToFileURL(join(outDir, "index.html")).href}#${hash}`);
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -96,16 +108,27 @@ describe("web explorer in Chromium", () => {
     const bytes = encodeS3d3(word);
     const expected = isValidSb2sbCollective(bytes, { arch: "trn1" }).reasons;
     expect(expected.length).toBeGreaterThanOrEqual(5);
-    // a shared link: the layout, arch and hex come from the URL
-    await open(`view=decode&layout=s3d3&arch=trn1&hex=${toHex(bytes)}`);
-    await poll(() => page.textContent("#verdict")).toContain(`invalid (${expected.length} reasons)`);
-    const shown = await page
-      .locator("#reasons li")
-      .evaluateAll((lis) => lis.map((li) => ({ code: li.getAttribute("data-code"), text: li.textContent })));
-    expect(shown.map((r) => r.code)).toEqual(expected.map((r) => r.code));
-    for (const [i, r] of expected.entries())
-      expect(shown[i]?.text).toBe(`${r.code} ${r.field}: ${r.message}`);
+    const reasonsShown = async () => {
+      await poll(() => page.textContent("#verdict")).toContain(`invalid (${expected.length} reasons)`);
+      const shown = await page
+        .locator("#reasons li")
+        .evaluateAll((lis) =>
+          lis.map((li) => ({ code: li.getAttribute("data-code"), text: li.textContent })),
+        );
+      expect(shown.map((r) => r.code)).toEqual(expected.map((r) => r.code));
+      for (const [i, r] of expected.entries())
+        expect(shown[i]?.text).toBe(`${r.code} ${r.field}: ${r.message}`);
+    };
+    // pasted: the page guesses s3d3 from the 64 bytes and its constant-free fields
+    await open("view=decode");
+    await page.selectOption("#decode select[name=layout]", "guess");
+    await page.selectOption("#decode select[name=arch]", "trn1");
+    await page.fill("textarea[name=hex]", toHex(bytes));
+    await poll(() => page.textContent("#decoded-layout")).toBe("s3d3");
+    await reasonsShown();
+    expect(await page.locator(".bits .band.flagged").count()).toBeGreaterThanOrEqual(expected.length - 1);
     await shot("decode-s3d3-invalid");
+    await inFreshPage(reasonsShown); // the link reproduces the view
     expect(pageErrors()).toEqual([]);
   });
 
@@ -114,8 +137,8 @@ describe("web explorer in Chromium", () => {
       arch: "trn2",
       op: "add",
       sources: ["0x1000", "0x2000", "0x3000"],
-      dests: ["0x8000"],
-      size: 4096,
+      dests: ["0x9000"],
+      size: 2048,
       inDtype: "bf16",
     };
     const result = runBuildRequest(parseBuildRequest(JSON.stringify(request)));
@@ -123,8 +146,8 @@ describe("web explorer in Chromium", () => {
     await open("view=build");
     await page.selectOption("#build select[name=op]", "add");
     await page.fill("#build input[name=sources]", "0x1000, 0x2000, 0x3000");
-    await page.fill("#build input[name=dests]", "0x8000");
-    await page.fill("#build input[name=size]", "4096");
+    await page.fill("#build input[name=dests]", "0x9000");
+    await page.fill("#build input[name=size]", "2048");
     await page.selectOption("#build select[name=inDtype]", "bf16");
     const summaries = page.locator("#build-out details.desc > summary");
     await poll(() => summaries.allTextContents()).toEqual(result.written.map(describeLine));
@@ -135,6 +158,11 @@ describe("web explorer in Chromium", () => {
     expect(await first.locator(".bits .band").count()).toBeGreaterThan(5);
     expect(await first.locator('tr[data-field="buf_ptr"]').textContent()).toContain("0x1000");
     await shot("build-add-bf16");
+    await inFreshPage(() =>
+      poll(() => page.locator("#build-out details.desc > summary").allTextContents()).toEqual(
+        result.written.map(describeLine),
+      ),
+    );
     // FMA without scales: the null cce_info libnrt asserts on, with its message
     let refusal = "";
     try {
@@ -171,6 +199,20 @@ describe("web explorer in Chromium", () => {
     expect(await span()).toBeCloseTo(whole / 2, 6);
     await page.click("#tl-reset");
     expect(await span()).toBeCloseTo(whole, 6);
+    // the wheel zooms around the pointer, a drag pans by the distance dragged
+    const box = (await page.locator("#timeline").boundingBox()) as { x: number; y: number; width: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + 40);
+    await page.mouse.wheel(0, 100);
+    await poll(span).toBeCloseTo(whole * 1.25, 6);
+    const start = async () =>
+      Number(((await page.getAttribute("#timeline", "data-window")) ?? "").split(" ")[0]);
+    const before = await start();
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 100, box.y + 40, { steps: 4 });
+    await page.mouse.up();
+    expect(await start()).toBeGreaterThan(before);
+    expect(await span()).toBeCloseTo(whole * 1.25, 6);
+    await page.click("#tl-reset");
     await shot("run-allr-r8");
     expect(pageErrors()).toEqual([]);
   }, 120_000);
