@@ -10,23 +10,30 @@ import { GUARD_FILL } from "../device/buffer-layout.js";
 /** Bytes compared at once (memcmp) before looking at elements; a multiple of every dtype size. */
 const BLOCK_BYTES = 1 << 16;
 
-function asBuffer(a: Uint8Array): Buffer {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+/** Node's Buffer (memcmp) where there is one; a browser has none (the web explorer's worker). */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/** Whether bytes [from, to) of `a` and `e` are equal. */
+function sameBlock(a: Uint8Array, e: Uint8Array, from: number, to: number): boolean {
+  if (NodeBuffer !== undefined) {
+    const view = (x: Uint8Array) => NodeBuffer.from(x.buffer, x.byteOffset, x.byteLength);
+    return view(a).compare(view(e), from, to, from, to) === 0;
+  }
+  for (let i = from; i < to; i++) if (a[i] !== e[i]) return false;
+  return true;
 }
 
 /** Elements of `actual` whose bytes differ from `expected`. */
 export function countWrong(actual: Uint8Array, expected: Uint8Array, dt: Dtype): number {
   const eb = dtypeBytes(dt);
   let wrong = 0;
-  const a = asBuffer(actual);
-  const e = asBuffer(expected);
   const both = Math.min(actual.length, expected.length);
   for (let i = 0; i < actual.length; i += eb) {
     // Whole equal blocks hold no wrong element: skip them at memcmp speed.
     while (
       i % BLOCK_BYTES === 0 &&
       i + BLOCK_BYTES <= both &&
-      a.compare(e, i, i + BLOCK_BYTES, i, i + BLOCK_BYTES) === 0
+      sameBlock(actual, expected, i, i + BLOCK_BYTES)
     )
       i += BLOCK_BYTES;
     if (i >= actual.length) break;

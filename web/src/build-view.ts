@@ -1,0 +1,148 @@
+/**
+ * Build: a CCE (or copy) request as `sdmakit build` takes it → the descriptors the runtime writes on
+ * the TX and RX rings, each expandable into its bit diagram (and its meta-control word's), or
+ * libnrt's refusal (the assert or -EINVAL message) when the request is one libnrt rejects.
+ */
+import { isEinval, SdmaAssertError, toHex } from "../../src/bits/index.js";
+import {
+  describeLine,
+  describeWritten,
+  parseBuildRequest,
+  runBuildRequest,
+  type WrittenDescriptor,
+  wordBytes,
+} from "../../src/runtime/index.js";
+import { DTYPE_NAMES } from "../../src/spec/index.js";
+import { bitDiagram } from "./bit-diagram.js";
+import { el, input, labelled, select } from "./dom.js";
+import { errorText } from "./error-text.js";
+import { readState, writeState } from "./url-state.js";
+
+const DTYPES = DTYPE_NAMES.filter((n) => n !== "invalid");
+const DEFAULT_DTYPE: readonly [string, string] = ["", "(default)"];
+
+/** The form's fields and first values: a 3-source bf16 ADD. */
+const FORM = {
+  arch: "trn2",
+  op: "add",
+  sources: "0x1000, 0x2000, 0x3000",
+  dests: "0x8000",
+  size: "4096",
+  inDtype: "bf16",
+  accumDtype: "",
+  outDtype: "",
+  scales: "",
+  scaleDtype: "",
+  constant: "",
+  constantDtype: "",
+  sr: "",
+  seed: "",
+} as const;
+type FormKey = keyof typeof FORM;
+
+const list = (text: string) => text.split(/[\s,]+/).filter((t) => t !== "");
+const numberOr = (text: string) =>
+  text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
+
+/** The JSON request of the form's values; empty fields are left out so the library's defaults apply. */
+function requestOf(v: Readonly<Record<FormKey, string>>): Record<string, unknown> {
+  const req: Record<string, unknown> = {
+    arch: v.arch,
+    op: v.op,
+    sources: list(v.sources),
+    dests: list(v.dests),
+    size: numberOr(v.size),
+  };
+  for (const k of ["inDtype", "accumDtype", "outDtype", "scaleDtype", "constantDtype"] as const)
+    if (v[k] !== "") req[k] = v[k];
+  if (v.scales.trim() !== "") req.scales = list(v.scales).map(numberOr);
+  if (v.constant.trim() !== "") req.constant = numberOr(v.constant);
+  if (v.sr === "on") req.sr = true;
+  if (v.seed.trim() !== "") req.seed = numberOr(v.seed);
+  return req;
+}
+
+function descriptorCard(w: WrittenDescriptor): HTMLElement {
+  const d = describeWritten(w);
+  const body = el("div", {}, bitDiagram(w.spec.layout, w.bytes));
+  if (d.meta !== undefined && w.spec.metaLayout !== undefined) {
+    body.append(el("p", {}, el("strong", {}, `meta-control word ${d.meta.word}`), ` (${d.meta.layout})`));
+    body.append(bitDiagram(w.spec.metaLayout, wordBytes(Number(d.meta.word))));
+  }
+  body.append(el("a", { href: `#view=decode&layout=${d.layout}&hex=${toHex(w.bytes)}` }, "open in Decode"));
+  return el("details", { class: "desc", "data-ring": w.ring }, el("summary", {}, describeLine(w)), body);
+}
+
+/** Build the Build view into `root`. */
+export function mountBuild(root: HTMLElement): void {
+  const state = readState();
+  const value = (k: FormKey) => state.get(`b_${k}`) ?? FORM[k];
+  const dt = (k: FormKey) => select(k, [DEFAULT_DTYPE, ...DTYPES], value(k));
+  const controls: Record<FormKey, HTMLInputElement | HTMLSelectElement> = {
+    arch: select("arch", ["trn1", "trn2", "trn3"], value("arch")),
+    op: select("op", ["copy", "add", "fma", "min", "max"], value("op")),
+    sources: input("sources", value("sources"), { class: "wide" }),
+    dests: input("dests", value("dests"), { class: "wide" }),
+    size: input("size", value("size")),
+    inDtype: dt("inDtype"),
+    accumDtype: dt("accumDtype"),
+    outDtype: dt("outDtype"),
+    scales: input("scales", value("scales")),
+    scaleDtype: dt("scaleDtype"),
+    constant: input("constant", value("constant")),
+    constantDtype: dt("constantDtype"),
+    sr: el("input", { name: "sr", type: "checkbox" }),
+    seed: input("seed", value("seed")),
+  };
+  (controls.sr as HTMLInputElement).checked = value("sr") === "on";
+  const form = el("div", { class: "controls" });
+  for (const [k, c] of Object.entries(controls))
+    form.append(labelled(k === "sr" ? "stochastic rounding" : k, c));
+  const out = el("div", { id: "build-out" });
+  root.append(form, out);
+
+  const show = (): void => {
+    const v = {} as Record<FormKey, string>;
+    for (const [k, c] of Object.entries(controls) as [FormKey, HTMLInputElement][])
+      v[k] = c.type === "checkbox" ? (c.checked ? "on" : "") : c.value;
+    writeState(
+      Object.fromEntries(Object.entries(v).map(([k, x]) => [`b_${k}`, x === FORM[k as FormKey] ? "" : x])),
+    );
+    const json = JSON.stringify(requestOf(v));
+    out.replaceChildren(el("p", { class: "mono muted" }, `sdmakit build '${json}'`));
+    let result: ReturnType<typeof runBuildRequest>;
+    try {
+      result = runBuildRequest(parseBuildRequest(json));
+    } catch (e) {
+      const refused = e instanceof SdmaAssertError;
+      out.append(
+        el(
+          "p",
+          { class: "error", id: refused ? "refusal" : "build-error" },
+          refused ? `refused: ${(e as Error).message}` : `bad input: ${errorText(e)}`,
+        ),
+      );
+      return;
+    }
+    if (isEinval(result)) {
+      out.append(el("p", { class: "error", id: "refusal" }, `refused: -EINVAL: ${result.message}`));
+      return;
+    }
+    if (result.reducePacketBytes !== undefined)
+      out.append(el("p", {}, `encd_get_cce_reduce_packet_size: ${result.reducePacketBytes} bytes`));
+    for (const ring of ["tx", "rx"] as const) {
+      const written = result.written.filter((w) => w.ring === ring);
+      out.append(
+        el(
+          "h3",
+          {},
+          `${ring.toUpperCase()} ring (${ring === "tx" ? "M2S" : "S2M"}): ${written.length} descriptor${written.length === 1 ? "" : "s"}`,
+        ),
+      );
+      for (const w of written) out.append(descriptorCard(w));
+    }
+  };
+  for (const c of Object.values(controls))
+    c.addEventListener(c instanceof HTMLSelectElement || c.type === "checkbox" ? "change" : "input", show);
+  show();
+}

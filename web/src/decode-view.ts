@@ -1,0 +1,148 @@
+/**
+ * Decode: paste hex, pick a layout or let the page guess it, see the bit diagram, the validator's
+ * reasons (S3D3: is_valid_sb2sb_collective; every other layout: its reserved / constant / enum /
+ * undeclared bits, as `sdmakit validate` reports them), and edit fields back into hex.
+ */
+
+import type { Layout } from "../../src/bits/index.js";
+import { DecodeError } from "../../src/bits/index.js";
+import { issuesWithAddr4Arms, isValidSb2sbCollective } from "../../src/isa/index.js";
+import { LAYOUTS, layoutByName, S3D3 } from "../../src/spec/index.js";
+import { bitDiagram } from "./bit-diagram.js";
+import { el, labelled, select } from "./dom.js";
+import { errorText } from "./error-text.js";
+import { formatHex, type HexOrder, parseHexInput } from "./hex-input.js";
+import { guessLayouts, layoutSizes } from "./layout-guess.js";
+import { readState, writeState } from "./url-state.js";
+
+/** The seed 000 §9.2 FMA descriptor (the README tour): what the page shows first. */
+const EXAMPLE_HEX = "0000800000001002000000090000003f";
+
+interface Reason {
+  readonly code: string;
+  readonly field: string;
+  readonly message: string;
+}
+
+function reasonsOf(layout: Layout, bytes: Uint8Array, arch: string): Reason[] {
+  if (layout === S3D3) return [...isValidSb2sbCollective(bytes, { arch }).reasons];
+  return issuesWithAddr4Arms(layout, bytes).map((i) => ({
+    code: i.kind,
+    field: i.field,
+    message: i.message,
+  }));
+}
+
+function reasonsList(layout: Layout, reasons: readonly Reason[]): HTMLElement {
+  const what = layout === S3D3 ? "is_valid_sb2sb_collective" : `${layout.name} checks`;
+  if (reasons.length === 0) return el("p", { class: "ok", id: "verdict" }, `${what}: valid`);
+  const list = el("ul", { class: "reasons", id: "reasons" });
+  for (const r of reasons)
+    list.append(el("li", { "data-code": r.code }, el("code", {}, r.code), ` ${r.field}: ${r.message}`));
+  return el(
+    "div",
+    {},
+    el(
+      "p",
+      { class: "error", id: "verdict" },
+      `${what}: invalid (${reasons.length} reason${reasons.length === 1 ? "" : "s"})`,
+    ),
+    list,
+  );
+}
+
+/** Build the Decode view into `root`. */
+export function mountDecode(root: HTMLElement): void {
+  const state = readState();
+  const layoutSel = select(
+    "layout",
+    [["guess", "guess from the bytes"], ...LAYOUTS.map((l) => [l.name, `${l.name} (${l.bytes} B)`] as const)],
+    state.get("layout") ?? "guess",
+  );
+  const orderSel = select(
+    "order",
+    [
+      ["auto", "auto"],
+      ["bytes", "bytes in memory order"],
+      ["words", "little-endian u32 words"],
+    ],
+    state.get("order") ?? "auto",
+  );
+  const archSel = select("arch", ["trn1", "trn2", "trn3"], state.get("arch") ?? "trn2");
+  const hex = el("textarea", { name: "hex", rows: "3", spellcheck: "false" });
+  hex.value = state.get("hex") ?? EXAMPLE_HEX;
+  const out = el("div", { id: "decode-out" });
+  root.append(
+    el(
+      "div",
+      { class: "controls" },
+      labelled("layout", layoutSel),
+      labelled("hex is", orderSel),
+      labelled("arch (S3D3 validator)", archSel),
+    ),
+    labelled("hex — a digit run, bytes with spaces or 0x, or 0x u32 words as a dump prints them", hex),
+    out,
+  );
+
+  const show = (): void => {
+    writeState({
+      layout: layoutSel.value,
+      order: orderSel.value,
+      arch: archSel.value,
+      hex: hex.value.trim(),
+    });
+    out.replaceChildren();
+    let parsed: ReturnType<typeof parseHexInput>;
+    let layout: Layout | undefined;
+    try {
+      parsed = parseHexInput(hex.value, orderSel.value as HexOrder);
+      const guesses = layoutSel.value === "guess" ? guessLayouts(parsed.bytes) : [];
+      layout = layoutSel.value === "guess" ? guesses[0] : layoutByName(layoutSel.value);
+      if (layout === undefined)
+        throw new DecodeError(
+          `no layout is ${parsed.bytes.length} bytes with these constant bits (layout sizes: ${layoutSizes().join(", ")} B)`,
+        );
+      if (parsed.bytes.length !== layout.bytes)
+        throw new DecodeError(
+          `${layout.name} is ${layout.bytes} bytes (${layout.bytes * 2} hex digits); got ${parsed.bytes.length}`,
+        );
+      const head = el(
+        "p",
+        { id: "decode-head" },
+        el("strong", { id: "decoded-layout" }, layout.name),
+        ` — ${layout.doc} `,
+        el("span", { class: "muted" }, `(${layout.source}; read as ${parsed.read})`),
+      );
+      if (guesses.length > 1)
+        head.append(
+          el(
+            "span",
+            { class: "muted" },
+            ` · also fits: ${guesses
+              .slice(1)
+              .map((g) => g.name)
+              .join(", ")}`,
+          ),
+        );
+      out.append(head);
+    } catch (e) {
+      out.append(el("p", { class: "error", id: "decode-error" }, errorText(e)));
+      return;
+    }
+    const { bytes, read } = parsed;
+    const reasons = reasonsOf(layout, bytes, archSel.value);
+    out.append(
+      reasonsList(layout, reasons),
+      bitDiagram(layout, bytes, {
+        flag: reasons.map((r) => r.field),
+        onEdit: (edited) => {
+          hex.value = formatHex(edited, read);
+          show();
+        },
+      }),
+    );
+  };
+  for (const c of [layoutSel, orderSel, archSel]) c.addEventListener("change", show);
+  hex.addEventListener("input", show);
+  show();
+}

@@ -1,0 +1,104 @@
+/**
+ * The Run view's worker: sweeps the sizes with the library's `runSize` (plan, device run, check,
+ * timing), posting progress, each nccom-test row as it is done, and the trace of the largest size —
+ * so the page stays responsive however long the run takes.
+ */
+import { FieldError } from "../../src/bits/index.js";
+import {
+  type AlgorithmName,
+  type CheckMode,
+  type CollectiveName,
+  type CollectiveRun,
+  collectiveDtype,
+  parseSize,
+  type ReduceOp,
+  runSize,
+  type SizeResult,
+  sweepSizes,
+  traceOf,
+} from "../../src/collectives/index.js";
+import { archProfile } from "../../src/hal/index.js";
+import { dtypeName } from "../../src/spec/index.js";
+import { errorText } from "./error-text.js";
+import type { RunInput, RunMessage } from "./run-protocol.js";
+
+/** A trace larger than this is not drawn (the page would hold it all in memory). */
+export const MAX_TRACE_EVENTS = 200_000;
+
+const post = (m: RunMessage) => postMessage(m);
+
+function oneOf<T extends string>(name: string, text: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(text))
+    throw new FieldError("run", name, text, allowed.join(" | "));
+  return text as T;
+}
+
+function count(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isInteger(v) || v < 1) throw new FieldError("run", name, text, "an integer ≥ 1");
+  return v;
+}
+
+function runOf(input: RunInput): CollectiveRun {
+  return {
+    profile: archProfile(input.arch),
+    ranks: count("ranks", input.ranks),
+    nodes: count("nodes", input.nodes),
+    collective: oneOf<CollectiveName>("collective", input.collective, ["allr", "allg", "redsct", "sendrecv"]),
+    algorithm: oneOf<AlgorithmName | "auto">("algorithm", input.algo, ["auto", "ring", "kangaring", "mesh"]),
+    dtype: collectiveDtype(input.dtype),
+    op: oneOf<ReduceOp>("op", input.op, ["sum", "max", "min", "avg"]),
+    check: oneOf<CheckMode>("check", input.check, ["exact", "reference", "none"]),
+    timingOnly: false,
+    dataSeed: 0,
+  };
+}
+
+function run(input: RunInput): void {
+  const spec = runOf(input);
+  const factor = Number(input.factor);
+  const sizes = sweepSizes(
+    parseSize("min size", input.min),
+    parseSize("max size", input.max),
+    factor,
+    undefined,
+  );
+  post({
+    type: "start",
+    sizes,
+    header: `# ${spec.collective} ranks=${spec.ranks} nodes=${spec.nodes} arch=${spec.profile.name} dtype=${dtypeName(spec.dtype)} op=${spec.op} check=${spec.check}`,
+  });
+  let last: SizeResult | undefined;
+  let posted = -1;
+  sizes.forEach((size, k) => {
+    const progress = (f: number) => {
+      const fraction = (k + f) / sizes.length;
+      if (fraction - posted < 0.005) return;
+      posted = fraction;
+      post({ type: "progress", fraction, label: `${spec.collective} ${size} B` });
+    };
+    progress(0);
+    last = runSize(spec, size, progress);
+    post({ type: "row", row: last.row, algorithm: last.plan.algorithm });
+  });
+  post({ type: "progress", fraction: 1, label: "done" });
+  if (last !== undefined) {
+    const events = traceOf(last.plan, last.schedule, spec.profile).traceEvents;
+    if (events.length > MAX_TRACE_EVENTS)
+      post({
+        type: "trace-skipped",
+        size: last.row.size,
+        reason: `${events.length} trace events (the page draws up to ${MAX_TRACE_EVENTS})`,
+      });
+    else post({ type: "trace", size: last.row.size, events });
+  }
+  post({ type: "done" });
+}
+
+addEventListener("message", (e: MessageEvent<RunInput>) => {
+  try {
+    run(e.data);
+  } catch (err) {
+    post({ type: "error", message: errorText(err) });
+  }
+});
