@@ -1,7 +1,6 @@
 import { BF16_FORMAT, type NarrowFloatFormat } from "./float-formats.js";
 import type { OverflowPolicy, Rounding } from "./rounding.js";
 import type { RandomSource } from "./sr-stream.js";
-import { wasmEncodeBf16 } from "./wasm/kernels.js";
 
 const F32_INF_BITS = 0x7f800000;
 
@@ -63,8 +62,9 @@ function roundBelowNormal(
  * NaN becomes the format's canonical quiet NaN with the input's sign (MODEL: the payload is not
  * kept; libraries differ, the vectors compare "is NaN + sign").
  *
- * Speed: bf16 runs a specialised kernel (below); `specialised = false` forces the generic one, so
- * that tests can hold the two equal bit for bit.
+ * Speed: bf16 runs a specialised loop (below); `specialised = false` forces the generic one, so
+ * that tests can hold the two equal bit for bit. encodeFromF32 runs the wasm SIMD twins
+ * (wasm/kernels.wat) first, for 64 elements or more; these loops are their reference.
  */
 export function encodeNarrowFloat(
   fmt: NarrowFloatFormat,
@@ -79,11 +79,6 @@ export function encodeNarrowFloat(
 ): void {
   const { finite, inf } = overflowCodes(fmt, overflow);
   const rng = rounding.mode === "sr" ? rounding.rng : undefined;
-  if (specialised && fmt === BF16_FORMAT) {
-    // The wasm SIMD twin of encodeBf16 (wasm/kernels.wat); same words drawn in the same order.
-    const draw = rng && ((words: Uint32Array, n: number) => drawWords(rng, words, n));
-    if (wasmEncodeBf16(bits, srcOffset, count, out as Uint16Array, outOffset, draw, finite, inf)) return;
-  }
   // Chunks bound the random-word scratch; every element still draws exactly one word, in order.
   for (let done = 0; done < count; done += CHUNK) {
     const n = count - done < CHUNK ? count - done : CHUNK;

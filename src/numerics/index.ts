@@ -38,6 +38,8 @@ export {
   aluLoadEncoded,
   aluMax,
   aluMin,
+  aluReduceEncoded,
+  type EncodedSource,
 } from "./alu.js";
 /**
  * Decode `count` little-endian elements of a dtype from bytes into FP32.
@@ -104,4 +106,9 @@ export { SrStream } from "./sr-stream.js";
  * const acc = arena.f32(0, n);
  * const bytes = arena.u8(4 * n, 2 * n); // one bf16 source
  */
-export { WasmArena } from "./wasm/kernels.js";
+/**
+ * Whether the wasm kernels decode a dtype themselves (every dtype but the 64-bit integers): the
+ * engine reads such a source into the kernel arena rather than decoding it in JS. Never throws.
+ * @example wasmHasDtype(Dtype.FP8_E4); // true
+ */
+export { WasmArena, wasmHasDtype } from "./wasm/kernels.js";
