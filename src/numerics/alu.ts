@@ -1,9 +1,12 @@
 import { FieldError } from "../bits/errors.js";
 import { Dtype, dtypeBytes } from "../spec/dtype.js";
 import { decodeToF32, encodeFromF32 } from "./codec.js";
+import { overflowCodes } from "./float-encode.js";
+import { narrowFloatFormat } from "./float-formats.js";
 import { fmaF32 } from "./fma.js";
 import { type OverflowPolicy, RNE, type Rounding } from "./rounding.js";
-import { wasmAlu } from "./wasm/kernels.js";
+import { SrStream } from "./sr-stream.js";
+import { wasmAlu, wasmReduce2 } from "./wasm/kernels.js";
 
 /** The CCE ALU operations (SDMA_CCETYPE ADD 0, FMA 1, MAX 2, MIN 3; seed 000 §1.1, §4.1). */
 export type AluOp = "add" | "fma" | "min" | "max";
@@ -269,6 +272,50 @@ export function aluApplyEncodedThenEncode(
   }
 }
 
+/**
+ * Two sources of the output's dtype, ADD / MIN / MAX, everything in one WasmArena: one kernel with
+ * no accumulator at all (wasmReduce2); false when that does not apply.
+ */
+function reduceTwo(
+  op: AluOp,
+  sources: readonly EncodedSource[],
+  count: number,
+  outDt: Dtype,
+  out: Uint8Array,
+  outOffset: number,
+  rounding: Rounding,
+  overflow: OverflowPolicy,
+): boolean {
+  const [a, b] = sources;
+  if (op === "fma" || sources.length !== 2 || a === undefined || b === undefined) return false;
+  if (a.dt !== outDt || b.dt !== outDt) return false;
+  const width = dtypeBytes(outDt);
+  const fits = (bytes: Uint8Array, at: number) =>
+    Number.isInteger(at) && at >= 0 && at + count * width <= bytes.length;
+  if (!Number.isInteger(count) || count < 0 || !fits(a.bytes, a.byteOffset) || !fits(b.bytes, b.byteOffset)) {
+    return false;
+  }
+  if (!fits(out, outOffset)) return false;
+  const fmt = narrowFloatFormat(outDt);
+  const sr = rounding.mode === "sr" && fmt !== undefined ? rounding.rng : undefined;
+  if (sr !== undefined && !(sr instanceof SrStream)) return false;
+  const codes = fmt === undefined ? undefined : overflowCodes(fmt, overflow);
+  return wasmReduce2(
+    op,
+    outDt,
+    a.bytes,
+    a.byteOffset,
+    b.bytes,
+    b.byteOffset,
+    count,
+    out,
+    outOffset,
+    sr,
+    codes?.finite ?? 0,
+    codes?.inf ?? 0,
+  );
+}
+
 /** Elements per block of the blocked steps: 16 KiB of accumulator, resident in L1 / L2. */
 const BLOCK = 4096;
 
@@ -305,6 +352,7 @@ export function aluReduceEncoded(
   overflow: OverflowPolicy = "ieee",
 ): void {
   if (sources.length === 0) throw new FieldError("aluReduceEncoded", "sources", 0, "1 or more");
+  if (reduceTwo(op, sources, count, outDt, out, outOffset, rounding, overflow)) return;
   const outWidth = dtypeBytes(outDt);
   const last = sources.length - 1;
   for (let done = 0; done < count; done += BLOCK) {

@@ -347,6 +347,29 @@ describe("aluReduceEncoded (one pass, blocked) = the steps over the whole span (
     ["fp32 FMA 2 sources → fp32", "fma", Dtype.FP32, Dtype.FP32, 2, () => RNE],
     ["int16 ADD 2 sources → int8", "add", Dtype.INT16, Dtype.INT8, 2, () => RNE],
   ];
+  for (const dt of KERNEL_DTYPES) {
+    for (const op of ["add", "min", "max"] as const) {
+      cases.push([
+        `${name(dt)} ${op} 2 sources → ${name(dt)} RNE (the two-source kernel)`,
+        op,
+        dt,
+        dt,
+        2,
+        () => RNE,
+      ]);
+      if (narrowFloatFormat(dt)) {
+        const sr = (): Rounding => ({ mode: "sr", rng: new SrStream(dt) });
+        cases.push([
+          `${name(dt)} ${op} 2 sources → ${name(dt)} SR (the two-source kernel)`,
+          op,
+          dt,
+          dt,
+          2,
+          sr,
+        ]);
+      }
+    }
+  }
   it.each(cases)("%s", (_n, op, inDt, outDt, sourceCount, rounding) => {
     const count = 3 * 4096 + 77;
     const width = dtypeBytes(inDt);

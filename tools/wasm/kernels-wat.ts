@@ -53,13 +53,19 @@ const v = (x: number | string) => `(v128.const i32x4 ${x} ${x} ${x} ${x})`;
 const get = (name: string) => `(local.get $${name})`;
 const set = (name: string, expr: string) => `(local.set $${name} ${expr})`;
 
+/**
+ * `fix` (statements) only when some lane of `mask` is set: NaN results, specials and results
+ * outside a format's normal range are rare, and skipping their selects halves a group's work.
+ */
+const rarely = (mask: string, fix: string) => `(if (v128.any_true ${mask}) (then\n          ${fix}))`;
+
 /** Where a group is: group k of an 8-element iteration, or one element (the tail). */
 type At = 0 | 1 | "one";
 const offset = (at: At, width: number) => (at === 1 ? ` offset=${4 * width}` : "");
 
 /** The group's codes as i32 lanes (sign- or zero-extended), or FP32 bits for a 4-byte dtype. */
-function loadCodes(k: Kind, at: At): string {
-  const src = get("src");
+function loadCodes(k: Kind, at: At, from = "src"): string {
+  const src = get(from);
   const signed = k.kind === "int" && k.signed;
   const s = signed ? "s" : "u";
   if (k.width === 4) return at === "one" ? `(v128.load32_zero ${src})` : `(v128.load${offset(at, 4)} ${src})`;
@@ -97,11 +103,13 @@ function decode(k: Kind, codes: string): string {
     set("m", `(i32x4.shl (v128.and ${get("c")} ${v(signBit - 1)}) (i32.const ${dropped}))`),
     set(
       "x",
-      `(v128.or (i32x4.shl (v128.and ${get("c")} ${v(signBit)}) (i32.const ${32 - bits}))
-          (v128.bitselect (v128.or ${get("m")} ${v(0x7f800000)})
-            (f32x4.mul ${get("m")} (v128.const f32x4 0x1p${127 - bias} 0x1p${127 - bias} 0x1p${127 - bias} 0x1p${127 - bias}))
-            (i32x4.ge_s ${get("m")} ${v(infMag)})))`,
+      `(f32x4.mul ${get("m")} (v128.const f32x4 0x1p${127 - bias} 0x1p${127 - bias} 0x1p${127 - bias} 0x1p${127 - bias}))`,
     ),
+    rarely(
+      `(i32x4.ge_s ${get("m")} ${v(infMag)})`,
+      set("x", `(v128.bitselect (v128.or ${get("m")} ${v(0x7f800000)}) ${get("x")} (i32x4.ge_s ${get("m")} ${v(infMag)}))`),
+    ),
+    set("x", `(v128.or ${get("x")} (i32x4.shl (v128.and ${get("c")} ${v(signBit)}) (i32.const ${32 - bits})))`),
   ].join("\n        ");
 }
 
@@ -113,9 +121,13 @@ function decode(k: Kind, codes: string): string {
  * (TwoSum), and round-to-odd at 53 bits then to nearest at 24 is the correctly rounded FMA (53 ≥
  * 24 + 2); fma.ts gets the same bits another way.
  */
-function combine(c: Combine, at: At): string {
+function combine(c: Combine, at: At, fromSource: boolean): string {
   if (c === "pass") return set("r", get("x"));
-  const acc = at === "one" ? `(v128.load32_zero ${get("acc")})` : `(v128.load${offset(at, 4)} ${get("acc")})`;
+  const acc = fromSource
+    ? get("b")
+    : at === "one"
+      ? `(v128.load32_zero ${get("acc")})`
+      : `(v128.load${offset(at, 4)} ${get("acc")})`;
   let r: string;
   if (c === "load") r = set("r", get("x"));
   else if (c !== "fma") r = set("r", `(f32x4.${c} ${acc} ${get("x")})`);
@@ -148,8 +160,9 @@ function combine(c: Combine, at: At): string {
       set("r", `(i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 ${get("r")} ${get("y")})`),
     ].join("\n        ");
   }
+  const nan = `(f32x4.ne ${get("r")} ${get("r")})`;
   return `${r}
-        ${set("r", `(v128.bitselect ${v(0x7fc00000)} ${get("r")} (f32x4.ne ${get("r")} ${get("r")}))`)}`;
+        ${rarely(nan, set("r", `(v128.bitselect ${v(0x7fc00000)} ${get("r")} ${nan})`))}`;
 }
 
 /** The next xoshiro128** word of the stream held in $s0..$s3 into $w (sr-stream.ts fillU32). */
@@ -190,13 +203,16 @@ function encodeFloat(k: Kind, sr: boolean): string {
     return [
       set("m", a),
       set("c", `(i32x4.shr_u (i32x4.add ${get("m")} ${inc}) (i32.const 16))`),
-      set(
-        "c",
-        `(v128.bitselect
-          (v128.bitselect ${get("ov")}
-            (v128.bitselect ${get("iv")} ${v(0x7fc0)} (i32x4.eq ${get("m")} ${v(0x7f800000)}))
-            (i32x4.lt_s ${get("m")} ${v(0x7f800000)}))
-          ${get("c")} (i32x4.gt_s ${get("c")} ${v(0x7f7f)}))`,
+      rarely(
+        `(i32x4.gt_s ${get("c")} ${v(0x7f7f)})`,
+        set(
+          "c",
+          `(v128.bitselect
+            (v128.bitselect ${get("ov")}
+              (v128.bitselect ${get("iv")} ${v(0x7fc0)} (i32x4.eq ${get("m")} ${v(0x7f800000)}))
+              (i32x4.lt_s ${get("m")} ${v(0x7f800000)}))
+            ${get("c")} (i32x4.gt_s ${get("c")} ${v(0x7f7f)}))`,
+        ),
       ),
       set("c", `(v128.or ${get("c")} (v128.and (i32x4.shr_u ${u} (i32.const 16)) ${v(0x8000)}))`),
     ].join("\n        ");
@@ -222,15 +238,20 @@ function encodeFloat(k: Kind, sr: boolean): string {
     set("m", a),
     set("c", `(i32x4.sub ${get("m")} ${v(rebias)})`),
     set("c", `(i32x4.shr_u (i32x4.add ${get("c")} ${inc}) (i32.const ${dropped}))`),
-    set("c", `(v128.bitselect ${get("ov")} ${get("c")} (i32x4.ge_s ${get("c")} ${v(infCode)}))`),
-    set(
-      "c",
-      `(v128.bitselect
+    rarely(
+      `(v128.or (i32x4.ge_s ${get("c")} ${v(infCode)}) (i32x4.lt_s ${get("m")} ${v(minNormal)}))`,
+      [
+        set("c", `(v128.bitselect ${get("ov")} ${get("c")} (i32x4.ge_s ${get("c")} ${v(infCode)}))`),
+        set(
+          "c",
+          `(v128.bitselect
           ${below}
           (v128.bitselect ${get("c")}
             (v128.bitselect ${get("iv")} ${v(infCode | (1 << (manBits - 1)))} (i32x4.eq ${get("m")} ${v(0x7f800000)}))
             (i32x4.lt_s ${get("m")} ${v(0x7f800000)}))
           (i32x4.lt_s ${get("m")} ${v(minNormal)}))`,
+        ),
+      ].join("\n          "),
     ),
     set("c", `(v128.or ${get("c")} (i32x4.shl (i32x4.shr_u ${u} (i32.const 31)) (i32.const ${bits - 1})))`),
   ].join("\n        ");
@@ -271,6 +292,11 @@ interface Kernel {
   readonly name: string;
   readonly src: Kind;
   readonly combine: Combine;
+  /**
+   * Where the accumulator operand comes from: FP32 words at $acc, or (the two-source kernels) a
+   * first source of this dtype at $acc, decoded like $src.
+   */
+  readonly first?: Kind;
   /** The stored dtype (FP32 for the ALU kernels) and, for a narrow float, stochastic rounding. */
   readonly out: Kind;
   readonly sr: boolean;
@@ -280,9 +306,11 @@ interface Kernel {
 function group(k: Kernel, at: At): string {
   const encoded =
     k.out.kind === "f32" ? "" : k.out.kind === "int" ? encodeInt(k.out) : encodeFloat(k.out, k.sr);
+  const first = k.first;
   return [
+    first ? `${decode(first, loadCodes(first, at, "acc"))}\n        ${set("b", get("x"))}` : "",
     decode(k.src, loadCodes(k.src, at)),
-    combine(k.combine, at),
+    combine(k.combine, at, first !== undefined),
     k.sr ? randomWords(at) : "",
     encoded,
     store(k.out, at),
@@ -296,7 +324,9 @@ function kernel(k: Kernel): string {
   const codes = k.out.kind === "narrow" || k.out.kind === "bf16";
   const bump = (elements: number) =>
     [
-      acc ? `(local.set $acc (i32.add (local.get $acc) (i32.const ${4 * elements})))` : "",
+      acc
+        ? `(local.set $acc (i32.add (local.get $acc) (i32.const ${(k.first?.width ?? 4) * elements})))`
+        : "",
       `(local.set $src (i32.add (local.get $src) (i32.const ${k.src.width * elements})))`,
       `(local.set $out (i32.add (local.get $out) (i32.const ${k.out.width * elements})))`,
     ]
@@ -311,7 +341,7 @@ function kernel(k: Kernel): string {
     .filter((p) => p !== "")
     .join(" ");
   const locals = [
-    "(local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128)",
+    "(local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)",
     k.combine === "fma"
       ? "(local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)"
       : "",
@@ -408,6 +438,25 @@ export function kernelList(): Kernel[] {
         sr: false,
         doc: `out[i] = ${c}(acc[i], ${src.name}[i])`,
       });
+    }
+  }
+  for (const src of KINDS) {
+    for (const c of ["add", "min", "max"] as const) {
+      const two = { src, first: src, combine: c, out: src };
+      list.push({
+        ...two,
+        name: `${c}2_${src.name}`,
+        sr: false,
+        doc: `out[i] = ${src.name} RNE code of ${c}(first[i], src[i])`,
+      });
+      if (src.kind === "narrow" || src.kind === "bf16") {
+        list.push({
+          ...two,
+          name: `${c}2_${src.name}_sr`,
+          sr: true,
+          doc: `out[i] = ${src.name} SR code of ${c}(first[i], src[i])`,
+        });
+      }
     }
   }
   for (const out of KINDS) {

@@ -32,6 +32,9 @@ interface DtypeKernels {
   readonly width: number;
   readonly dec: Kernel | undefined;
   readonly combine: Readonly<Record<WasmCombine, Kernel>>;
+  /** out ← this dtype's code of op(first, src), both sources of this dtype: RNE, and SR. */
+  readonly two: Readonly<Record<TwoSourceOp, Kernel>>;
+  readonly twoSr: Readonly<Record<TwoSourceOp, Kernel | undefined>>;
   readonly enc: Kernel;
   readonly encSr: Kernel | undefined;
   /** Narrow floats take the overflow policy's magnitude codes; integers do not. */
@@ -70,7 +73,14 @@ function bind(exports: Record<string, unknown>): Kernels {
       WasmCombine,
       Kernel
     >;
+    const two = (suffix: string) =>
+      Object.fromEntries(TWO_SOURCE_OPS.map((op) => [op, fn(`${op}2_${name}${suffix}`)])) as Record<
+        TwoSourceOp,
+        Kernel
+      >;
     byDtype[dt] = {
+      two: two(""),
+      twoSr: two("_sr"),
       width: dtypeBytes(dt),
       dec: fn(`dec_${name}`),
       combine,
@@ -87,6 +97,9 @@ function bind(exports: Record<string, unknown>): Kernels {
   };
 }
 const WASM_COMBINES: readonly WasmCombine[] = ["load", "add", "min", "max", "fma"];
+/** The ops of the two-source kernels. */
+export type TwoSourceOp = "add" | "min" | "max";
+const TWO_SOURCE_OPS: readonly TwoSourceOp[] = ["add", "min", "max"];
 
 /** Whether the kernels decode / apply dtype `dt` (every dtype but the 64-bit integers). */
 export function wasmHasDtype(dt: Dtype): boolean {
@@ -341,6 +354,58 @@ export function wasmEncode(
   return true;
 }
 
+/**
+ * A two-source reduce in one pass with no accumulator: out[i] ← the `dt` code of op(a[i], b[i]),
+ * NaN canonical, RNE or SR from `sr` (its state moves as the JS encoder's would). Sources and
+ * output are `count` elements of `dt` at byte offsets of their views, all in one WasmArena, the
+ * output apart from both sources or exactly on one. False when no kernel ran: the caller runs the
+ * steps (aluLoadEncoded, aluApplyEncoded, encodeFromF32), which give the same bytes.
+ */
+export function wasmReduce2(
+  op: TwoSourceOp,
+  dt: Dtype,
+  a: Uint8Array,
+  aOffset: number,
+  b: Uint8Array,
+  bOffset: number,
+  count: number,
+  out: Uint8Array,
+  outOffset: number,
+  sr: SrStream | undefined,
+  overflowCode: number,
+  infCode: number,
+): boolean {
+  const dk = kernelsFor(dt, count);
+  const direct = dk && arenaOf(a, b, out);
+  if (dk === undefined || direct === undefined) return false;
+  const len = count * dk.width;
+  const aAt = a.byteOffset + aOffset;
+  const bAt = b.byteOffset + bOffset;
+  const outAt = out.byteOffset + outOffset;
+  if (!inPlaceOk(aAt, len, outAt, len) || !inPlaceOk(bAt, len, outAt, len)) return false;
+  const k = direct.byDtype[dt] as DtypeKernels;
+  const kernel = sr === undefined ? k.two[op] : k.twoSr[op];
+  if (kernel === undefined) return false;
+  if (sr === undefined) kernel(aAt, bAt, outAt, count, overflowCode, infCode);
+  else withStream(direct, sr, () => kernel(aAt, bAt, outAt, count, overflowCode, infCode));
+  return true;
+}
+
+/** Run `fn` with the stream's state in the instance's globals, and take the moved state back. */
+function withStream(k: Kernels, sr: SrStream, fn: () => void): void {
+  const state = sr.stateWords();
+  const [g0, g1, g2, g3] = k.sr;
+  g0.value = state[0] as number;
+  g1.value = state[1] as number;
+  g2.value = state[2] as number;
+  g3.value = state[3] as number;
+  fn();
+  state[0] = g0.value;
+  state[1] = g1.value;
+  state[2] = g2.value;
+  state[3] = g3.value;
+}
+
 /** One encode kernel call; SR hands the stream's state to the kernel and takes it back. */
 function encodeWith(
   k: Kernels,
@@ -353,19 +418,6 @@ function encodeWith(
   infCode: number,
 ): void {
   const dk = k.byDtype[dt] as DtypeKernels;
-  if (sr === undefined) {
-    dk.enc(src, out, n, overflowCode, infCode);
-    return;
-  }
-  const state = sr.stateWords();
-  const [g0, g1, g2, g3] = k.sr;
-  g0.value = state[0] as number;
-  g1.value = state[1] as number;
-  g2.value = state[2] as number;
-  g3.value = state[3] as number;
-  (dk.encSr as Kernel)(src, out, n, overflowCode, infCode);
-  state[0] = g0.value;
-  state[1] = g1.value;
-  state[2] = g2.value;
-  state[3] = g3.value;
+  if (sr === undefined) dk.enc(src, out, n, overflowCode, infCode);
+  else withStream(k, sr, () => (dk.encSr as Kernel)(src, out, n, overflowCode, infCode));
 }
