@@ -107,9 +107,15 @@ function decode(k: Kind, codes: string): string {
     ),
     rarely(
       `(i32x4.ge_s ${get("m")} ${v(infMag)})`,
-      set("x", `(v128.bitselect (v128.or ${get("m")} ${v(0x7f800000)}) ${get("x")} (i32x4.ge_s ${get("m")} ${v(infMag)}))`),
+      set(
+        "x",
+        `(v128.bitselect (v128.or ${get("m")} ${v(0x7f800000)}) ${get("x")} (i32x4.ge_s ${get("m")} ${v(infMag)}))`,
+      ),
     ),
-    set("x", `(v128.or ${get("x")} (i32x4.shl (v128.and ${get("c")} ${v(signBit)}) (i32.const ${32 - bits})))`),
+    set(
+      "x",
+      `(v128.or ${get("x")} (i32x4.shl (v128.and ${get("c")} ${v(signBit)}) (i32.const ${32 - bits})))`,
+    ),
   ].join("\n        ");
 }
 
