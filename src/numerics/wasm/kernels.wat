@@ -216,22 +216,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -242,22 +250,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -276,22 +292,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -498,22 +522,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -524,22 +556,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -558,22 +598,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -780,22 +828,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -806,22 +862,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -840,22 +904,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1062,22 +1134,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1088,22 +1168,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1122,22 +1210,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1344,22 +1440,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1370,22 +1474,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1404,22 +1516,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1706,22 +1826,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1737,22 +1865,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1776,22 +1912,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1998,22 +2142,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2024,22 +2176,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2058,22 +2218,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2280,22 +2448,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2306,22 +2482,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2340,22 +2524,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2532,22 +2724,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2558,22 +2758,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2592,22 +2800,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2894,22 +3110,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2925,22 +3149,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2964,22 +3196,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3266,22 +3506,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3297,22 +3545,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3336,22 +3592,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3638,22 +3902,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3669,22 +3941,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3708,22 +3988,30 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-        (local.set $t (v128.and
-          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
+        (local.set $t (v128.const i32x4 0 0 0 0))
+        (if (v128.any_true (v128.or
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
+            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
+          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+          (local.set $t (v128.and
+            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
