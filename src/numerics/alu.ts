@@ -316,7 +316,7 @@ function reduceTwo(
   );
 }
 
-/** Elements per block of the blocked steps: 16 KiB of accumulator, resident in L1 / L2. */
+/** Elements per block of aluApplyEncodedThenEncode: 16 KiB of accumulator, resident in L1. */
 const BLOCK = 4096;
 
 /** One source of {@link aluReduceEncoded}: `count` elements of `dt` at `bytes[byteOffset…]`. */
@@ -332,9 +332,10 @@ export interface EncodedSource {
  * A whole reduce in one pass over memory: `out[outOffset…]` ← op over the sources of their
  * elements, encoded as `outDt`. ADD / MIN / MAX start from the first source (aluLoadEncoded), FMA
  * from +0 (execute.ts MODEL "accumulator start"), and each further source is applied in order.
- * The same bytes as those steps over the whole span, run block by block (16 KiB of accumulator:
- * `acc` needs min(count, 4096) elements) so that no accumulator round trip reaches memory; in wasm
- * kernels when acc, sources and out view one WasmArena. `scratch` as for aluApplyEncoded.
+ * The same bytes as those steps over the whole span, run in blocks of min(acc.length,
+ * scratch.length) elements (16 Ki = 64 KiB of accumulator stays in L2) so that no accumulator
+ * round trip reaches memory; in wasm kernels when acc, sources and out view one WasmArena. Two
+ * sources of the output's dtype (ADD / MIN / MAX) run as one kernel with no accumulator at all.
  * @throws {FieldError} as the steps do; when there is no source.
  * @example
  * aluReduceEncoded("add", acc, [{ dt, bytes: a, byteOffset: 0 }, { dt, bytes: b, byteOffset: 0 }], n, scratch, dt, out, 0);
@@ -353,10 +354,12 @@ export function aluReduceEncoded(
 ): void {
   if (sources.length === 0) throw new FieldError("aluReduceEncoded", "sources", 0, "1 or more");
   if (reduceTwo(op, sources, count, outDt, out, outOffset, rounding, overflow)) return;
+  const block = Math.min(acc.length, scratch.length);
+  if (count > 0 && block < 1) throw new FieldError("aluReduceEncoded", "acc.length", block, "1 or more");
   const outWidth = dtypeBytes(outDt);
   const last = sources.length - 1;
-  for (let done = 0; done < count; done += BLOCK) {
-    const n = Math.min(BLOCK, count - done);
+  for (let done = 0; done < count; done += block) {
+    const n = Math.min(block, count - done);
     const first = sources[0] as EncodedSource;
     if (op === "fma") acc.fill(0, 0, n);
     else if (last > 0)
