@@ -273,6 +273,35 @@ export function aluApplyEncodedThenEncode(
 }
 
 /**
+ * The accumulator of one block at its start, from the first source when a kernel step can: loaded
+ * (ADD / MIN / MAX of several sources), or scaled into the +0 start (FMA: one rounding, as the FMA
+ * step on +0 gives); else the start value. Returns the index of the first source still to apply.
+ */
+function startBlock(
+  op: AluOp,
+  acc: Float32Array,
+  sources: readonly EncodedSource[],
+  done: number,
+  n: number,
+  scratch: Float32Array,
+): number {
+  const first = sources[0] as EncodedSource;
+  const at = first.byteOffset + done * dtypeBytes(first.dt);
+  const several = sources.length > 1;
+  if (op !== "fma") {
+    if (several) aluLoadEncoded(acc, first.dt, first.bytes, at, n);
+    else acc.fill(aluIdentity(op), 0, n);
+    return several ? 1 : 0;
+  }
+  const scale = first.scale ?? 0;
+  if (several && isF32(scale) && inRange(first.dt, acc, first.bytes, at, n)) {
+    if (wasmAlu("scale", acc, first.dt, first.bytes, at, n, scale)) return 1;
+  }
+  acc.fill(0, 0, n);
+  return 0;
+}
+
+/**
  * Two sources of the output's dtype, ADD / MIN / MAX, everything in one WasmArena: one kernel with
  * no accumulator at all (wasmReduce2); false when that does not apply.
  */
@@ -360,12 +389,8 @@ export function aluReduceEncoded(
   const last = sources.length - 1;
   for (let done = 0; done < count; done += block) {
     const n = Math.min(block, count - done);
-    const first = sources[0] as EncodedSource;
-    if (op === "fma") acc.fill(0, 0, n);
-    else if (last > 0)
-      aluLoadEncoded(acc, first.dt, first.bytes, first.byteOffset + done * dtypeBytes(first.dt), n);
-    else acc.fill(aluIdentity(op), 0, n);
-    for (let i = op === "fma" || last === 0 ? 0 : 1; i <= last; i++) {
+    const next = startBlock(op, acc, sources, done, n, scratch);
+    for (let i = next; i <= last; i++) {
       const s = sources[i] as EncodedSource;
       const at = s.byteOffset + done * dtypeBytes(s.dt);
       if (i < last) aluApplyEncoded(op, acc, s.dt, s.bytes, at, n, scratch, s.scale);

@@ -346,6 +346,8 @@ describe("aluReduceEncoded (one pass, blocked) = the steps over the whole span (
     ],
     ["fp32 FMA 2 sources → fp32", "fma", Dtype.FP32, Dtype.FP32, 2, () => RNE],
     ["int16 ADD 2 sources → int8", "add", Dtype.INT16, Dtype.INT8, 2, () => RNE],
+    ["fp8_e5 FMA 3 sources → bf16", "fma", Dtype.FP8_E5, Dtype.BFLOAT16, 3, () => RNE],
+    ["int32 FMA 1 source → fp32", "fma", Dtype.INT32, Dtype.FP32, 1, () => RNE],
   ];
   for (const dt of KERNEL_DTYPES) {
     for (const op of ["add", "min", "max"] as const) {

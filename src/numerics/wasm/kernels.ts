@@ -20,7 +20,7 @@ interface WasmApi {
 const WASM = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
 /** What a kernel combines a decoded element with (kernels.wat): the ALU ops and "load" (none). */
-export type WasmCombine = "load" | "add" | "min" | "max" | "fma";
+export type WasmCombine = "load" | "scale" | "add" | "min" | "max" | "fma";
 
 type Kernel = (...args: number[]) => void;
 interface WasmGlobal {
@@ -96,7 +96,7 @@ function bind(exports: Record<string, unknown>): Kernels {
     byDtype,
   };
 }
-const WASM_COMBINES: readonly WasmCombine[] = ["load", "add", "min", "max", "fma"];
+const WASM_COMBINES: readonly WasmCombine[] = ["load", "scale", "add", "min", "max", "fma"];
 /** The ops of the two-source kernels. */
 export type TwoSourceOp = "add" | "min" | "max";
 const TWO_SOURCE_OPS: readonly TwoSourceOp[] = ["add", "min", "max"];
@@ -228,7 +228,8 @@ function inPlaceOk(inAt: number, inLen: number, outAt: number, outLen: number): 
 
 /**
  * acc[i] ← op(acc[i], x[i]) for i < count (FMA: x[i]·scale + acc[i], rounded once), x[i] being
- * element i of dtype `dt` at `srcBytes[srcOffset…]`; "load" is acc[i] ← x[i]. NaN results are
+ * element i of dtype `dt` at `srcBytes[srcOffset…]`; "load" is acc[i] ← x[i], "scale" the FMA of
+ * x[i] into acc[i] = +0 (acc only written). NaN results are
  * 0x7fc00000. In place when acc and the source view one WasmArena, else staged in 64 KiB chunks.
  * Returns false when no kernel ran (dtype without one, too short, disabled, wasm missing, or the
  * source overlapping acc other than word for word): the caller then runs its JS loop.
@@ -250,7 +251,7 @@ export function wasmAlu(
   if (direct !== undefined) {
     if (!inPlaceOk(srcAddr, count * width, acc.byteOffset, 4 * count)) return false;
     const k = direct.byDtype[dt] as DtypeKernels;
-    if (op === "load") k.combine.load(srcAddr, acc.byteOffset, count);
+    if (op === "load" || op === "scale") k.combine[op](srcAddr, acc.byteOffset, count, scale);
     else k.combine[op](acc.byteOffset, srcAddr, acc.byteOffset, count, scale);
     return true;
   }
@@ -264,7 +265,7 @@ export function wasmAlu(
   for (let done = 0; done < count; done += CHUNK) {
     const n = count - done < CHUNK ? count - done : CHUNK;
     mem.set(src.subarray(done * width, (done + n) * width), STAGE_SRC);
-    if (op === "load") dk.combine.load(STAGE_SRC, STAGE_ACC, n);
+    if (op === "load" || op === "scale") dk.combine[op](STAGE_SRC, STAGE_ACC, n, scale);
     else {
       stagedAcc.set(acc.subarray(done, done + n));
       dk.combine[op](STAGE_ACC, STAGE_SRC, STAGE_ACC, n, scale);

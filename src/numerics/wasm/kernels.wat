@@ -7,7 +7,10 @@
 ;; - dec_<dt>(src, out, n): codes → FP32 bits, exact, NaN payloads kept (codec.ts decodeToF32).
 ;; - load_<dt>(src, out, n): the same with every NaN as 0x7fc00000 (alu.ts aluLoadEncoded).
 ;; - add / min / max_<dt>(acc, src, out, n): out = op(acc, decoded src), NaN canonical (alu.ts).
-;; - fma_<dt>(acc, src, out, n, scale): out = src·scale + acc rounded once (fma.ts), NaN canonical.
+;; - fma_<dt>(acc, src, out, n, scale): out = src·scale + acc rounded once (fma.ts), NaN canonical;
+;;   scale_<dt>(src, out, n, scale): the same with acc = +0 (an FMA reduce's first source).
+;; - add2 / min2 / max2_<dt>[_sr](a, src, out, n, overflow, inf): out = the <dt> code of op(a, src),
+;;   both sources of <dt>, no accumulator (a two-source reduce in one pass).
 ;; - enc_<dt>(src, out, n[, overflow, inf]): FP32 bits → codes, RNE (float-encode.ts, int-encode.ts);
 ;;   enc_<dt>_sr: stochastic rounding, drawing one xoshiro128** word per element from the stream in
 ;;   globals sr0..sr3 (sr-stream.ts), which the caller loads before and reads back after.
@@ -79,6 +82,43 @@
         (br_if $done (i32.eqz (local.get $n)))
         (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))))))
         (local.set $r (local.get $x))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = scale(acc[i], int8[i])
+  (func (export "scale_int8") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load32_zero (local.get $src))))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load32_zero offset=4 (local.get $src))))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
           (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
         (v128.store32_lane 0 (local.get $out) (local.get $r))
@@ -393,6 +433,43 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
+  ;; out[i] = scale(acc[i], uint8[i])
+  (func (export "scale_uint8") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $src))))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $src))))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
   ;; out[i] = add(acc[i], uint8[i])
   (func (export "add_uint8") (param $acc i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
@@ -691,6 +768,43 @@
         (br_if $done (i32.eqz (local.get $n)))
         (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
         (local.set $r (local.get $x))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = scale(acc[i], int16[i])
+  (func (export "scale_int16") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_s (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_s offset=8 (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
           (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
         (v128.store32_lane 0 (local.get $out) (local.get $r))
@@ -1005,6 +1119,43 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
+  ;; out[i] = scale(acc[i], uint16[i])
+  (func (export "scale_uint16") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_u (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_u offset=8 (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
   ;; out[i] = add(acc[i], uint16[i])
   (func (export "add_uint16") (param $acc i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
@@ -1303,6 +1454,43 @@
         (br_if $done (i32.eqz (local.get $n)))
         (local.set $x (i32x4.shl (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))) (i32.const 16)))
         (local.set $r (local.get $x))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = scale(acc[i], bf16[i])
+  (func (export "scale_bf16") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (i32x4.shl (v128.load16x4_u (local.get $src)) (i32.const 16)))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $x (i32x4.shl (v128.load16x4_u offset=8 (local.get $src)) (i32.const 16)))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (i32x4.shl (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))) (i32.const 16)))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
           (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
         (v128.store32_lane 0 (local.get $out) (local.get $r))
@@ -1639,6 +1827,58 @@
           (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
         (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
         (local.set $r (local.get $x))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = scale(acc[i], fp16[i])
+  (func (export "scale_fp16") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $c (v128.load16x4_u (local.get $src)))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $c (v128.load16x4_u offset=8 (local.get $src)))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $c (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
           (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
         (v128.store32_lane 0 (local.get $out) (local.get $r))
@@ -2013,6 +2253,43 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
+  ;; out[i] = scale(acc[i], int32[i])
+  (func (export "scale_int32") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load offset=16 (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 32)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load32_zero (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 4)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
   ;; out[i] = add(acc[i], int32[i])
   (func (export "add_int32") (param $acc i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
@@ -2319,6 +2596,43 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
+  ;; out[i] = scale(acc[i], uint32[i])
+  (func (export "scale_uint32") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load offset=16 (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 32)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load32_zero (local.get $src))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 4)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
   ;; out[i] = add(acc[i], uint32[i])
   (func (export "add_uint32") (param $acc i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
@@ -2587,6 +2901,43 @@
         (br_if $done (i32.eqz (local.get $n)))
         (local.set $x (v128.load32_zero (local.get $src)))
         (local.set $r (local.get $x))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 4)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = scale(acc[i], fp32[i])
+  (func (export "scale_fp32") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (v128.load (local.get $src)))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $x (v128.load offset=16 (local.get $src)))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 32)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (v128.load32_zero (local.get $src)))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
           (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
         (v128.store32_lane 0 (local.get $out) (local.get $r))
@@ -2923,6 +3274,58 @@
           (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
         (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
         (local.set $r (local.get $x))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = scale(acc[i], fp8_e3[i])
+  (func (export "scale_fp8_e3") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
           (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
         (v128.store32_lane 0 (local.get $out) (local.get $r))
@@ -3327,6 +3730,58 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
+  ;; out[i] = scale(acc[i], fp8_e4[i])
+  (func (export "scale_fp8_e4") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
   ;; out[i] = add(acc[i], fp8_e4[i])
   (func (export "add_fp8_e4") (param $acc i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
@@ -3715,6 +4170,58 @@
           (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
         (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
         (local.set $r (local.get $x))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = scale(acc[i], fp8_e5[i])
+  (func (export "scale_fp8_e5") (param $src i32) (param $out i32) (param $n i32) (param $scale f64)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)
+    (local.set $scale2 (f64x2.splat (local.get $scale)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2))) (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))) (v128.const i32x4 0 0 0 0)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
           (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
         (v128.store32_lane 0 (local.get $out) (local.get $r))
