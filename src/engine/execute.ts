@@ -17,6 +17,7 @@ import {
   aluFma,
   aluIdentity,
   aluLoadEncoded,
+  aluReduceEncoded,
   decodeToF32,
   encodeFromF32,
   fmaF32,
@@ -307,6 +308,9 @@ export class Executor {
   ): number {
     const op = plan.op as "add" | "min" | "max";
     const n = plan.sources.length;
+    if (n === 2 && out && this.reduceTwo(plan, k, elements, out, rounding)) {
+      return (plan.sources[0] as Segment).len + (plan.sources[1] as Segment).len;
+    }
     let bytesRead = 0;
     for (let i = 0; i < n; i++) {
       const s = plan.sources[i] as CcePlan["sources"][number];
@@ -336,6 +340,41 @@ export class Executor {
       } else aluApplyEncoded(op, k.acc, s.inDt, bytes, 0, elements, k.src);
     }
     return bytesRead;
+  }
+
+  /**
+   * Two sources already in `k`'s arena: the whole reduce and its encode in one numerics call
+   * (aluReduceEncoded: one kernel pass with no accumulator when both are of the output dtype).
+   * False, having done nothing, when a source is elsewhere.
+   */
+  private reduceTwo(
+    plan: CcePlan,
+    k: KernelScratch,
+    elements: number,
+    out: Uint8Array,
+    rounding: Rounding,
+  ): boolean {
+    const [s0, s1] = plan.sources as [CcePlan["sources"][number], CcePlan["sources"][number]];
+    const a = this.peek(s0);
+    const b = this.peek(s1);
+    if (a?.buffer !== k.acc.buffer || b?.buffer !== k.acc.buffer) return false;
+    const sources = [
+      { dt: s0.inDt, bytes: a, byteOffset: 0 },
+      { dt: s1.inDt, bytes: b, byteOffset: 0 },
+    ];
+    aluReduceEncoded(
+      plan.op,
+      k.acc,
+      sources,
+      elements,
+      k.src,
+      plan.outDt,
+      out,
+      0,
+      rounding,
+      this.ctx.overflow,
+    );
+    return true;
   }
 
   /** The RX chain must take exactly what the packet produces; every destination must be writable. */

@@ -8,16 +8,23 @@ const F32_INF_BITS = 0x7f800000;
 export function overflowCodes(
   fmt: NarrowFloatFormat,
   policy: OverflowPolicy,
-): { finite: number; inf: number } {
-  switch (policy) {
-    case "ieee":
-      return { finite: fmt.infCode, inf: fmt.infCode };
-    case "nan":
-      return { finite: fmt.nanCode, inf: fmt.infCode };
-    case "satfinite":
-      return { finite: fmt.maxCode, inf: fmt.maxCode };
+): { readonly finite: number; readonly inf: number } {
+  // Made once per format: the kernels ask for every packet, and a fresh object each time shows.
+  let byPolicy = OVERFLOW_CODES.get(fmt);
+  if (byPolicy === undefined) {
+    byPolicy = {
+      ieee: { finite: fmt.infCode, inf: fmt.infCode },
+      nan: { finite: fmt.nanCode, inf: fmt.infCode },
+      satfinite: { finite: fmt.maxCode, inf: fmt.maxCode },
+    };
+    OVERFLOW_CODES.set(fmt, byPolicy);
   }
+  return byPolicy[policy];
 }
+const OVERFLOW_CODES = new Map<
+  NarrowFloatFormat,
+  Readonly<Record<OverflowPolicy, { readonly finite: number; readonly inf: number }>>
+>();
 
 /**
  * Round the magnitude `a` (FP32 bits, below the format's smallest normal) to a code: the 24-bit

@@ -321,7 +321,7 @@ export function wasmDecode(
  */
 export function wasmEncode(
   dt: Dtype,
-  bits: Uint32Array,
+  bits: Float32Array | Uint32Array,
   from: number,
   count: number,
   out: Uint8Array,
