@@ -3,7 +3,7 @@
 // bytes. The target rows are issue 13's; each runs through aluReduceEncoded (one pass, what a
 // whole-array reduce costs) and, for bf16, through the steps the engine runs per ≤ 2048-element
 // packet (aluLoadEncoded + aluApplyEncodedThenEncode). The "JS loops" rows are the same reduce
-// with the wasm kernels switched off (useWasmKernels(false)), the path every dtype but bf16 / FP32
+// with the wasm kernels switched off (useWasmKernels(false)): the path every dtype but bf16 / FP32
 // took before issue 13.
 import {
   aluApplyEncodedThenEncode,

@@ -51,8 +51,8 @@ function f32Bits(a: Float32Array): Uint32Array {
 /*
  * Speed: ADD / FMA / MIN / MAX over 64 elements or more run as WebAssembly SIMD kernels
  * (wasm/kernels.wat, pinned to these loops bit for bit by test/numerics/wasm-kernels.test.ts): in
- * place when acc and src view one WasmArena, else staged in 64 KiB chunks. Otherwise each kernel is one monomorphic
- * loop over typed arrays with no call per element. A NaN result is rare, so it is caught after the
+ * place when acc and src view one WasmArena, else staged in 64 KiB chunks. Otherwise each kernel is
+ * one monomorphic loop over typed arrays with no call per element. A NaN result is rare, so it is caught after the
  * fact (`Number.isNaN`, one compare once optimised) and rewritten as the canonical bits through
  * the integer view of acc: one well-predicted branch per element.
  */
