@@ -283,7 +283,6 @@ function startBlock(
   sources: readonly EncodedSource[],
   done: number,
   n: number,
-  scratch: Float32Array,
 ): number {
   const first = sources[0] as EncodedSource;
   const at = first.byteOffset + done * dtypeBytes(first.dt);
@@ -389,7 +388,7 @@ export function aluReduceEncoded(
   const last = sources.length - 1;
   for (let done = 0; done < count; done += block) {
     const n = Math.min(block, count - done);
-    const next = startBlock(op, acc, sources, done, n, scratch);
+    const next = startBlock(op, acc, sources, done, n);
     for (let i = next; i <= last; i++) {
       const s = sources[i] as EncodedSource;
       const at = s.byteOffset + done * dtypeBytes(s.dt);
