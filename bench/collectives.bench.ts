@@ -36,7 +36,8 @@ function allReduceRow(spec: CollectiveRun, target: string): BenchRow {
     RUNS,
     0,
   );
-  return { ...row, note: `${packets} packets, ${wrong} wrong; ${row.note}` };
+  const checked = spec.check === "none" ? "unchecked" : `${wrong} wrong`;
+  return { ...row, note: `${packets} packets, ${checked}; ${row.note}` };
 }
 
 export default async function bench(): Promise<BenchRow[]> {

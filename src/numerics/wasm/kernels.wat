@@ -256,30 +256,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -290,30 +282,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -332,30 +316,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -599,30 +575,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -633,30 +601,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -675,30 +635,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -942,30 +894,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -976,30 +920,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1018,30 +954,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1285,30 +1213,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1319,30 +1239,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1361,30 +1273,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1628,30 +1532,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1662,30 +1558,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -1704,30 +1592,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2066,30 +1946,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2105,30 +1977,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2152,30 +2016,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2419,30 +2275,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2453,30 +2301,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2495,30 +2335,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2762,30 +2594,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2796,30 +2620,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -2838,30 +2654,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3075,30 +2883,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3109,30 +2909,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3151,30 +2943,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3513,30 +3297,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3552,30 +3328,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3599,30 +3367,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -3961,30 +3721,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -4000,30 +3752,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -4047,30 +3791,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -4409,30 +4145,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -4448,30 +4176,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
@@ -4495,30 +4215,22 @@
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (local.get $x)) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (local.get $a)))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $r (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $p (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))) (local.get $scale2)))
         (local.set $q (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $a) (local.get $a))))
         (local.set $s (f64x2.add (local.get $p) (local.get $q)))
-        (local.set $t (v128.const i32x4 0 0 0 0))
-        (if (v128.any_true (v128.or
-            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 0x1fffffff 0x1fffffff)) (v128.const i64x2 0x10000000 0x10000000))
-            (f64x2.lt (f64x2.abs (local.get $s)) (v128.const f64x2 0x1p-126 0x1p-126)))) (then
-          (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
-          (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
-          (local.set $t (v128.and
-            (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
-              (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-            (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))))
+        (local.set $t (f64x2.sub (local.get $s) (local.get $p)))
+        (local.set $e (f64x2.add (f64x2.sub (local.get $p) (f64x2.sub (local.get $s) (local.get $t))) (f64x2.sub (local.get $q) (local.get $t))))
+        (local.set $t (v128.and
+          (v128.and (v128.or (f64x2.lt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $e) (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and (local.get $s) (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt (local.get $e) (v128.const f64x2 0 0)) (f64x2.gt (local.get $s) (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))
         (local.set $y (f32x4.demote_f64x2_zero (i64x2.add (local.get $s) (local.get $t))))
         (local.set $r (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $y)))
         (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
