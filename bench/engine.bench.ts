@@ -1,42 +1,31 @@
-// Engine throughput: a 64 MiB two-source CCE ADD (FP32 and bf16, FP32 accumulation) built by the
-// runtime in max-element packets, posted on one queue and executed by the engine, as a ratio to a
-// plain TypedArray copy of the same 64 MiB measured in the same run. Only the engine's run() is
-// timed: the runtime's packet building is the runtime's cost, not the device's. Each row is the best
-// of two runs after a full warm-up run, in CPU time: JIT and wasm tier-up are not throughput (a cold
-// run measured 2-3× slower than the fourth), and on this shared machine CPU time moves less than wall.
+// Engine: two-source CCE ADDs built by the runtime (addDmaPacketCce), posted on one queue and
+// executed by the engine (Device.run), timed as bench/harness.ts times: CPU time, in alternation
+// with a warm copy, RUNS pairs after warm-up.
+// - Throughput: 2 × 64 MiB of bf16 in max-size (2048-element) packets, engine time ÷ a copy of the
+//   128 MiB of input (the runtime's building is timed apart).
+// - Per packet: build and run the same number of 64- and 2048-element packets; the fixed part of a
+//   packet is what a line through the two sizes gives at zero elements (build + engine, µs).
 import { Device, HBM_BASE } from "../src/engine/index.js";
 import { addDmaPacketCce, Vring } from "../src/runtime/index.js";
 import { Dtype, dtypeBytes } from "../src/spec/dtype.js";
 import { KbinDmaDescOp } from "../src/spec/enums.js";
+import { type BenchRow, cpuMs, RUNS, spread, warmCopy } from "./harness.js";
 
 const TOTAL = 64 << 20;
 const SLOTS = 4096;
+/** Packets posted between drains: two TX descriptors each, so the TX ring never fills. */
+const BATCH = 1000;
 
-/** CPU milliseconds `fn` takes. */
-function cpuMs(fn: () => void): number {
-  const c0 = process.cpuUsage();
-  fn();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000;
-}
-
-function best(fn: () => void, reps = 3): number {
-  let t = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < reps; i++) t = Math.min(t, cpuMs(fn));
-  return t;
-}
-
-function engineAdd(dt: Dtype, total: number): { ms: number; packets: number } {
+/** A device with two sources and a destination of `total` bytes, all touched, and a ring. */
+function setup(total: number): { dev: Device; vring: Vring; a: bigint; b: bigint; d: bigint } {
   const dev = new Device("trn2");
   const a = HBM_BASE + 0x1000_0000n;
   const b = a + BigInt(total);
   const d = b + BigInt(total);
   const fill = new Uint8Array(1 << 20).map((_, i) => (i * 37) & 0x3f);
-  for (let off = 0; off < 2 * total; off += fill.length) dev.memory.write(a + BigInt(off), fill);
-  // Touch the destination too: the copy baseline's target is warm (best of 3), so first-touch page
-  // allocation would otherwise be charged to the engine alone.
-  const zeros = new Uint8Array(1 << 20);
-  for (let off = 0; off < total; off += zeros.length) dev.memory.write(d + BigInt(off), zeros);
+  for (let off = 0; off < 3 * total; off += fill.length) {
+    dev.memory.write(a + BigInt(off), fill.subarray(0, Math.min(fill.length, 3 * total - off)));
+  }
   const vring = new Vring({
     profile: dev.profile,
     memory: dev.memory,
@@ -47,48 +36,90 @@ function engineAdd(dt: Dtype, total: number): { ms: number; packets: number } {
     rxBase: HBM_BASE + BigInt(SLOTS * 16),
     slots: SLOTS,
   });
-  const chunk = dev.profile.maxCceElements * dtypeBytes(dt);
-  let packets = 0;
-  let ms = 0;
-  const drain = () => {
-    let faults = 0;
-    ms += cpuMs(() => {
-      faults = dev.run().faults.length;
-    });
-    if (faults > 0) throw new Error("engine fault in the bench");
-  };
-  for (let off = 0; off < total; off += chunk) {
-    const o = BigInt(off);
-    addDmaPacketCce(vring, {
-      op: KbinDmaDescOp.ADD,
-      sources: [a + o, b + o],
-      dests: [d + o],
-      size: chunk,
-      inDtype: dt,
-      cceInfo: null,
-    });
-    packets++;
-    // Two descriptors a packet on TX, one on RX: drain before the TX ring fills.
-    if (packets % 1000 === 0) drain();
-  }
-  drain();
-  return { ms, packets };
+  return { dev, vring, a, b, d };
 }
 
-export default async function bench(): Promise<{ name: string; ratio: number; note: string }[]> {
-  const src = new Uint8Array(TOTAL).fill(1);
-  const dst = new Uint8Array(TOTAL);
-  const copyMs = best(() => dst.set(src));
-  return [Dtype.FP32, Dtype.BFLOAT16].map((dt) => {
-    engineAdd(dt, TOTAL);
-    const first = engineAdd(dt, TOTAL);
-    const second = engineAdd(dt, TOTAL);
-    const { ms, packets } = first.ms < second.ms ? first : second;
-    const elements = TOTAL / dtypeBytes(dt);
-    return {
-      name: `engine ADD ${dt === Dtype.FP32 ? "fp32" : "bf16"} 2×64 MiB (runtime-built, ${packets} packets)`,
-      ratio: ms / copyMs,
-      note: `CPU time, best of 2 vs best of 3 TypedArray copies of 64 MiB (${copyMs.toFixed(1)} ms); ${((ms * 1e6) / elements).toFixed(2)} ns/element engine only`,
-    };
-  });
+/** Build and run `packets` ADD packets of `elements` bf16 each: CPU ms of building and of running. */
+function addPackets(
+  s: ReturnType<typeof setup>,
+  elements: number,
+  packets: number,
+): { buildMs: number; runMs: number } {
+  const size = elements * dtypeBytes(Dtype.BFLOAT16);
+  let buildMs = 0;
+  let runMs = 0;
+  for (let first = 0; first < packets; first += BATCH) {
+    const n = Math.min(BATCH, packets - first);
+    buildMs += cpuMs(() => {
+      for (let p = first; p < first + n; p++) {
+        const o = BigInt(p * size);
+        addDmaPacketCce(s.vring, {
+          op: KbinDmaDescOp.ADD,
+          sources: [s.a + o, s.b + o],
+          dests: [s.d + o],
+          size,
+          inDtype: Dtype.BFLOAT16,
+          cceInfo: null,
+        });
+      }
+    });
+    let faults = 0;
+    runMs += cpuMs(() => {
+      faults = s.dev.run().faults.length;
+    });
+    if (faults > 0) throw new Error("engine fault in the bench");
+  }
+  return { buildMs, runMs };
+}
+
+function throughputRow(): BenchRow {
+  const s = setup(TOTAL);
+  const copy = warmCopy(2 * TOTAL);
+  const packets = TOTAL / (2048 * 2);
+  const ratios: number[] = [];
+  addPackets(s, 2048, packets); // warm-up
+  for (let i = 0; i < RUNS; i++) {
+    const { runMs } = addPackets(s, 2048, packets);
+    ratios.push(runMs / cpuMs(copy));
+  }
+  return {
+    name: `engine ADD bf16 2 × 64 MiB, ${packets} packets of 2048 elements (engine only)`,
+    target: "",
+    unit: "× copy",
+    ...spread(ratios),
+    note: "engine run ÷ warm copy of the 128 MiB of input",
+  };
+}
+
+function perPacketRow(): BenchRow {
+  const packets = 8192;
+  const s = setup(packets * 2048 * 2);
+  const fixed: number[] = [];
+  const build: number[] = [];
+  const engine: number[] = [];
+  const sizes = [64, 2048] as const;
+  for (let i = 0; i < RUNS + 1; i++) {
+    const [small, large] = sizes.map((e) => addPackets(s, e, packets)) as [
+      ReturnType<typeof addPackets>,
+      ReturnType<typeof addPackets>,
+    ];
+    if (i === 0) continue; // warm-up
+    const atZero = (t64: number, t2048: number) => ((t64 * 2048 - t2048 * 64) / (2048 - 64) / packets) * 1000;
+    const b = atZero(small.buildMs, large.buildMs);
+    const e = atZero(small.runMs, large.runMs);
+    build.push(b);
+    engine.push(e);
+    fixed.push(b + e);
+  }
+  return {
+    name: "packet build + engine overhead per packet (fixed part)",
+    target: "≤ 4",
+    unit: "µs / packet",
+    ...spread(fixed),
+    note: `build ${spread(build).median.toFixed(1)} µs + engine ${spread(engine).median.toFixed(1)} µs; ${packets} packets of 64 and of 2048 bf16 elements, line through both sizes at 0`,
+  };
+}
+
+export default async function bench(): Promise<BenchRow[]> {
+  return [throughputRow(), perPacketRow()];
 }

@@ -1,22 +1,45 @@
-// `npm run bench`: every bench/*.bench.ts default-exports an async function returning rows of
-// { name, ratio, note }, each ratio measured against a baseline in the same run (this machine is
-// shared and noisy: absolute timings are not comparable between runs, ratios are).
-import { readdirSync } from "node:fs";
-
-interface BenchRow {
-  name: string;
-  ratio: number;
-  note?: string;
-}
+// `npm run bench`: every bench/*.bench.ts default-exports an async function returning rows (see
+// bench/harness.ts: each a median [min–max] over RUNS measurements against a baseline timed in the
+// same run; this machine is shared and noisy, so ratios carry across runs, absolute times do not).
+// Prints one markdown table; `npm run bench -- --write` also writes it to docs/BENCH.md.
+// BENCH_RUNS=n changes the number of measurements a row (default 5); BENCH_ONLY=engine runs one file.
+import { readdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { type BenchRow, formatRow, RUNS, TABLE_HEAD } from "./harness.js";
 
 const dir = new URL("./", import.meta.url);
+const only = process.env.BENCH_ONLY;
 const files = readdirSync(dir)
-  .filter((f) => f.endsWith(".bench.ts"))
+  .filter((f) => f.endsWith(".bench.ts") && (only === undefined || f.startsWith(only)))
   .sort();
+const lines: string[] = [];
+const log = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+log(`# npm run bench`);
+log("");
+log(
+  `${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ` +
+    `${RUNS} measurements a row, load average at start ${load()}.`,
+);
+log("");
+log("Figures are CPU time ÷ a warm in-process copy of the row's input bytes timed in alternation");
+log("(bench/harness.ts), median [min–max]; lower is better. Targets are issue 13's.");
 for (const file of files) {
   const mod = (await import(new URL(file, dir).href)) as { default: () => Promise<BenchRow[]> };
-  console.log(`\n${file}`);
-  for (const row of await mod.default()) {
-    console.log(`  ${row.name.padEnd(56)} ${row.ratio.toFixed(3).padStart(8)}×  ${row.note ?? ""}`);
-  }
+  log("");
+  log(`## ${file}`);
+  log("");
+  log(TABLE_HEAD);
+  for (const row of await mod.default()) log(formatRow(row));
+}
+log("");
+log(`Load average at the end: ${load()}.`);
+if (process.argv.includes("--write")) {
+  writeFileSync(new URL("../docs/BENCH.md", import.meta.url), `${lines.join("\n")}\n`);
 }

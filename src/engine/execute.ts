@@ -17,6 +17,7 @@ import {
   aluFma,
   aluIdentity,
   aluLoadEncoded,
+  aluReduceEncoded,
   decodeToF32,
   encodeFromF32,
   fmaF32,
@@ -25,8 +26,9 @@ import {
   type Rounding,
   type SrStream,
   WasmArena,
+  wasmHasDtype,
 } from "../numerics/index.js";
-import { Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { FmaOperand } from "../spec/enums.js";
 import { GCE_HEADER_BYTES, gcePayloadBytes } from "../spec/gce-header.js";
 import { type Descriptor, fault } from "./descriptor.js";
@@ -41,6 +43,13 @@ import { type KernelScratch, kernelScratch } from "./page-arenas.js";
 import { checkWritable } from "./preflight.js";
 import type { TransposePlan } from "./transpose-plan.js";
 
+/** The fma-desc operands of seed 000 §3.1 (a = input, b = scale, c = stored): one kernel step. */
+function isPlainFma(fma: NonNullable<CcePlan["sources"][number]["fma"]>): boolean {
+  return (
+    fma.a === FmaOperand.INPUT_BUFFER && fma.b === FmaOperand.SCALE && fma.c === FmaOperand.STORED_BUFFER
+  );
+}
+
 /** What a packet did, before the executor adds where it ran. */
 type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations">;
 
@@ -48,13 +57,6 @@ type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" 
 export function accumulatorStart(op: AluOp): number {
   return op === "fma" ? 0 : aluIdentity(op);
 }
-
-/**
- * The source dtypes the numerics kernels decode themselves (docs/FIDELITY.md): a source of
- * these is read into the arena when it is not there already, so its decode runs inside the kernel;
- * other dtypes are decoded in place from device memory (`DeviceMemory.peek`), with no copy.
- */
-const KERNEL_DTYPES: ReadonlySet<Dtype> = new Set([Dtype.BFLOAT16, Dtype.FP32, Dtype.FP32R]);
 
 /**
  * Reusable buffers, grown on demand: no allocation per element, little per packet. `bytes` is plain
@@ -252,8 +254,13 @@ export class Executor {
       if (plan.op === "fma") {
         k.acc.fill(accumulatorStart("fma"), 0, elements);
         for (const s of plan.sources) {
-          decodeToF32(s.inDt, this.source(s), 0, elements, k.src, 0);
           bytesRead += s.len;
+          if (s.fma && isPlainFma(s.fma)) {
+            const bytes = this.sourceForKernel(s, k);
+            aluApplyEncoded("fma", k.acc, s.inDt, bytes, 0, elements, k.src, s.fma.scale);
+            continue;
+          }
+          decodeToF32(s.inDt, this.source(s), 0, elements, k.src, 0);
           this.fma(k, s.fma, elements);
         }
       } else {
@@ -302,6 +309,9 @@ export class Executor {
   ): number {
     const op = plan.op as "add" | "min" | "max";
     const n = plan.sources.length;
+    if (n === 2 && out && this.reduceTwo(plan, k, elements, out, rounding)) {
+      return (plan.sources[0] as Segment).len + (plan.sources[1] as Segment).len;
+    }
     let bytesRead = 0;
     for (let i = 0; i < n; i++) {
       const s = plan.sources[i] as CcePlan["sources"][number];
@@ -331,6 +341,41 @@ export class Executor {
       } else aluApplyEncoded(op, k.acc, s.inDt, bytes, 0, elements, k.src);
     }
     return bytesRead;
+  }
+
+  /**
+   * Two sources already in `k`'s arena: the whole reduce and its encode in one numerics call
+   * (aluReduceEncoded: one kernel pass with no accumulator when both are of the output dtype).
+   * False, having done nothing, when a source is elsewhere.
+   */
+  private reduceTwo(
+    plan: CcePlan,
+    k: KernelScratch,
+    elements: number,
+    out: Uint8Array,
+    rounding: Rounding,
+  ): boolean {
+    const [s0, s1] = plan.sources as [CcePlan["sources"][number], CcePlan["sources"][number]];
+    const a = this.peek(s0);
+    const b = this.peek(s1);
+    if (a?.buffer !== k.acc.buffer || b?.buffer !== k.acc.buffer) return false;
+    const sources = [
+      { dt: s0.inDt, bytes: a, byteOffset: 0 },
+      { dt: s1.inDt, bytes: b, byteOffset: 0 },
+    ];
+    aluReduceEncoded(
+      plan.op,
+      k.acc,
+      sources,
+      elements,
+      k.src,
+      plan.outDt,
+      out,
+      0,
+      rounding,
+      this.ctx.overflow,
+    );
+    return true;
   }
 
   /** The RX chain must take exactly what the packet produces; every destination must be writable. */
@@ -379,11 +424,7 @@ export class Executor {
   private fma(k: KernelScratch, fma: CcePlan["sources"][number]["fma"], n: number): void {
     const { acc, src } = k;
     if (fma === undefined) throw new Error("unreachable: FMA source without operands");
-    if (
-      fma.a === FmaOperand.INPUT_BUFFER &&
-      fma.b === FmaOperand.SCALE &&
-      fma.c === FmaOperand.STORED_BUFFER
-    ) {
+    if (isPlainFma(fma)) {
       aluFma(acc, src, fma.scale, n);
       return;
     }
@@ -425,11 +466,11 @@ export class Executor {
 
   /**
    * A source's bytes for the ALU: in place when they already share `k`'s arena or the kernels do not
-   * decode the dtype; else (bf16 / FP32 elsewhere) read into `k.input`, so the kernel decodes them
+   * decode the dtype (the 64-bit integers); else read into `k.input`, so the kernel decodes them
    * in place rather than through a staging copy.
    */
   private sourceForKernel(s: Segment & { readonly inDt: Dtype }, k: KernelScratch): Uint8Array {
-    if (!KERNEL_DTYPES.has(s.inDt)) return this.source(s);
+    if (!wasmHasDtype(s.inDt)) return this.source(s);
     const view = this.peek(s);
     if (view && view.buffer === k.acc.buffer) return view;
     return this.read(s.desc, s.addr, k.input.subarray(0, s.len));

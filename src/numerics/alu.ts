@@ -1,11 +1,12 @@
 import { FieldError } from "../bits/errors.js";
-import { Dtype } from "../spec/dtype.js";
+import { Dtype, dtypeBytes } from "../spec/dtype.js";
 import { decodeToF32, encodeFromF32 } from "./codec.js";
 import { overflowCodes } from "./float-encode.js";
-import { BF16_FORMAT } from "./float-formats.js";
+import { narrowFloatFormat } from "./float-formats.js";
 import { fmaF32 } from "./fma.js";
 import { type OverflowPolicy, RNE, type Rounding } from "./rounding.js";
-import { wasmAlu, wasmAluTo } from "./wasm/kernels.js";
+import { SrStream } from "./sr-stream.js";
+import { wasmAlu, wasmReduce2 } from "./wasm/kernels.js";
 
 /** The CCE ALU operations (SDMA_CCETYPE ADD 0, FMA 1, MAX 2, MIN 3; seed 000 §1.1, §4.1). */
 export type AluOp = "add" | "fma" | "min" | "max";
@@ -48,10 +49,10 @@ function f32Bits(a: Float32Array): Uint32Array {
 }
 
 /*
- * Speed: ADD / MIN / MAX over 256 elements or more run as WebAssembly SIMD kernels (wasm/kernels.wat,
- * pinned to these loops bit for bit by test/numerics/wasm-kernels.test.ts): in place when acc and
- * src view one WasmArena, else staged in 64 KiB chunks. Otherwise each kernel is one monomorphic
- * loop over typed arrays with no call per element. A NaN result is rare, so it is caught after the
+ * Speed: ADD / FMA / MIN / MAX over 64 elements or more run as WebAssembly SIMD kernels
+ * (wasm/kernels.wat, pinned to these loops bit for bit by test/numerics/wasm-kernels.test.ts): in
+ * place when acc and src view one WasmArena, else staged in 64 KiB chunks. Otherwise each kernel is
+ * one monomorphic loop over typed arrays with no call per element. A NaN result is rare, so it is caught after the
  * fact (`Number.isNaN`, one compare once optimised) and rewritten as the canonical bits through
  * the integer view of acc: one well-predicted branch per element.
  */
@@ -70,7 +71,7 @@ function checkCount(fn: string, count: number, a: Float32Array, b: Float32Array 
  */
 export function aluAdd(acc: Float32Array, src: Float32Array, count: number): void {
   checkCount("aluAdd", count, acc, src);
-  if (wasmAlu("add", acc, 4, src, 0, count)) return;
+  if (wasmAlu("add", acc, Dtype.FP32, src, 0, count)) return;
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) {
     const r = acc[i]! + src[i]!;
@@ -82,12 +83,18 @@ export function aluAdd(acc: Float32Array, src: Float32Array, count: number): voi
 /** FMA: acc[i] = src[i]·scale + acc[i] with one rounding to FP32 (seed 000 §3.1: a=input, b=scale, c=stored). */
 export function aluFma(acc: Float32Array, src: Float32Array, scale: number, count: number): void {
   checkCount("aluFma", count, acc, src);
+  if (isF32(scale) && wasmAlu("fma", acc, Dtype.FP32, src, 0, count, scale)) return;
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) {
     const r = fmaF32(src[i]!, scale, acc[i]!);
     acc[i] = r;
     if (Number.isNaN(r)) bits[i] = CANONICAL_NAN_BITS;
   }
+}
+
+/** The kernels take the scale as an FP32 value (the descriptor's word); another runs in JS. */
+function isF32(x: number): boolean {
+  return Math.fround(x) === x;
 }
 
 /*
@@ -100,7 +107,7 @@ export function aluFma(acc: Float32Array, src: Float32Array, scale: number, coun
 /** MIN: acc[i] = minimum(acc[i], src[i]). */
 export function aluMin(acc: Float32Array, src: Float32Array, count: number): void {
   checkCount("aluMin", count, acc, src);
-  if (wasmAlu("min", acc, 4, src, 0, count)) return;
+  if (wasmAlu("min", acc, Dtype.FP32, src, 0, count)) return;
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) {
     const r = Math.min(acc[i]!, src[i]!);
@@ -112,7 +119,7 @@ export function aluMin(acc: Float32Array, src: Float32Array, count: number): voi
 /** MAX: acc[i] = maximum(acc[i], src[i]). */
 export function aluMax(acc: Float32Array, src: Float32Array, count: number): void {
   checkCount("aluMax", count, acc, src);
-  if (wasmAlu("max", acc, 4, src, 0, count)) return;
+  if (wasmAlu("max", acc, Dtype.FP32, src, 0, count)) return;
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) {
     const r = Math.max(acc[i]!, src[i]!);
@@ -152,41 +159,50 @@ export function aluConstantToF32(dt: Dtype, word: number): number {
 
 /**
  * One source step of a reduce, straight from the source's bytes: acc[i] ← op(acc[i], x[i]) for
- * i < count, x[i] being element i of dtype `dt` at `bytes[byteOffset…]`. The same bits as
- * `decodeToF32` into `scratch` followed by {@link aluAdd} / {@link aluMin} / {@link aluMax}, which
- * is what runs for most dtypes; a bf16 or FP32 source of 256 elements or more is decoded inside a
- * wasm kernel instead (no scratch pass; in place when acc and bytes view one WasmArena).
+ * i < count (FMA: x[i]·scale + acc[i], one rounding), x[i] being element i of dtype `dt` at
+ * `bytes[byteOffset…]`. The same bits as `decodeToF32` into `scratch` followed by {@link aluAdd} /
+ * {@link aluFma} / {@link aluMin} / {@link aluMax}, which is what runs for the 64-bit integers;
+ * every other dtype is decoded inside a wasm kernel (no scratch pass; in place when acc and bytes
+ * view one WasmArena).
  * @throws {FieldError} as decodeToF32 and the ALU functions do (span, count, dtype).
  */
 export function aluApplyEncoded(
-  op: "add" | "min" | "max",
+  op: AluOp,
   acc: Float32Array,
   dt: Dtype,
   bytes: Uint8Array,
   byteOffset: number,
   count: number,
   scratch: Float32Array,
+  scale = 0,
 ): void {
-  const width = kernelWidth(dt, acc, bytes, byteOffset, count);
-  if (width !== 0 && wasmAlu(op, acc, width, bytes, byteOffset, count)) return;
+  if (inRange(dt, acc, bytes, byteOffset, count) && (op !== "fma" || isF32(scale))) {
+    if (wasmAlu(op, acc, dt, bytes, byteOffset, count, scale)) return;
+  }
   decodeToF32(dt, bytes, byteOffset, count, scratch, 0);
   if (op === "add") aluAdd(acc, scratch, count);
+  else if (op === "fma") aluFma(acc, scratch, scale, count);
   else if (op === "min") aluMin(acc, scratch, count);
   else aluMax(acc, scratch, count);
 }
 
-/** The source width a wasm kernel decodes (2 bf16, 4 FP32), or 0: another dtype or a bad span. */
-function kernelWidth(
+/** Whether `count` elements of `dt` at bytes[byteOffset…] and acc[0, count) are in range. */
+function inRange(
   dt: Dtype,
   acc: Float32Array,
   bytes: Uint8Array,
   byteOffset: number,
   count: number,
-): 0 | 2 | 4 {
-  const width = dt === Dtype.BFLOAT16 ? 2 : dt === Dtype.FP32 || dt === Dtype.FP32R ? 4 : 0;
-  const inRange =
-    Number.isInteger(byteOffset) && byteOffset >= 0 && byteOffset + count * width <= bytes.length;
-  return inRange && Number.isInteger(count) && count >= 0 && count <= acc.length ? width : 0;
+): boolean {
+  const width = dtypeBytes(dt);
+  return (
+    Number.isInteger(byteOffset) &&
+    Number.isInteger(count) &&
+    byteOffset >= 0 &&
+    count >= 0 &&
+    count <= acc.length &&
+    byteOffset + count * width <= bytes.length
+  );
 }
 
 /**
@@ -194,7 +210,7 @@ function kernelWidth(
  * `bytes[byteOffset…]`, every NaN written as 0x7fc00000. Bit for bit what filling acc with
  * {@link aluIdentity}(op) and applying the source with {@link aluApplyEncoded} gives, whichever of
  * the three ops it starts (x + (−0) = x, −0 included; minimum(+inf, x) = maximum(−inf, x) = x), in one pass
- * instead of two. bf16 and FP32 sources of 256 elements or more load in a wasm kernel.
+ * instead of two; in a wasm kernel for every dtype but the 64-bit integers.
  * @throws {FieldError} as decodeToF32 does (span, count, dtype).
  * @example
  * aluLoadEncoded(acc, Dtype.BFLOAT16, src0, 0, n);
@@ -207,8 +223,8 @@ export function aluLoadEncoded(
   byteOffset: number,
   count: number,
 ): void {
-  const width = kernelWidth(dt, acc, bytes, byteOffset, count);
-  if (width !== 0 && wasmAlu("load", acc, width, bytes, byteOffset, count)) return;
+  if (inRange(dt, acc, bytes, byteOffset, count) && wasmAlu("load", acc, dt, bytes, byteOffset, count))
+    return;
   decodeToF32(dt, bytes, byteOffset, count, acc, 0);
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) if (Number.isNaN(acc[i]!)) bits[i] = CANONICAL_NAN_BITS;
@@ -217,17 +233,16 @@ export function aluLoadEncoded(
 /**
  * The last source step of a reduce and the output in one: `out[outOffset…]` ← the `count`
  * elements op(acc[i], x[i]) encoded as `outDt` with `rounding` and `overflow` (x as in
- * {@link aluApplyEncoded}). The same bytes as aluApplyEncoded followed by encodeFromF32; afterwards
- * acc holds op(acc, x) or, when a fused kernel ran, its old values (treat it as spent). Fused into
- * one wasm pass, without writing acc, when acc, bytes and out view one WasmArena (out apart from
- * both), the source is bf16 or FP32, and the output is FP32 / FP32R or bf16 RNE.
+ * {@link aluApplyEncoded}). The same bytes as aluApplyEncoded followed by encodeFromF32, run block
+ * by block so that a long span's accumulator is read back while it is still in cache; afterwards
+ * acc holds op(acc, x).
  * @throws {FieldError} as aluApplyEncoded and encodeFromF32 do.
  * @example
  * aluLoadEncoded(acc, Dtype.BFLOAT16, src0, 0, n);
  * aluApplyEncodedThenEncode("add", acc, Dtype.BFLOAT16, src1, 0, n, scratch, Dtype.BFLOAT16, out, 0);
  */
 export function aluApplyEncodedThenEncode(
-  op: "add" | "min" | "max",
+  op: AluOp,
   acc: Float32Array,
   dt: Dtype,
   bytes: Uint8Array,
@@ -239,17 +254,162 @@ export function aluApplyEncodedThenEncode(
   outOffset: number,
   rounding: Rounding = RNE,
   overflow: OverflowPolicy = "ieee",
+  scale = 0,
 ): void {
-  const width = kernelWidth(dt, acc, bytes, byteOffset, count);
-  const fp32Out = outDt === Dtype.FP32 || outDt === Dtype.FP32R;
-  const bf16Out = outDt === Dtype.BFLOAT16 && rounding.mode === "rne";
-  const outWidth = fp32Out ? 4 : 2;
-  const outInRange =
-    Number.isInteger(outOffset) && outOffset >= 0 && outOffset + count * outWidth <= out.length;
-  if (width !== 0 && (fp32Out || bf16Out) && outInRange) {
-    const codes = bf16Out ? overflowCodes(BF16_FORMAT, overflow) : undefined;
-    if (wasmAluTo(op, acc, width, bytes, byteOffset, count, out, outOffset, codes)) return;
+  if (count <= BLOCK) {
+    aluApplyEncoded(op, acc, dt, bytes, byteOffset, count, scratch, scale);
+    encodeFromF32(outDt, acc, 0, count, out, outOffset, rounding, overflow);
+    return;
   }
-  aluApplyEncoded(op, acc, dt, bytes, byteOffset, count, scratch);
-  encodeFromF32(outDt, acc, 0, count, out, outOffset, rounding, overflow);
+  checkCount("aluApplyEncodedThenEncode", count, acc);
+  const inWidth = dtypeBytes(dt);
+  const outWidth = dtypeBytes(outDt);
+  for (let done = 0; done < count; done += BLOCK) {
+    const n = Math.min(BLOCK, count - done);
+    const block = acc.subarray(done, done + n);
+    aluApplyEncoded(op, block, dt, bytes, byteOffset + done * inWidth, n, scratch, scale);
+    encodeFromF32(outDt, block, 0, n, out, outOffset + done * outWidth, rounding, overflow);
+  }
+}
+
+/**
+ * The accumulator of one block at its start, from the first source when a kernel step can: loaded
+ * (ADD / MIN / MAX of several sources), or scaled into the +0 start (FMA: one rounding, as the FMA
+ * step on +0 gives); else the start value. Returns the index of the first source still to apply.
+ */
+function startBlock(
+  op: AluOp,
+  acc: Float32Array,
+  sources: readonly EncodedSource[],
+  done: number,
+  n: number,
+): number {
+  const first = sources[0] as EncodedSource;
+  const at = first.byteOffset + done * dtypeBytes(first.dt);
+  const several = sources.length > 1;
+  if (op !== "fma") {
+    if (several) aluLoadEncoded(acc, first.dt, first.bytes, at, n);
+    else acc.fill(aluIdentity(op), 0, n);
+    return several ? 1 : 0;
+  }
+  const scale = first.scale ?? 0;
+  if (several && isF32(scale) && inRange(first.dt, acc, first.bytes, at, n)) {
+    if (wasmAlu("scale", acc, first.dt, first.bytes, at, n, scale)) return 1;
+  }
+  acc.fill(0, 0, n);
+  return 0;
+}
+
+/**
+ * Two sources of the output's dtype, ADD / MIN / MAX, everything in one WasmArena: one kernel with
+ * no accumulator at all (wasmReduce2); false when that does not apply.
+ */
+function reduceTwo(
+  op: AluOp,
+  sources: readonly EncodedSource[],
+  count: number,
+  outDt: Dtype,
+  out: Uint8Array,
+  outOffset: number,
+  rounding: Rounding,
+  overflow: OverflowPolicy,
+): boolean {
+  const [a, b] = sources;
+  if (op === "fma" || sources.length !== 2 || a === undefined || b === undefined) return false;
+  if (a.dt !== outDt || b.dt !== outDt) return false;
+  const width = dtypeBytes(outDt);
+  const fits = (bytes: Uint8Array, at: number) =>
+    Number.isInteger(at) && at >= 0 && at + count * width <= bytes.length;
+  if (!Number.isInteger(count) || count < 0 || !fits(a.bytes, a.byteOffset) || !fits(b.bytes, b.byteOffset)) {
+    return false;
+  }
+  if (!fits(out, outOffset)) return false;
+  const fmt = narrowFloatFormat(outDt);
+  const sr = rounding.mode === "sr" && fmt !== undefined ? rounding.rng : undefined;
+  if (sr !== undefined && !(sr instanceof SrStream)) return false;
+  const codes = fmt === undefined ? undefined : overflowCodes(fmt, overflow);
+  return wasmReduce2(
+    op,
+    outDt,
+    a.bytes,
+    a.byteOffset,
+    b.bytes,
+    b.byteOffset,
+    count,
+    out,
+    outOffset,
+    sr,
+    codes?.finite ?? 0,
+    codes?.inf ?? 0,
+  );
+}
+
+/** Elements per block of aluApplyEncodedThenEncode: 16 KiB of accumulator, resident in L1. */
+const BLOCK = 4096;
+
+/** One source of {@link aluReduceEncoded}: `count` elements of `dt` at `bytes[byteOffset…]`. */
+export interface EncodedSource {
+  readonly dt: Dtype;
+  readonly bytes: Uint8Array;
+  readonly byteOffset: number;
+  /** FMA only: this source's scale (the fma-desc's), an FP32 value. */
+  readonly scale?: number;
+}
+
+/**
+ * A whole reduce in one pass over memory: `out[outOffset…]` ← op over the sources of their
+ * elements, encoded as `outDt`. ADD / MIN / MAX start from the first source (aluLoadEncoded), FMA
+ * from +0 (execute.ts MODEL "accumulator start"), and each further source is applied in order.
+ * The same bytes as those steps over the whole span, run in blocks of min(acc.length,
+ * scratch.length) elements (16 Ki = 64 KiB of accumulator stays in L2) so that no accumulator
+ * round trip reaches memory; in wasm kernels when acc, sources and out view one WasmArena. Two
+ * sources of the output's dtype (ADD / MIN / MAX) run as one kernel with no accumulator at all.
+ * @throws {FieldError} as the steps do; when there is no source.
+ * @example
+ * aluReduceEncoded("add", acc, [{ dt, bytes: a, byteOffset: 0 }, { dt, bytes: b, byteOffset: 0 }], n, scratch, dt, out, 0);
+ */
+export function aluReduceEncoded(
+  op: AluOp,
+  acc: Float32Array,
+  sources: readonly EncodedSource[],
+  count: number,
+  scratch: Float32Array,
+  outDt: Dtype,
+  out: Uint8Array,
+  outOffset: number,
+  rounding: Rounding = RNE,
+  overflow: OverflowPolicy = "ieee",
+): void {
+  if (sources.length === 0) throw new FieldError("aluReduceEncoded", "sources", 0, "1 or more");
+  if (reduceTwo(op, sources, count, outDt, out, outOffset, rounding, overflow)) return;
+  const block = Math.min(acc.length, scratch.length);
+  if (count > 0 && block < 1) throw new FieldError("aluReduceEncoded", "acc.length", block, "1 or more");
+  const outWidth = dtypeBytes(outDt);
+  const last = sources.length - 1;
+  for (let done = 0; done < count; done += block) {
+    const n = Math.min(block, count - done);
+    const next = startBlock(op, acc, sources, done, n);
+    for (let i = next; i <= last; i++) {
+      const s = sources[i] as EncodedSource;
+      const at = s.byteOffset + done * dtypeBytes(s.dt);
+      if (i < last) aluApplyEncoded(op, acc, s.dt, s.bytes, at, n, scratch, s.scale);
+      else {
+        aluApplyEncodedThenEncode(
+          op,
+          acc,
+          s.dt,
+          s.bytes,
+          at,
+          n,
+          scratch,
+          outDt,
+          out,
+          outOffset + done * outWidth,
+          rounding,
+          overflow,
+          s.scale,
+        );
+      }
+    }
+  }
 }

@@ -15,11 +15,13 @@ import {
   E5M2_DECODE,
   FP16_DECODE,
 } from "./float-decode.js";
-import { encodeNarrowFloat } from "./float-encode.js";
-import { narrowFloatFormat } from "./float-formats.js";
+import { encodeNarrowFloat, overflowCodes } from "./float-encode.js";
+import { type NarrowFloatFormat, narrowFloatFormat } from "./float-formats.js";
 import { decodeInt64, decodeSmallInt } from "./int-decode.js";
 import { encodeInt64, encodeSmallInt } from "./int-encode.js";
 import { type OverflowPolicy, RNE, type Rounding } from "./rounding.js";
+import { SrStream } from "./sr-stream.js";
+import { wasmDecode, wasmEncode } from "./wasm/kernels.js";
 
 /** The integer dtypes of up to 32 bits: the typed array that holds them and their range. */
 const SMALL_INTS: Partial<
@@ -98,6 +100,8 @@ export function decodeToF32(
     outOffset,
     out.length,
   );
+  // The wasm SIMD twin of every branch below but FP32 (a copy) and the 64-bit integers.
+  if (wasmDecode(dt, bytes, byteOffset, count, out, outOffset)) return;
   const smallInt = SMALL_INTS[dt];
   const fp8 = FP8_DECODE[dt];
   if (smallInt !== undefined) {
@@ -154,8 +158,9 @@ export function encodeFromF32(
     srcOffset,
     src.length,
   );
-  const smallInt = SMALL_INTS[dt];
   const fmt = narrowFloatFormat(dt);
+  if (wasmEncodeFrom(dt, fmt, src, srcOffset, count, out, byteOffset, rounding, overflow)) return;
+  const smallInt = SMALL_INTS[dt];
   let words: ArrayBufferView;
   if (smallInt !== undefined) {
     const ints = wordsToWrite(smallInt.Ctor, out, byteOffset, count);
@@ -178,4 +183,36 @@ export function encodeFromF32(
     words = pairs;
   }
   commitWords(words, out, byteOffset);
+}
+
+/**
+ * The wasm SIMD twin of encodeFromF32 for every dtype but FP32 and the 64-bit integers: the same
+ * codes, and an SR stream left where the JS encoder leaves it. SR runs in the kernel only for an
+ * {@link SrStream} (other random sources are drawn in JS); integers ignore `rounding`.
+ */
+function wasmEncodeFrom(
+  dt: Dtype,
+  fmt: NarrowFloatFormat | undefined,
+  src: Float32Array,
+  srcOffset: number,
+  count: number,
+  out: Uint8Array,
+  byteOffset: number,
+  rounding: Rounding,
+  overflow: OverflowPolicy,
+): boolean {
+  const sr = fmt !== undefined && rounding.mode === "sr" ? rounding.rng : undefined;
+  if (sr !== undefined && !(sr instanceof SrStream)) return false;
+  const codes = fmt === undefined ? undefined : overflowCodes(fmt, overflow);
+  return wasmEncode(
+    dt,
+    f32Bits(src),
+    srcOffset,
+    count,
+    out,
+    byteOffset,
+    sr,
+    codes?.finite ?? 0,
+    codes?.inf ?? 0,
+  );
 }

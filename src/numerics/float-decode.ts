@@ -5,7 +5,6 @@ import {
   FP16_FORMAT,
   type NarrowFloatFormat,
 } from "./float-formats.js";
-import { wasmDecodeBf16 } from "./wasm/kernels.js";
 
 /**
  * The FP32 bit pattern of one narrow-float code. Widening is exact: every finite code has an FP32
@@ -59,6 +58,5 @@ export function decodeByTable(
 
 /** bf16 is the top half of FP32: out[i] = codes[i] << 16, exact for every code including NaNs. */
 export function decodeBf16(codes: Uint16Array, out: Uint32Array, outOffset: number, count: number): void {
-  if (wasmDecodeBf16(codes, out, outOffset, count)) return; // in place when both view one WasmArena
   for (let i = 0; i < count; i++) out[outOffset + i] = codes[i]! << 16;
 }

@@ -1,7 +1,6 @@
 import { BF16_FORMAT, type NarrowFloatFormat } from "./float-formats.js";
 import type { OverflowPolicy, Rounding } from "./rounding.js";
 import type { RandomSource } from "./sr-stream.js";
-import { wasmEncodeBf16 } from "./wasm/kernels.js";
 
 const F32_INF_BITS = 0x7f800000;
 
@@ -9,16 +8,23 @@ const F32_INF_BITS = 0x7f800000;
 export function overflowCodes(
   fmt: NarrowFloatFormat,
   policy: OverflowPolicy,
-): { finite: number; inf: number } {
-  switch (policy) {
-    case "ieee":
-      return { finite: fmt.infCode, inf: fmt.infCode };
-    case "nan":
-      return { finite: fmt.nanCode, inf: fmt.infCode };
-    case "satfinite":
-      return { finite: fmt.maxCode, inf: fmt.maxCode };
+): { readonly finite: number; readonly inf: number } {
+  // Made once per format: the kernels ask for every packet, and a fresh object each time shows.
+  let byPolicy = OVERFLOW_CODES.get(fmt);
+  if (byPolicy === undefined) {
+    byPolicy = {
+      ieee: { finite: fmt.infCode, inf: fmt.infCode },
+      nan: { finite: fmt.nanCode, inf: fmt.infCode },
+      satfinite: { finite: fmt.maxCode, inf: fmt.maxCode },
+    };
+    OVERFLOW_CODES.set(fmt, byPolicy);
   }
+  return byPolicy[policy];
 }
+const OVERFLOW_CODES = new Map<
+  NarrowFloatFormat,
+  Readonly<Record<OverflowPolicy, { readonly finite: number; readonly inf: number }>>
+>();
 
 /**
  * Round the magnitude `a` (FP32 bits, below the format's smallest normal) to a code: the 24-bit
@@ -63,8 +69,9 @@ function roundBelowNormal(
  * NaN becomes the format's canonical quiet NaN with the input's sign (MODEL: the payload is not
  * kept; libraries differ, the vectors compare "is NaN + sign").
  *
- * Speed: bf16 runs a specialised kernel (below); `specialised = false` forces the generic one, so
- * that tests can hold the two equal bit for bit.
+ * Speed: bf16 runs a specialised loop (below); `specialised = false` forces the generic one, so
+ * that tests can hold the two equal bit for bit. encodeFromF32 runs the wasm SIMD twins
+ * (wasm/kernels.wat) first, for 64 elements or more; these loops are their reference.
  */
 export function encodeNarrowFloat(
   fmt: NarrowFloatFormat,
@@ -79,11 +86,6 @@ export function encodeNarrowFloat(
 ): void {
   const { finite, inf } = overflowCodes(fmt, overflow);
   const rng = rounding.mode === "sr" ? rounding.rng : undefined;
-  if (specialised && fmt === BF16_FORMAT) {
-    // The wasm SIMD twin of encodeBf16 (wasm/kernels.wat); same words drawn in the same order.
-    const draw = rng && ((words: Uint32Array, n: number) => drawWords(rng, words, n));
-    if (wasmEncodeBf16(bits, srcOffset, count, out as Uint16Array, outOffset, draw, finite, inf)) return;
-  }
   // Chunks bound the random-word scratch; every element still draws exactly one word, in order.
   for (let done = 0; done < count; done += CHUNK) {
     const n = count - done < CHUNK ? count - done : CHUNK;

@@ -13,17 +13,20 @@
  * constant word, and the accumulator-dtype rule (MODEL: always FP32).
  * @throws {FieldError} when `count` exceeds an array, on a constant dtype other than fp32 / int32 /
  * uint32, or an accum dtype code outside 1..15.
- * `aluApplyEncoded` is one reduce step straight from a source's bytes (bf16 / FP32 decoded inside a
- * wasm SIMD kernel; every other dtype through decodeToF32 into `scratch`); `aluLoadEncoded` is the
- * first step (= identity fill + apply, one pass) and `aluApplyEncodedThenEncode` the last step
- * fused with the output encode (one pass in a WasmArena for FP32 / bf16 RNE outputs).
+ * `aluApplyEncoded` is one reduce step straight from a source's bytes (decoded inside a wasm SIMD
+ * kernel for every dtype but the 64-bit integers, which go through decodeToF32 into `scratch`);
+ * `aluLoadEncoded` is the first step (= identity fill + apply, one pass),
+ * `aluApplyEncodedThenEncode` the last step with the output encode, and `aluReduceEncoded` a whole
+ * reduce in one pass over memory (one kernel with no accumulator for two sources of one dtype).
  * @example
  * const acc = new Float32Array(n).fill(aluIdentity("add"));
  * for (const src of sources) aluAdd(acc, src, n);
  * for (const bytes of bf16Sources) aluApplyEncoded("add", acc, Dtype.BFLOAT16, bytes, 0, n, scratch);
- * // the same reduce of two sources in two passes:
+ * // the same reduce of two sources, step by step and in one pass:
  * aluLoadEncoded(acc, Dtype.BFLOAT16, src0, 0, n);
  * aluApplyEncodedThenEncode("add", acc, Dtype.BFLOAT16, src1, 0, n, scratch, Dtype.BFLOAT16, out, 0);
+ * const dt = Dtype.BFLOAT16;
+ * aluReduceEncoded("add", acc, [{ dt, bytes: src0, byteOffset: 0 }, { dt, bytes: src1, byteOffset: 0 }], n, scratch, dt, out, 0);
  */
 export {
   type AluOp,
@@ -38,6 +41,8 @@ export {
   aluLoadEncoded,
   aluMax,
   aluMin,
+  aluReduceEncoded,
+  type EncodedSource,
 } from "./alu.js";
 /**
  * Decode `count` little-endian elements of a dtype from bytes into FP32.
@@ -96,12 +101,17 @@ export type { RandomSource } from "./sr-stream.js";
 export { SrStream } from "./sr-stream.js";
 /**
  * Memory the WebAssembly SIMD kernels work on in place: allocate a reduce's accumulator, source
- * bytes and output as views of one arena and ADD / MIN / MAX, `aluApplyEncoded` and the bf16
- * codecs run with no staging copy (other arrays are staged in 64 KiB chunks; same bits either way).
+ * bytes and output as views of one arena and the ALU steps and codecs of every dtype but the 64-bit
+ * integers run with no staging copy (other arrays are staged in 64 KiB chunks; same bits either way).
  * @throws {FieldError} when the byte length is not an integer in 1..2^31.
  * @example
  * const arena = new WasmArena(8 * n);
  * const acc = arena.f32(0, n);
  * const bytes = arena.u8(4 * n, 2 * n); // one bf16 source
  */
-export { WasmArena } from "./wasm/kernels.js";
+/**
+ * Whether the wasm kernels decode a dtype themselves (every dtype but the 64-bit integers): the
+ * engine reads such a source into the kernel arena rather than decoding it in JS. Never throws.
+ * @example wasmHasDtype(Dtype.FP8_E4); // true
+ */
+export { WasmArena, wasmHasDtype } from "./wasm/kernels.js";

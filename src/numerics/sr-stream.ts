@@ -74,6 +74,15 @@ export class SrStream implements RandomSource {
   }
 
   /**
+   * The live state (four uint32 words), for the wasm kernels that run this stream in place
+   * (wasm/kernels.ts): they read it before and write it back after, as if fillU32 had run.
+   * @example const [s0] = rng.stateWords();
+   */
+  stateWords(): Uint32Array {
+    return this.state;
+  }
+
+  /**
    * The next `count` words into out[0, count): the same words as `count` calls of
    * {@link nextU32}, with the state held in locals for the whole run (how the encoders draw).
    * @example rng.fillU32(words, words.length);

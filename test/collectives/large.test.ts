@@ -26,16 +26,6 @@ describe("large", () => {
     expect(full.guardErrors).toBe(0);
     expect(runSize({ ...spec, timingOnly: true }, 64 << 20).row.timeUs).toBe(full.timeUs);
   }, 600_000);
-  it("32-rank fp8 reduce-scatter and all-gather at size 64 MiB: 0 wrong", () => {
-    for (const collective of ["redsct", "allg"] as const) {
-      const r = runSize(
-        { ...spec, ranks: 32, collective, dtype: Dtype.FP8_E4, algorithm: "kangaring" },
-        64 << 20,
-      ).row;
-      expect(r.wrong, collective).toBe(0);
-      expect(r.guardErrors).toBe(0);
-    }
-  }, 600_000);
   it("timing-only 512 ranks on 32 nodes at 1 GiB, every algorithm (auto): 16.7 M ring legs streamed", () => {
     const r = runSize(
       { ...spec, ranks: 512, nodes: 32, algorithm: "auto", check: "none", timingOnly: true },

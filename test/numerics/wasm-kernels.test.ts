@@ -1,34 +1,32 @@
-// The WebAssembly SIMD kernels (src/numerics/wasm/kernels.wat) equal the JS loops bit for bit:
-// FP32 ADD / MIN / MAX (NaN canonicalised, −0 < +0), bf16 sources fused into the ALU, bf16 decode
-// of every code, bf16 encode RNE and SR under every overflow policy. Each runs both ways wasm
-// can: in place (views of one WasmArena) and staged (plain arrays, 64 KiB chunks); with odd
-// lengths (tails not a multiple of 4 or 8), spans crossing chunk boundaries and unaligned offsets.
-// The JS side is the same public function with the kernels switched off (useWasmKernels(false)).
+// The WebAssembly SIMD kernels (src/numerics/wasm/kernels.wat) equal the JS loops bit for bit, for
+// every dtype they cover (every dtype but the 64-bit integers): decode of every code, encode RNE
+// and SR under every overflow policy, and the ALU steps LOAD / ADD / MIN / MAX / FMA with each
+// dtype as the source. Each runs both ways wasm can: in place (views of one WasmArena, at
+// unaligned offsets) and staged (plain arrays, 64 KiB chunks); with tails (lengths not a multiple
+// of 8). The JS side is the same public function with the kernels switched off
+// (useWasmKernels(false)); the in-place kernels are also held to the APFloat golden vectors.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
-  aluAdd,
   aluApplyEncoded,
   aluApplyEncodedThenEncode,
-  aluIdentity,
+  aluFma,
   aluLoadEncoded,
-  aluMax,
-  aluMin,
+  aluReduceEncoded,
   decodeToF32,
   encodeFromF32,
+  narrowFloatFormat,
   OVERFLOW_POLICIES,
-  type OverflowPolicy,
   RNE,
   type Rounding,
   SrStream,
   WasmArena,
 } from "../../src/numerics/index.js";
-import { useWasmKernels, wasmAlu, wasmAluTo, wasmDecodeBf16 } from "../../src/numerics/wasm/kernels.js";
-import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
+import { useWasmKernels, wasmHasDtype } from "../../src/numerics/wasm/kernels.js";
+import { DTYPE_NAMES, Dtype, dtypeBytes } from "../../src/spec/dtype.js";
 import { binaryModuleText, compileKernels } from "../../tools/wasm/build.js";
 import { kernelsWat } from "../../tools/wasm/kernels-wat.js";
-import { bf16StressBits } from "./stress-bits.js";
-import { hexWords, loadVectors, mismatches, sameF32 } from "./vectors.js";
+import { hexWords, loadVectors, mismatches, sameAluF32, sameF32 } from "./vectors.js";
 
 /** fn with the wasm kernels off: the JS loops every kernel is held against. */
 function withJs<T>(fn: () => T): T {
@@ -40,11 +38,7 @@ function withJs<T>(fn: () => T): T {
   }
 }
 
-function bitsOf(a: Float32Array | Uint8Array): Uint32Array {
-  return new Uint32Array(a.buffer.slice(a.byteOffset, a.byteOffset + (a.byteLength & ~3)));
-}
-
-/** The first index where two word arrays differ, described; undefined when equal. */
+/** The first index where two byte arrays differ, described; undefined when equal. */
 function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): string | undefined {
   if (a.length !== b.length) return `lengths ${a.length} vs ${b.length}`;
   for (let i = 0; i < a.length; i++) {
@@ -53,40 +47,85 @@ function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): string | u
   return undefined;
 }
 
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice();
+
+const KERNEL_DTYPES = [
+  Dtype.INT8,
+  Dtype.UINT8,
+  Dtype.INT16,
+  Dtype.UINT16,
+  Dtype.BFLOAT16,
+  Dtype.FP16,
+  Dtype.INT32,
+  Dtype.UINT32,
+  Dtype.FP32,
+  Dtype.FP8_E3,
+  Dtype.FP8_E4,
+  Dtype.FP8_E5,
+] as const;
+const name = (dt: Dtype) => DTYPE_NAMES[dt];
+
 const SPECIALS = [
   0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000, 0x7f7fffff,
   0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0xff812345, 0x7fbfffff, 0x4b800000,
-  0xcb800001, 0x33800000,
+  0xcb800001, 0x33800000, 0x4f000000, 0xcf000000, 0x4f800000, 0x477fff00, 0x47000000, 0x437f8000, 0xc3000000,
+  0x3f000000, 0x3fc00000, 0x40200000, 0xbfc00000,
 ];
 
 /**
- * Operand pairs (as FP32 bits): every pair of special values (±0, subnormals, ±max, ±inf, quiet and
- * signalling NaNs with payloads), random words, and near-equal magnitudes of opposite sign
- * (cancellation); an odd total that spans several 16 Ki-element chunks.
+ * FP32 bit patterns that stress rounding into `dt`: the specials, random words, and for a narrow
+ * float every code's value, the ties halfway to the next code and one FP32 ulp either side; for
+ * an integer, every halfway point and its neighbours across the range. An odd count.
  */
-function operandBits(): { a: Uint32Array; b: Uint32Array } {
-  const rng = new SrStream(31);
-  const a: number[] = [];
-  const b: number[] = [];
-  for (const x of SPECIALS) {
-    for (const y of SPECIALS) {
-      a.push(x);
-      b.push(y);
+function stressBits(dt: Dtype): Uint32Array {
+  const rng = new SrStream(dt);
+  const words: number[] = [...SPECIALS];
+  for (let i = 0; i < 20_001; i++) words.push(rng.nextU32());
+  const f = new Float32Array(1);
+  const u = new Uint32Array(f.buffer);
+  const fmt = narrowFloatFormat(dt);
+  if (fmt !== undefined) {
+    const step = fmt.widthBits === 16 ? 7 : 1;
+    for (let code = 0; code < 1 << fmt.widthBits; code += step) {
+      const bits = new Float32Array(1);
+      decodeToF32(dt, Uint8Array.from([code & 0xff, code >> 8]), 0, 1, bits);
+      const b = new Uint32Array(bits.buffer)[0]!;
+      const half = 1 << (fmt.droppedBits - 1);
+      for (const d of [0, half, half - 1, half + 1, 2 * half - 1]) words.push((b + d) >>> 0);
+      // below the smallest normal the dropped bits are more: halfway in the next code's own scale
+      f[0] = (bits[0]! + Math.fround(bits[0]! * (1 + 2 ** -(fmt.manBits + 1)))) / 2;
+      words.push(u[0]!, (u[0]! + 1) >>> 0, (u[0]! - 1) >>> 0);
+    }
+  } else {
+    for (let k = -70_000; k <= 70_000; k += 13) {
+      for (const x of [k + 0.5, k + 0.25, k, -k * 65537.5, k * 2 ** 15 + 0.5]) {
+        f[0] = x;
+        words.push(u[0]!);
+      }
     }
   }
-  for (let i = 0; i < 40_000; i++) {
-    const x = rng.nextU32();
-    a.push(x);
-    b.push(i % 3 === 0 ? (x ^ 0x80000000 ^ (rng.nextU32() & 0xff)) >>> 0 : rng.nextU32());
-  }
-  // −0 against +0 in the tail
-  a.push(0x80000000, 0x80000000, 0);
-  b.push(0, 0, 0x80000000);
-  return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
+  return Uint32Array.from(words);
 }
 
-const ALU = { add: aluAdd, min: aluMin, max: aluMax } as const;
-const OPS = ["add", "min", "max"] as const;
+/** Encoded sources of `dt`: every code of an 8/16-bit dtype, or 32-bit words incl. the specials. */
+function sourceBytes(dt: Dtype, count: number, seed: number): Uint8Array {
+  const width = dtypeBytes(dt);
+  const rng = new SrStream(seed);
+  const bytes = new Uint8Array(count * width);
+  const words = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    words[i] =
+      width === 4 && i < SPECIALS.length
+        ? SPECIALS[i]!
+        : width < 4 && i < 1 << (8 * width)
+          ? i
+          : rng.nextU32();
+  }
+  if (width === 4) bytes.set(new Uint8Array(words.buffer));
+  else if (width === 2) bytes.set(new Uint8Array(Uint16Array.from(words).buffer));
+  else bytes.set(Uint8Array.from(words));
+  return bytes;
+}
 
 it("the committed binary is kernels.wat compiled (tools/wasm/build.ts)", async () => {
   const committed = readFileSync(
@@ -101,392 +140,284 @@ it("the committed kernels.wat is its generator's output (tools/wasm/kernels-wat.
   expect(committed).toBe(kernelsWat());
 });
 
-describe("FP32 ALU kernels = the JS loops", () => {
-  const { a, b } = operandBits();
-  const n = a.length;
-  const expected = Object.fromEntries(
-    OPS.map((op) => {
-      const acc = new Float32Array(a.slice().buffer);
-      withJs(() => ALU[op](acc, new Float32Array(b.slice().buffer), n));
-      return [op, bitsOf(acc)];
-    }),
-  );
+it("every dtype but the 64-bit integers has kernels", () => {
+  for (let dt: number = Dtype.UINT64; dt <= Dtype.FP8_E5; dt++) {
+    expect(wasmHasDtype(dt as Dtype), name(dt as Dtype)).toBe(dt !== Dtype.INT64 && dt !== Dtype.UINT64);
+  }
+});
 
-  it.each(OPS)("%s, staged (plain arrays)", (op) => {
-    const acc = new Float32Array(a.slice().buffer);
-    expect(wasmAlu(op, acc, 4, new Float32Array(b.slice().buffer), 0, n)).toBe(true);
-    expect(firstDifference(bitsOf(acc), expected[op]!)).toBeUndefined();
-  });
+describe.each(KERNEL_DTYPES.map((dt) => [name(dt), dt] as const))("%s", (_name, dt) => {
+  const width = dtypeBytes(dt);
+  const n = width === 2 ? 0x10000 + 5 : 4099 * 5;
 
-  it.each(OPS)("%s, in place in one arena, at offsets not 16-byte aligned", (op) => {
-    const arena = new WasmArena(8 * n + 64);
-    const acc = arena.f32(4, n);
-    const src = arena.f32(4 * n + 12, n);
-    new Uint32Array(arena.buffer, 4, n).set(a);
-    new Uint32Array(arena.buffer, 4 * n + 12, n).set(b);
-    expect(wasmAlu(op, acc, 4, src, 0, n)).toBe(true);
-    expect(firstDifference(bitsOf(acc), expected[op]!)).toBeUndefined();
-  });
-
-  it.each(OPS)("%s through the public function, every length 0..300 (tails) from odd offsets", (op) => {
-    for (let len = 0; len <= 300; len += 1 + (len >> 5)) {
-      const fast = new Float32Array(a.slice(5, 5 + len).buffer);
-      const slow = new Float32Array(a.slice(5, 5 + len).buffer);
-      const src = new Float32Array(b.buffer, 4 * 7, len);
-      ALU[op](fast, src, len);
-      withJs(() => ALU[op](slow, src, len));
-      expect(firstDifference(bitsOf(fast), bitsOf(slow))).toBeUndefined();
+  it("decode: staged, in an arena at odd offsets, every length 0..80 = the JS loop", () => {
+    const raw = sourceBytes(dt, n, 1);
+    const expected = new Float32Array(n);
+    withJs(() => decodeToF32(dt, raw, 0, n, expected));
+    const staged = new Float32Array(n + 1);
+    const padded = new Uint8Array(raw.length + 3);
+    padded.set(raw, 3);
+    decodeToF32(dt, padded, 3, n, staged, 1);
+    expect(firstDifference(bytesOf(staged.subarray(1)), bytesOf(expected))).toBeUndefined();
+    const arena = new WasmArena(4 * n + raw.length + 64);
+    const out = arena.f32(4, n);
+    const bytes = arena.u8(4 * n + 9, raw.length);
+    bytes.set(raw);
+    decodeToF32(dt, bytes, 0, n, out);
+    expect(firstDifference(bytesOf(out), bytesOf(expected))).toBeUndefined();
+    for (let len = 0; len <= 80; len += 1) {
+      const tail = arena.f32(8, len);
+      decodeToF32(dt, bytes, width * 3, len, tail);
+      expect(firstDifference(bytesOf(tail), bytesOf(expected.subarray(3, 3 + len)))).toBeUndefined();
     }
   });
 
-  it("spans that partly overlap run the JS loop (element order matters there)", () => {
-    const arena = new WasmArena(4 * 1000);
-    const acc = arena.f32(0, 600);
-    acc.set(Float32Array.from({ length: 600 }, (_, i) => i));
-    expect(wasmAlu("add", acc.subarray(1, 501), 4, acc.subarray(0, 500), 0, 500)).toBe(false);
-    const js = new Float32Array(Float32Array.from({ length: 600 }, (_, i) => i));
-    withJs(() => aluAdd(js.subarray(1, 501), js.subarray(0, 500), 500));
-    aluAdd(acc.subarray(1, 501), acc.subarray(0, 500), 500);
-    expect(firstDifference(bitsOf(acc), bitsOf(js))).toBeUndefined();
-  });
-});
-
-describe("aluApplyEncoded (bf16 / FP32 source decoded in the kernel) = decodeToF32 + ALU", () => {
-  const { a } = operandBits();
-  const rng = new SrStream(5);
-  // every bf16 code once, then random codes; an odd count
-  const codes = Uint16Array.from({ length: 0x10000 + 4_001 }, (_, i) =>
-    i < 0x10000 ? i : rng.nextU32() >>> 16,
-  );
-  const n = codes.length;
-  const accBits = Uint32Array.from({ length: n }, (_, i) => a[i % a.length]!);
-
-  function reference(op: (typeof OPS)[number], dt: Dtype, bytes: Uint8Array, off: number): Uint32Array {
-    const acc = new Float32Array(accBits.slice().buffer);
-    withJs(() => aluApplyEncoded(op, acc, dt, bytes, off, n, new Float32Array(n)));
-    return bitsOf(acc);
+  if (dt !== Dtype.FP32) {
+    const bits = stressBits(dt);
+    const m = bits.length;
+    const roundings: [string, () => Rounding][] = [["RNE", () => RNE]];
+    if (narrowFloatFormat(dt)) roundings.push(["SR", () => ({ mode: "sr", rng: new SrStream(77) })]);
+    for (const [rname, rounding] of roundings) {
+      it.each(OVERFLOW_POLICIES)(
+        `encode ${rname}, overflow %s: staged, in an arena, tails; same stream after`,
+        (policy) => {
+          const js = new Uint8Array(m * width);
+          const jsRounding = rounding();
+          withJs(() => encodeFromF32(dt, new Float32Array(bits.buffer), 0, m, js, 0, jsRounding, policy));
+          const stagedRounding = rounding();
+          const staged = new Uint8Array(m * width + 1);
+          encodeFromF32(dt, new Float32Array(bits.buffer), 0, m, staged, 1, stagedRounding, policy);
+          expect(firstDifference(staged.subarray(1), js)).toBeUndefined();
+          if (jsRounding.mode === "sr" && stagedRounding.mode === "sr") {
+            expect(stagedRounding.rng.nextU32()).toBe(jsRounding.rng.nextU32());
+          }
+          const arena = new WasmArena(4 * m + m * width + 64);
+          new Uint32Array(arena.buffer, 4, m).set(bits);
+          const out = arena.u8(4 * m + 7, m * width);
+          encodeFromF32(dt, arena.f32(4, m), 0, m, out, 0, rounding(), policy);
+          expect(firstDifference(out, js)).toBeUndefined();
+          for (let len = 60; len <= 80; len += 1) {
+            const part = arena.u8(4 * m + 3, len * width);
+            const from = 5;
+            const want = new Uint8Array(len * width);
+            withJs(() => encodeFromF32(dt, arena.f32(4, m), from, len, want, 0, RNE, policy));
+            encodeFromF32(dt, arena.f32(4, m), from, len, part, 0, RNE, policy);
+            expect(firstDifference(part, want)).toBeUndefined();
+          }
+        },
+      );
+    }
   }
 
-  for (const [name, dt, width] of [
-    ["bf16", Dtype.BFLOAT16, 2],
-    ["fp32", Dtype.FP32, 4],
-  ] as const) {
-    const raw =
-      width === 2
-        ? new Uint8Array(codes.buffer)
-        : new Uint8Array(Uint32Array.from(codes, (c, i) => (c << 16) | (i & 0xffff)).buffer);
-
-    it.each(OPS)(`${name} %s, staged, source at an odd byte offset`, (op) => {
-      const bytes = new Uint8Array(raw.length + 3);
-      bytes.set(raw, 3);
-      const acc = new Float32Array(accBits.slice().buffer);
-      aluApplyEncoded(op, acc, dt, bytes, 3, n, new Float32Array(n));
-      expect(firstDifference(bitsOf(acc), reference(op, dt, bytes, 3))).toBeUndefined();
-    });
-
-    it.each(OPS)(`${name} %s, in place in one arena`, (op) => {
-      const arena = new WasmArena(4 * n + raw.length + 16);
-      const acc = arena.f32(0, n);
-      new Uint32Array(arena.buffer, 0, n).set(accBits);
-      const bytes = arena.u8(4 * n + 1, raw.length);
+  const accBits = stressBits(Dtype.FP16).subarray(0, n);
+  for (const op of ["load", "add", "min", "max", "fma"] as const) {
+    it(`${op}: staged, in an arena, and every length 0..80 = the JS loop`, () => {
+      const raw = sourceBytes(dt, n, 2);
+      const count = Math.min(n, accBits.length);
+      const scale = op === "fma" ? Math.fround(-1.0625e-3) : 0;
+      const run = (acc: Float32Array, bytes: Uint8Array, at: number, len: number) =>
+        op === "load"
+          ? aluLoadEncoded(acc, dt, bytes, at, len)
+          : aluApplyEncoded(op, acc, dt, bytes, at, len, new Float32Array(len), scale);
+      const expected = new Float32Array(accBits.slice(0, count).buffer);
+      withJs(() => run(expected, raw, 0, count));
+      const staged = new Float32Array(accBits.slice(0, count).buffer);
+      run(staged, raw, 0, count);
+      expect(firstDifference(bytesOf(staged), bytesOf(expected))).toBeUndefined();
+      const arena = new WasmArena(4 * count + raw.length + 64);
+      const acc = arena.f32(12, count);
+      new Uint32Array(arena.buffer, 12, count).set(accBits.subarray(0, count));
+      const bytes = arena.u8(4 * count + 13, raw.length);
       bytes.set(raw);
-      expect(wasmAlu(op, acc, width, bytes, 0, n)).toBe(true);
-      expect(firstDifference(bitsOf(acc), reference(op, dt, bytes, 0))).toBeUndefined();
+      run(acc, bytes, 0, count);
+      expect(firstDifference(bytesOf(acc), bytesOf(expected))).toBeUndefined();
+      for (let len = 0; len <= 80; len++) {
+        new Uint32Array(arena.buffer, 12, len).set(accBits.subarray(0, len));
+        const want = new Float32Array(accBits.slice(0, len).buffer);
+        withJs(() => run(want, bytes, width, len));
+        run(arena.f32(12, len), bytes, width, len);
+        expect(firstDifference(bytesOf(arena.f32(12, len)), bytesOf(want))).toBeUndefined();
+      }
     });
   }
 });
 
-describe("bf16 codec kernels = the JS codec", () => {
-  it("decode: every bf16 code (plus a 3-code tail) in one arena", () => {
-    const n = 0x10000 + 3;
+describe("the in-place kernels against the APFloat golden vectors", () => {
+  it.each(["bf16", "fp16", "fp8_e3", "fp8_e4", "fp8_e5"])("decode every %s code", (fmtName) => {
+    const dt = DTYPE_NAMES.indexOf(fmtName as (typeof DTYPE_NAMES)[number]) as Dtype;
+    const expected = hexWords(loadVectors("decode"), fmtName);
+    const n = expected.length;
     const arena = new WasmArena(6 * n + 8);
-    const codes = new Uint16Array(arena.buffer, 2, n);
-    codes.set(Uint16Array.from({ length: n }, (_, i) => i & 0xffff));
-    const out = new Uint32Array(arena.buffer, 2 * n + 6, n);
-    expect(wasmDecodeBf16(codes, out, 0, n)).toBe(true);
-    const js = new Float32Array(n);
-    withJs(() => decodeToF32(Dtype.BFLOAT16, new Uint8Array(codes.slice().buffer), 0, n, js));
-    expect(firstDifference(out, bitsOf(js))).toBeUndefined();
+    const bytes = arena.u8(4 * n, dtypeBytes(dt) * n);
+    bytes.set(sourceBytes(dt, n, 0));
+    const out = arena.f32(0, n);
+    decodeToF32(dt, bytes, 0, n, out);
+    expect(mismatches(new Uint32Array(out.buffer, 0, n), expected, sameF32)).toEqual([]);
   });
 
-  const bits = bf16StressBits();
-  const n = bits.length;
-  const roundings: [string, () => Rounding][] = [
-    ["RNE", () => RNE],
-    ["SR", () => ({ mode: "sr", rng: new SrStream(77) })],
-  ];
-
-  function jsCodes(rounding: Rounding, policy: OverflowPolicy): Uint8Array {
-    const out = new Uint8Array(2 * n);
-    withJs(() =>
-      encodeFromF32(Dtype.BFLOAT16, new Float32Array(bits.buffer), 0, n, out, 0, rounding, policy),
-    );
-    return out;
-  }
-
-  for (const [name, rounding] of roundings) {
-    it.each(OVERFLOW_POLICIES)(
-      `encode ${name}, overflow %s, staged, output at an odd byte offset`,
-      (policy) => {
-        const out = new Uint8Array(2 * n + 1);
-        encodeFromF32(Dtype.BFLOAT16, new Float32Array(bits.buffer), 0, n, out, 1, rounding(), policy);
-        expect(firstDifference(out.subarray(1), jsCodes(rounding(), policy))).toBeUndefined();
-      },
-    );
-  }
-
-  it.each(OVERFLOW_POLICIES)("encode RNE, overflow %s, in place in one arena", (policy) => {
-    const arena = new WasmArena(6 * n + 16);
-    const src = arena.f32(4, n);
-    new Uint32Array(arena.buffer, 4, n).set(bits);
-    const out = arena.u8(4 * n + 6, 2 * n);
-    encodeFromF32(Dtype.BFLOAT16, src, 0, n, out, 0, RNE, policy);
-    expect(firstDifference(out, jsCodes(RNE, policy))).toBeUndefined();
-  });
-
-  it("encode RNE in one arena matches the APFloat golden vectors (is NaN + sign for NaN)", () => {
-    const file = loadVectors("encode-bf16");
+  it.each(["bf16", "fp16", "fp8_e3", "fp8_e4", "fp8_e5"])("encode %s RNE", (fmtName) => {
+    const dt = DTYPE_NAMES.indexOf(fmtName as (typeof DTYPE_NAMES)[number]) as Dtype;
+    const fmt = narrowFloatFormat(dt)!;
+    const file = loadVectors(`encode-${fmtName}`);
     const inputs = hexWords(file, "inputs");
     const expected = file.expected as number[];
     const m = inputs.length;
-    const arena = new WasmArena(6 * m);
+    const arena = new WasmArena(6 * m + 8);
     new Uint32Array(arena.buffer, 0, m).set(inputs);
-    const out = arena.u8(4 * m, 2 * m);
-    encodeFromF32(Dtype.BFLOAT16, arena.f32(0, m), 0, m, out, 0);
-    const codes = new Uint16Array(out.buffer, out.byteOffset, m);
-    const asF32 = (c: ArrayLike<number>) => Uint32Array.from({ length: m }, (_, i) => (c[i]! << 16) >>> 0);
-    expect(mismatches(asF32(codes), asF32(expected), sameF32)).toEqual([]);
+    const out = arena.u8(4 * m, dtypeBytes(dt) * m);
+    encodeFromF32(dt, arena.f32(0, m), 0, m, out, 0);
+    const codes = fmt.widthBits === 8 ? out : new Uint16Array(out.buffer, out.byteOffset, m);
+    const sameCode = (a: number, e: number) =>
+      (e & ~fmt.signBit) > fmt.infCode
+        ? (a & ~fmt.signBit) > fmt.infCode && (a & fmt.signBit) === (e & fmt.signBit)
+        : a === e;
+    expect(mismatches(codes, expected, sameCode)).toEqual([]);
+  });
+
+  it("FMA: every case rounds once, as APFloat fusedMultiplyAdd (a broadcast as the scale)", () => {
+    const file = loadVectors("fma");
+    const [a, b, c, expected] = ["a", "b", "c", "expected"].map((k) => hexWords(file, k)) as Uint32Array[];
+    const lanes = 64; // enough for the kernel to run; every lane is the same case
+    const arena = new WasmArena(8 * lanes);
+    const acc = arena.f32(0, lanes);
+    const src = arena.f32(4 * lanes, lanes);
+    const f = new Float32Array(1);
+    const got = new Uint32Array(expected!.length);
+    for (let i = 0; i < got.length; i++) {
+      new Uint32Array(arena.buffer, 0, lanes).fill(c![i]!);
+      new Uint32Array(arena.buffer, 4 * lanes, lanes).fill(b![i]!);
+      f[0] = new Float32Array(Uint32Array.of(a![i]!).buffer)[0]!;
+      aluFma(acc, src, f[0]!, lanes);
+      got[i] = new Uint32Array(arena.buffer, 4 * (lanes - 1), 1)[0]!;
+    }
+    expect(mismatches(got, expected!, sameAluF32)).toEqual([]);
+  });
+
+  it("integers: FP32 → int RNE with saturation, int32 / uint32 → FP32 (APFloat)", () => {
+    const toInt = loadVectors("fp32-to-int");
+    const inputs = hexWords(toInt, "inputs");
+    const m = inputs.length;
+    const arena = new WasmArena(8 * m + 8);
+    new Uint32Array(arena.buffer, 0, m).set(inputs);
+    for (const dt of [Dtype.INT8, Dtype.UINT8, Dtype.INT16, Dtype.UINT16, Dtype.INT32, Dtype.UINT32]) {
+      const width = dtypeBytes(dt);
+      const out = arena.u8(4 * m, width * m);
+      encodeFromF32(dt, arena.f32(0, m), 0, m, out, 0);
+      const got = Array.from({ length: m }, (_, i) =>
+        out
+          .subarray(i * width, (i + 1) * width)
+          .reduceRight((s, byte) => s + byte.toString(16).padStart(2, "0"), ""),
+      );
+      expect(got.filter((g, i) => g !== (toInt[name(dt)] as string[])[i]).length, name(dt)).toBe(0);
+    }
+    const toF32 = loadVectors("int-to-fp32");
+    for (const dt of [Dtype.INT32, Dtype.UINT32]) {
+      const ins = hexWords(toF32, `${name(dt)}_inputs`);
+      const want = hexWords(toF32, `${name(dt)}_expected`);
+      const k = ins.length;
+      const bytes = arena.u8(0, 4 * k);
+      new Uint32Array(bytes.buffer, 0, k).set(ins);
+      const out = arena.f32(4 * k, k);
+      decodeToF32(dt, bytes, 0, k, out);
+      expect(mismatches(new Uint32Array(arena.buffer, 4 * k, k), want, sameF32)).toEqual([]);
+    }
   });
 });
 
-/**
- * Sources for the first / last reduce step: every bf16 code once then random codes (as bf16), or
- * the specials × specials and random FP32 words of operandBits (as FP32); accumulators from
- * operandBits and, for a bf16 output, the bf16 rounding stress set against a +0 / −0 source (so
- * every tie, tie ± 1 and overflow edge reaches the fused encoder).
- */
-function reduceCases(): { name: string; dt: Dtype; width: 2 | 4; raw: Uint8Array; acc: Uint32Array }[] {
-  const { a, b } = operandBits();
-  const rng = new SrStream(9);
-  const codes = Uint16Array.from({ length: 0x10000 + 4_003 }, (_, i) =>
-    i < 0x10000 ? i : rng.nextU32() >>> 16,
-  );
-  const stress = bf16StressBits();
-  return [
-    {
-      name: "bf16",
-      dt: Dtype.BFLOAT16,
-      width: 2,
-      raw: new Uint8Array(codes.buffer),
-      acc: Uint32Array.from(codes, (_, i) => a[i % a.length]!),
-    },
-    { name: "fp32", dt: Dtype.FP32, width: 4, raw: new Uint8Array(b.slice().buffer), acc: a.slice() },
-    {
-      name: "bf16 ±0 under the stress set",
-      dt: Dtype.BFLOAT16,
-      width: 2,
-      raw: new Uint8Array(Uint16Array.from(stress, (_, i) => (i % 5 === 0 ? 0x8000 : 0)).buffer),
-      acc: stress,
-    },
+describe("aluReduceEncoded (one pass, blocked) = the steps over the whole span (JS)", () => {
+  const cases: [string, "add" | "min" | "max" | "fma", Dtype, Dtype, number, () => Rounding][] = [
+    ["bf16 ADD 2 sources → bf16 RNE", "add", Dtype.BFLOAT16, Dtype.BFLOAT16, 2, () => RNE],
+    [
+      "bf16 ADD 3 sources → bf16 SR",
+      "add",
+      Dtype.BFLOAT16,
+      Dtype.BFLOAT16,
+      3,
+      () => ({ mode: "sr", rng: new SrStream(4) }),
+    ],
+    ["fp8_e4 MAX 2 sources → fp8_e4", "max", Dtype.FP8_E4, Dtype.FP8_E4, 2, () => RNE],
+    [
+      "fp16 MIN 1 source → fp8_e5 SR",
+      "min",
+      Dtype.FP16,
+      Dtype.FP8_E5,
+      1,
+      () => ({ mode: "sr", rng: new SrStream(5) }),
+    ],
+    ["fp32 FMA 2 sources → fp32", "fma", Dtype.FP32, Dtype.FP32, 2, () => RNE],
+    ["int16 ADD 2 sources → int8", "add", Dtype.INT16, Dtype.INT8, 2, () => RNE],
+    ["fp8_e5 FMA 3 sources → bf16", "fma", Dtype.FP8_E5, Dtype.BFLOAT16, 3, () => RNE],
+    ["int32 FMA 1 source → fp32", "fma", Dtype.INT32, Dtype.FP32, 1, () => RNE],
   ];
-}
-
-describe("aluLoadEncoded = identity fill + aluApplyEncoded (JS), for ADD, MIN and MAX", () => {
-  const cases = reduceCases();
-
-  function reference(
-    op: (typeof OPS)[number],
-    dt: Dtype,
-    bytes: Uint8Array,
-    off: number,
-    n: number,
-  ): Uint32Array {
-    const acc = new Float32Array(n).fill(aluIdentity(op));
-    withJs(() => aluApplyEncoded(op, acc, dt, bytes, off, n, new Float32Array(n)));
-    return bitsOf(acc);
-  }
-
-  for (const { name, dt, raw } of cases) {
-    const n = raw.length / (dt === Dtype.FP32 ? 4 : 2);
-    it.each(OPS)(`${name} %s: staged, in place in an arena, and the JS loop`, (op) => {
-      const expected = reference(op, dt, raw, 0, n);
-      const staged = new Float32Array(n);
-      const bytes = new Uint8Array(raw.length + 3);
-      bytes.set(raw, 3);
-      aluLoadEncoded(staged, dt, bytes, 3, n);
-      expect(firstDifference(bitsOf(staged), expected)).toBeUndefined();
-
-      const arena = new WasmArena(4 * n + raw.length + 16);
-      const acc = arena.f32(4, n);
-      const inArena = arena.u8(4 * n + 5, raw.length);
-      inArena.set(raw);
-      expect(wasmAlu("load", acc, dt === Dtype.FP32 ? 4 : 2, inArena, 0, n)).toBe(true);
-      expect(firstDifference(bitsOf(acc), expected)).toBeUndefined();
-
-      const js = new Float32Array(n);
-      withJs(() => aluLoadEncoded(js, dt, raw, 0, n));
-      expect(firstDifference(bitsOf(js), expected)).toBeUndefined();
-    });
-  }
-
-  it.each(OPS)("%s, every length 0..300 (tails) at odd offsets, staged and in an arena", (op) => {
-    const { raw, dt } = cases[0]!;
-    const arena = new WasmArena(4096);
-    for (let len = 0; len <= 300; len += 1 + (len >> 5)) {
-      const expected = reference(op, dt, raw, 6, len);
-      const plain = new Float32Array(len);
-      aluLoadEncoded(plain, dt, raw.subarray(1), 5, len);
-      expect(firstDifference(bitsOf(plain), expected)).toBeUndefined();
-      const acc = arena.f32(12, len);
-      const bytes = arena.u8(2000 + (len & 7), 2 * len + 6);
-      bytes.set(raw.subarray(0, 2 * len + 6));
-      aluLoadEncoded(acc, dt, bytes, 6, len);
-      expect(firstDifference(bitsOf(acc), expected)).toBeUndefined();
-    }
-  });
-
-  it("a bf16 source under its own accumulator bytes is not loaded in place (it would be overwritten)", () => {
-    const arena = new WasmArena(4096);
-    expect(wasmAlu("load", arena.f32(0, 300), 2, arena.u8(0, 600), 0, 300)).toBe(false);
-    expect(wasmAlu("add", arena.f32(0, 300), 2, arena.u8(0, 600), 0, 300)).toBe(false);
-  });
-});
-
-describe("aluApplyEncodedThenEncode = aluApplyEncoded + encodeFromF32 (JS)", () => {
-  const cases = reduceCases();
-  const outputs = [
-    ["fp32", Dtype.FP32, "ieee"],
-    ...OVERFLOW_POLICIES.map((p) => ["bf16 RNE", Dtype.BFLOAT16, p] as const),
-  ] as const;
-
-  function reference(
-    op: (typeof OPS)[number],
-    c: (typeof cases)[number],
-    outDt: Dtype,
-    policy: OverflowPolicy,
-    n: number,
-    rounding: Rounding = RNE,
-  ): Uint8Array {
-    const acc = new Float32Array(c.acc.slice(0, n).buffer);
-    const out = new Uint8Array(n * dtypeBytes(outDt));
-    withJs(() => {
-      aluApplyEncoded(op, acc, c.dt, c.raw, 0, n, new Float32Array(n));
-      encodeFromF32(outDt, acc, 0, n, out, 0, rounding, policy);
-    });
-    return out;
-  }
-
-  for (const c of cases) {
-    const n = Math.min(c.acc.length, c.raw.length / c.width);
-    for (const [outName, outDt, policy] of outputs) {
-      it.each(OPS)(`${c.name} %s → ${outName} (${policy}): fused in an arena, unaligned; staged`, (op) => {
-        const expected = reference(op, c, outDt, policy, n);
-        const outBytes = expected.length;
-        const arena = new WasmArena(4 * n + c.raw.length + outBytes + 64);
-        const acc = arena.f32(4, n);
-        new Uint32Array(arena.buffer, 4, n).set(c.acc.subarray(0, n));
-        const bytes = arena.u8(4 * n + 9, c.raw.length);
-        bytes.set(c.raw);
-        const out = arena.u8(4 * n + c.raw.length + 16, outBytes + 3);
-        const codes = outDt === Dtype.FP32 ? undefined : { finite: -1, inf: -1 };
-        expect(wasmAluTo(op, acc, c.width, bytes, 0, 0, out, 3, codes)).toBe(false); // too short
-        aluApplyEncodedThenEncode(
+  for (const dt of KERNEL_DTYPES) {
+    for (const op of ["add", "min", "max"] as const) {
+      cases.push([
+        `${name(dt)} ${op} 2 sources → ${name(dt)} RNE (the two-source kernel)`,
+        op,
+        dt,
+        dt,
+        2,
+        () => RNE,
+      ]);
+      if (narrowFloatFormat(dt)) {
+        const sr = (): Rounding => ({ mode: "sr", rng: new SrStream(dt) });
+        cases.push([
+          `${name(dt)} ${op} 2 sources → ${name(dt)} SR (the two-source kernel)`,
           op,
-          acc,
-          c.dt,
-          bytes,
-          0,
-          n,
-          new Float32Array(n),
-          outDt,
-          out,
-          3,
-          RNE,
-          policy,
-        );
-        expect(firstDifference(out.subarray(3), expected)).toBeUndefined();
-        expect(firstDifference(bitsOf(acc), c.acc.subarray(0, n))).toBeUndefined(); // fused: acc only read
-
-        const plainAcc = new Float32Array(c.acc.slice(0, n).buffer);
-        const plainOut = new Uint8Array(outBytes + 1);
-        aluApplyEncodedThenEncode(
-          op,
-          plainAcc,
-          c.dt,
-          c.raw,
-          0,
-          n,
-          new Float32Array(n),
-          outDt,
-          plainOut,
-          1,
-          RNE,
-          policy,
-        );
-        expect(firstDifference(plainOut.subarray(1), expected)).toBeUndefined();
-      });
-    }
-  }
-
-  it.each(OPS)("%s, bf16 → bf16 RNE and fp32 → fp32, every length 0..300 (tails) in an arena", (op) => {
-    for (const c of [cases[0]!, cases[1]!]) {
-      const outDt = c.dt;
-      const arena = new WasmArena(8192);
-      for (let len = 0; len <= 300; len += 1 + (len >> 5)) {
-        const expected = reference(op, c, outDt, "ieee", len);
-        const acc = arena.f32(8, len);
-        new Uint32Array(arena.buffer, 8, len).set(c.acc.subarray(0, len));
-        const bytes = arena.u8(1500 + (len & 3), len * c.width);
-        bytes.set(c.raw.subarray(0, len * c.width));
-        const out = arena.u8(4000 + (len & 7), expected.length);
-        aluApplyEncodedThenEncode(op, acc, c.dt, bytes, 0, len, new Float32Array(len), outDt, out, 0);
-        expect(firstDifference(out, expected)).toBeUndefined();
+          dt,
+          dt,
+          2,
+          sr,
+        ]);
       }
     }
-  });
-
-  it("SR output and other dtypes take the unfused steps (same bytes)", () => {
-    const c = cases[0]!;
-    const n = c.acc.length;
-    const expected = reference("add", c, Dtype.BFLOAT16, "ieee", n, { mode: "sr", rng: new SrStream(3) });
-    const arena = new WasmArena(8 * n + 64);
-    const acc = arena.f32(0, n);
-    new Uint32Array(arena.buffer, 0, n).set(c.acc);
-    const bytes = arena.u8(4 * n, 2 * n);
-    bytes.set(c.raw.subarray(0, 2 * n));
-    const out = arena.u8(6 * n + 16, 2 * n);
-    aluApplyEncodedThenEncode(
-      "add",
-      acc,
-      Dtype.BFLOAT16,
-      bytes,
-      0,
-      n,
-      new Float32Array(n),
-      Dtype.BFLOAT16,
-      out,
-      0,
-      {
-        mode: "sr",
-        rng: new SrStream(3),
-      },
-    );
+  }
+  it.each(cases)("%s", (_n, op, inDt, outDt, sourceCount, rounding) => {
+    const count = 3 * 4096 + 77;
+    const width = dtypeBytes(inDt);
+    const raws = Array.from({ length: sourceCount }, (_, k) => sourceBytes(inDt, count, 10 + k));
+    const scales = [Math.fround(0.5), Math.fround(-3.25), Math.fround(1e-3)];
+    const expected = new Uint8Array(count * dtypeBytes(outDt));
+    withJs(() => {
+      const acc = new Float32Array(count);
+      const scratch = new Float32Array(count);
+      for (const [k, raw] of raws.entries()) {
+        if (k === 0 && op === "fma") acc.fill(0);
+        if (k === 0 && op !== "fma" && sourceCount > 1) {
+          aluLoadEncoded(acc, inDt, raw, 0, count);
+          continue;
+        }
+        if (k === 0 && op !== "fma") acc.fill(op === "add" ? -0 : op === "min" ? Infinity : -Infinity);
+        if (k < sourceCount - 1) aluApplyEncoded(op, acc, inDt, raw, 0, count, scratch, scales[k]);
+        else {
+          const r = rounding();
+          aluApplyEncodedThenEncode(
+            op,
+            acc,
+            inDt,
+            raw,
+            0,
+            count,
+            scratch,
+            outDt,
+            expected,
+            0,
+            r,
+            "ieee",
+            scales[k],
+          );
+        }
+      }
+    });
+    const arena = new WasmArena(4 * 4096 + sourceCount * count * width + expected.length + 64);
+    const acc = arena.f32(0, 4096);
+    const sources = raws.map((raw, k) => {
+      const bytes = arena.u8(4 * 4096 + k * count * width, raw.length);
+      bytes.set(raw);
+      return { dt: inDt, bytes, byteOffset: 0, scale: scales[k]! };
+    });
+    const out = arena.u8(4 * 4096 + sourceCount * count * width + 3, expected.length);
+    aluReduceEncoded(op, acc, sources, count, new Float32Array(4096), outDt, out, 0, rounding());
     expect(firstDifference(out, expected)).toBeUndefined();
-    const fp8 = reference("max", c, Dtype.FP8_E4, "ieee", n);
-    const fp8Out = new Uint8Array(n);
-    acc.set(new Float32Array(c.acc.slice().buffer));
-    aluApplyEncodedThenEncode(
-      "max",
-      acc,
-      Dtype.BFLOAT16,
-      bytes,
-      0,
-      n,
-      new Float32Array(n),
-      Dtype.FP8_E4,
-      fp8Out,
-      0,
-    );
-    expect(firstDifference(fp8Out, fp8)).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { FieldError } from "../../bits/errors.js";
+import { DTYPE_NAMES, Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { narrowFloatFormat } from "../float-formats.js";
+import type { SrStream } from "../sr-stream.js";
 import { KERNELS_WASM_BASE64 } from "./kernels-binary.js";
-
-/** The ALU ops with a wasm kernel. */
-export type WasmAluOp = "add" | "min" | "max";
 
 /*
  * The slice of the WebAssembly JS API used here. tsconfig's lib (ES2023) and @types/node declare no
@@ -19,59 +19,100 @@ interface WasmApi {
 }
 const WASM = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
-/** An ALU kernel: out[i] ← op(acc[i], src[i]) as FP32 bits (out may equal acc). */
-type AluKernel = (acc: number, src: number, out: number, n: number) => void;
-/** A fused ALU + bf16 RNE encode kernel: out[i] ← bf16 code of op(acc[i], src[i]); acc untouched. */
-type AluBf16Kernel = (
-  acc: number,
-  src: number,
-  out: number,
-  n: number,
-  overflow: number,
-  inf: number,
-) => void;
+/** What a kernel combines a decoded element with (kernels.wat): the ALU ops and "load" (none). */
+export type WasmCombine = "load" | "scale" | "add" | "min" | "max" | "fma";
 
-/** The exports of kernels.wat: addresses are byte offsets into `memory`, counts are elements. */
-interface KernelExports {
-  readonly memory: WasmMemory;
-  readonly add_f32: AluKernel;
-  readonly min_f32: AluKernel;
-  readonly max_f32: AluKernel;
-  readonly add_bf16: AluKernel;
-  readonly min_bf16: AluKernel;
-  readonly max_bf16: AluKernel;
-  readonly add_f32_bf16rne: AluBf16Kernel;
-  readonly min_f32_bf16rne: AluBf16Kernel;
-  readonly max_f32_bf16rne: AluBf16Kernel;
-  readonly add_bf16_bf16rne: AluBf16Kernel;
-  readonly min_bf16_bf16rne: AluBf16Kernel;
-  readonly max_bf16_bf16rne: AluBf16Kernel;
-  readonly load_f32: (src: number, out: number, n: number) => void;
-  readonly load_bf16: (src: number, out: number, n: number) => void;
-  readonly decode_bf16: (src: number, out: number, n: number) => void;
-  readonly encode_bf16_rne: (src: number, out: number, n: number, overflow: number, inf: number) => void;
-  readonly encode_bf16_sr: (
-    src: number,
-    random: number,
-    out: number,
-    n: number,
-    overflow: number,
-    inf: number,
-  ) => void;
+type Kernel = (...args: number[]) => void;
+interface WasmGlobal {
+  value: number;
 }
 
-/** Kernel names by op and source width, built once (no string work per call). */
-const ALU_NAME = {
-  add: { 2: "add_bf16", 4: "add_f32" },
-  min: { 2: "min_bf16", 4: "min_f32" },
-  max: { 2: "max_bf16", 4: "max_f32" },
-} as const;
-const ALU_BF16_NAME = {
-  add: { 2: "add_bf16_bf16rne", 4: "add_f32_bf16rne" },
-  min: { 2: "min_bf16_bf16rne", 4: "min_f32_bf16rne" },
-  max: { 2: "max_bf16_bf16rne", 4: "max_f32_bf16rne" },
-} as const;
-const LOAD_NAME = { 2: "load_bf16", 4: "load_f32" } as const;
+/** One dtype's kernels in an instance (kernels.wat names them `<what>_<dtype name>`). */
+interface DtypeKernels {
+  readonly width: number;
+  readonly dec: Kernel | undefined;
+  readonly combine: Readonly<Record<WasmCombine, Kernel>>;
+  /** out ← this dtype's code of op(first, src), both sources of this dtype: RNE, and SR. */
+  readonly two: Readonly<Record<TwoSourceOp, Kernel>>;
+  readonly twoSr: Readonly<Record<TwoSourceOp, Kernel | undefined>>;
+  readonly enc: Kernel;
+  readonly encSr: Kernel | undefined;
+  /** Narrow floats take the overflow policy's magnitude codes; integers do not. */
+  readonly float: boolean;
+}
+
+/** An instance: its memory, the stochastic-rounding stream globals, the kernels by dtype code. */
+interface Kernels {
+  readonly memory: WasmMemory;
+  readonly sr: readonly [WasmGlobal, WasmGlobal, WasmGlobal, WasmGlobal];
+  readonly byDtype: readonly (DtypeKernels | undefined)[];
+}
+
+/** The dtypes with kernels, by the name kernels.wat uses (DTYPE_NAMES); fp32r runs as fp32. */
+const KERNEL_DTYPES: readonly [Dtype, string][] = [
+  Dtype.INT8,
+  Dtype.UINT8,
+  Dtype.INT16,
+  Dtype.UINT16,
+  Dtype.BFLOAT16,
+  Dtype.FP16,
+  Dtype.INT32,
+  Dtype.UINT32,
+  Dtype.FP32,
+  Dtype.FP32R,
+  Dtype.FP8_E3,
+  Dtype.FP8_E4,
+  Dtype.FP8_E5,
+].map((dt) => [dt, dt === Dtype.FP32R ? "fp32" : DTYPE_NAMES[dt]]);
+
+function bind(exports: Record<string, unknown>): Kernels {
+  const byDtype: (DtypeKernels | undefined)[] = [];
+  const fn = (name: string) => exports[name] as Kernel | undefined;
+  for (const [dt, name] of KERNEL_DTYPES) {
+    const combine = Object.fromEntries(WASM_COMBINES.map((c) => [c, fn(`${c}_${name}`)])) as Record<
+      WasmCombine,
+      Kernel
+    >;
+    const two = (suffix: string) =>
+      Object.fromEntries(TWO_SOURCE_OPS.map((op) => [op, fn(`${op}2_${name}${suffix}`)])) as Record<
+        TwoSourceOp,
+        Kernel
+      >;
+    byDtype[dt] = {
+      two: two(""),
+      twoSr: two("_sr"),
+      width: dtypeBytes(dt),
+      dec: fn(`dec_${name}`),
+      combine,
+      enc: fn(`enc_${name}`) as Kernel,
+      encSr: fn(`enc_${name}_sr`),
+      float: narrowFloatFormat(dt) !== undefined,
+    };
+  }
+  const g = (k: string) => exports[k] as WasmGlobal;
+  return {
+    memory: exports.memory as WasmMemory,
+    sr: [g("sr0"), g("sr1"), g("sr2"), g("sr3")],
+    byDtype,
+  };
+}
+const WASM_COMBINES: readonly WasmCombine[] = ["load", "scale", "add", "min", "max", "fma"];
+/** The ops of the two-source kernels. */
+export type TwoSourceOp = "add" | "min" | "max";
+const TWO_SOURCE_OPS: readonly TwoSourceOp[] = ["add", "min", "max"];
+
+/** Whether the kernels decode / apply dtype `dt` (every dtype but the 64-bit integers). */
+export function wasmHasDtype(dt: Dtype): boolean {
+  return dt === Dtype.FP32 || dt === Dtype.FP32R || narrowFloatFormat(dt) !== undefined || SMALL_INT.has(dt);
+}
+const SMALL_INT: ReadonlySet<Dtype> = new Set([
+  Dtype.INT8,
+  Dtype.UINT8,
+  Dtype.INT16,
+  Dtype.UINT16,
+  Dtype.INT32,
+  Dtype.UINT32,
+]);
 
 const PAGE = 65536;
 
@@ -89,13 +130,13 @@ function kernelModule(): object | null {
 }
 
 /** The kernel instance whose memory is each arena's buffer. */
-const KERNELS_BY_BUFFER = new WeakMap<ArrayBufferLike, KernelExports>();
+const KERNELS_BY_BUFFER = new WeakMap<ArrayBufferLike, Kernels>();
 
 /** A kernel instance with a memory of exactly `pages` pages that never grows (views stay valid). */
-function instantiate(pages: number): KernelExports | undefined {
+function instantiate(pages: number): Kernels | undefined {
   const module = kernelModule();
   if (module === null || WASM === undefined) return undefined;
-  const kernels = new WASM.Instance(module).exports as unknown as KernelExports;
+  const kernels = bind(new WASM.Instance(module).exports as Record<string, unknown>);
   if (pages > 1) kernels.memory.grow(pages - 1);
   KERNELS_BY_BUFFER.set(kernels.memory.buffer, kernels);
   return kernels;
@@ -137,15 +178,15 @@ export class WasmArena {
 }
 
 /** Below this many elements the JS loops win (no staging, no boundary crossing). */
-const MIN_ELEMENTS = 256;
+const MIN_ELEMENTS = 64;
 /** Elements per staged chunk: 64 KiB of FP32, so a chunk and its copies stay in L2. */
 const CHUNK = 16384;
-/** Staging layout: acc (FP32), source / codes, random words: one CHUNK of 4 bytes each. */
+/** Staging layout: acc (FP32), source bytes, output bytes: one CHUNK of 4 bytes each. */
 const STAGE_ACC = 0;
 const STAGE_SRC = 4 * CHUNK;
-const STAGE_RANDOM = 8 * CHUNK;
-let staging: KernelExports | null | undefined;
-function stagingKernels(): KernelExports | undefined {
+const STAGE_OUT = 8 * CHUNK;
+let staging: Kernels | null | undefined;
+function stagingKernels(): Kernels | undefined {
   if (staging === undefined) staging = instantiate(Math.ceil((12 * CHUNK) / PAGE)) ?? null;
   return staging ?? undefined;
 }
@@ -159,69 +200,75 @@ export function useWasmKernels(on: boolean): void {
   enabled = on;
 }
 
-/** The kernels all the views share an arena with, when they do and do not partly overlap. */
-function arenaOf(a: ArrayBufferView, b: ArrayBufferView): KernelExports | undefined {
-  if (a.buffer !== b.buffer || partlyOverlap(a, b)) return undefined;
+/** The kernels for `dt` when enabled, worth it for `count`, and compiled; else undefined. */
+function kernelsFor(dt: Dtype, count: number): DtypeKernels | undefined {
+  if (!enabled || count < MIN_ELEMENTS) return undefined;
+  return stagingKernels()?.byDtype[dt];
+}
+
+/** The instance all the views share an arena with, when they do; undefined otherwise. */
+function arenaOf(a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView = b): Kernels | undefined {
+  if (a.buffer !== b.buffer || b.buffer !== c.buffer) return undefined;
   return KERNELS_BY_BUFFER.get(a.buffer);
 }
 
-/** True when two views of one buffer share bytes without starting at the same byte. */
-function partlyOverlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
-  return a.byteOffset !== b.byteOffset && overlap(a, b);
-}
-
-/** True when two views share at least one byte. */
-function overlap(a: ArrayBufferView, b: ArrayBufferView): boolean {
-  return (
-    a.buffer === b.buffer &&
-    a.byteOffset < b.byteOffset + b.byteLength &&
-    b.byteOffset < a.byteOffset + a.byteLength
-  );
+/** True when byte spans [a, a + aLen) and [b, b + bLen) of one buffer share a byte. */
+function spansOverlap(a: number, aLen: number, b: number, bLen: number): boolean {
+  return a < b + bLen && b < a + aLen;
 }
 
 /**
- * Whether acc and a source of `srcWidth` bytes per element can be read and written together
- * element by element: disjoint, or the very same FP32 words (a bf16 source under an FP32
- * accumulator would be overwritten before it is read).
+ * Whether a kernel may read `inLen` bytes at `inAt` and write `outLen` bytes at `outAt` of one
+ * buffer element by element: disjoint, or starting at the same byte with the output no wider
+ * (each group is read before it is written, and a narrower write never reaches unread bytes).
  */
-function alignsWith(acc: ArrayBufferView, srcWidth: 2 | 4, srcBytes: ArrayBufferView): boolean {
-  return srcWidth === 4 ? !partlyOverlap(acc, srcBytes) : !overlap(acc, srcBytes);
+function inPlaceOk(inAt: number, inLen: number, outAt: number, outLen: number): boolean {
+  return !spansOverlap(inAt, inLen, outAt, outLen) || (inAt === outAt && outLen <= inLen);
 }
 
 /**
- * acc[i] ← op(acc[i], src[i]) for i < count, where `src` is FP32 (4 bytes per element) or bf16
- * (2) at `srcBytes[srcOffset…]`; op "load" is acc[i] ← src[i] with NaN as 0x7fc00000 (= op of the
- * identity for ADD, MIN and MAX). Returns false when no kernel ran (too short, disabled, wasm
- * missing, or overlapping spans): the caller then runs its JS loop.
+ * acc[i] ← op(acc[i], x[i]) for i < count (FMA: x[i]·scale + acc[i], rounded once), x[i] being
+ * element i of dtype `dt` at `srcBytes[srcOffset…]`; "load" is acc[i] ← x[i], "scale" the FMA of
+ * x[i] into acc[i] = +0 (acc only written). NaN results are
+ * 0x7fc00000. In place when acc and the source view one WasmArena, else staged in 64 KiB chunks.
+ * Returns false when no kernel ran (dtype without one, too short, disabled, wasm missing, or the
+ * source overlapping acc other than word for word): the caller then runs its JS loop.
  */
 export function wasmAlu(
-  op: WasmAluOp | "load",
+  op: WasmCombine,
   acc: Float32Array,
-  srcWidth: 2 | 4,
+  dt: Dtype,
   srcBytes: ArrayBufferView,
   srcOffset: number,
   count: number,
+  scale = 0,
 ): boolean {
-  if (!enabled || count < MIN_ELEMENTS || !alignsWith(acc, srcWidth, srcBytes)) return false;
+  const dk = kernelsFor(dt, count);
+  if (dk === undefined) return false;
   const srcAddr = srcBytes.byteOffset + srcOffset;
+  const width = dk.width;
   const direct = arenaOf(acc, srcBytes);
   if (direct !== undefined) {
-    if (op === "load") direct[LOAD_NAME[srcWidth]](srcAddr, acc.byteOffset, count);
-    else direct[ALU_NAME[op][srcWidth]](acc.byteOffset, srcAddr, acc.byteOffset, count);
+    if (!inPlaceOk(srcAddr, count * width, acc.byteOffset, 4 * count)) return false;
+    const k = direct.byDtype[dt] as DtypeKernels;
+    if (op === "load" || op === "scale") k.combine[op](srcAddr, acc.byteOffset, count, scale);
+    else k.combine[op](acc.byteOffset, srcAddr, acc.byteOffset, count, scale);
     return true;
   }
-  const k = stagingKernels();
-  if (k === undefined) return false;
-  const mem = new Uint8Array(k.memory.buffer);
-  const src = new Uint8Array(srcBytes.buffer, srcAddr, count * srcWidth);
-  const stagedAcc = new Float32Array(k.memory.buffer, STAGE_ACC, CHUNK);
+  if (acc.buffer === srcBytes.buffer && spansOverlap(srcAddr, count * width, acc.byteOffset, 4 * count)) {
+    return false;
+  }
+  const staged = stagingKernels() as Kernels;
+  const mem = new Uint8Array(staged.memory.buffer);
+  const src = new Uint8Array(srcBytes.buffer, srcAddr, count * width);
+  const stagedAcc = new Float32Array(staged.memory.buffer, STAGE_ACC, CHUNK);
   for (let done = 0; done < count; done += CHUNK) {
     const n = count - done < CHUNK ? count - done : CHUNK;
-    mem.set(src.subarray(done * srcWidth, (done + n) * srcWidth), STAGE_SRC);
-    if (op === "load") k[LOAD_NAME[srcWidth]](STAGE_SRC, STAGE_ACC, n);
+    mem.set(src.subarray(done * width, (done + n) * width), STAGE_SRC);
+    if (op === "load" || op === "scale") dk.combine[op](STAGE_SRC, STAGE_ACC, n, scale);
     else {
       stagedAcc.set(acc.subarray(done, done + n));
-      k[ALU_NAME[op][srcWidth]](STAGE_ACC, STAGE_SRC, STAGE_ACC, n);
+      dk.combine[op](STAGE_ACC, STAGE_SRC, STAGE_ACC, n, scale);
     }
     acc.set(stagedAcc.subarray(0, n), done);
   }
@@ -229,86 +276,149 @@ export function wasmAlu(
 }
 
 /**
- * The last source step of a reduce fused with the output: out ← op(acc[i], src[i]) for i < count
- * (NaN as 0x7fc00000), stored at `out[outOffset…]` as FP32 bits (`bf16` undefined) or as bf16
- * codes rounded to nearest even with the policy's magnitude codes `bf16.finite` / `bf16.inf`.
- * acc is only read. In place only: acc, source and out must view one WasmArena, out apart from
- * both; false otherwise (and when too short or disabled): the caller runs the unfused steps.
+ * out[outOffset + i] ← the FP32 bits of element i of dtype `dt` at `bytes[byteOffset…]`, exact
+ * (NaN payloads kept). In place when both share an arena, else staged. False when no kernel ran
+ * (FP32 needs none: it is a copy).
  */
-export function wasmAluTo(
-  op: WasmAluOp,
-  acc: Float32Array,
-  srcWidth: 2 | 4,
-  srcBytes: ArrayBufferView,
-  srcOffset: number,
+export function wasmDecode(
+  dt: Dtype,
+  bytes: Uint8Array,
+  byteOffset: number,
   count: number,
-  out: ArrayBufferView,
+  out: Float32Array,
   outOffset: number,
-  bf16: { readonly finite: number; readonly inf: number } | undefined,
 ): boolean {
-  if (!enabled || count < MIN_ELEMENTS || !alignsWith(acc, srcWidth, srcBytes)) return false;
-  if (out.buffer !== acc.buffer || overlap(out, acc) || overlap(out, srcBytes)) return false;
-  const k = arenaOf(acc, srcBytes);
-  if (k === undefined) return false;
-  const srcAddr = srcBytes.byteOffset + srcOffset;
-  const outAddr = out.byteOffset + outOffset;
-  if (bf16 === undefined) k[ALU_NAME[op][srcWidth]](acc.byteOffset, srcAddr, outAddr, count);
-  else k[ALU_BF16_NAME[op][srcWidth]](acc.byteOffset, srcAddr, outAddr, count, bf16.finite, bf16.inf);
+  const dk = kernelsFor(dt, count);
+  if (dk?.dec === undefined) return false;
+  const srcAddr = bytes.byteOffset + byteOffset;
+  const outAddr = out.byteOffset + 4 * outOffset;
+  const direct = arenaOf(bytes, out);
+  if (direct !== undefined) {
+    if (spansOverlap(srcAddr, count * dk.width, outAddr, 4 * count)) return false;
+    (direct.byDtype[dt] as DtypeKernels).dec?.(srcAddr, outAddr, count);
+    return true;
+  }
+  if (bytes.buffer === out.buffer && spansOverlap(srcAddr, count * dk.width, outAddr, 4 * count)) {
+    return false;
+  }
+  const staged = stagingKernels() as Kernels;
+  const mem = new Uint8Array(staged.memory.buffer);
+  const outView = new Uint8Array(out.buffer, outAddr, 4 * count);
+  for (let done = 0; done < count; done += CHUNK) {
+    const n = count - done < CHUNK ? count - done : CHUNK;
+    mem.set(bytes.subarray(byteOffset + done * dk.width, byteOffset + (done + n) * dk.width), STAGE_SRC);
+    dk.dec(STAGE_SRC, STAGE_ACC, n);
+    outView.set(mem.subarray(STAGE_ACC, STAGE_ACC + 4 * n), 4 * done);
+  }
   return true;
 }
 
 /**
- * out[outOffset + i] ← bf16 codes[i] << 16, in place when both share an arena; false otherwise
- * (the JS loop is one pass already: staging would only add copies).
+ * Codes of dtype `dt` for the FP32 bits `bits[from…]` into `out[outOffset…]` (bytes): RNE, or SR
+ * drawing one word per element, in order, from `sr` (its state moves as the JS encoder's would).
+ * `overflowCode` / `infCode` are the policy's magnitude codes (narrow floats only). False when no
+ * kernel ran (FP32 needs none).
  */
-export function wasmDecodeBf16(
-  codes: Uint16Array,
-  out: Uint32Array,
-  outOffset: number,
-  count: number,
-): boolean {
-  if (!enabled || count < MIN_ELEMENTS) return false;
-  const k = arenaOf(codes, out);
-  if (k === undefined) return false;
-  k.decode_bf16(codes.byteOffset, out.byteOffset + 4 * outOffset, count);
-  return true;
-}
-
-/**
- * bf16 codes of the FP32 bits `bits[from…]` into `out[to…]` (see float-encode.ts): RNE, or SR
- * with one word per element from `draw` (called with a staging view and a count, in order).
- * `overflowCode` / `infCode` are the policy's magnitude codes. False when no kernel ran.
- */
-export function wasmEncodeBf16(
-  bits: Uint32Array,
+export function wasmEncode(
+  dt: Dtype,
+  bits: Float32Array | Uint32Array,
   from: number,
   count: number,
-  out: Uint16Array,
-  to: number,
-  draw: ((words: Uint32Array, n: number) => void) | undefined,
+  out: Uint8Array,
+  outOffset: number,
+  sr: SrStream | undefined,
   overflowCode: number,
   infCode: number,
 ): boolean {
-  if (!enabled || count < MIN_ELEMENTS || partlyOverlap(bits, out)) return false;
-  const direct = draw === undefined ? arenaOf(bits, out) : undefined;
+  const dk = kernelsFor(dt, count);
+  if (dk === undefined || dt === Dtype.FP32 || dt === Dtype.FP32R) return false;
+  if (sr !== undefined && dk.encSr === undefined) return false;
+  const srcAddr = bits.byteOffset + 4 * from;
+  const outAddr = out.byteOffset + outOffset;
+  const outBytes = count * dk.width;
+  const direct = arenaOf(bits, out);
   if (direct !== undefined) {
-    direct.encode_bf16_rne(bits.byteOffset + 4 * from, out.byteOffset + 2 * to, count, overflowCode, infCode);
+    if (!inPlaceOk(srcAddr, 4 * count, outAddr, outBytes)) return false;
+    encodeWith(direct, dt, srcAddr, outAddr, count, sr, overflowCode, infCode);
     return true;
   }
-  const k = stagingKernels();
-  if (k === undefined) return false;
-  const stagedBits = new Uint32Array(k.memory.buffer, STAGE_ACC, CHUNK);
-  const stagedCodes = new Uint16Array(k.memory.buffer, STAGE_SRC, CHUNK);
-  const random = new Uint32Array(k.memory.buffer, STAGE_RANDOM, CHUNK);
+  if (bits.buffer === out.buffer && spansOverlap(srcAddr, 4 * count, outAddr, outBytes)) return false;
+  const staged = stagingKernels() as Kernels;
+  const mem = new Uint8Array(staged.memory.buffer);
+  const src = new Uint8Array(bits.buffer, srcAddr, 4 * count);
   for (let done = 0; done < count; done += CHUNK) {
     const n = count - done < CHUNK ? count - done : CHUNK;
-    stagedBits.set(bits.subarray(from + done, from + done + n));
-    if (draw === undefined) k.encode_bf16_rne(STAGE_ACC, STAGE_SRC, n, overflowCode, infCode);
-    else {
-      draw(random, n);
-      k.encode_bf16_sr(STAGE_ACC, STAGE_RANDOM, STAGE_SRC, n, overflowCode, infCode);
-    }
-    out.set(stagedCodes.subarray(0, n), to + done);
+    mem.set(src.subarray(4 * done, 4 * (done + n)), STAGE_ACC);
+    encodeWith(staged, dt, STAGE_ACC, STAGE_OUT, n, sr, overflowCode, infCode);
+    out.set(mem.subarray(STAGE_OUT, STAGE_OUT + n * dk.width), outOffset + done * dk.width);
   }
   return true;
+}
+
+/**
+ * A two-source reduce in one pass with no accumulator: out[i] ← the `dt` code of op(a[i], b[i]),
+ * NaN canonical, RNE or SR from `sr` (its state moves as the JS encoder's would). Sources and
+ * output are `count` elements of `dt` at byte offsets of their views, all in one WasmArena, the
+ * output apart from both sources or exactly on one. False when no kernel ran: the caller runs the
+ * steps (aluLoadEncoded, aluApplyEncoded, encodeFromF32), which give the same bytes.
+ */
+export function wasmReduce2(
+  op: TwoSourceOp,
+  dt: Dtype,
+  a: Uint8Array,
+  aOffset: number,
+  b: Uint8Array,
+  bOffset: number,
+  count: number,
+  out: Uint8Array,
+  outOffset: number,
+  sr: SrStream | undefined,
+  overflowCode: number,
+  infCode: number,
+): boolean {
+  const dk = kernelsFor(dt, count);
+  const direct = dk && arenaOf(a, b, out);
+  if (dk === undefined || direct === undefined) return false;
+  const len = count * dk.width;
+  const aAt = a.byteOffset + aOffset;
+  const bAt = b.byteOffset + bOffset;
+  const outAt = out.byteOffset + outOffset;
+  if (!inPlaceOk(aAt, len, outAt, len) || !inPlaceOk(bAt, len, outAt, len)) return false;
+  const k = direct.byDtype[dt] as DtypeKernels;
+  const kernel = sr === undefined ? k.two[op] : k.twoSr[op];
+  if (kernel === undefined) return false;
+  if (sr === undefined) kernel(aAt, bAt, outAt, count, overflowCode, infCode);
+  else withStream(direct, sr, () => kernel(aAt, bAt, outAt, count, overflowCode, infCode));
+  return true;
+}
+
+/** Run `fn` with the stream's state in the instance's globals, and take the moved state back. */
+function withStream(k: Kernels, sr: SrStream, fn: () => void): void {
+  const state = sr.stateWords();
+  const [g0, g1, g2, g3] = k.sr;
+  g0.value = state[0] as number;
+  g1.value = state[1] as number;
+  g2.value = state[2] as number;
+  g3.value = state[3] as number;
+  fn();
+  state[0] = g0.value;
+  state[1] = g1.value;
+  state[2] = g2.value;
+  state[3] = g3.value;
+}
+
+/** One encode kernel call; SR hands the stream's state to the kernel and takes it back. */
+function encodeWith(
+  k: Kernels,
+  dt: Dtype,
+  src: number,
+  out: number,
+  n: number,
+  sr: SrStream | undefined,
+  overflowCode: number,
+  infCode: number,
+): void {
+  const dk = k.byDtype[dt] as DtypeKernels;
+  if (sr === undefined) dk.enc(src, out, n, overflowCode, infCode);
+  else withStream(k, sr, () => (dk.encSr as Kernel)(src, out, n, overflowCode, infCode));
 }

@@ -1,0 +1,33 @@
+// The 32-rank fp8 end of issue 8's --check matrix at 64 MiB. Apart from large.test.ts so that the
+// two slowest files of `npm test` run in parallel on a 2-core machine (vitest runs files, not the
+// tests of one file, in parallel); excluded with them: npx vitest run test/collectives --exclude '**/large*'
+import { describe, expect, it } from "vitest";
+import { type CollectiveRun, runSize } from "../../src/collectives/index.js";
+import { archProfile } from "../../src/hal/arch-profile.js";
+import { Dtype } from "../../src/spec/dtype.js";
+
+const spec: CollectiveRun = {
+  profile: archProfile("trn2"),
+  ranks: 8,
+  nodes: 1,
+  collective: "allr",
+  algorithm: "ring",
+  dtype: Dtype.BFLOAT16,
+  op: "sum",
+  check: "exact",
+  timingOnly: false,
+  dataSeed: 2,
+};
+
+describe("large, fp8", () => {
+  it("32-rank fp8 reduce-scatter and all-gather at size 64 MiB: 0 wrong", () => {
+    for (const collective of ["redsct", "allg"] as const) {
+      const r = runSize(
+        { ...spec, ranks: 32, collective, dtype: Dtype.FP8_E4, algorithm: "kangaring" },
+        64 << 20,
+      ).row;
+      expect(r.wrong, collective).toBe(0);
+      expect(r.guardErrors).toBe(0);
+    }
+  }, 600_000);
+});
