@@ -3,3 +3,4 @@ export * from "./declare.js";
 export * from "./errors.js";
 export * from "./hex.js";
 export * from "./layout.js";
+export * from "./shape.js";

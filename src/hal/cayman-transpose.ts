@@ -130,10 +130,10 @@ export function buildCaymanTransposePacket(req: CaymanTransposeRequest): DmaPack
   for (let i = 0; i < n; i++) {
     const from = req.from[i] as DmaBuffer;
     checkRange("len", from.len, 1, MAX_DESCRIPTOR_BYTES);
-    const len_ctrl = { length: lenField(from.len), ring_id: phase, first: i === 0, last: i === n - 1 };
-    UDMA_TX.encodeInto({ len_ctrl, meta_ctrl: meta, buf_ptr: from.addr }, tx, 16 * i);
+    const lenCtrl = lenCtrlFields(lenField(from.len), phase, i === 0, i === n - 1);
+    UDMA_TX.encodeInto({ ...lenCtrl, meta_ctrl: meta, buf_ptr: from.addr }, tx, 16 * i);
     const buf1_ptr = packTransposeAddress(hits[i] as SbufHit, elem, pbase);
-    UDMA_RX.encodeInto({ len_ctrl, buf2_ptr_lo: v51, buf1_ptr }, rx, 16 * i);
+    UDMA_RX.encodeInto({ ...lenCtrl, buf2_ptr_lo: v51, buf1_ptr }, rx, 16 * i);
   }
   return { tx, rx };
 }
@@ -154,9 +154,19 @@ export function buildCaymanTransposeFlushPacket(
   ringPhase: number = INITIAL_RING_PHASE,
 ): DmaPacket {
   const dst = tpbBase(eng) + TRANSPOSE_FLUSH_OFFSET;
-  const len_ctrl = { length: TRANSPOSE_FLUSH_BYTES, ring_id: ringPhase, first: true, last: true };
+  const lenCtrl = lenCtrlFields(TRANSPOSE_FLUSH_BYTES, ringPhase, true, true);
   return {
-    tx: UDMA_TX.encode({ len_ctrl, meta_ctrl: DEFAULT_COPY_META, buf_ptr: dst }),
-    rx: UDMA_RX.encode({ len_ctrl, buf2_ptr_lo: 0, buf1_ptr: dst }),
+    tx: UDMA_TX.encode({ ...lenCtrl, meta_ctrl: DEFAULT_COPY_META, buf_ptr: dst }),
+    rx: UDMA_RX.encode({ ...lenCtrl, buf2_ptr_lo: 0, buf1_ptr: dst }),
   };
+}
+
+/** The len_ctrl fields of a one-packet chain, by the layouts' flat names. */
+function lenCtrlFields(length: number, ringId: number, first: boolean, last: boolean) {
+  return {
+    "len_ctrl.length": length,
+    "len_ctrl.ring_id": ringId,
+    "len_ctrl.first": first,
+    "len_ctrl.last": last,
+  } as const;
 }

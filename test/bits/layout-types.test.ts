@@ -1,0 +1,37 @@
+/**
+ * Type test (checked by `npm run typecheck`, which covers test/): a layout's field shape is
+ * inferred from its declaration, so a misspelt field does not compile. Each `@ts-expect-error`
+ * fails the typecheck if the line below it ever compiles.
+ */
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { FieldError } from "../../src/bits/index.js";
+import { CCE_INFO, FMA_DESC, FMA_META, UDMA_TX } from "../../src/spec/index.js";
+
+describe("typed layouts", () => {
+  it("refuses a misspelt field at compile time (and at run time)", () => {
+    // @ts-expect-error a_sell is not a field of fma-desc
+    expect(() => FMA_DESC.encode({ a_sell: 1 })).toThrow(FieldError);
+    // @ts-expect-error in_dtt is not a field of fma-meta
+    expect(() => FMA_META.encode({ in_dtt: 6 })).toThrow(FieldError);
+    // @ts-expect-error there is no reader for a field that does not exist
+    expect(() => FMA_META.field("f4")).toThrow(FieldError);
+    // @ts-expect-error a flag takes a boolean, not a string
+    expect(() => FMA_META.encode({ last: "yes" })).toThrow(FieldError);
+  });
+
+  it("decode gives each field its type: number, boolean, bigint for wide fields", () => {
+    const meta = FMA_META.decode(FMA_META.encode({ in_dt: 6, last: true }));
+    expectTypeOf(meta.in_dt).toEqualTypeOf<number>();
+    expectTypeOf(meta.last).toEqualTypeOf<boolean>();
+    const tx = UDMA_TX.decode(UDMA_TX.encode({ "len_ctrl.length": 4, buf_ptr: 0x1000n }));
+    expectTypeOf(tx.buf_ptr).toEqualTypeOf<bigint>();
+    expectTypeOf(tx["len_ctrl.first"]).toEqualTypeOf<boolean>();
+    expect(tx.buf_ptr).toBe(0x1000n);
+    // @ts-expect-error decode has no field the declaration does not name
+    expect(tx.buf1_ptr).toBeUndefined();
+    const info = CCE_INFO.decode(CCE_INFO.encode({ num_sources: 2, "fma_info.scale.1": 0.5 }));
+    // Array elements are a pattern key (`fma_info.scale.${number}`), so possibly undefined.
+    expectTypeOf(info["fma_info.scale.1"]).toEqualTypeOf<number | undefined>();
+    expect(info["fma_info.scale.1"]).toBe(0.5);
+  });
+});
