@@ -14,20 +14,31 @@ import type { ArchProfile } from "../hal/arch-profile.js";
 import type { AluOp } from "../numerics/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { FmaOperand, SdmaCceType } from "../spec/enums.js";
-import { FMA_DESC, GRADIENT_DESC, MIN_MAX_DESC } from "../spec/layouts/index.js";
+import {
+  ADD_META,
+  FMA_DESC,
+  GRADIENT_DESC,
+  MIN_MAX_DESC,
+  REPLICATION_META_CLASS,
+  SEED_INIT_DESC,
+} from "../spec/layouts/index.js";
 import { COMBO_MEMBER, DEFAULT_COPY_META, SUB_DESCRIPTOR } from "../spec/tables.js";
 import {
   type Descriptor,
   dataLength,
   fault,
+  field,
   hasDmb,
   hasMeta,
   hasMore,
+  metaAccumDt,
+  metaInDt,
   metaLast,
-  metaNibble,
   metaOp,
   metaOptype,
+  metaOutDt,
   metaWrbar,
+  metaWriteBarrier,
   pointer,
 } from "./descriptor.js";
 import { hasEmbeddedSem } from "./embedded-sem-write.js";
@@ -96,14 +107,32 @@ export type PacketPlan = CopyPlan | CcePlan | TransposePlan | FencePlan;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const CCE_OP = 4;
-const COPY_OP = 2;
+/** The meta-control op of a CCE compute word and of a plain copy (the layouts' constants). */
+const CCE_OP = ADD_META.leaf("op").value as number;
+const COPY_OP = metaOp(DEFAULT_COPY_META);
 const OPS: Readonly<Record<number, AluOp>> = {
   [SdmaCceType.ADD]: "add",
   [SdmaCceType.FMA]: "fma",
   [SdmaCceType.MAX]: "max",
   [SdmaCceType.MIN]: "min",
 };
+/** The compute-descriptor fields the planner reads, compiled from their layouts. */
+const SEED_SUB = SEED_INIT_DESC.field("sub_desc");
+const SEED_W2 = SEED_INIT_DESC.field("reserved_w2");
+const SEED = SEED_INIT_DESC.field("seed");
+const MM_SUB = MIN_MAX_DESC.field("sub_desc");
+const MM_CONST_DT = MIN_MAX_DESC.field("const_dt");
+const MM_CONSTANT = MIN_MAX_DESC.field("constant");
+const GCE_MODE = GRADIENT_DESC.field("mode");
+const GCE_BLOCK_LOG2 = GRADIENT_DESC.field("block_log2");
+const GCE_HEADER = GRADIENT_DESC.field("header_addr");
+const FMA_A = FMA_DESC.field("a_sel");
+const FMA_B = FMA_DESC.field("b_sel");
+const FMA_C = FMA_DESC.field("c_sel");
+const FMA_SCALE = FMA_DESC.field("scale");
+/** sub_desc 3: the descriptor loads its sub-descriptor (seed-init's seed, min-max's constant). */
+const SUB_DESC_LOAD = 3;
+
 /** min-max-desc const_dt = the constant's SDMA dtype & 7 (seed 000 §2.4): int32 0, uint32 1, fp32 2. */
 const CONST_DTYPES: Readonly<Record<number, Dtype>> = { 0: Dtype.INT32, 1: Dtype.UINT32, 2: Dtype.FP32 };
 
@@ -171,7 +200,7 @@ function planCopy(
     tx: txs,
     rx: rxs,
     sems,
-    barrier: tx.some(hasDmb) || tx.some((d) => d.w1 !== DEFAULT_COPY_META && (d.w1 & (1 << 26)) !== 0),
+    barrier: tx.some(hasDmb) || tx.some((d) => d.w1 !== DEFAULT_COPY_META && metaWriteBarrier(d.w1)),
   };
 }
 
@@ -204,20 +233,16 @@ function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly D
   let seedInit: Descriptor | undefined;
   for (let i = 0; i < firstData - (op === "fma" ? 1 : 0); i++) {
     const d = tx[i] as Descriptor;
-    const sub = (d.w1 >>> 25) & 3;
-    if (d.w2 === 0 && i === 0 && (d.w1 === SUB_DESCRIPTOR || d.w1 === COMBO_MEMBER)) {
+    if (field(d, SEED_W2) === 0 && i === 0 && (d.w1 === SUB_DESCRIPTOR || d.w1 === COMBO_MEMBER)) {
       seedInit = d;
-      if (sub === 3) seed = d.w3;
-    } else if ((d.w2 & (1 << 25)) !== 0 && sub === 3) {
+      if (field(d, SEED_SUB) === SUB_DESC_LOAD) seed = field(d, SEED);
+    } else if (MIN_MAX_DESC.matches(d.bytes) && field(d, MM_SUB) === SUB_DESC_LOAD) {
       if (op !== "min" && op !== "max")
         fault(d, `constant (min-max) descriptor in a ${op.toUpperCase()} packet`);
-      const cdt = CONST_DTYPES[MIN_MAX_DESC.read("const_dt", d.bytes) as number];
+      const cdt = CONST_DTYPES[field(d, MM_CONST_DT)];
       if (cdt === undefined)
-        fault(
-          d,
-          `min-max const_dt ${MIN_MAX_DESC.read("const_dt", d.bytes)} is not int32 (0), uint32 (1) or fp32 (2)`,
-        );
-      constant = { desc: d, dt: cdt, word: d.w3 };
+        fault(d, `min-max const_dt ${field(d, MM_CONST_DT)} is not int32 (0), uint32 (1) or fp32 (2)`);
+      constant = { desc: d, dt: cdt, word: field(d, MM_CONSTANT) };
     } else {
       fault(
         d,
@@ -231,18 +256,21 @@ function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly D
   const replicas: Segment[] = [];
   for (let i = lastData + 1; i < tx.length; i++) {
     const d = tx[i] as Descriptor;
-    if (metaOp(d.w1) === CCE_OP && metaOptype(d.w1) === SdmaCceType.GCE && replicas.length === 0 && !gce) {
+    if (GRADIENT_DESC.matches(d.bytes) && replicas.length === 0 && !gce) {
       if (!isGce) fault(d, "gradient-desc in a packet whose sources are not GCE");
-      const mode = GRADIENT_DESC.read("mode", d.bytes) as number;
+      const mode = field(d, GCE_MODE);
       if (mode !== 1 && mode !== 2)
         fault(d, `gradient-desc mode ${mode} is neither COMPRESS (1) nor DECOMPRESS (2)`);
       gce = {
         desc: d,
         mode: mode === 1 ? "compress" : "decompress",
-        blockLog2: GRADIENT_DESC.read("block_log2", d.bytes) as number,
-        headerAddr: pointer(d),
+        blockLog2: field(d, GCE_BLOCK_LOG2),
+        headerAddr: GCE_HEADER.read(d.bytes),
       };
-    } else if (metaOp(d.w1) === 1 && metaOptype(d.w1) === 2) {
+    } else if (
+      metaOp(d.w1) === REPLICATION_META_CLASS.op &&
+      metaOptype(d.w1) === REPLICATION_META_CLASS.optype
+    ) {
       if (!profile.hasCceReplication)
         fault(d, `replication descriptor on ${profile.codename}: CCE replication needs arch > 2`);
       replicas.push({ desc: d, addr: pointer(d), len: 0 });
@@ -265,14 +293,8 @@ function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly D
     let fma: FmaOperands | undefined;
     if (op === "fma") {
       if (!hasMeta(d)) fault(d, "FMA source without its fma-desc before it");
-      if (metaOp(d.w1) !== CCE_OP || metaOptype(d.w1) !== SdmaCceType.FMA)
-        fault(d, `fma-desc W1 0x${d.w1.toString(16)} is not op 4 optype 1`);
-      fma = {
-        a: FMA_DESC.read("a_sel", d.bytes) as number,
-        b: FMA_DESC.read("b_sel", d.bytes) as number,
-        c: FMA_DESC.read("c_sel", d.bytes) as number,
-        scale: FMA_DESC.read("scale", d.bytes) as number,
-      };
+      if (!FMA_DESC.matches(d.bytes)) fault(d, `fma-desc W1 0x${d.w1.toString(16)} is not op 4 optype 1`);
+      fma = { a: field(d, FMA_A), b: field(d, FMA_B), c: field(d, FMA_C), scale: FMA_SCALE.read(d.bytes) };
       for (const [k, v] of Object.entries(fma)) {
         if (k !== "scale" && v > FmaOperand.SCALE)
           fault(d, `fma-desc ${k}_sel ${v} is not an operand (0 stored, 1 input, 2 scale)`);
@@ -282,8 +304,8 @@ function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly D
     }
     if (hasMeta(d)) fault(d, "compute descriptor where a source (udma-tx) was expected");
     // ADD's meta has no in_dt: its 15:12 nibble is the dtype the stream delivers (packet-model.ts).
-    const inDt = checkDtype(d, "source dtype", metaNibble(d.w1, optype === SdmaCceType.ADD ? 12 : 8));
-    checkDtype(d, "accum dtype", metaNibble(d.w1, 16));
+    const inDt = checkDtype(d, "source dtype", optype === SdmaCceType.ADD ? metaOutDt(d.w1) : metaInDt(d.w1));
+    checkDtype(d, "accum dtype", metaAccumDt(d.w1));
     const seg = dataSegment(d);
     // A GCE decompress source is a payload (scales + codes), sized by its header, not by in_dt.
     if (!packed && seg.len % dtypeBytes(inDt) !== 0)
@@ -333,8 +355,8 @@ function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly D
   for (const d of rx.slice(1))
     if (hasMeta(d)) fault(d, "S2M meta-control on an RX descriptor after the first");
 
-  const outDt = checkDtype(rx0, "output dtype", metaNibble(rxMeta, 12));
-  checkDtype(rx0, "accum dtype", metaNibble(rxMeta, 16));
+  const outDt = checkDtype(rx0, "output dtype", metaOutDt(rxMeta));
+  checkDtype(rx0, "accum dtype", metaAccumDt(rxMeta));
   const elements = (sources[0] as Source).elements;
   for (const s of sources) {
     if (s.elements !== elements)

@@ -71,6 +71,34 @@ export function transposeControlWord(cols: number, ctrl: number, dir: number): n
   return ((((cols - 1) & 0xf) | (ctrl << 4)) & 0xffffff) | ((2 * dir) << 24);
 }
 
+/** The column count a v51 word carries (the inverse of {@link transposeControlWord} for cols). */
+export function transposeControlCols(v51: number): number {
+  return (v51 & 0xf) + 1;
+}
+
+/** Where a packed to-address points inside its window ({@link packTransposeAddress} reversed). */
+export interface TransposeTarget {
+  readonly partition: number;
+  readonly offset: number;
+}
+
+/**
+ * Unpack the in-window part of a to-address (`addr` minus its window base). For elem 4 the +0x80
+ * is inferred from the partition (added iff P > 0x3F) and undone, carry included (MODEL,
+ * docs/FIDELITY.md). @returns undefined when the partition runs past 0xFF.
+ */
+export function unpackTransposeAddress(packed: bigint, elem: number): TransposeTarget | undefined {
+  let p = packed;
+  let partition = Number((p >> 26n) & 0xffn);
+  if (elem === 4 && partition > 0x3f) {
+    p -= 0x80n;
+    partition = Number((p >> 26n) & 0xffn);
+  } else if (elem !== 4 && (p >> 26n) & ~0xffn) {
+    return undefined;
+  }
+  return { partition, offset: Number((p >> 8n) & 0x3ffffn) };
+}
+
 /**
  * The packed to-descriptor address of seed 003 §2 for one destination, exactly:
  * v52 = (win_off << 8) | ((partition + pbase) << 26); low byte = elem·partition;

@@ -12,6 +12,7 @@ import {
   GCE_META,
   MIN_MAX_META,
   REPLICATION_META,
+  REPLICATION_META_CLASS,
 } from "../spec/layouts/index.js";
 import { DEFAULT_COPY_META } from "../spec/tables.js";
 import { layoutWord, wordBytes } from "./layout-word.js";
@@ -162,7 +163,7 @@ export function buildCceExtMetaCtrl(a: CceExtMetaArgs): number {
  */
 export function buildReplicationMetaCtrl(mode: number): number {
   if (mode === 0) return layoutWord(REPLICATION_META, {});
-  return layoutWord(REPLICATION_META, { optype: 2, op: 1, flag26: true, mode });
+  return layoutWord(REPLICATION_META, { ...REPLICATION_META_CLASS, flag26: true, mode });
 }
 
 /** The fields of the replication meta-control, for nesting in the replication descriptor. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
-import { CCE_INFO, FMA_DESC, FMA_META, UDMA_TX } from "../../src/spec/index.js";
+import { CCE_INFO, FMA_DESC, FMA_META, LAYOUTS, UDMA_TX } from "../../src/spec/index.js";
 
 describe("typed layouts", () => {
   it("refuses a misspelt field at compile time (and at run time)", () => {
@@ -33,5 +33,29 @@ describe("typed layouts", () => {
     // Array elements are a pattern key (`fma_info.scale.${number}`), so possibly undefined.
     expectTypeOf(info["fma_info.scale.1"]).toEqualTypeOf<number | undefined>();
     expect(info["fma_info.scale.1"]).toBe(0.5);
+  });
+});
+
+describe("compiled field readers", () => {
+  it("read every in-word field of every layout as decode does", () => {
+    for (const layout of LAYOUTS) {
+      // Padded to whole words: a few layouts are not a multiple of 4 bytes long.
+      const bytes = new Uint8Array(Math.ceil(layout.bytes / 4) * 4).map((_, i) => (i * 37 + 11) & 0xff);
+      const words = new DataView(bytes.buffer);
+      for (const leaf of layout.leaves) {
+        const r = layout.field(leaf.path);
+        expect(r.read(bytes)).toEqual(layout.read(leaf.path, bytes));
+        if ((leaf.bit & 31) + leaf.width > 32) continue;
+        const raw = r.ofWord(words.getUint32(r.word * 4, true));
+        const decoded = layout.read(leaf.path, bytes);
+        if (leaf.kind === "uint" || leaf.kind === "enum") expect(raw).toBe(decoded);
+        if (leaf.kind === "bool") expect(r.isSet(words.getUint32(r.word * 4, true))).toBe(decoded);
+      }
+    }
+  });
+  it("matches() holds exactly when every constant leaf outside a union holds its value", () => {
+    expect(FMA_DESC.matches(FMA_DESC.encode({ scale: 1 }))).toBe(true);
+    expect(FMA_DESC.matches(new Uint8Array(16))).toBe(false);
+    expect(FMA_DESC.matches(new Uint8Array(4))).toBe(false);
   });
 });

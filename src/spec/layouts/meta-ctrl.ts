@@ -139,6 +139,9 @@ export const TRANSPOSE_META = meta(
   TRANSPOSE_META_FIELDS,
 );
 
+/** op / optype of a replication meta-control whose mode is set (0x4a00000 = op 1, optype 2, flag26). */
+export const REPLICATION_META_CLASS = { op: 1, optype: 2 } as const;
+
 /** Fields of the replication meta-control; also nested as W1 of the replication descriptor. */
 export const REPLICATION_META_FIELDS = [
   uint("optype", 20, 3, { doc: "2 when mode is set (0x200000)" }),
