@@ -194,17 +194,15 @@ interface OpArm {
 
 function checkShape(profile: ArchProfile, t: CceTransfer): Shape {
   const n = t.sources.length;
-  if (n > CCE_INFO_MAX_SOURCES) {
+  const cap = Math.min(profile.maxCceSources, CCE_INFO_MAX_SOURCES);
+  if (n < 1 || n > cap) {
     throw new FieldError(
       "cce-info",
       "num_sources",
       n,
-      `0..${CCE_INFO_MAX_SOURCES} (kbin_dma_desc_cce_info_t holds ${CCE_INFO_MAX_SOURCES})`,
+      `1..${cap} (kbin_dma_desc_cce_info_t holds ${CCE_INFO_MAX_SOURCES}; ${profile.name} maxCceSources ${profile.maxCceSources})`,
     );
   }
-  const cap = Math.min(profile.maxCceSources, CCE_INFO_MAX_SOURCES);
-  if (n < 1 || n > cap)
-    throw new FieldError("cce-request", "sources", n, `1..${cap} (${profile.name} maxCceSources)`);
   if (t.dests.length < 1) throw new FieldError("cce-request", "dests", t.dests.length, "1.. destinations");
   if (t.cceInfo !== null) {
     if (t.cceInfo.numSources !== n)
