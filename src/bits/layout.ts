@@ -86,6 +86,11 @@ export interface Layout<F extends readonly LayoutNode[] = readonly LayoutNode[]>
   read(path: string, bytes: Uint8Array, offset?: number): FieldValue;
 }
 
+/** The encode input of a compiled layout (its fields by flat name), for builder argument types. */
+export type LayoutInput<L> = L extends Layout<infer F> ? InputOf<F> : never;
+/** The decoded fields of a compiled layout. */
+export type LayoutShape<L> = L extends Layout<infer F> ? ShapeOf<F> : never;
+
 /**
  * Compile a declaration: flatten it into leaves, check that no two leaves overlap (except in
  * different arms of one union) and none runs past the end, and build the codec.

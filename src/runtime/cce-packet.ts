@@ -263,7 +263,7 @@ function addArm(t: CceTransfer, s: Shape): OpArm {
   return {
     metaLayout: ADD_META,
     // ADD has no in_dt nibble: the TX word's out_dt carries the source stream's dtype (seed 000 §9.1).
-    meta: (last, wrbar) => buildAddMetaCtrl({ outDt: s.txDtype, accumDt: t.accumDtype, last, wrbar }),
+    meta: (last, wrbar) => buildAddMetaCtrl({ out_dt: s.txDtype, accum_dt: t.accumDtype, last, wrbar }),
   };
 }
 
@@ -294,14 +294,14 @@ function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
     perSourceDesc: (i) => ({
       layout: FMA_DESC,
       fields: fmaDescriptorFields({
-        aSel: FmaOperand.INPUT_BUFFER,
-        bSel: FmaOperand.SCALE,
-        cSel: FmaOperand.STORED_BUFFER,
+        a_sel: FmaOperand.INPUT_BUFFER,
+        b_sel: FmaOperand.SCALE,
+        c_sel: FmaOperand.STORED_BUFFER,
         scale: fma.scale[i] as number,
       }),
     }),
     meta: (last, wrbar) =>
-      buildFmaMetaCtrl({ inDt: s.txDtype, scaleDt, accumDt: t.accumDtype, f4: last, f5: wrbar }),
+      buildFmaMetaCtrl({ in_dt: s.txDtype, scale_dt: scaleDt, accum_dt: t.accumDtype, last, wrbar }),
   };
 }
 
@@ -319,7 +319,12 @@ function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
     }
     constantDesc = {
       layout: MIN_MAX_DESC,
-      fields: minMaxDescriptorFields({ constant: mm.constant, length: s.txBytes, useConst, constDt }),
+      fields: minMaxDescriptorFields({
+        constant: mm.constant,
+        length: s.txBytes,
+        use_const: useConst,
+        const_dt: constDt,
+      }),
     };
   }
   // MODEL (GROUND_TRUTH): bits 22:20 carry the MAX / MIN optype.
@@ -329,13 +334,13 @@ function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
     ...(constantDesc === undefined ? {} : { constantDesc }),
     meta: (last, wrbar) =>
       buildMinMaxMetaCtrl({
-        constDt: optype,
-        inDt: s.txDtype,
-        outDt: s.rxDtype,
-        accumDt: t.accumDtype,
-        notif: last,
+        const_dt: optype,
+        in_dt: s.txDtype,
+        out_dt: s.rxDtype,
+        accum_dt: t.accumDtype,
+        last,
         wrbar,
-        useConst,
+        use_const: useConst,
       }),
   };
 }
@@ -351,9 +356,9 @@ function assemble(sr: SrSettings, t: CceTransfer, s: Shape, arm: OpArm, combo: b
     tx.push({
       layout: SEED_INIT_DESC,
       fields: seedInitDescriptorFields({
-        seedEnable: sr.stochasticRounding,
+        seed_enable: sr.stochasticRounding,
         seed: sr.stochasticRounding ? sr.srSeed : 0,
-        comboMember: combo,
+        combo_member: combo,
       }),
     });
   }
@@ -377,8 +382,8 @@ function assemble(sr: SrSettings, t: CceTransfer, s: Shape, arm: OpArm, combo: b
       tx.push({ layout: REPLICATION_DESC, fields: replicationDescriptorFields({ mode: 1, dest }) });
   }
   const rxMeta = combo
-    ? buildCceExtMetaCtrl({ midDt: s.rxDtype, accumDt: t.accumDtype })
-    : buildAddMetaCtrl({ outDt: s.rxDtype, accumDt: t.accumDtype });
+    ? buildCceExtMetaCtrl({ mid_dt: s.rxDtype, accum_dt: t.accumDtype })
+    : buildAddMetaCtrl({ out_dt: s.rxDtype, accum_dt: t.accumDtype });
   const rx: Item = {
     layout: UDMA_RX,
     metaLayout: combo ? EXT_META : ADD_META,

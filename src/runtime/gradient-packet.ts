@@ -115,15 +115,15 @@ function buildGradientPacket(vring: Vring, r: GceRequest, s: Streams): Packet {
   if (vring.stochasticRounding) {
     tx.push({
       layout: SEED_INIT_DESC,
-      fields: seedInitDescriptorFields({ seedEnable: true, seed: vring.srSeed }),
+      fields: seedInitDescriptorFields({ seed_enable: true, seed: vring.srSeed }),
     });
   }
   r.sources.forEach((src, i) => {
     const last = i === r.sources.length - 1;
     const meta = buildGradientMetaCtrl({
-      inDt: s.txDt,
-      scaleDt: Dtype.FP32,
-      accumDt: s.accumDt,
+      in_dt: s.txDt,
+      scale_dt: Dtype.FP32,
+      accum_dt: s.accumDt,
       last,
       wrbar: last && (r.wrbar ?? false),
     });
@@ -133,7 +133,10 @@ function buildGradientPacket(vring: Vring, r: GceRequest, s: Streams): Packet {
       fields: { "len_ctrl.length": s.txBytes, meta_ctrl: meta, buf_ptr: src },
     });
   });
-  tx.push({ layout: GRADIENT_DESC, fields: gradientDescriptorFields(r) });
+  tx.push({
+    layout: GRADIENT_DESC,
+    fields: gradientDescriptorFields({ mode: r.mode, block_log2: r.blockLog2, header_addr: r.headerAddr }),
+  });
   const outDt = r.mode === GceMode.COMPRESS ? GCE_PAYLOAD_DTYPE : kbinDtypeToSdmaDtype(r.dtype);
   const rx: Item = {
     layout: UDMA_RX,
@@ -141,7 +144,7 @@ function buildGradientPacket(vring: Vring, r: GceRequest, s: Streams): Packet {
     fields: {
       "len_ctrl.length": s.rxBytes,
       "len_ctrl.has_meta": true,
-      buf2_ptr_lo: buildAddMetaCtrl({ outDt, accumDt: s.accumDt }),
+      buf2_ptr_lo: buildAddMetaCtrl({ out_dt: outDt, accum_dt: s.accumDt }),
       buf1_ptr: r.dest,
     },
   };
