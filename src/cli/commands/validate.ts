@@ -4,8 +4,10 @@
  * reports its own reserved / constant / enum / undeclared-bit issues.
  */
 import { DecodeError, fromHex, UsageError } from "../../bits/index.js";
+import { archProfile } from "../../hal/index.js";
 import { issuesWithAddr4Arms, isValidSb2sbCollective } from "../../isa/index.js";
-import { layoutByName, S3D3 } from "../../spec/index.js";
+import { CCE_INFO_OPS, type CceInfoOp, validateCceInfo } from "../../runtime/index.js";
+import { CCE_INFO, layoutByName, S3D3 } from "../../spec/index.js";
 import type { Command, Io } from "../command.js";
 
 /** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
@@ -18,8 +20,10 @@ interface Reason {
 /** The CLI default generation for `validate s3d3`: the first with SB2SB. */
 const DEFAULT_ARCH = "trn2";
 
-const usage = `sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--json]
+const usage = `sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--op fma|add|min|max] [--json]
   s3d3: the full S3D3 collective validator (--arch, default ${DEFAULT_ARCH});
+  cce-info --op: what libnrt checks for that op (FMA scale dtype vring.c:0x3BA, counts,
+    the MIN/MAX constant dtype, the replication gate on --arch);
   other layouts: reserved, constant, enum and undeclared bits.
   exit 0 valid, 1 invalid, 2 bad input`;
 
@@ -27,6 +31,7 @@ interface Parsed {
   readonly layout: string;
   readonly hex: string;
   readonly arch: string;
+  readonly op: CceInfoOp | undefined;
   readonly json: boolean;
 }
 
@@ -34,10 +39,16 @@ function parse(args: readonly string[]): Parsed {
   const positional: string[] = [];
   let arch = DEFAULT_ARCH;
   let json = false;
+  let op: CceInfoOp | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === "--json") json = true;
-    else if (a === "--arch") {
+    else if (a === "--op") {
+      const v = args[++i];
+      if (v === undefined || !Object.hasOwn(CCE_INFO_OPS, v))
+        throw new UsageError(`--op takes one of ${Object.keys(CCE_INFO_OPS).join(", ")}; got ${v}`);
+      op = v as CceInfoOp;
+    } else if (a === "--arch") {
       const v = args[++i];
       if (v === undefined) throw new UsageError("--arch needs a value");
       arch = v;
@@ -47,7 +58,7 @@ function parse(args: readonly string[]): Parsed {
   const [layout, hex, ...extra] = positional;
   if (layout === undefined || hex === undefined || extra.length > 0)
     throw new UsageError("validate takes a layout name and one hex string");
-  return { layout, hex, arch, json };
+  return { layout, hex, arch, op, json };
 }
 
 function reasonsOf(p: Parsed): Reason[] {
@@ -59,11 +70,14 @@ function reasonsOf(p: Parsed): Reason[] {
     throw new DecodeError(`${layout.name} is ${layout.bytes} bytes; got ${bytes.length}`);
   }
   if (layout === S3D3) return [...isValidSb2sbCollective(bytes, { arch: p.arch }).reasons];
-  return issuesWithAddr4Arms(layout, bytes).map((i) => ({
+  if (p.op !== undefined && layout !== CCE_INFO) throw new UsageError("--op goes with the cce-info layout");
+  const issues: Reason[] = issuesWithAddr4Arms(layout, bytes).map((i) => ({
     code: i.kind,
     field: i.field,
     message: i.message,
   }));
+  if (p.op === undefined) return issues;
+  return [...issues, ...validateCceInfo(bytes, p.op, archProfile(p.arch))];
 }
 
 function print(io: Io, p: Parsed, reasons: readonly Reason[]): void {
