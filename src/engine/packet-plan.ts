@@ -12,7 +12,7 @@
  */
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { AluOp } from "../numerics/index.js";
-import { Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { type Dtype, dtypeBytes, dtypeName, isDtype, MIN_MAX_CONSTANT_DTYPES } from "../spec/dtype.js";
 import { FmaOperand, SdmaCceType } from "../spec/enums.js";
 import {
   ADD_META,
@@ -134,15 +134,16 @@ const FMA_SCALE = FMA_DESC.field("scale");
 const SUB_DESC_LOAD = 3;
 
 /** min-max-desc const_dt = the constant's SDMA dtype & 7 (seed 000 §2.4): int32 0, uint32 1, fp32 2. */
-const CONST_DTYPES: Readonly<Record<number, Dtype>> = { 0: Dtype.INT32, 1: Dtype.UINT32, 2: Dtype.FP32 };
+const CONST_DTYPES: ReadonlyMap<number, Dtype> = new Map(
+  MIN_MAX_CONSTANT_DTYPES.map((dt) => [dt % 2 ** MM_CONST_DT.leaf.width, dt]),
+);
 
 function dataSegment(d: Descriptor): Segment {
   return { desc: d, addr: pointer(d), len: dataLength(d) };
 }
 
 function checkDtype(d: Descriptor, what: string, dt: number): Dtype {
-  if (dt < Dtype.UINT64 || dt > Dtype.FP8_E5 || dtypeBytes(dt as Dtype) === 0)
-    fault(d, `${what} ${dt} is not a dtype (1..15)`);
+  if (!isDtype(dt)) fault(d, `${what} ${dt} is not a dtype (1..15)`);
   return dt as Dtype;
 }
 
@@ -239,7 +240,7 @@ function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly D
     } else if (MIN_MAX_DESC.matches(d.bytes) && field(d, MM_SUB) === SUB_DESC_LOAD) {
       if (op !== "min" && op !== "max")
         fault(d, `constant (min-max) descriptor in a ${op.toUpperCase()} packet`);
-      const cdt = CONST_DTYPES[field(d, MM_CONST_DT)];
+      const cdt = CONST_DTYPES.get(field(d, MM_CONST_DT));
       if (cdt === undefined)
         fault(d, `min-max const_dt ${field(d, MM_CONST_DT)} is not int32 (0), uint32 (1) or fp32 (2)`);
       constant = { desc: d, dt: cdt, word: field(d, MM_CONSTANT) };

@@ -4,7 +4,7 @@
  */
 import { type Einval, einval, FieldError, SdmaAssertError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
-import { Dtype, dtypeBytes, dtypeName, SDMA_DATA_TYPE_SIZE } from "../spec/dtype.js";
+import { Dtype, dtypeBytes, dtypeName, MIN_MAX_CONSTANT_DTYPES, SDMA_DATA_TYPE_SIZE } from "../spec/dtype.js";
 import { FmaOperand, SdmaCceType } from "../spec/enums.js";
 import {
   ADD_META,
@@ -43,9 +43,6 @@ export const CCE_MESSAGES = {
   minMaxDtype: (dt: string) => `Unsupported data type for min/max op ${dt}`,
   concatenation: "CCE concatenation not supported",
 } as const;
-
-/** MIN/MAX constant dtypes libnrt accepts (GROUND_TRUTH: fp32, int32, uint32). */
-export const MIN_MAX_CONSTANT_DTYPES: readonly Dtype[] = [Dtype.FP32, Dtype.INT32, Dtype.UINT32];
 
 /** What add_dma_packet_cce is asked (kbin op and kbin dtypes, as the caller has them). */
 export interface CceRequest {

@@ -9,20 +9,11 @@
 import { FieldError, isEinval, SdmaAssertError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import { Dtype } from "../spec/dtype.js";
-import { KbinDmaDescOp } from "../spec/enums.js";
+import { CCE_OP_BY_NAME, type CceOpName } from "../spec/enums.js";
 import { CCE_INFO } from "../spec/layouts/index.js";
 import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import type { CceInfo } from "./cce-info.js";
 import { buildCcePacket, remapCceRequest } from "./cce-packet.js";
-
-/** The ops a cce_info travels with, by the CLI's names. */
-export const CCE_INFO_OPS = {
-  fma: KbinDmaDescOp.FMA,
-  add: KbinDmaDescOp.ADD,
-  min: KbinDmaDescOp.MIN,
-  max: KbinDmaDescOp.MAX,
-} as const;
-export type CceInfoOp = keyof typeof CCE_INFO_OPS;
 
 /** One refusal: how libnrt fails (assert, -EINVAL, or a count the struct cannot hold) and its message. */
 export interface CceInfoReason {
@@ -32,7 +23,7 @@ export interface CceInfoReason {
 }
 
 /** The builder's view of cce_info bytes: the union arm the op reads, as add_dma_packet_cce sees it. */
-export function cceInfoFromBytes(bytes: Uint8Array, op: CceInfoOp): CceInfo {
+export function cceInfoFromBytes(bytes: Uint8Array, op: CceOpName): CceInfo {
   const f = CCE_INFO.decode(bytes);
   const base = { numSources: f.num_sources, numDests: f.num_dests };
   if (op === "fma") {
@@ -60,11 +51,11 @@ export function cceInfoFromBytes(bytes: Uint8Array, op: CceInfoOp): CceInfo {
  * @returns the refusals, empty when libnrt would build the packet.
  * @throws DecodeError when `bytes` is not 140 bytes.
  */
-export function validateCceInfo(bytes: Uint8Array, op: CceInfoOp, profile: ArchProfile): CceInfoReason[] {
+export function validateCceInfo(bytes: Uint8Array, op: CceOpName, profile: ArchProfile): CceInfoReason[] {
   const info = cceInfoFromBytes(bytes, op);
   const cut = (n: number) => Math.min(n, MAX_PACKET_DESCRIPTORS + 1);
   const request = {
-    op: CCE_INFO_OPS[op],
+    op: CCE_OP_BY_NAME[op],
     sources: Array.from({ length: cut(info.numSources) }, (_, i) => BigInt(i + 1) * 0x1000n),
     dests: Array.from({ length: cut(info.numDests) }, (_, i) => BigInt(i + 1) * 0x100000n),
     size: 4,

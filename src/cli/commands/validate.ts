@@ -3,11 +3,11 @@
  * would say about a byte string. `s3d3` runs the full is_valid_sb2sb_collective; every other layout
  * reports its own reserved / constant / enum / undeclared-bit issues.
  */
-import { DecodeError, fromHex, UsageError } from "../../bits/index.js";
+import { DecodeError, fromHex, lookupOwn, UsageError } from "../../bits/index.js";
 import { archProfile } from "../../hal/index.js";
 import { issuesWithAddr4Arms, isValidSb2sbCollective } from "../../isa/index.js";
-import { CCE_INFO_OPS, type CceInfoOp, validateCceInfo } from "../../runtime/index.js";
-import { CCE_INFO, layoutByName, S3D3 } from "../../spec/index.js";
+import { validateCceInfo } from "../../runtime/index.js";
+import { CCE_INFO, CCE_OP_BY_NAME, type CceOpName, layoutByName, S3D3 } from "../../spec/index.js";
 import type { Command, Io } from "../command.js";
 
 /** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
@@ -31,7 +31,7 @@ interface Parsed {
   readonly layout: string;
   readonly hex: string;
   readonly arch: string;
-  readonly op: CceInfoOp | undefined;
+  readonly op: CceOpName | undefined;
   readonly json: boolean;
 }
 
@@ -39,15 +39,15 @@ function parse(args: readonly string[]): Parsed {
   const positional: string[] = [];
   let arch = DEFAULT_ARCH;
   let json = false;
-  let op: CceInfoOp | undefined;
+  let op: CceOpName | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === "--json") json = true;
     else if (a === "--op") {
       const v = args[++i];
-      if (v === undefined || !Object.hasOwn(CCE_INFO_OPS, v))
-        throw new UsageError(`--op takes one of ${Object.keys(CCE_INFO_OPS).join(", ")}; got ${v}`);
-      op = v as CceInfoOp;
+      if (v === undefined || lookupOwn(CCE_OP_BY_NAME, v) === undefined)
+        throw new UsageError(`--op takes one of ${Object.keys(CCE_OP_BY_NAME).join(", ")}; got ${v}`);
+      op = v as CceOpName;
     } else if (a === "--arch") {
       const v = args[++i];
       if (v === undefined) throw new UsageError("--arch needs a value");

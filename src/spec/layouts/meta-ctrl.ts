@@ -10,10 +10,10 @@
  * (op 4 = CCE compute, the seeds' "bit 25").
  */
 import { bool, compileLayout, constant, enumField, type LayoutNode, uint } from "../../bits/index.js";
-import { DTYPE_NAMES } from "../dtype.js";
+import { DTYPE_ENUM_NAMES } from "../dtype.js";
 import { SdmaCceType } from "../enums.js";
 
-const DTYPES: Record<number, string> = Object.fromEntries(DTYPE_NAMES.map((n, i) => [i, n]));
+const DTYPES = DTYPE_ENUM_NAMES;
 const dtypeNibble = <N extends string>(name: N, bit: number, doc: string) =>
   enumField(name, bit, 4, DTYPES, { doc });
 
