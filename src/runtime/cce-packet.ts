@@ -19,6 +19,7 @@ import {
   UDMA_TX,
 } from "../spec/layouts/index.js";
 import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
+import { cceDescriptors, type PacketOp, type PacketShape, type PacketSlot } from "../spec/ring-packet.js";
 import { CCE_INFO_MAX_SOURCES, COMBO_MORE } from "../spec/tables.js";
 import type { CceInfo } from "./cce-info.js";
 import {
@@ -342,54 +343,85 @@ function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
   };
 }
 
+/** The grammar's name for a transfer's op. */
+const PACKET_OP: Readonly<Record<number, PacketOp>> = {
+  [SdmaCceType.ADD]: "add",
+  [SdmaCceType.FMA]: "fma",
+  [SdmaCceType.MIN]: "min",
+  [SdmaCceType.MAX]: "max",
+};
+
 /**
- * The TX and RX chains. `combo`: the EXT packet — seed-init always first with the combo-member flag,
- * COMBO_MORE on every source's meta-control but the last, replication descriptors at the end.
+ * The TX and RX chains, walking the ring-packet grammar (spec/ring-packet.ts). `combo`: the EXT
+ * packet — seed-init always first with the combo-member flag, COMBO_MORE on every source's
+ * meta-control but the last, replication descriptors at the end.
  */
 function assemble(sr: SrSettings, t: CceTransfer, s: Shape, arm: OpArm, combo: boolean): Packet {
   type Item = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
-  const tx: Item[] = [];
-  if (sr.stochasticRounding || combo) {
-    tx.push({
-      layout: SEED_INIT_DESC,
-      fields: seedInitDescriptorFields({
-        seed_enable: sr.stochasticRounding,
-        seed: sr.stochasticRounding ? sr.srSeed : 0,
-        combo_member: combo,
-      }),
-    });
-  }
-  if (arm.constantDesc) tx.push(arm.constantDesc);
-  t.sources.forEach((src, i) => {
-    const last = i === t.sources.length - 1;
-    if (arm.perSourceDesc) tx.push(arm.perSourceDesc(i));
-    const meta = arm.meta(last, last && (t.wrbar ?? false));
-    tx.push({
-      layout: UDMA_TX,
-      metaLayout: arm.metaLayout,
-      fields: {
-        "len_ctrl.length": s.txBytes,
-        meta_ctrl: combo && !last ? (meta | COMBO_MORE) >>> 0 : meta,
-        buf_ptr: src,
-      },
-    });
-  });
-  if (combo) {
-    for (const dest of t.dests.slice(1))
-      tx.push({ layout: REPLICATION_DESC, fields: replicationDescriptorFields({ mode: 1, dest }) });
-  }
-  const rxMeta = combo
-    ? buildCceExtMetaCtrl({ mid_dt: s.rxDtype, accum_dt: t.accumDtype })
-    : buildAddMetaCtrl({ out_dt: s.rxDtype, accum_dt: t.accumDtype });
-  const rx: Item = {
-    layout: UDMA_RX,
-    metaLayout: combo ? EXT_META : ADD_META,
-    fields: {
-      "len_ctrl.length": s.rxBytes,
-      "len_ctrl.has_meta": true,
-      buf2_ptr_lo: rxMeta,
-      buf1_ptr: t.dests[0] as bigint,
-    },
+  const shape: PacketShape = {
+    op: PACKET_OP[t.op] as PacketOp,
+    sources: t.sources.length,
+    dests: t.dests.length,
+    sr: sr.stochasticRounding,
+    useConst: arm.constantDesc !== undefined,
+    combo,
   };
-  return { tx: chain("tx", tx, t.dmb ?? false), rx: chain("rx", [rx]) };
+  const lastSource = t.sources.length - 1;
+  const item = (slot: PacketSlot): Item => {
+    switch (slot.kind) {
+      case "seed-init":
+        return {
+          layout: SEED_INIT_DESC,
+          fields: seedInitDescriptorFields({
+            seed_enable: sr.stochasticRounding,
+            seed: sr.stochasticRounding ? sr.srSeed : 0,
+            combo_member: combo,
+          }),
+        };
+      case "min-max":
+        return arm.constantDesc as Item;
+      case "fma":
+        return (arm.perSourceDesc as (i: number) => Item)(slot.index);
+      case "source": {
+        const last = slot.index === lastSource;
+        const meta = arm.meta(last, last && (t.wrbar ?? false));
+        return {
+          layout: UDMA_TX,
+          metaLayout: arm.metaLayout,
+          fields: {
+            "len_ctrl.length": s.txBytes,
+            meta_ctrl: combo && !last ? (meta | COMBO_MORE) >>> 0 : meta,
+            buf_ptr: t.sources[slot.index] as bigint,
+          },
+        };
+      }
+      case "replication":
+        return {
+          layout: REPLICATION_DESC,
+          fields: replicationDescriptorFields({ mode: 1, dest: t.dests[slot.index] as bigint }),
+        };
+      case "rx":
+        return {
+          layout: UDMA_RX,
+          metaLayout: combo ? EXT_META : ADD_META,
+          fields: {
+            "len_ctrl.length": s.rxBytes,
+            "len_ctrl.has_meta": true,
+            buf2_ptr_lo: combo
+              ? buildCceExtMetaCtrl({ mid_dt: s.rxDtype, accum_dt: t.accumDtype })
+              : buildAddMetaCtrl({ out_dt: s.rxDtype, accum_dt: t.accumDtype }),
+            buf1_ptr: t.dests[0] as bigint,
+          },
+        };
+      case "gradient":
+        throw new FieldError(
+          "cce-transfer",
+          "op",
+          t.op,
+          "ADD, FMA, MIN or MAX (GCE packets are built by addGradientPacket)",
+        );
+    }
+  };
+  const slots = cceDescriptors(shape);
+  return { tx: chain("tx", slots.tx.map(item), t.dmb ?? false), rx: chain("rx", slots.rx.map(item)) };
 }
