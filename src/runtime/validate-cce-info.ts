@@ -75,7 +75,7 @@ export function validateCceInfo(bytes: Uint8Array, op: CceOpName, profile: ArchP
       // Report the count the bytes hold, not the cut one the builder saw.
       const real =
         e.field === "num_sources" ? info.numSources : e.field === "num_dests" ? info.numDests : undefined;
-      const err = real === undefined ? e : new FieldError(e.layout, e.field, real, e.allowed);
+      const err = real === undefined ? e : new FieldError(e.context, e.field, real, e.allowed);
       return [{ code: "field", field: err.field, message: err.message }];
     }
     throw e;
