@@ -1,3 +1,4 @@
+export * from "./address-map.js";
 export * from "./dtype.js";
 export * from "./enums.js";
 export * from "./gce-header.js";
