@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/index.js";
-import { Device, HBM_BASE } from "../../src/engine/index.js";
-import { addDmaPacketCce, type CceInfo, Vring } from "../../src/runtime/index.js";
+import { HBM_BASE } from "../../src/engine/index.js";
+import { addDmaPacketCce, type CceInfo } from "../../src/runtime/index.js";
 import { Dtype, KbinDmaDescOp } from "../../src/spec/index.js";
+import { deviceVring } from "./fixtures.js";
 
 const ELEMENTS = 4;
 const f32 = (a: readonly number[]) => new Uint8Array(Float32Array.from(a).buffer);
@@ -15,18 +16,7 @@ const f32 = (a: readonly number[]) => new Uint8Array(Float32Array.from(a).buffer
 const values = (i: number) => [i + 1, -(i + 1), 2 * (i + 1), i % 5];
 
 function run(op: number, n: number, cceInfo: CceInfo | null, stochasticRounding = false): number[] {
-  const dev = new Device("trn2");
-  const vring = new Vring({
-    profile: dev.profile,
-    memory: dev.memory,
-    registers: dev.regs,
-    engine: 0,
-    queue: 0,
-    txBase: HBM_BASE,
-    rxBase: HBM_BASE + 0x1000n,
-    slots: 128,
-    stochasticRounding,
-  });
+  const { dev, vring } = deviceVring({ slots: 128, sr: stochasticRounding });
   const sources = Array.from({ length: n }, (_, i) => HBM_BASE + 0x10000n + BigInt(i) * 0x100n);
   for (const [i, s] of sources.entries()) dev.memory.write(s, f32(values(i)));
   const dest = HBM_BASE + 0x40000n;
