@@ -1,86 +1,80 @@
-/**
- * The dtype enum shared by the TPB ISA (NEURON_ISA_TPB_DTYPE), the SDMA meta-control dtype
- * nibbles and nrt_dtype: one numbering, seed 002 §5 ("byte-identical to the SDMA dtype").
- */
-export const Dtype = {
-  INVALID: 0,
-  UINT64: 1,
-  INT8: 2,
-  UINT8: 3,
-  INT16: 4,
-  UINT16: 5,
-  BFLOAT16: 6,
-  FP16: 7,
-  INT32: 8,
-  UINT32: 9,
-  FP32: 10,
-  FP32R: 11,
-  INT64: 12,
-  FP8_E3: 13,
-  FP8_E4: 14,
-  FP8_E5: 15,
-} as const;
-export type Dtype = (typeof Dtype)[keyof typeof Dtype];
-
 /** What a dtype holds: the ALU and the codecs branch on this, not on code ranges. */
 export type DtypeKind = "invalid" | "uint" | "int" | "float";
 
-/**
- * One row per dtype: every name map, size table and validity check below derives from these rows,
- * so adding a dtype (or fixing a size) is a change to this table only.
- */
-export interface DtypeInfo {
-  readonly code: Dtype;
-  /** Short lowercase name used by the CLI, JSON requests and the layouts' enum names. */
-  readonly name: string;
+/** Optional facts of a dtype row. */
+interface RowExtras {
   /** Other accepted spellings (case-insensitive). */
-  readonly aliases: readonly string[];
-  /**
-   * sdma_data_type_size @0x9be140 (16 × u64). fp32r is 0, not 4 (seed 000 §1.2 CORRECTION) —
-   * encd_get_cce_reduce_packet_size asserts on it.
-   */
-  readonly sdmaSize: number;
-  /**
-   * data_type_sizes (.3640 @0x9e30e0, .4241 @0x9e7ea0, .4724 @0x9e86e0; int32[16], all three
-   * identical), seed 003 §5: the element size data paths use (fp32r = 4).
-   */
-  readonly dataSize: number;
-  readonly kind: DtypeKind;
+  readonly aliases?: readonly string[];
   /** Narrow IEEE-like float formats: exponent and mantissa bits (numerics/float-formats.ts). */
   readonly float?: { readonly expBits: number; readonly manBits: number };
   /** libnrt clamps MIN/MAX against a constant of this dtype (GROUND_TRUTH: fp32, int32, uint32). */
   readonly minMaxConstant?: true;
 }
 
-type RowOpts = Partial<Pick<DtypeInfo, "aliases" | "float" | "minMaxConstant">>;
-const row = (
-  code: Dtype,
-  name: string,
-  sdmaSize: number,
-  dataSize: number,
-  kind: DtypeKind,
-  opts: RowOpts = {},
-): DtypeInfo => ({ code, name, aliases: [], sdmaSize, dataSize, kind, ...opts });
+/**
+ * The dtype table, one row per dtype, in code order: the enum shared by the TPB ISA
+ * (NEURON_ISA_TPB_DTYPE), the SDMA meta-control dtype nibbles and nrt_dtype — one numbering, seed 002
+ * §5 ("byte-identical to the SDMA dtype"). Every enum, name map, size table and validity check below
+ * derives from these rows, so adding a dtype (or fixing a size) is one row here.
+ * Columns: [enum key, code, name, sdma size, data size, kind, extras]. sdma size is
+ * sdma_data_type_size @0x9be140 (fp32r 0, not 4: seed 000 §1.2 CORRECTION — encd_get_cce_reduce_packet_size
+ * asserts on it); data size is data_type_sizes (.3640 @0x9e30e0, .4241 @0x9e7ea0, .4724 @0x9e86e0;
+ * int32[16], all three identical), seed 003 §5.
+ */
+const ROWS = [
+  ["INVALID", 0, "invalid", 0, 0, "invalid", {}],
+  ["UINT64", 1, "uint64", 8, 8, "uint", {}],
+  ["INT8", 2, "int8", 1, 1, "int", {}],
+  ["UINT8", 3, "uint8", 1, 1, "uint", {}],
+  ["INT16", 4, "int16", 2, 2, "int", {}],
+  ["UINT16", 5, "uint16", 2, 2, "uint", {}],
+  ["BFLOAT16", 6, "bf16", 2, 2, "float", { aliases: ["bfloat16"], float: { expBits: 8, manBits: 7 } }],
+  ["FP16", 7, "fp16", 2, 2, "float", { aliases: ["float16"], float: { expBits: 5, manBits: 10 } }],
+  ["INT32", 8, "int32", 4, 4, "int", { minMaxConstant: true }],
+  ["UINT32", 9, "uint32", 4, 4, "uint", { minMaxConstant: true }],
+  ["FP32", 10, "fp32", 4, 4, "float", { aliases: ["float32"], minMaxConstant: true }],
+  ["FP32R", 11, "fp32r", 0, 4, "float", {}],
+  ["INT64", 12, "int64", 8, 8, "int", {}],
+  ["FP8_E3", 13, "fp8_e3", 1, 1, "float", { aliases: ["e3m4"], float: { expBits: 3, manBits: 4 } }],
+  ["FP8_E4", 14, "fp8_e4", 1, 1, "float", { aliases: ["e4m3"], float: { expBits: 4, manBits: 3 } }],
+  ["FP8_E5", 15, "fp8_e5", 1, 1, "float", { aliases: ["e5m2"], float: { expBits: 5, manBits: 2 } }],
+] as const satisfies readonly (readonly [string, number, string, number, number, DtypeKind, RowExtras])[];
+
+type Row = (typeof ROWS)[number];
+
+/** The dtype codes by enum key (`Dtype.FP32` = 10), from the table. */
+export const Dtype = Object.freeze(Object.fromEntries(ROWS.map((r) => [r[0], r[1]]))) as {
+  readonly [R in Row as R[0]]: R[1];
+};
+export type Dtype = (typeof Dtype)[keyof typeof Dtype];
+
+/** One dtype's facts, as the rest of the code reads them. */
+export interface DtypeInfo {
+  readonly code: Dtype;
+  /** Short lowercase name used by the CLI, JSON requests and the layouts' enum names. */
+  readonly name: string;
+  readonly aliases: readonly string[];
+  /** sdma_data_type_size (fp32r = 0). */
+  readonly sdmaSize: number;
+  /** data_type_sizes: the element size data paths use (fp32r = 4). */
+  readonly dataSize: number;
+  readonly kind: DtypeKind;
+  readonly float?: { readonly expBits: number; readonly manBits: number };
+  readonly minMaxConstant?: true;
+}
 
 /** The dtype table, indexed by code. */
-export const DTYPES: readonly DtypeInfo[] = [
-  row(Dtype.INVALID, "invalid", 0, 0, "invalid"),
-  row(Dtype.UINT64, "uint64", 8, 8, "uint"),
-  row(Dtype.INT8, "int8", 1, 1, "int"),
-  row(Dtype.UINT8, "uint8", 1, 1, "uint"),
-  row(Dtype.INT16, "int16", 2, 2, "int"),
-  row(Dtype.UINT16, "uint16", 2, 2, "uint"),
-  row(Dtype.BFLOAT16, "bf16", 2, 2, "float", { aliases: ["bfloat16"], float: { expBits: 8, manBits: 7 } }),
-  row(Dtype.FP16, "fp16", 2, 2, "float", { aliases: ["float16"], float: { expBits: 5, manBits: 10 } }),
-  row(Dtype.INT32, "int32", 4, 4, "int", { minMaxConstant: true }),
-  row(Dtype.UINT32, "uint32", 4, 4, "uint", { minMaxConstant: true }),
-  row(Dtype.FP32, "fp32", 4, 4, "float", { aliases: ["float32"], minMaxConstant: true }),
-  row(Dtype.FP32R, "fp32r", 0, 4, "float"),
-  row(Dtype.INT64, "int64", 8, 8, "int"),
-  row(Dtype.FP8_E3, "fp8_e3", 1, 1, "float", { aliases: ["e3m4"], float: { expBits: 3, manBits: 4 } }),
-  row(Dtype.FP8_E4, "fp8_e4", 1, 1, "float", { aliases: ["e4m3"], float: { expBits: 4, manBits: 3 } }),
-  row(Dtype.FP8_E5, "fp8_e5", 1, 1, "float", { aliases: ["e5m2"], float: { expBits: 5, manBits: 2 } }),
-];
+export const DTYPES: readonly DtypeInfo[] = ROWS.map(
+  ([, code, name, sdmaSize, dataSize, kind, extras]): DtypeInfo => ({
+    code,
+    name,
+    sdmaSize,
+    dataSize,
+    kind,
+    ...(extras as RowExtras),
+    aliases: (extras as RowExtras).aliases ?? [],
+  }),
+);
 for (const [i, r] of DTYPES.entries()) {
   if (r.code !== i) throw new Error(`spec/dtype: DTYPES row ${i} holds code ${r.code}`);
 }

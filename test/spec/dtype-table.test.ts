@@ -3,7 +3,7 @@
  * from its rows; user-given names (dtypes, ops) are looked up as own keys only, so Object.prototype
  * names are refused everywhere.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { lookupOwn, UsageError } from "../../src/bits/index.js";
 import { cceCommand } from "../../src/cli/commands/cce.js";
 import { narrowFloatFormat } from "../../src/numerics/index.js";
@@ -43,6 +43,11 @@ describe("the dtype table", () => {
     expect(FMA_META.leaf("in_dt").names).toEqual(DTYPE_ENUM_NAMES);
     expect(MIN_MAX_CONSTANT_DTYPES).toEqual([Dtype.INT32, Dtype.UINT32, Dtype.FP32]);
     expect([isDtype(16), isDtype(-1), isDtype(1.5), isDtype("fp32")]).toEqual([false, false, false, false]);
+    // The enum is derived from the rows and keeps its literal types.
+    expectTypeOf(Dtype.FP32).toEqualTypeOf<10>();
+    // @ts-expect-error 16 is no dtype code
+    const bad: Dtype = 16;
+    expect(bad).toBe(16);
   });
 });
 
