@@ -115,13 +115,18 @@ function compileReader(layoutName: string, l: Leaf): FieldReader {
   const spans = (): never => {
     throw new LayoutDefinitionError(`${layoutName}(${l.path}) spans two words; read it from bytes`);
   };
+  const notFlag = (): never => {
+    throw new LayoutDefinitionError(
+      `${layoutName}(${l.path}) is ${l.width} bits wide; isSet reads a one-bit flag`,
+    );
+  };
   return {
     leaf: l,
     word,
     shift,
     mask,
     ofWord: !inWord ? spans : l.width === 32 ? (w) => w >>> 0 : (w) => (w >>> shift) & mask,
-    isSet: bit === 0 ? spans : (w) => (w & bit) !== 0,
+    isSet: bit === 0 ? notFlag : (w) => (w & bit) !== 0,
     read: (bytes, offset = 0) => fromBits(l, readRaw(bytes, offset, l)),
   };
 }

@@ -53,6 +53,10 @@ describe("compiled field readers", () => {
       }
     }
   });
+  it("a reader refuses what its field cannot give: a word of a two-word field, a flag of a wide one", () => {
+    expect(() => UDMA_TX.field("buf_ptr").ofWord(0)).toThrow(/spans two words/);
+    expect(() => FMA_META.field("in_dt").isSet(0)).toThrow(/4 bits wide/);
+  });
   it("matches() holds exactly when every constant leaf outside a union holds its value", () => {
     expect(FMA_DESC.matches(FMA_DESC.encode({ scale: 1 }))).toBe(true);
     expect(FMA_DESC.matches(new Uint8Array(16))).toBe(false);
