@@ -10,13 +10,17 @@ export type LeafKind = "uint" | "int" | "bool" | "enum" | "f32" | "const" | "res
 /** Provenance of a field: read off the binary by the seeds, or chosen by us. */
 export type Fidelity = "seed" | "model" | "public";
 
-export interface LeafNode {
+export interface LeafNode<
+  N extends string = string,
+  K extends LeafKind = LeafKind,
+  W extends number = number,
+> {
   readonly node: "leaf";
-  readonly name: string;
+  readonly name: N;
   /** Bit offset relative to the enclosing node. */
   readonly bit: number;
-  readonly width: number;
-  readonly kind: LeafKind;
+  readonly width: W;
+  readonly kind: K;
   /** enum: code → name. */
   readonly names?: Readonly<Record<number, string>>;
   /** const: the value the bits always hold. */
@@ -25,29 +29,38 @@ export interface LeafNode {
   readonly fidelity?: Fidelity;
 }
 
-export interface StructNode {
+export interface StructNode<
+  N extends string = string,
+  F extends readonly LayoutNode[] = readonly LayoutNode[],
+> {
   readonly node: "struct";
-  readonly name: string;
+  readonly name: N;
   readonly bit: number;
-  readonly fields: readonly LayoutNode[];
+  readonly fields: F;
 }
 
-export interface ArrayNode {
+export interface ArrayNode<
+  N extends string = string,
+  I extends readonly LayoutNode[] = readonly LayoutNode[],
+> {
   readonly node: "array";
-  readonly name: string;
+  readonly name: N;
   readonly bit: number;
   readonly count: number;
   readonly strideBits: number;
   /** The element: a single leaf (named "") or a list of fields relative to the element start. */
-  readonly item: readonly LayoutNode[];
+  readonly item: I;
 }
 
-export interface UnionNode {
+export interface UnionNode<
+  N extends string = string,
+  A extends Readonly<Record<string, readonly LayoutNode[]>> = Readonly<Record<string, readonly LayoutNode[]>>,
+> {
   readonly node: "union";
   /** "" for an anonymous union (its arms' names are then top-level names). */
-  readonly name: string;
+  readonly name: N;
   readonly bit: number;
-  readonly arms: Readonly<Record<string, readonly LayoutNode[]>>;
+  readonly arms: A;
 }
 
 export type LayoutNode = LeafNode | StructNode | ArrayNode | UnionNode;
@@ -63,39 +76,69 @@ export interface LayoutDecl {
 
 type Opts = { doc?: string; fidelity?: Fidelity };
 
-function leaf(name: string, bit: number, width: number, kind: LeafKind, opts: Opts = {}): LeafNode {
+function leaf<N extends string, K extends LeafKind, W extends number>(
+  name: N,
+  bit: number,
+  width: W,
+  kind: K,
+  opts: Opts = {},
+): LeafNode<N, K, W> {
   return { node: "leaf", name, bit, width, kind, ...opts };
 }
 
 /** An unsigned integer field. Width > 32 gives bigint values. */
-export const uint = (name: string, bit: number, width: number, opts?: Opts): LeafNode =>
-  leaf(name, bit, width, "uint", opts);
-/** A two's-complement signed integer field. */
-export const int = (name: string, bit: number, width: number, opts?: Opts): LeafNode =>
-  leaf(name, bit, width, "int", opts);
-/** A one-bit flag. */
-export const bool = (name: string, bit: number, opts?: Opts): LeafNode => leaf(name, bit, 1, "bool", opts);
-/** An IEEE-754 binary32 field (32 bits). */
-export const f32 = (name: string, bit: number, opts?: Opts): LeafNode => leaf(name, bit, 32, "f32", opts);
-/** An enumerated field; `names` maps each code to its name. */
-export const enumField = (
-  name: string,
+export const uint = <N extends string, W extends number>(
+  name: N,
   bit: number,
-  width: number,
+  width: W,
+  opts?: Opts,
+): LeafNode<N, "uint", W> => leaf(name, bit, width, "uint", opts);
+/** A two's-complement signed integer field. */
+export const int = <N extends string, W extends number>(
+  name: N,
+  bit: number,
+  width: W,
+  opts?: Opts,
+): LeafNode<N, "int", W> => leaf(name, bit, width, "int", opts);
+/** A one-bit flag. */
+export const bool = <N extends string>(name: N, bit: number, opts?: Opts): LeafNode<N, "bool", 1> =>
+  leaf(name, bit, 1, "bool", opts);
+/** An IEEE-754 binary32 field (32 bits). */
+export const f32 = <N extends string>(name: N, bit: number, opts?: Opts): LeafNode<N, "f32", 32> =>
+  leaf(name, bit, 32, "f32", opts);
+/** An enumerated field; `names` maps each code to its name. */
+export const enumField = <N extends string, W extends number>(
+  name: N,
+  bit: number,
+  width: W,
   names: Readonly<Record<number, string>>,
   opts?: Opts,
-): LeafNode => ({ ...leaf(name, bit, width, "enum", opts), names });
+): LeafNode<N, "enum", W> => ({ ...leaf(name, bit, width, "enum", opts), names });
 /** Bits that always hold `value` (an op tag, a "has meta" flag). Encode always sets them. */
-export const constant = (name: string, bit: number, width: number, value: number, opts?: Opts): LeafNode => ({
+export const constant = <N extends string, W extends number>(
+  name: N,
+  bit: number,
+  width: W,
+  value: number,
+  opts?: Opts,
+): LeafNode<N, "const", W> => ({
   ...leaf(name, bit, width, "const", opts),
   value,
 });
 /** Named bits that must be zero. */
-export const reserved = (name: string, bit: number, width: number, opts?: Opts): LeafNode =>
-  leaf(name, bit, width, "reserved", opts);
+export const reserved = <N extends string, W extends number>(
+  name: N,
+  bit: number,
+  width: W,
+  opts?: Opts,
+): LeafNode<N, "reserved", W> => leaf(name, bit, width, "reserved", opts);
 
 /** A nested struct at `bit`, its fields relative to it. */
-export const struct = (name: string, bit: number, fields: readonly LayoutNode[]): StructNode => ({
+export const struct = <N extends string, const F extends readonly LayoutNode[]>(
+  name: N,
+  bit: number,
+  fields: F,
+): StructNode<N, F> => ({
   node: "struct",
   name,
   bit,
@@ -103,17 +146,17 @@ export const struct = (name: string, bit: number, fields: readonly LayoutNode[])
 });
 
 /** `count` elements every `strideBits`, starting at `bit`. */
-export const array = (
-  name: string,
+export const array = <N extends string, const I extends readonly LayoutNode[]>(
+  name: N,
   bit: number,
   count: number,
   strideBits: number,
-  item: readonly LayoutNode[],
-): ArrayNode => ({ node: "array", name, bit, count, strideBits, item });
+  item: I,
+): ArrayNode<N, I> => ({ node: "array", name, bit, count, strideBits, item });
 
 /** Views over the same bits: each arm is a list of fields relative to `bit`. */
-export const union = (
-  name: string,
+export const union = <N extends string, const A extends Readonly<Record<string, readonly LayoutNode[]>>>(
+  name: N,
   bit: number,
-  arms: Readonly<Record<string, readonly LayoutNode[]>>,
-): UnionNode => ({ node: "union", name, bit, arms });
+  arms: A,
+): UnionNode<N, A> => ({ node: "union", name, bit, arms });

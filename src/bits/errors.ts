@@ -6,9 +6,27 @@
  * are plain return values at their call sites.
  */
 
+/**
+ * Every error code sdmakit throws — a closed list — with the CLI exit status each maps to:
+ * 2 for bad input (the usage is printed), 1 for what the modelled system refused or did.
+ */
+export const ERROR_EXIT_STATUS = {
+  SDMAKIT: 1,
+  FIELD: 2,
+  DECODE: 2,
+  USAGE: 2,
+  LAYOUT_DEFINITION: 1,
+  ASSERT: 1,
+  ABORT: 1,
+  FAULT: 1,
+  DESCRIPTOR_FAULT: 1,
+  RING_FULL: 1,
+} as const;
+export type ErrorCode = keyof typeof ERROR_EXIT_STATUS;
+
 /** Base class: every error sdmakit throws on purpose is one of these. */
 export class SdmakitError extends Error {
-  readonly code: string = "SDMAKIT";
+  readonly code: ErrorCode = "SDMAKIT";
   override name = "SdmakitError";
 }
 
@@ -17,34 +35,35 @@ export class SdmakitError extends Error {
  * allowed range, e.g. `fma-meta(in_dt): 16 is out of range 0..15`.
  */
 export class FieldError extends SdmakitError {
-  override readonly code: string = "FIELD";
+  override readonly code: ErrorCode = "FIELD";
   override name = "FieldError";
   constructor(
-    readonly layout: string,
+    /** Where the value was given: a layout, a command (`run s3d3`), a function or libnrt symbol. */
+    readonly context: string,
     readonly field: string,
     readonly value: unknown,
     readonly allowed: string,
     detail?: string,
   ) {
-    super(`${layout}(${field}): ${detail ?? `${show(value)} is out of range ${allowed}`}`);
+    super(`${context}(${field}): ${detail ?? `${show(value)} is out of range ${allowed}`}`);
   }
 }
 
 /** Bytes that cannot be decoded as a layout at all (wrong length, not hex). */
 export class DecodeError extends SdmakitError {
-  override readonly code: string = "DECODE";
+  override readonly code: ErrorCode = "DECODE";
   override name = "DecodeError";
 }
 
 /** A layout declaration that contradicts itself (overlap, field past the end). Thrown at load. */
 export class LayoutDefinitionError extends SdmakitError {
-  override readonly code: string = "LAYOUT_DEFINITION";
+  override readonly code: ErrorCode = "LAYOUT_DEFINITION";
   override name = "LayoutDefinitionError";
 }
 
 /** Bad input to a command or an API call that is not a layout field (unknown dtype name, ...). */
 export class UsageError extends SdmakitError {
-  override readonly code: string = "USAGE";
+  override readonly code: ErrorCode = "USAGE";
   override name = "UsageError";
 }
 
@@ -53,7 +72,7 @@ export class UsageError extends SdmakitError {
  * seed gives (`vring.c:0x3BA`) and the failing function.
  */
 export class SdmaAssertError extends SdmakitError {
-  override readonly code: string = "ASSERT";
+  override readonly code: ErrorCode = "ASSERT";
   override name = "SdmaAssertError";
   constructor(
     readonly file: string,
@@ -67,7 +86,7 @@ export class SdmaAssertError extends SdmakitError {
 
 /** libnrt `al_abort_program(-1)`, reached from an index bound check in a HAL accessor. */
 export class SdmaAbortError extends SdmakitError {
-  override readonly code: string = "ABORT";
+  override readonly code: ErrorCode = "ABORT";
   override name = "SdmaAbortError";
   constructor(
     readonly func: string,
@@ -79,7 +98,7 @@ export class SdmaAbortError extends SdmakitError {
 
 /** A simulated device fault: an access outside mapped memory, a bad descriptor, ... */
 export class DeviceFault extends SdmakitError {
-  override readonly code: string = "FAULT";
+  override readonly code: ErrorCode = "FAULT";
   override name = "DeviceFault";
 }
 

@@ -3,3 +3,5 @@ export * from "./declare.js";
 export * from "./errors.js";
 export * from "./hex.js";
 export * from "./layout.js";
+export * from "./lookup.js";
+export * from "./shape.js";

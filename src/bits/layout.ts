@@ -1,6 +1,7 @@
 import { f32FromBits, f32ToBits, readBigBits, readBits, writeBigBits, writeBits } from "./bitfield.js";
 import type { Fidelity, LayoutDecl, LayoutNode, LeafKind } from "./declare.js";
 import { DecodeError, FieldError, LayoutDefinitionError } from "./errors.js";
+import type { InputOf, ShapeOf } from "./shape.js";
 
 /** A field value: numbers up to 32 bits, bigint above, booleans for flags, floats for f32. */
 export type FieldValue = number | bigint | boolean;
@@ -32,19 +33,48 @@ export interface DecodeIssue {
   readonly message: string;
 }
 
-/** A compiled layout: one declaration gives encode, decode, checks and the describe table. */
-export interface Layout {
+/**
+ * One field's reader, compiled once from its leaf: the shift and mask a hand-written accessor would
+ * use, so reading through it costs the same and cannot drift from the declaration.
+ */
+export interface FieldReader<V = FieldValue> {
+  readonly leaf: Leaf;
+  /** The little-endian 32-bit word that holds the field (bit >> 5). */
+  readonly word: number;
+  /** The field's bits within that word: `(w >>> shift) & mask`. */
+  readonly shift: number;
+  readonly mask: number;
+  /**
+   * The raw bits of the field, given its word (the engine's fetched W0..W3).
+   * @throws LayoutDefinitionError when the field spans two words (read it from bytes).
+   */
+  ofWord(w: number): number;
+  /** A one-bit field is set in its word. */
+  isSet(w: number): boolean;
+  /** The field decoded from the layout's bytes at `offset`. */
+  read(bytes: Uint8Array, offset?: number): V;
+}
+
+/**
+ * A compiled layout: one declaration gives encode, decode, checks, field readers and the describe
+ * table. `F` is the declaration, from which the TypeScript shape of the fields is inferred.
+ */
+export interface Layout<F extends readonly LayoutNode[] = readonly LayoutNode[]> {
   readonly name: string;
   readonly bytes: number;
   readonly doc: string;
   readonly source: string;
   readonly leaves: readonly Leaf[];
   /** @throws FieldError for an unknown field, a wrong type or an out-of-range value. */
-  encode(values: Readonly<Record<string, unknown>>): Uint8Array;
+  encode(values: Readonly<InputOf<F>>): Uint8Array;
   /** Encode into `out` at `offset` (the bytes there are overwritten). */
-  encodeInto(values: Readonly<Record<string, unknown>>, out: Uint8Array, offset?: number): void;
+  encodeInto(values: Readonly<InputOf<F>>, out: Uint8Array, offset?: number): void;
   /** @throws DecodeError when fewer than `bytes` bytes are available. */
-  decode(bytes: Uint8Array, offset?: number): Fields;
+  decode(bytes: Uint8Array, offset?: number): ShapeOf<F>;
+  /** The compiled reader of one field. @throws FieldError when there is no such field. */
+  field<K extends keyof ShapeOf<F> & string>(path: K): FieldReader<ShapeOf<F>[K]>;
+  /** Every constant leaf outside a union holds its value: the bytes are this layout's kind. */
+  matches(bytes: Uint8Array, offset?: number): boolean;
   /**
    * Reserved, constant, enum and undeclared bits that a well-formed value would not have. Fields
    * inside union arms are not checked here (only the reader knows which arm is live).
@@ -56,16 +86,49 @@ export interface Layout {
   read(path: string, bytes: Uint8Array, offset?: number): FieldValue;
 }
 
+/** The encode input of a compiled layout (its fields by flat name), for builder argument types. */
+export type LayoutInput<L> = L extends Layout<infer F> ? InputOf<F> : never;
+/** The decoded fields of a compiled layout. */
+export type LayoutShape<L> = L extends Layout<infer F> ? ShapeOf<F> : never;
+
 /**
  * Compile a declaration: flatten it into leaves, check that no two leaves overlap (except in
  * different arms of one union) and none runs past the end, and build the codec.
  * @throws LayoutDefinitionError when the declaration contradicts itself.
  */
-export function compileLayout(decl: LayoutDecl): Layout {
+export function compileLayout<const F extends readonly LayoutNode[]>(
+  decl: LayoutDecl & { readonly fields: F },
+): Layout<F> {
   const leaves: Leaf[] = [];
   flatten(decl.fields, 0, "", [], leaves);
   checkLeaves(decl, leaves);
-  return new CompiledLayout(decl, leaves);
+  return new CompiledLayout(decl, leaves) as unknown as Layout<F>;
+}
+
+/** Compile one leaf's reader: shift and mask fixed here, once. */
+function compileReader(layoutName: string, l: Leaf): FieldReader {
+  const word = l.bit >> 5;
+  const shift = l.bit & 31;
+  const inWord = shift + l.width <= 32;
+  const mask = inWord ? (l.width === 32 ? 0xffffffff : 2 ** l.width - 1) : 0;
+  const bit = inWord && l.width === 1 ? 2 ** shift : 0;
+  const spans = (): never => {
+    throw new LayoutDefinitionError(`${layoutName}(${l.path}) spans two words; read it from bytes`);
+  };
+  const notFlag = (): never => {
+    throw new LayoutDefinitionError(
+      `${layoutName}(${l.path}) is ${l.width} bits wide; isSet reads a one-bit flag`,
+    );
+  };
+  return {
+    leaf: l,
+    word,
+    shift,
+    mask,
+    ofWord: !inWord ? spans : l.width === 32 ? (w) => w >>> 0 : (w) => (w >>> shift) & mask,
+    isSet: bit === 0 ? notFlag : (w) => (w & bit) !== 0,
+    read: (bytes, offset = 0) => fromBits(l, readRaw(bytes, offset, l)),
+  };
 }
 
 function flatten(
@@ -149,7 +212,7 @@ function checkLeaves(decl: LayoutDecl, leaves: Leaf[]): void {
   }
 }
 
-class CompiledLayout implements Layout {
+class CompiledLayout {
   readonly name: string;
   readonly bytes: number;
   readonly doc: string;
@@ -160,6 +223,7 @@ class CompiledLayout implements Layout {
   /** Constants outside any union: always written. */
   private readonly plainConsts: readonly Leaf[];
   private readonly hasUnions: boolean;
+  private readonly readers = new Map<string, FieldReader>();
 
   constructor(
     decl: LayoutDecl,
@@ -175,6 +239,21 @@ class CompiledLayout implements Layout {
     this.declaredMask = new Uint8Array(decl.bytes);
     for (const l of leaves)
       for (let b = l.bit; b < l.bit + l.width; b++) this.declaredMask[b >> 3]! |= 1 << (b & 7);
+  }
+
+  field(path: string): FieldReader {
+    let r = this.readers.get(path);
+    if (r === undefined) {
+      r = compileReader(this.name, this.leaf(path));
+      this.readers.set(path, r);
+    }
+    return r;
+  }
+
+  matches(bytes: Uint8Array, offset = 0): boolean {
+    if (offset < 0 || bytes.length - offset < this.bytes) return false;
+    for (const l of this.plainConsts) if (readRaw(bytes, offset, l) !== l.value) return false;
+    return true;
   }
 
   leaf(path: string): Leaf {

@@ -2,11 +2,9 @@
  * The CLI entry: pick the command, run it, and map errors to exit codes in one place —
  * 0 ok, 1 a check failed (the command returns it), 2 bad usage or bad input.
  */
-import { SdmakitError } from "../bits/errors.js";
+import { ERROR_EXIT_STATUS, SdmakitError } from "../bits/errors.js";
 import type { Io } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
-
-const USAGE_ERRORS = new Set(["USAGE", "FIELD", "DECODE"]);
 
 function help(io: Io): void {
   io.out(
@@ -36,7 +34,7 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
   } catch (e) {
     if (e instanceof SdmakitError) {
       io.err(`sdmakit ${name}: ${e.message}\n`);
-      if (USAGE_ERRORS.has(e.code)) {
+      if (ERROR_EXIT_STATUS[e.code] === 2) {
         io.err(`usage: ${command.usage}\n`);
         return 2;
       }

@@ -2,7 +2,7 @@
  * Engine faults: every one names the descriptor that caused it (engine, queue, ring, slot), the
  * address when there is one, and the reason — never a silent drop, never an uncaught crash.
  */
-import { DeviceFault } from "../bits/errors.js";
+import { DeviceFault, type ErrorCode } from "../bits/errors.js";
 import { hexAddr } from "./memory.js";
 
 /** Where a descriptor sits: DMA engine, queue, ring (tx = M2S, rx = S2M) and slot index. */
@@ -20,7 +20,7 @@ export function describeRef(ref: DescriptorRef): string {
 
 /** A descriptor the engine cannot execute: bad field, bad memory access, broken chain. */
 export class DescriptorFault extends DeviceFault {
-  override readonly code: string = "DESCRIPTOR_FAULT";
+  override readonly code: ErrorCode = "DESCRIPTOR_FAULT";
   override name = "DescriptorFault";
   constructor(
     readonly at: DescriptorRef,

@@ -22,17 +22,12 @@
 import { FieldError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import { TOP_SP_COUNT, topSpBase, tpbBase } from "../hal/tpb-address-map.js";
+import { engineCount, engineCsrBase, queueRegisterAddress, sbufAddress } from "../spec/address-map.js";
 import { SBUF_WINDOWS } from "../spec/tables.js";
-import {
-  EVENT_BLOCK_OFFSET,
-  m2sQueueOffset,
-  QUEUE_REG,
-  type QueueReg,
-  SDMA_CSR_BASE,
-  SEMAPHORE_COUNT,
-  SEMAPHORE_WINDOWS,
-  s2mQueueOffset,
-} from "../spec/udma-regs.js";
+
+export { engineCount, engineCsrBase, sbufAddress };
+
+import { EVENT_BLOCK_OFFSET, SDMA_CSR_BASE, SEMAPHORE_COUNT, SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
 import type { RegionKind } from "./memory.js";
 
 /** MODEL: where HBM starts (see the module comment for why not 0). */
@@ -54,11 +49,6 @@ export interface MapEntry {
 }
 
 export type SemaphoreWindow = keyof typeof SEMAPHORE_WINDOWS;
-
-/** Total DMA engines of a device: NeuronCores × engines per core. */
-export function engineCount(profile: ArchProfile): number {
-  return profile.neuronCores * profile.dmaEnginesPerCore;
-}
 
 /** The base of the semaphore windows of event block `block` (0..cores−1 TPBs, 8.. TopSPs). */
 function eventBlockBase(block: number): bigint {
@@ -124,18 +114,6 @@ function checkIndex(fn: string, field: string, value: number, count: number): vo
 }
 
 /**
- * The address of byte `offset` of SBUF partition `partition` of NeuronCore `core`.
- * @throws FieldError for a core, partition or offset outside the profile (offset < partition bytes).
- * @example sbufAddress(CAYMAN, 1, 2, 16); // 0x30_0008_0010n
- */
-export function sbufAddress(profile: ArchProfile, core: number, partition: number, offset: number): bigint {
-  checkIndex("sbufAddress", "core", core, profile.neuronCores);
-  checkIndex("sbufAddress", "partition", partition, profile.sbufPartitions);
-  checkIndex("sbufAddress", "offset", offset, profile.sbufPartitionBytes);
-  return (SBUF_WINDOWS[core] as bigint) + BigInt(partition * profile.sbufPartitionStride + offset);
-}
-
-/**
  * The address of byte `offset` of PSUM partition `partition` of NeuronCore `core` (16 KiB each).
  * @throws FieldError for a core, partition or offset outside the profile.
  */
@@ -183,28 +161,8 @@ export function semaphoreAddress(
   return eventBlockBase(block) - SEMAPHORE_WINDOWS.read + SEMAPHORE_WINDOWS[window] + BigInt(index * 4);
 }
 
-/** The register-space base of DMA engine `engine`. @throws FieldError outside the profile. */
-export function engineCsrBase(profile: ArchProfile, engine: number): bigint {
-  checkIndex("engineCsrBase", "engine", engine, engineCount(profile));
-  return SDMA_CSR_BASE + BigInt(engine) * profile.sdmaEngineStride;
-}
-
-/**
- * The address of a queue register: `tx` is the M2S queue block, `rx` the S2M one (udma-regs.ts).
- * @throws FieldError for an engine or queue outside the profile.
- * @example queueRegAddress(CAYMAN, 0, "rx", 1, "drtp_inc");
- */
-export function queueRegAddress(
-  profile: ArchProfile,
-  engine: number,
-  ring: "tx" | "rx",
-  queue: number,
-  reg: QueueReg,
-): bigint {
-  checkIndex("queueRegAddress", "queue", queue, profile.queuesPerEngine);
-  const block = ring === "tx" ? m2sQueueOffset(queue) : s2mQueueOffset(queue);
-  return engineCsrBase(profile, engine) + BigInt(block + QUEUE_REG[reg]);
-}
+/** The queue register address, under the engine's historical name (one function: spec/address-map.ts). */
+export const queueRegAddress = queueRegisterAddress;
 
 /**
  * What an address is, for fault messages: `SBUF core 0 partition 3 + 0x38000 (capacity 0x38000)`.

@@ -20,13 +20,13 @@
  * completed), so it writes nothing and reads nothing.
  */
 import type { ArchProfile } from "../hal/arch-profile.js";
+import { transposeControlCols, unpackTransposeAddress } from "../hal/cayman-transpose.js";
 import { TPB_COUNT, tpbBase } from "../hal/tpb-address-map.js";
+import { TRANSPOSE_META } from "../spec/layouts/index.js";
 import { DEFAULT_COPY_META, SBUF_WINDOWS } from "../spec/tables.js";
-import { type Descriptor, dataLength, fault, hasMeta, metaOp, metaOptype, pointer } from "./descriptor.js";
+import { type Descriptor, dataLength, fault, hasMeta, META_CTRL_BYTE, pointer } from "./descriptor.js";
 
-/** The transpose meta-control's class: op 1 (DRE), optype 1 (GROUND_TRUTH: 0x900000). */
-const TRANSPOSE_OP = 1;
-const TRANSPOSE_OPTYPE = 1;
+const ELEM = TRANSPOSE_META.field("elem");
 /** The flush destination's offset from its TPB base (seed 003 §2). */
 const FLUSH_OFFSET = 0x200_0000_0400_0000n;
 const FLUSH_BYTES = 4;
@@ -60,7 +60,8 @@ export interface FencePlan {
 
 /** True when a TX descriptor carries the transpose meta-control. */
 export function isTransposeTx(d: Descriptor): boolean {
-  return !hasMeta(d) && metaOp(d.w1) === TRANSPOSE_OP && metaOptype(d.w1) === TRANSPOSE_OPTYPE;
+  // The transpose meta's constant leaves (op 1, optype 1: 0x900000) identify it.
+  return !hasMeta(d) && TRANSPOSE_META.matches(d.bytes, META_CTRL_BYTE);
 }
 
 /** The flush packet: one 4-byte plain copy from and to a TPB's flush address. */
@@ -82,16 +83,9 @@ function unpack(rx: Descriptor, elem: number): { window: bigint; partition: numb
   const window = addr & ~WINDOW_ALIGN_MASK;
   if (!SBUF_WINDOWS.includes(window))
     fault(rx, "transpose destination is not in an SBUF window (window base = buf1_ptr bits 63:36)", addr);
-  let packed = addr & WINDOW_ALIGN_MASK;
-  let partition = Number((packed >> 26n) & 0xffn);
-  if (elem === 4 && partition > 0x3f) {
-    packed -= 0x80n;
-    partition = Number((packed >> 26n) & 0xffn);
-  } else if (elem !== 4 && ((packed >> 26n) & ~0xffn) !== 0n) {
-    fault(rx, `packed partition ${packed >> 26n} is past 0xFF`, addr);
-  }
-  const offset = Number((packed >> 8n) & 0x3ffffn);
-  return { window, partition, offset };
+  const to = unpackTransposeAddress(addr & WINDOW_ALIGN_MASK, elem);
+  if (to === undefined) fault(rx, "packed partition is past 0xFF", addr);
+  return { window, ...to };
 }
 
 /**
@@ -105,12 +99,12 @@ export function planTranspose(
   rx: readonly Descriptor[],
 ): TransposePlan {
   const first = tx[0] as Descriptor;
-  const elem = first.w1 & 0x1f;
+  const elem = ELEM.ofWord(first.w1);
   if (elem !== 1 && elem !== 2 && elem !== 4 && elem !== 8)
     fault(first, `transpose meta elem ${elem} is not an element size (1, 2, 4, 8)`);
   if (rx.length !== tx.length)
     fault(rx[0] as Descriptor, `transpose has ${tx.length} TX rows but ${rx.length} RX descriptors`);
-  const cols = ((rx[0] as Descriptor).w1 & 0xf) + 1;
+  const cols = transposeControlCols((rx[0] as Descriptor).w1);
   const rows: TransposeRow[] = [];
   for (let i = 0; i < tx.length; i++) {
     const t = tx[i] as Descriptor;
@@ -121,8 +115,8 @@ export function planTranspose(
         `meta_ctrl 0x${t.w1.toString(16)} differs from the transpose's first row (0x${first.w1.toString(16)})`,
       );
     if (hasMeta(r)) fault(r, "transpose RX descriptor carries an S2M meta-control (has_meta)");
-    if ((r.w1 & 0xf) + 1 !== cols)
-      fault(r, `v51 cols ${(r.w1 & 0xf) + 1} differs from the first row's ${cols}`);
+    if (transposeControlCols(r.w1) !== cols)
+      fault(r, `v51 cols ${transposeControlCols(r.w1)} differs from the first row's ${cols}`);
     const len = dataLength(t);
     if (dataLength(r) !== len) fault(r, `RX length ${dataLength(r)} is not the row's TX length ${len}`);
     if (len !== cols * elem) fault(t, `row of ${len} bytes is not cols ${cols} × elem ${elem}`);

@@ -5,7 +5,7 @@
  */
 import { UsageError } from "../bits/errors.js";
 import { ArchType } from "../spec/enums.js";
-import { MAX_CCE_ELEMENTS } from "../spec/tables.js";
+import { CCE_INFO_MAX_SOURCES, MAX_CCE_ELEMENTS } from "../spec/tables.js";
 
 export type ArchName = "trn1" | "trn2" | "trn3";
 
@@ -27,7 +27,10 @@ export interface ArchProfile {
   // --- CCE limits ----------------------------------------------------------------------------
   /** aws_hal_get_sdma_max_cce_elements (seed 000 §7.1). */
   readonly maxCceElements: number;
-  /** Sources per CCE op the device takes: cce_info holds 32 (seed), public docs say 16. */
+  /**
+   * Sources per CCE op: cce_info.num_sources ≤ 32 on every arch (seed 000 §3.2, §4.1, §6). Public
+   * NKI/NEFF docs say 16 — a recorded contradiction (docs/FIDELITY.md); we follow the seed.
+   */
   readonly maxCceSources: number;
   /** num_dests > 1 (replication) and the EXT combo packet: arch > 2 (seed 000 §4.3, §5.1). */
   readonly hasCceReplication: boolean;
@@ -75,7 +78,7 @@ export const SUNDA: ArchProfile = {
   dmaBytesPerNs: 17,
   cceRateFactor: 0.5,
   maxCceElements: MAX_CCE_ELEMENTS[ArchType.SUNDA] as number,
-  maxCceSources: 16,
+  maxCceSources: CCE_INFO_MAX_SOURCES,
   hasCceReplication: false,
   sbufPartitions: 128,
   sbufPartitionBytes: 192 * KiB,

@@ -71,6 +71,34 @@ export function transposeControlWord(cols: number, ctrl: number, dir: number): n
   return ((((cols - 1) & 0xf) | (ctrl << 4)) & 0xffffff) | ((2 * dir) << 24);
 }
 
+/** The column count a v51 word carries (the inverse of {@link transposeControlWord} for cols). */
+export function transposeControlCols(v51: number): number {
+  return (v51 & 0xf) + 1;
+}
+
+/** Where a packed to-address points inside its window ({@link packTransposeAddress} reversed). */
+export interface TransposeTarget {
+  readonly partition: number;
+  readonly offset: number;
+}
+
+/**
+ * Unpack the in-window part of a to-address (`addr` minus its window base). For elem 4 the +0x80
+ * is inferred from the partition (added iff P > 0x3F) and undone, carry included (MODEL,
+ * docs/FIDELITY.md). @returns undefined when the partition runs past 0xFF.
+ */
+export function unpackTransposeAddress(packed: bigint, elem: number): TransposeTarget | undefined {
+  let p = packed;
+  let partition = Number((p >> 26n) & 0xffn);
+  if (elem === 4 && partition > 0x3f) {
+    p -= 0x80n;
+    partition = Number((p >> 26n) & 0xffn);
+  } else if (elem !== 4 && (p >> 26n) & ~0xffn) {
+    return undefined;
+  }
+  return { partition, offset: Number((p >> 8n) & 0x3ffffn) };
+}
+
 /**
  * The packed to-descriptor address of seed 003 §2 for one destination, exactly:
  * v52 = (win_off << 8) | ((partition + pbase) << 26); low byte = elem·partition;
@@ -130,10 +158,10 @@ export function buildCaymanTransposePacket(req: CaymanTransposeRequest): DmaPack
   for (let i = 0; i < n; i++) {
     const from = req.from[i] as DmaBuffer;
     checkRange("len", from.len, 1, MAX_DESCRIPTOR_BYTES);
-    const len_ctrl = { length: lenField(from.len), ring_id: phase, first: i === 0, last: i === n - 1 };
-    UDMA_TX.encodeInto({ len_ctrl, meta_ctrl: meta, buf_ptr: from.addr }, tx, 16 * i);
+    const lenCtrl = lenCtrlFields(lenField(from.len), phase, i === 0, i === n - 1);
+    UDMA_TX.encodeInto({ ...lenCtrl, meta_ctrl: meta, buf_ptr: from.addr }, tx, 16 * i);
     const buf1_ptr = packTransposeAddress(hits[i] as SbufHit, elem, pbase);
-    UDMA_RX.encodeInto({ len_ctrl, buf2_ptr_lo: v51, buf1_ptr }, rx, 16 * i);
+    UDMA_RX.encodeInto({ ...lenCtrl, buf2_ptr_lo: v51, buf1_ptr }, rx, 16 * i);
   }
   return { tx, rx };
 }
@@ -154,9 +182,19 @@ export function buildCaymanTransposeFlushPacket(
   ringPhase: number = INITIAL_RING_PHASE,
 ): DmaPacket {
   const dst = tpbBase(eng) + TRANSPOSE_FLUSH_OFFSET;
-  const len_ctrl = { length: TRANSPOSE_FLUSH_BYTES, ring_id: ringPhase, first: true, last: true };
+  const lenCtrl = lenCtrlFields(TRANSPOSE_FLUSH_BYTES, ringPhase, true, true);
   return {
-    tx: UDMA_TX.encode({ len_ctrl, meta_ctrl: DEFAULT_COPY_META, buf_ptr: dst }),
-    rx: UDMA_RX.encode({ len_ctrl, buf2_ptr_lo: 0, buf1_ptr: dst }),
+    tx: UDMA_TX.encode({ ...lenCtrl, meta_ctrl: DEFAULT_COPY_META, buf_ptr: dst }),
+    rx: UDMA_RX.encode({ ...lenCtrl, buf2_ptr_lo: 0, buf1_ptr: dst }),
   };
+}
+
+/** The len_ctrl fields of a one-packet chain, by the layouts' flat names. */
+function lenCtrlFields(length: number, ringId: number, first: boolean, last: boolean) {
+  return {
+    "len_ctrl.length": length,
+    "len_ctrl.ring_id": ringId,
+    "len_ctrl.first": first,
+    "len_ctrl.last": last,
+  } as const;
 }

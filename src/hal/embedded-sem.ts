@@ -4,6 +4,7 @@
  * khal leaves; callers reach them through the trampolines in khal-dispatch.ts.
  */
 import { FieldError, SdmaAssertError } from "../bits/errors.js";
+import { EMBEDDED_SEM_W1 } from "../spec/layouts/index.js";
 import { csrAccessor, csrRead, csrWrite } from "./csr-accessors.js";
 import { EMBEDDED_SEM_UPDATE } from "./csr-families.js";
 import type { HalDevice } from "./hal-device.js";
@@ -104,41 +105,20 @@ export function marianaEmbeddedSemCsrIndex(_dev: HalDevice, localBase: bigint): 
 export const EMBEDDED_SEM_FIELDS_OFFSET = 4;
 
 /**
- * MODEL bit positions of al_embedded_sem_t inside W1 (the seed gives the members, not their bits):
- * wr_val 15:0, intra_reg_offset 23:16, reg_sel 28:24 (32 regions), wr_mode 30:29, sow 31.
- */
-export const EMBEDDED_SEM_PACKING = {
-  wr_val: { shift: 0, bits: 16 },
-  intra_reg_offset: { shift: 16, bits: 8 },
-  reg_sel: { shift: 24, bits: 5 },
-  wr_mode: { shift: 29, bits: 2 },
-} as const;
-/** W1 bit 31: `sow`, the semaphore-on-write enable of the `embedded-sem` layout. */
-export const EMBEDDED_SEM_SOW_BIT = 31;
-
-/**
- * The al_embedded_sem_t members packed in a W1 word (inverse of the packing in
+ * The al_embedded_sem_t members packed in a W1 word (the EMBEDDED_SEM_W1 layout, inverse of
  * {@link s2mSetEmbeddedSemFields}); the engine reads an RX descriptor's fields with it.
  * @example unpackEmbeddedSem(0x8009beef).reg_sel // 9
  */
 export function unpackEmbeddedSem(w1: number): EmbeddedSemFields {
-  const field = (f: keyof typeof EMBEDDED_SEM_PACKING) => {
-    const { shift, bits } = EMBEDDED_SEM_PACKING[f];
-    return (w1 >>> shift) & (2 ** bits - 1);
-  };
-  return {
-    sow: ((w1 >>> EMBEDDED_SEM_SOW_BIT) & 1) === 1,
-    wr_mode: field("wr_mode"),
-    wr_val: field("wr_val"),
-    reg_sel: field("reg_sel"),
-    intra_reg_offset: field("intra_reg_offset"),
-  };
+  const bytes = new Uint8Array(4);
+  new DataView(bytes.buffer).setUint32(0, w1 >>> 0, true);
+  return EMBEDDED_SEM_W1.decode(bytes);
 }
 
 /**
  * libnrt s2m_set_embedded_sem_fields @0x465500, seed 003 §4: desc[3] |= 0x80 (len_ctrl bit 31, the
  * strong_ord_wr flag) and `sem` packed into W1 = buf2_ptr_lo (MODEL {@link EMBEDDED_SEM_FIELDS_OFFSET},
- * {@link EMBEDDED_SEM_PACKING}). Bytes 0..2 and 8..15 are left as they are, so a ring writer's
+ * the EMBEDDED_SEM_W1 layout). Bytes 0..2 and 8..15 are left as they are, so a ring writer's
  * length, ring_id, FIRST / LAST and the destination pointer survive.
  * @throws FieldError when a member does not fit its packed width, or desc is shorter than 8 bytes.
  */
@@ -146,13 +126,6 @@ export function s2mSetEmbeddedSemFields(_dev: HalDevice, desc: Uint8Array, sem: 
   const end = EMBEDDED_SEM_FIELDS_OFFSET + 4;
   if (desc.length < end)
     throw new FieldError("s2m_set_embedded_sem_fields", "desc", desc.length, `≥ ${end} bytes`);
-  let word = sem.sow ? 1 << EMBEDDED_SEM_SOW_BIT : 0;
-  for (const [name, { shift, bits }] of Object.entries(EMBEDDED_SEM_PACKING)) {
-    const v = sem[name as keyof typeof EMBEDDED_SEM_PACKING];
-    const max = 2 ** bits - 1;
-    if (!Number.isInteger(v) || v < 0 || v > max) throw new FieldError("embedded-sem", name, v, `0..${max}`);
-    word |= v << shift;
-  }
-  new DataView(desc.buffer, desc.byteOffset + EMBEDDED_SEM_FIELDS_OFFSET, 4).setUint32(0, word >>> 0, true);
+  EMBEDDED_SEM_W1.encodeInto(sem, desc, EMBEDDED_SEM_FIELDS_OFFSET);
   desc[3] = (desc[3] as number) | S2M_EMBEDDED_SEM_FLAG;
 }

@@ -5,16 +5,12 @@
  * present-but-unsupported (a stub that returns 0xFFFFFFFF or 0), present (a real body).
  */
 import type { Einval } from "../bits/errors.js";
+import type { LayoutShape } from "../bits/index.js";
+import type { EMBEDDED_SEM } from "../spec/layouts/index.js";
 import type { HalDevice } from "./hal-device.js";
 
-/** The members of al_embedded_sem_t, as the `embedded-sem` layout decodes them. */
-export interface EmbeddedSemFields {
-  readonly sow: boolean;
-  readonly wr_mode: number;
-  readonly wr_val: number;
-  readonly reg_sel: number;
-  readonly intra_reg_offset: number;
-}
+/** The members of al_embedded_sem_t: the `embedded-sem` layout's decoded shape. */
+export type EmbeddedSemFields = LayoutShape<typeof EMBEDDED_SEM>;
 
 export interface KhalSlots {
   init_embedded_sem(dev: HalDevice, csr: bigint): void;

@@ -99,10 +99,14 @@ export function buildTransposeDescriptor(
   }
   if (!Number.isInteger(a2) || a2 < 0 || a2 > 0xff)
     throw new FieldError("transpose-desc", "meta_idx", a2, "0..255");
+  const meta = transposeMetaFields(elem, dtype, shapeIdx);
   const bytes = TRANSPOSE_DESC.encode({
     wb: elem,
     meta_idx: a2,
-    meta: transposeMetaFields(elem, dtype, shapeIdx),
+    "meta.elem": meta.elem,
+    "meta.multi_shape": meta.multi_shape,
+    "meta.shape_idx": meta.shape_idx,
+    "meta.dtype": meta.dtype,
     w_dim: dims.w,
     x_dim: dims.x,
     y_dim: dims.y,

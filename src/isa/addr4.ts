@@ -5,6 +5,7 @@
 import { FieldError } from "../bits/errors.js";
 import { type DecodeIssue, type Layout, reservedIssue } from "../bits/layout.js";
 import { Addr4Marker } from "../spec/enums.js";
+import { ADDR4 } from "../spec/layouts/isa.js";
 
 /** How an ADDR4 names its address. */
 export type Addr4Kind = "imm" | "addr_reg" | "shape_reg" | "addr_shape_reg";
@@ -35,6 +36,10 @@ export const PARTITION_OFFSET_PSUM_BIT = 1 << 25;
 /** An immediate's offset bits: everything below the two marker bits. */
 const IMM_MAX = 2 ** 30 - 1;
 const MARKER_MASK = 0xc0;
+/** The register arm's fields, read and written at the ADDR4 layout's bit positions. */
+const REGNUM = ADDR4.field("addr_reg.regnum");
+const RESERVED0 = ADDR4.field("addr_reg.reserved0");
+const MARKER = ADDR4.field("addr_reg.marker");
 
 const KIND_OF_MARKER: Readonly<Record<number, Addr4Kind>> = {
   [Addr4Marker.IMM]: "imm",
@@ -54,14 +59,14 @@ const MARKER_OF_KIND: Readonly<Record<Addr4Kind, number>> = {
  * @example addr4FromU32(0x80000005) // { kind: "addr_reg", regnum: 5, reserved0: 0, markerLow: 0 }
  */
 export function addr4FromU32(raw: number): Addr4 {
-  const marker = raw >>> 24;
+  const marker = MARKER.ofWord(raw);
   const kind = KIND_OF_MARKER[marker & MARKER_MASK] as Addr4Kind;
   if (kind === "imm") return { kind, partitionOffset: raw >>> 0 };
   return {
     kind,
-    regnum: raw & 0xff,
-    reserved0: (raw >>> 8) & 0xffff,
-    markerLow: marker & ~MARKER_MASK & 0xff,
+    regnum: REGNUM.ofWord(raw),
+    reserved0: RESERVED0.ofWord(raw),
+    markerLow: marker & ~MARKER_MASK & MARKER.mask,
   };
 }
 
@@ -78,10 +83,14 @@ export function addr4ToU32(a: Addr4, field = "start_addr"): number {
     check("partitionOffset", a.partitionOffset, IMM_MAX);
     return a.partitionOffset;
   }
-  check("regnum", a.regnum, 0xff);
-  check("reserved0", a.reserved0, 0xffff);
-  check("markerLow", a.markerLow, 0x3f);
-  return ((MARKER_OF_KIND[a.kind] | a.markerLow) * 2 ** 24 + a.reserved0 * 256 + a.regnum) >>> 0;
+  check("regnum", a.regnum, REGNUM.mask);
+  check("reserved0", a.reserved0, RESERVED0.mask);
+  check("markerLow", a.markerLow, MARKER.mask & ~MARKER_MASK);
+  const at = (r: typeof REGNUM, v: number) => v * 2 ** r.shift;
+  return (
+    (at(MARKER, MARKER_OF_KIND[a.kind] | a.markerLow) + at(RESERVED0, a.reserved0) + at(REGNUM, a.regnum)) >>>
+    0
+  );
 }
 
 /** True when the address is an immediate in PSUM (bit 25 set); register addresses are not known statically. */

@@ -6,9 +6,10 @@
  */
 import { type Einval, einval, FieldError, SdmaAbortError, UsageError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
+import { sbufAddress } from "../spec/address-map.js";
 import { type Dtype, dtypeBytes } from "../spec/dtype.js";
 import { EncdNeigh, LncSizeFmt, type SdmaCceType } from "../spec/enums.js";
-import { SBUF_PARTITION_SHIFT, SBUF_WINDOWS } from "../spec/tables.js";
+import { SBUF_PARTITION_SHIFT } from "../spec/tables.js";
 import type { Addr4 } from "./addr4.js";
 import type { S3d3Word, Tensor3d } from "./s3d3-word.js";
 import { type EventsPlan, eventsPlan } from "./sb2sb-events.js";
@@ -61,16 +62,12 @@ export interface Sb2sbRequest {
   readonly topology: Sb2sbTopology;
 }
 
-/**
+/*
  * MODEL: an SBUF immediate partition offset is (partition << 18) | byte offset in the partition
- * (the 256 KiB partition stride of GROUND_TRUTH, `SBUF_PARTITION_SHIFT`); NeuronCore c's SBUF is
- * the c-th 32 MiB window of `SBUF_WINDOWS`; channel k moves partition (start partition + k).
+ * (`SBUF_PARTITION_SHIFT`, the ISA word's packing); where that byte sits in the device is the
+ * address map's (spec/address-map.ts sbufAddress, the profile's partition stride); channel k moves
+ * partition (start partition + k).
  */
-export function sbufAddress(core: number, partition: number, byteOffset: number): bigint {
-  const window = SBUF_WINDOWS[core];
-  if (window === undefined) throw new FieldError("sb2sb", "core", core, `0..${SBUF_WINDOWS.length - 1}`);
-  return window + (BigInt(partition) << BigInt(SBUF_PARTITION_SHIFT)) + BigInt(byteOffset);
-}
 
 /** libnrt encd_dma_copy_sb2sb @0x23ebb0 (seed 002 §4.2): peer check, then the common builder with reduce_mode 0. */
 export function encdDmaCopySb2sb(req: Sb2sbRequest): Sb2sbLeg[] | Einval {
@@ -146,8 +143,8 @@ function encdDmaCommonSb2sb(req: Sb2sbRequest, ops: readonly SdmaCceType[] | und
   const pieces = moveSegments(srcElems, dstElems, elemBytes);
   const legs: Sb2sbLeg[] = [];
   for (let ch = 0; ch < req.channels; ch++) {
-    const srcBase = sbufAddress(place.self, src.partition + ch, src.byte);
-    const dstBase = sbufAddress(req.neigh.core, dst.partition + ch, dst.byte);
+    const srcBase = sbufAddress(arch, place.self, src.partition + ch, src.byte);
+    const dstBase = sbufAddress(arch, req.neigh.core, dst.partition + ch, dst.byte);
     const op = ops?.[ch];
     legs.push({
       kind: op === undefined ? "copy" : "reduce-copy",

@@ -3,7 +3,7 @@
  * dbg_is_valid_sb2sb_collective @0x363a90 (seed 002 §4.5), returning every reason a word fails.
  */
 import { type ArchName, type ArchProfile, archProfile } from "../hal/arch-profile.js";
-import { DTYPE_NAMES, Dtype } from "../spec/dtype.js";
+import { DTYPE_NAMES, isDtype } from "../spec/dtype.js";
 import { LncSizeFmt, namesOf } from "../spec/enums.js";
 import { POOLING_NUM_CHANNELS, S3D3_MAX_ELEMENTS } from "../spec/tables.js";
 import { addr4HasShapeReg, addr4IsPsum, PARTITION_OFFSET_PSUM_BIT } from "./addr4.js";
@@ -70,7 +70,7 @@ export function isValidSb2sbCollective(
     ["in_dtype", w.inDtype],
     ["out_dtype", w.outDtype],
   ] as const) {
-    if (dt === Dtype.INVALID || DTYPE_NAMES[dt] === undefined) {
+    if (!isDtype(dt)) {
       fail("dtype-invalid", field, `${field} = ${dt} is not a valid dtype (1..15)`);
     }
   }

@@ -1,5 +1,9 @@
 import { FieldError } from "../bits/errors.js";
+<<<<<<< HEAD
 import { Dtype, dtypeBytes } from "../spec/dtype.js";
+=======
+import { Dtype, dtypeName, isDtype, MIN_MAX_CONSTANT_DTYPES } from "../spec/dtype.js";
+>>>>>>> issue-12
 import { decodeToF32, encodeFromF32 } from "./codec.js";
 import { overflowCodes } from "./float-encode.js";
 import { narrowFloatFormat } from "./float-formats.js";
@@ -21,7 +25,7 @@ export type AluOp = "add" | "fma" | "min" | "max";
  * @returns always {@link Dtype.FP32} for a valid dtype code.
  */
 export function aluAccumulatorDtype(accumDt: number): Dtype {
-  if (!Number.isInteger(accumDt) || accumDt < Dtype.UINT64 || accumDt > Dtype.FP8_E5) {
+  if (!isDtype(accumDt)) {
     throw new FieldError("alu", "accum_dtype", accumDt, `${Dtype.UINT64}..${Dtype.FP8_E5}`);
   }
   return Dtype.FP32;
@@ -148,8 +152,8 @@ export function aluClamp(op: "min" | "max", acc: Float32Array, constant: number,
  * the dtypes public docs allow; an int32/uint32 constant rounds to FP32 once, to nearest even).
  */
 export function aluConstantToF32(dt: Dtype, word: number): number {
-  if (dt !== Dtype.FP32 && dt !== Dtype.INT32 && dt !== Dtype.UINT32) {
-    throw new FieldError("alu", "constant_dtype", dt, `${Dtype.INT32}, ${Dtype.UINT32} or ${Dtype.FP32}`);
+  if (!MIN_MAX_CONSTANT_DTYPES.includes(dt)) {
+    throw new FieldError("alu", "constant_dtype", dt, MIN_MAX_CONSTANT_DTYPES.map(dtypeName).join(", "));
   }
   const bytes = new Uint8Array(new Uint32Array([word >>> 0]).buffer);
   const out = new Float32Array(1);

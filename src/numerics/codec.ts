@@ -1,5 +1,5 @@
 import { FieldError } from "../bits/errors.js";
-import { Dtype, dtypeBytes } from "../spec/dtype.js";
+import { Dtype, dtypeBytes, isDtype } from "../spec/dtype.js";
 import {
   commitWords,
   readWords,
@@ -52,7 +52,7 @@ function checkArgs(
   f32Offset: number,
   f32Length: number,
 ): asserts dt is Dtype {
-  if (!Number.isInteger(dt) || dt < Dtype.UINT64 || dt > Dtype.FP8_E5) {
+  if (!isDtype(dt)) {
     throw new FieldError(fn, "dt", dt, `${Dtype.UINT64}..${Dtype.FP8_E5}`);
   }
   if (!Number.isInteger(count) || count < 0) throw new FieldError(fn, "count", count, "an integer ≥ 0");

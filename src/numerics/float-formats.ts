@@ -1,4 +1,4 @@
-import { Dtype } from "../spec/dtype.js";
+import { DTYPES, Dtype } from "../spec/dtype.js";
 
 /**
  * The five narrow binary floating-point formats the CCE reads and writes. All five are IEEE-like:
@@ -26,7 +26,12 @@ export interface NarrowFloatFormat {
   readonly droppedBits: number;
 }
 
-function format(dtype: Dtype, name: string, expBits: number, manBits: number): NarrowFloatFormat {
+/** A narrow format from its dtype row (spec/dtype.ts DTYPES): name and exponent / mantissa widths. */
+function format(dtype: Dtype): NarrowFloatFormat {
+  const row = DTYPES[dtype];
+  if (row?.float === undefined) throw new Error(`spec/dtype: ${dtype} has no narrow float format`);
+  const { name } = row;
+  const { expBits, manBits } = row.float;
   const widthBits = (1 + expBits + manBits) as 8 | 16;
   const infCode = ((1 << expBits) - 1) << manBits;
   return {
@@ -44,11 +49,11 @@ function format(dtype: Dtype, name: string, expBits: number, manBits: number): N
   };
 }
 
-export const BF16_FORMAT = format(Dtype.BFLOAT16, "bf16", 8, 7);
-export const FP16_FORMAT = format(Dtype.FP16, "fp16", 5, 10);
-export const E3M4_FORMAT = format(Dtype.FP8_E3, "fp8_e3", 3, 4);
-export const E4M3_FORMAT = format(Dtype.FP8_E4, "fp8_e4", 4, 3);
-export const E5M2_FORMAT = format(Dtype.FP8_E5, "fp8_e5", 5, 2);
+export const BF16_FORMAT = format(Dtype.BFLOAT16);
+export const FP16_FORMAT = format(Dtype.FP16);
+export const E3M4_FORMAT = format(Dtype.FP8_E3);
+export const E4M3_FORMAT = format(Dtype.FP8_E4);
+export const E5M2_FORMAT = format(Dtype.FP8_E5);
 
 const FORMAT_BY_DTYPE: ReadonlyMap<Dtype, NarrowFloatFormat> = new Map(
   [BF16_FORMAT, FP16_FORMAT, E3M4_FORMAT, E4M3_FORMAT, E5M2_FORMAT].map((f) => [f.dtype, f]),

@@ -3,12 +3,12 @@
  * fresh vring (device memory + register file + the profile's arch), and return what was written.
  */
 import { type Einval, FieldError, UsageError } from "../bits/errors.js";
-import { f32ToBits } from "../bits/index.js";
+import { f32ToBits, lookupOwn } from "../bits/index.js";
 import { DeviceMemory } from "../engine/memory.js";
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import { RegisterFile } from "../hal/register-file.js";
 import { Dtype, dtypeBytes, dtypeFromName } from "../spec/dtype.js";
-import { KbinDmaDescOp } from "../spec/enums.js";
+import { KBIN_OP_BY_NAME, KbinDmaDescOp } from "../spec/enums.js";
 import type { CceInfo } from "./cce-info.js";
 import { addDmaPacketCce, type CceRequest } from "./cce-packet.js";
 import { addDmaPacket, type CopyRequest } from "./copy-packet.js";
@@ -40,15 +40,6 @@ const KEYS = [
   "dmb",
   "wrbar",
 ] as const;
-
-const OPS: Readonly<Record<string, number>> = {
-  copy: KbinDmaDescOp.COPY,
-  fma: KbinDmaDescOp.FMA,
-  add: KbinDmaDescOp.ADD,
-  min: KbinDmaDescOp.MIN,
-  max: KbinDmaDescOp.MAX,
-  transpose: KbinDmaDescOp.TRANSPOSE,
-};
 
 /** A parsed request: the profile, the ring settings and the copy or CCE request. */
 export interface BuildRequest {
@@ -206,7 +197,7 @@ function refuseKeysNotFor(o: Record<string, unknown>, op: number): void {
 
 function opOf(v: unknown): number {
   if (typeof v === "number" && Number.isInteger(v)) return v;
-  const op = typeof v === "string" ? OPS[v.toLowerCase()] : undefined;
+  const op = typeof v === "string" ? lookupOwn<number>(KBIN_OP_BY_NAME, v.toLowerCase()) : undefined;
   if (op === undefined)
     throw new UsageError(`op ${JSON.stringify(v)}: expected copy | add | fma | min | max`);
   return op;

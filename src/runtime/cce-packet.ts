@@ -4,7 +4,7 @@
  */
 import { type Einval, einval, FieldError, SdmaAssertError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
-import { Dtype, dtypeBytes, dtypeName, SDMA_DATA_TYPE_SIZE } from "../spec/dtype.js";
+import { Dtype, dtypeBytes, dtypeName, MIN_MAX_CONSTANT_DTYPES, SDMA_DATA_TYPE_SIZE } from "../spec/dtype.js";
 import { FmaOperand, SdmaCceType } from "../spec/enums.js";
 import {
   ADD_META,
@@ -19,6 +19,7 @@ import {
   UDMA_TX,
 } from "../spec/layouts/index.js";
 import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
+import { cceDescriptors, type PacketOp, type PacketShape, type PacketSlot } from "../spec/ring-packet.js";
 import { CCE_INFO_MAX_SOURCES, COMBO_MORE } from "../spec/tables.js";
 import type { CceInfo } from "./cce-info.js";
 import {
@@ -43,9 +44,6 @@ export const CCE_MESSAGES = {
   minMaxDtype: (dt: string) => `Unsupported data type for min/max op ${dt}`,
   concatenation: "CCE concatenation not supported",
 } as const;
-
-/** MIN/MAX constant dtypes libnrt accepts (GROUND_TRUTH: fp32, int32, uint32). */
-export const MIN_MAX_CONSTANT_DTYPES: readonly Dtype[] = [Dtype.FP32, Dtype.INT32, Dtype.UINT32];
 
 /** What add_dma_packet_cce is asked (kbin op and kbin dtypes, as the caller has them). */
 export interface CceRequest {
@@ -194,17 +192,15 @@ interface OpArm {
 
 function checkShape(profile: ArchProfile, t: CceTransfer): Shape {
   const n = t.sources.length;
-  if (n > CCE_INFO_MAX_SOURCES) {
+  const cap = Math.min(profile.maxCceSources, CCE_INFO_MAX_SOURCES);
+  if (n < 1 || n > cap) {
     throw new FieldError(
       "cce-info",
       "num_sources",
       n,
-      `0..${CCE_INFO_MAX_SOURCES} (kbin_dma_desc_cce_info_t holds ${CCE_INFO_MAX_SOURCES})`,
+      `1..${cap} (kbin_dma_desc_cce_info_t holds ${CCE_INFO_MAX_SOURCES}; ${profile.name} maxCceSources ${profile.maxCceSources})`,
     );
   }
-  const cap = Math.min(profile.maxCceSources, CCE_INFO_MAX_SOURCES);
-  if (n < 1 || n > cap)
-    throw new FieldError("cce-request", "sources", n, `1..${cap} (${profile.name} maxCceSources)`);
   if (t.dests.length < 1) throw new FieldError("cce-request", "dests", t.dests.length, "1.. destinations");
   if (t.cceInfo !== null) {
     if (t.cceInfo.numSources !== n)
@@ -265,7 +261,7 @@ function addArm(t: CceTransfer, s: Shape): OpArm {
   return {
     metaLayout: ADD_META,
     // ADD has no in_dt nibble: the TX word's out_dt carries the source stream's dtype (seed 000 §9.1).
-    meta: (last, wrbar) => buildAddMetaCtrl({ outDt: s.txDtype, accumDt: t.accumDtype, last, wrbar }),
+    meta: (last, wrbar) => buildAddMetaCtrl({ out_dt: s.txDtype, accum_dt: t.accumDtype, last, wrbar }),
   };
 }
 
@@ -296,14 +292,14 @@ function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
     perSourceDesc: (i) => ({
       layout: FMA_DESC,
       fields: fmaDescriptorFields({
-        aSel: FmaOperand.INPUT_BUFFER,
-        bSel: FmaOperand.SCALE,
-        cSel: FmaOperand.STORED_BUFFER,
+        a_sel: FmaOperand.INPUT_BUFFER,
+        b_sel: FmaOperand.SCALE,
+        c_sel: FmaOperand.STORED_BUFFER,
         scale: fma.scale[i] as number,
       }),
     }),
     meta: (last, wrbar) =>
-      buildFmaMetaCtrl({ inDt: s.txDtype, scaleDt, accumDt: t.accumDtype, f4: last, f5: wrbar }),
+      buildFmaMetaCtrl({ in_dt: s.txDtype, scale_dt: scaleDt, accum_dt: t.accumDtype, last, wrbar }),
   };
 }
 
@@ -321,7 +317,12 @@ function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
     }
     constantDesc = {
       layout: MIN_MAX_DESC,
-      fields: minMaxDescriptorFields({ constant: mm.constant, length: s.txBytes, useConst, constDt }),
+      fields: minMaxDescriptorFields({
+        constant: mm.constant,
+        length: s.txBytes,
+        use_const: useConst,
+        const_dt: constDt,
+      }),
     };
   }
   // MODEL (GROUND_TRUTH): bits 22:20 carry the MAX / MIN optype.
@@ -331,65 +332,96 @@ function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
     ...(constantDesc === undefined ? {} : { constantDesc }),
     meta: (last, wrbar) =>
       buildMinMaxMetaCtrl({
-        constDt: optype,
-        inDt: s.txDtype,
-        outDt: s.rxDtype,
-        accumDt: t.accumDtype,
-        notif: last,
+        const_dt: optype,
+        in_dt: s.txDtype,
+        out_dt: s.rxDtype,
+        accum_dt: t.accumDtype,
+        last,
         wrbar,
-        useConst,
+        use_const: useConst,
       }),
   };
 }
 
+/** The grammar's name for a transfer's op. */
+const PACKET_OP: Readonly<Record<number, PacketOp>> = {
+  [SdmaCceType.ADD]: "add",
+  [SdmaCceType.FMA]: "fma",
+  [SdmaCceType.MIN]: "min",
+  [SdmaCceType.MAX]: "max",
+};
+
 /**
- * The TX and RX chains. `combo`: the EXT packet — seed-init always first with the combo-member flag,
- * COMBO_MORE on every source's meta-control but the last, replication descriptors at the end.
+ * The TX and RX chains, walking the ring-packet grammar (spec/ring-packet.ts). `combo`: the EXT
+ * packet — seed-init always first with the combo-member flag, COMBO_MORE on every source's
+ * meta-control but the last, replication descriptors at the end.
  */
 function assemble(sr: SrSettings, t: CceTransfer, s: Shape, arm: OpArm, combo: boolean): Packet {
   type Item = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
-  const tx: Item[] = [];
-  if (sr.stochasticRounding || combo) {
-    tx.push({
-      layout: SEED_INIT_DESC,
-      fields: seedInitDescriptorFields({
-        seedEnable: sr.stochasticRounding,
-        seed: sr.stochasticRounding ? sr.srSeed : 0,
-        comboMember: combo,
-      }),
-    });
-  }
-  if (arm.constantDesc) tx.push(arm.constantDesc);
-  t.sources.forEach((src, i) => {
-    const last = i === t.sources.length - 1;
-    if (arm.perSourceDesc) tx.push(arm.perSourceDesc(i));
-    const meta = arm.meta(last, last && (t.wrbar ?? false));
-    tx.push({
-      layout: UDMA_TX,
-      metaLayout: arm.metaLayout,
-      fields: {
-        "len_ctrl.length": s.txBytes,
-        meta_ctrl: combo && !last ? (meta | COMBO_MORE) >>> 0 : meta,
-        buf_ptr: src,
-      },
-    });
-  });
-  if (combo) {
-    for (const dest of t.dests.slice(1))
-      tx.push({ layout: REPLICATION_DESC, fields: replicationDescriptorFields({ mode: 1, dest }) });
-  }
-  const rxMeta = combo
-    ? buildCceExtMetaCtrl({ midDt: s.rxDtype, accumDt: t.accumDtype })
-    : buildAddMetaCtrl({ outDt: s.rxDtype, accumDt: t.accumDtype });
-  const rx: Item = {
-    layout: UDMA_RX,
-    metaLayout: combo ? EXT_META : ADD_META,
-    fields: {
-      "len_ctrl.length": s.rxBytes,
-      "len_ctrl.has_meta": true,
-      buf2_ptr_lo: rxMeta,
-      buf1_ptr: t.dests[0] as bigint,
-    },
+  const shape: PacketShape = {
+    op: PACKET_OP[t.op] as PacketOp,
+    sources: t.sources.length,
+    dests: t.dests.length,
+    sr: sr.stochasticRounding,
+    useConst: arm.constantDesc !== undefined,
+    combo,
   };
-  return { tx: chain("tx", tx, t.dmb ?? false), rx: chain("rx", [rx]) };
+  const lastSource = t.sources.length - 1;
+  const item = (slot: PacketSlot): Item => {
+    switch (slot.kind) {
+      case "seed-init":
+        return {
+          layout: SEED_INIT_DESC,
+          fields: seedInitDescriptorFields({
+            seed_enable: sr.stochasticRounding,
+            seed: sr.stochasticRounding ? sr.srSeed : 0,
+            combo_member: combo,
+          }),
+        };
+      case "min-max":
+        return arm.constantDesc as Item;
+      case "fma":
+        return (arm.perSourceDesc as (i: number) => Item)(slot.index);
+      case "source": {
+        const last = slot.index === lastSource;
+        const meta = arm.meta(last, last && (t.wrbar ?? false));
+        return {
+          layout: UDMA_TX,
+          metaLayout: arm.metaLayout,
+          fields: {
+            "len_ctrl.length": s.txBytes,
+            meta_ctrl: combo && !last ? (meta | COMBO_MORE) >>> 0 : meta,
+            buf_ptr: t.sources[slot.index] as bigint,
+          },
+        };
+      }
+      case "replication":
+        return {
+          layout: REPLICATION_DESC,
+          fields: replicationDescriptorFields({ mode: 1, dest: t.dests[slot.index] as bigint }),
+        };
+      case "rx":
+        return {
+          layout: UDMA_RX,
+          metaLayout: combo ? EXT_META : ADD_META,
+          fields: {
+            "len_ctrl.length": s.rxBytes,
+            "len_ctrl.has_meta": true,
+            buf2_ptr_lo: combo
+              ? buildCceExtMetaCtrl({ mid_dt: s.rxDtype, accum_dt: t.accumDtype })
+              : buildAddMetaCtrl({ out_dt: s.rxDtype, accum_dt: t.accumDtype }),
+            buf1_ptr: t.dests[0] as bigint,
+          },
+        };
+      case "gradient":
+        throw new FieldError(
+          "cce-transfer",
+          "op",
+          t.op,
+          "ADD, FMA, MIN or MAX (GCE packets are built by addGradientPacket)",
+        );
+    }
+  };
+  const slots = cceDescriptors(shape);
+  return { tx: chain("tx", slots.tx.map(item), t.dmb ?? false), rx: chain("rx", slots.rx.map(item)) };
 }

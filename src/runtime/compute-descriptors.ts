@@ -2,8 +2,13 @@
  * The 16-byte M2S compute descriptor encoders of seed 000 §2.3–2.5 and §5.2, through the declared
  * layouts of spec/layouts/descriptors.ts. Each `*Fields` function gives the fields without the
  * position byte (meta_idx, stamped by the ring writer); each `build*Descriptor` is the libnrt
- * encoder: the same fields plus `metaIdx`, as 16 bytes. W0 = `wb | 0x800000 | meta_idx << 24`.
+ * encoder: the same fields plus `meta_idx`, as 16 bytes. W0 = `wb | 0x800000 | meta_idx << 24`.
+ * Arguments are the layouts' field names (the seed's argument name is in each field's doc); where a
+ * descriptor has no field for an argument (use_const, seed_enable) the argument keeps the seed's name.
+ * The libnrt encoders mask what the decompiled code masks (`a9 & 7`, `sema & 0xFFFFFF`,
+ * `length & 0xFFFFFF`, `const_dt & 7`, `a8 << 29` in a u32); the layouts' `encode` stays strict.
  */
+import type { LayoutInput } from "../bits/index.js";
 import {
   FMA_DESC,
   GRADIENT_DESC,
@@ -11,153 +16,141 @@ import {
   REPLICATION_DESC,
   SEED_INIT_DESC,
 } from "../spec/layouts/index.js";
+import { maskedAsLibnrt } from "./layout-word.js";
 import { replicationMetaFields } from "./meta-ctrl.js";
-
-type Fields = Record<string, unknown>;
 
 /** W0 bits 22:0 and 31:24, common to every compute descriptor. */
 export interface ComputeW0 {
-  readonly metaIdx: number;
+  readonly meta_idx: number;
   readonly wb?: number;
 }
 
-const w0 = (a: ComputeW0): Fields => ({ meta_idx: a.metaIdx, wb: a.wb ?? 0 });
+/** Fields a builder never takes: W0's constant has_meta, the op tags, the position. */
+type Fixed = "has_meta" | "optype" | "op" | "meta_idx" | "wb";
 
-/** Arguments of the FMA descriptor (seed names a8, a9 = sub, a10). */
-export interface FmaDescArgs {
-  readonly aSel: number;
-  readonly bSel: number;
-  readonly cSel: number;
-  /** The FP32 scale (W3). */
-  readonly scale: number;
-  readonly sema?: number;
-  readonly sub?: number;
-  readonly a8?: number;
-  readonly a10?: boolean;
-}
+/** Arguments of the FMA descriptor: its fields (seed a8, a9 = sub, a10 = wrbar). */
+export type FmaDescArgs = Omit<LayoutInput<typeof FMA_DESC>, Fixed>;
 
 /** The FMA descriptor's fields (no position). */
-export function fmaDescriptorFields(a: FmaDescArgs): Fields {
-  return {
-    wb: 0,
-    sub: a.sub ?? 0,
-    wrbar: a.a10 ?? false,
-    a8: a.a8 ?? 0,
-    sema: a.sema ?? 0,
-    a_sel: a.aSel,
-    b_sel: a.bSel,
-    c_sel: a.cSel,
-    scale: a.scale,
-  };
+export function fmaDescriptorFields(a: FmaDescArgs): LayoutInput<typeof FMA_DESC> {
+  return maskedAsLibnrt(FMA_DESC, { wb: 0, ...a }, ["sub", "sema", "a8"]);
 }
 
 /**
  * libnrt al_sdma_m2s_build_fma_descriptor @0x451c20, seed 000 §2.3: W1 = `(a9&7) | (a10&1)<<26 |
  * a8<<29 | 0x2100000`, W2 = `(sema&0xFFFFFF) | a_sel<<24 | b_sel<<26 | c_sel<<28`, W3 = the scale.
- * @throws FieldError for an out-of-range argument.
- * @example buildFmaDescriptor({ metaIdx: 5, aSel: 1, bSel: 2, cSel: 0, scale: 0.5 }) // W3 0x3f000000
+ * @throws FieldError for an out-of-range unmasked argument (an operand selector of 3).
+ * @example buildFmaDescriptor({ meta_idx: 5, a_sel: 1, b_sel: 2, c_sel: 0, scale: 0.5 }) // W3 0x3f000000
  */
 export function buildFmaDescriptor(a: FmaDescArgs & ComputeW0): Uint8Array {
-  return FMA_DESC.encode({ ...fmaDescriptorFields(a), ...w0(a) });
+  return FMA_DESC.encode({ ...fmaDescriptorFields(a), meta_idx: a.meta_idx, wb: a.wb ?? 0 });
 }
 
-/** Arguments of the MIN/MAX descriptor. */
+/** Arguments of the MIN/MAX descriptor: its fields plus libnrt's use_const. */
 export interface MinMaxDescArgs {
   /** The constant, raw 32 bits (W3; the seed's W1 argument). */
   readonly constant: number;
   readonly length: number;
-  readonly useConst: boolean;
+  readonly use_const: boolean;
   /** The constant's SDMA dtype; libnrt keeps `& 7` (fp32 → 2, int32 → 0, uint32 → 1). */
-  readonly constDt: number;
+  readonly const_dt: number;
 }
 
+/** sub_desc 3 (0x6000000): the descriptor loads a sub-descriptor (the constant, the seed). */
+const SUB_DESC_LOAD = 3;
+/** sub_desc 2 (0x4000000): the combo-member flag alone. */
+const SUB_DESC_COMBO_MEMBER = 2;
+
 /** The MIN/MAX descriptor's fields (no position). */
-export function minMaxDescriptorFields(a: MinMaxDescArgs): Fields {
-  return {
+export function minMaxDescriptorFields(a: MinMaxDescArgs): LayoutInput<typeof MIN_MAX_DESC> {
+  const fields = {
     wb: 0,
-    const_dt: a.useConst ? a.constDt & 7 : 0,
-    sub_desc: a.useConst ? 3 : 0,
+    const_dt: a.use_const ? a.const_dt : 0,
+    sub_desc: a.use_const ? SUB_DESC_LOAD : 0,
     length: a.length,
     constant: a.constant >>> 0,
   };
+  return maskedAsLibnrt(MIN_MAX_DESC, fields, ["const_dt", "length"]);
 }
 
 /**
  * libnrt al_sdma_m2s_build_min_max_descriptor @0x451d10, seed 000 §2.4: W1 = use_const ?
  * `(const_dt&7)<<20 | 0x6000000` : 0, W2 = `(length&0xFFFFFF) | 0x2000000`, W3 = the constant.
- * The `& 7` on const_dt is the seed's (it folds a dtype code into 3 bits); length is checked.
- * @throws FieldError when length is not 0..0xFFFFFF.
- * @example buildMinMaxDescriptor({ metaIdx: 5, constant: 0, length: 64, useConst: true, constDt: 10 })
+ * @example buildMinMaxDescriptor({ meta_idx: 5, constant: 0, length: 64, use_const: true, const_dt: 10 })
  */
 export function buildMinMaxDescriptor(a: MinMaxDescArgs & ComputeW0): Uint8Array {
-  return MIN_MAX_DESC.encode({ ...minMaxDescriptorFields(a), ...w0(a) });
+  return MIN_MAX_DESC.encode({ ...minMaxDescriptorFields(a), meta_idx: a.meta_idx, wb: a.wb ?? 0 });
 }
 
 /** Arguments of the seed-init descriptor. */
 export interface SeedInitArgs {
-  readonly seedEnable: boolean;
+  readonly seed_enable: boolean;
   /** The 32-bit SR seed (W3, MODEL). */
   readonly seed: number;
   /** The combo-member flag 0x4000000 (seed 000 §5.1, set at 0x44ae3e). */
-  readonly comboMember?: boolean;
+  readonly combo_member?: boolean;
 }
 
 /** The seed-init descriptor's fields (no position). */
-export function seedInitDescriptorFields(a: SeedInitArgs): Fields {
-  return { wb: 0, sub_desc: (a.seedEnable ? 3 : 0) | (a.comboMember ? 2 : 0), seed: a.seed >>> 0 };
+export function seedInitDescriptorFields(a: SeedInitArgs): LayoutInput<typeof SEED_INIT_DESC> {
+  const sub_desc = (a.seed_enable ? SUB_DESC_LOAD : 0) | (a.combo_member ? SUB_DESC_COMBO_MEMBER : 0);
+  return { wb: 0, sub_desc, seed: a.seed >>> 0 };
 }
 
 /**
  * libnrt al_sdma_m2s_build_seed_init_descriptor @0x451e40, seed 000 §2.5: W0 |= 0x800000; W1 =
  * 0x6000000 when the seed is enabled (| 0x4000000 the combo-member flag); W3 = the seed (MODEL).
- * @example buildSeedInitDescriptor({ metaIdx: 5, seedEnable: true, seed: 42 })
+ * @example buildSeedInitDescriptor({ meta_idx: 5, seed_enable: true, seed: 42 })
  */
 export function buildSeedInitDescriptor(a: SeedInitArgs & ComputeW0): Uint8Array {
-  return SEED_INIT_DESC.encode({ ...seedInitDescriptorFields(a), ...w0(a) });
+  return SEED_INIT_DESC.encode({ ...seedInitDescriptorFields(a), meta_idx: a.meta_idx, wb: a.wb ?? 0 });
 }
 
-/** Arguments of the replication descriptor. */
+/** Arguments of the replication descriptor: the meta's mode and the extra destination (W2..W3, MODEL). */
 export interface ReplicationDescArgs {
   readonly mode: number;
-  /** The extra destination (W2..W3, MODEL). */
   readonly dest: bigint;
 }
 
 /** The replication descriptor's fields (no position). */
-export function replicationDescriptorFields(a: ReplicationDescArgs): Fields {
-  return { wb: 0, meta: replicationMetaFields(a.mode), dest: a.dest };
+export function replicationDescriptorFields(a: ReplicationDescArgs): LayoutInput<typeof REPLICATION_DESC> {
+  const m = replicationMetaFields(a.mode);
+  return {
+    wb: 0,
+    "meta.op": m.op,
+    "meta.optype": m.optype,
+    "meta.flag26": m.flag26,
+    "meta.mode": m.mode,
+    dest: a.dest,
+  };
 }
 
 /**
  * libnrt al_sdma_m2s_build_replication_descriptor @0x451b10, seed 000 §2.5: W1 = the replication
  * meta-control (`0x4a00000 | mode << 29` when mode is set); W2..W3 = the destination (MODEL).
- * @example buildReplicationDescriptor({ metaIdx: 9, mode: 1, dest: 0x1000n }) // W1 0x24a00000
+ * @example buildReplicationDescriptor({ meta_idx: 9, mode: 1, dest: 0x1000n }) // W1 0x24a00000
  */
 export function buildReplicationDescriptor(a: ReplicationDescArgs & ComputeW0): Uint8Array {
-  return REPLICATION_DESC.encode({ ...replicationDescriptorFields(a), ...w0(a) });
+  return REPLICATION_DESC.encode({ ...replicationDescriptorFields(a), meta_idx: a.meta_idx, wb: a.wb ?? 0 });
 }
 
 /** GCE direction, as the gradient descriptor's mode field (MODEL). */
 export const GceMode = { COMPRESS: 1, DECOMPRESS: 2 } as const;
 export type GceMode = (typeof GceMode)[keyof typeof GceMode];
 
-/** Arguments of the gradient descriptor. */
-export interface GradientDescArgs {
-  readonly mode: GceMode;
-  readonly blockLog2: number;
-  readonly headerAddr: bigint;
-}
+/** Arguments of the gradient descriptor: its fields. */
+export type GradientDescArgs = Omit<LayoutInput<typeof GRADIENT_DESC>, Fixed> & { readonly mode: GceMode };
 
 /** The gradient descriptor's fields (no position). */
-export function gradientDescriptorFields(a: GradientDescArgs): Fields {
-  return { wb: 0, mode: a.mode, block_log2: a.blockLog2, header_addr: a.headerAddr };
+export function gradientDescriptorFields(a: GradientDescArgs): LayoutInput<typeof GRADIENT_DESC> {
+  return { wb: 0, ...a };
 }
 
 /**
  * libnrt al_sdma_m2s_build_gradient_descriptor @0x451de0, seed 000 §5.2. The seed gives its address,
  * not its body: the W1 mode / block and W2..W3 header address are MODEL (spec GRADIENT_DESC).
- * @example buildGradientDescriptor({ metaIdx: 9, mode: GceMode.COMPRESS, blockLog2: 5, headerAddr: 0x100n })
+ * @example buildGradientDescriptor({ meta_idx: 9, mode: GceMode.COMPRESS, block_log2: 5, header_addr: 0x100n })
  */
 export function buildGradientDescriptor(a: GradientDescArgs & ComputeW0): Uint8Array {
-  return GRADIENT_DESC.encode({ ...gradientDescriptorFields(a), ...w0(a) });
+  return GRADIENT_DESC.encode({ ...gradientDescriptorFields(a), meta_idx: a.meta_idx, wb: a.wb ?? 0 });
 }

@@ -4,7 +4,8 @@
  * (GROUND_TRUTH). Kept behind one small interface so the vring writer does not care how it rings.
  */
 import type { RegisterFile } from "../hal/register-file.js";
-import { type QueueId, queueRegisterAddress } from "./queue-registers.js";
+import { type AddressProfile, queueRegisterAddress } from "../spec/address-map.js";
+import type { QueueId } from "./queue-registers.js";
 
 export interface Doorbell {
   /** Announce `rxCount` new RX descriptors, then `txCount` new TX descriptors. */
@@ -16,16 +17,21 @@ export const DOORBELL_ACCESSOR = "vring_doorbell";
 
 /**
  * The doorbell as register writes through the HAL register file.
- * @example new RegisterDoorbell(registers, { engine: 0, queue: 0 }).ring(1, 3)
+ * @example new RegisterDoorbell(registers, CAYMAN, { engine: 0, queue: 0 }).ring(1, 3)
  */
 export class RegisterDoorbell implements Doorbell {
   constructor(
     private readonly registers: RegisterFile,
+    private readonly profile: AddressProfile,
     private readonly queue: QueueId,
   ) {}
 
+  private address(side: "tx" | "rx"): bigint {
+    return queueRegisterAddress(this.profile, this.queue.engine, side, this.queue.queue, "drtp_inc");
+  }
+
   ring(rxCount: number, txCount: number): void {
-    this.registers.write32(queueRegisterAddress(this.queue, "rx", "drtp_inc"), rxCount, DOORBELL_ACCESSOR);
-    this.registers.write32(queueRegisterAddress(this.queue, "tx", "drtp_inc"), txCount, DOORBELL_ACCESSOR);
+    this.registers.write32(this.address("rx"), rxCount, DOORBELL_ACCESSOR);
+    this.registers.write32(this.address("tx"), txCount, DOORBELL_ACCESSOR);
   }
 }

@@ -4,7 +4,7 @@
  * beside the payload (format: spec/gce-header.ts). The three -EINVAL messages are the seed's
  * .rodata strings; which condition reaches each is MODEL (docs/FIDELITY.md).
  */
-import { type Einval, einval, SdmakitError } from "../bits/errors.js";
+import { type Einval, einval, FieldError, SdmakitError } from "../bits/errors.js";
 import { Dtype, dtypeBytes } from "../spec/dtype.js";
 import { GCE_HEADER, GCE_HEADER_ALIGN, gcePayloadBytes } from "../spec/gce-header.js";
 import {
@@ -15,6 +15,7 @@ import {
   UDMA_RX,
   UDMA_TX,
 } from "../spec/layouts/index.js";
+import { cceDescriptors, type PacketSlot } from "../spec/ring-packet.js";
 import { GceMode, gradientDescriptorFields, seedInitDescriptorFields } from "./compute-descriptors.js";
 import { chain, type DescriptorSpec, type Packet } from "./descriptor.js";
 import { awsHalGetSdmaMaxCceElements } from "./gates.js";
@@ -109,41 +110,62 @@ interface Streams {
   readonly rxBytes: number;
 }
 
+/** The GCE packet, walking the ring-packet grammar (spec/ring-packet.ts) for the "gce" op. */
 function buildGradientPacket(vring: Vring, r: GceRequest, s: Streams): Packet {
   type Item = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
-  const tx: Item[] = [];
-  if (vring.stochasticRounding) {
-    tx.push({
-      layout: SEED_INIT_DESC,
-      fields: seedInitDescriptorFields({ seedEnable: true, seed: vring.srSeed }),
-    });
-  }
-  r.sources.forEach((src, i) => {
-    const last = i === r.sources.length - 1;
-    const meta = buildGradientMetaCtrl({
-      inDt: s.txDt,
-      scaleDt: Dtype.FP32,
-      accumDt: s.accumDt,
-      last,
-      wrbar: last && (r.wrbar ?? false),
-    });
-    tx.push({
-      layout: UDMA_TX,
-      metaLayout: GCE_META,
-      fields: { "len_ctrl.length": s.txBytes, meta_ctrl: meta, buf_ptr: src },
-    });
-  });
-  tx.push({ layout: GRADIENT_DESC, fields: gradientDescriptorFields(r) });
+  const lastSource = r.sources.length - 1;
   const outDt = r.mode === GceMode.COMPRESS ? GCE_PAYLOAD_DTYPE : kbinDtypeToSdmaDtype(r.dtype);
-  const rx: Item = {
-    layout: UDMA_RX,
-    metaLayout: ADD_META,
-    fields: {
-      "len_ctrl.length": s.rxBytes,
-      "len_ctrl.has_meta": true,
-      buf2_ptr_lo: buildAddMetaCtrl({ outDt, accumDt: s.accumDt }),
-      buf1_ptr: r.dest,
-    },
+  const item = (slot: PacketSlot): Item => {
+    switch (slot.kind) {
+      case "seed-init":
+        return {
+          layout: SEED_INIT_DESC,
+          fields: seedInitDescriptorFields({ seed_enable: true, seed: vring.srSeed }),
+        };
+      case "source": {
+        const last = slot.index === lastSource;
+        const meta = buildGradientMetaCtrl({
+          in_dt: s.txDt,
+          scale_dt: Dtype.FP32,
+          accum_dt: s.accumDt,
+          last,
+          wrbar: last && (r.wrbar ?? false),
+        });
+        return {
+          layout: UDMA_TX,
+          metaLayout: GCE_META,
+          fields: { "len_ctrl.length": s.txBytes, meta_ctrl: meta, buf_ptr: r.sources[slot.index] as bigint },
+        };
+      }
+      case "gradient":
+        return {
+          layout: GRADIENT_DESC,
+          fields: gradientDescriptorFields({
+            mode: r.mode,
+            block_log2: r.blockLog2,
+            header_addr: r.headerAddr,
+          }),
+        };
+      case "rx":
+        return {
+          layout: UDMA_RX,
+          metaLayout: ADD_META,
+          fields: {
+            "len_ctrl.length": s.rxBytes,
+            "len_ctrl.has_meta": true,
+            buf2_ptr_lo: buildAddMetaCtrl({ out_dt: outDt, accum_dt: s.accumDt }),
+            buf1_ptr: r.dest,
+          },
+        };
+      default:
+        throw new FieldError("gce-request", "packet", slot.kind, "a descriptor of the GCE grammar");
+    }
   };
-  return { tx: chain("tx", tx, r.dmb ?? false), rx: chain("rx", [rx]) };
+  const slots = cceDescriptors({
+    op: "gce",
+    sources: r.sources.length,
+    dests: 1,
+    sr: vring.stochasticRounding,
+  });
+  return { tx: chain("tx", slots.tx.map(item), r.dmb ?? false), rx: chain("rx", slots.rx.map(item)) };
 }

@@ -20,5 +20,6 @@ export * from "./queue-registers.js";
 export * from "./reduce-chunks.js";
 export * from "./remaps.js";
 export * from "./ring-full.js";
+export * from "./validate-cce-info.js";
 export * from "./vring.js";
 export * from "./vring-pool.js";

@@ -3,11 +3,11 @@
  * refused whole (nothing written, no doorbell) — never written over descriptors not yet consumed.
  * MODEL: the seeds do not say how libnrt reports a full ring; sdmakit throws this typed error.
  */
-import { SdmakitError } from "../bits/errors.js";
+import { type ErrorCode, SdmakitError } from "../bits/errors.js";
 import type { RingSide } from "./descriptor.js";
 
 export class RingFullError extends SdmakitError {
-  override readonly code: string = "RING_FULL";
+  override readonly code: ErrorCode = "RING_FULL";
   override name = "RingFullError";
   constructor(
     readonly ring: RingSide,

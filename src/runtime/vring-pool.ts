@@ -3,9 +3,11 @@
  * area of device memory: queue (engine e, queue q) at `ringBase` + (e · queuesPerEngine + q) ·
  * 2 · slots · 16. What a host that drives many queues (the SB2SB executor, the collectives) keeps.
  */
+
 import type { DeviceMemory } from "../engine/memory.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { RegisterFile } from "../hal/register-file.js";
+import { engineCount } from "../spec/address-map.js";
 import { DESCRIPTOR_BYTES } from "../spec/packet-model.js";
 import { checkQueueId, type QueueId } from "./queue-registers.js";
 import { Vring } from "./vring.js";
@@ -40,7 +42,7 @@ export class VringPool {
   /** The first byte after the ring area: every queue of every engine of the profile. */
   get end(): bigint {
     const p = this.host.profile;
-    const queues = p.neuronCores * p.dmaEnginesPerCore * p.queuesPerEngine;
+    const queues = engineCount(p) * p.queuesPerEngine;
     return this.options.ringBase + BigInt(queues) * 2n * this.ringBytes;
   }
 

@@ -9,6 +9,7 @@ import { FieldError } from "../bits/errors.js";
 import type { DeviceMemory } from "../engine/memory.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { RegisterFile } from "../hal/register-file.js";
+import { queueRegisterAddress } from "../spec/address-map.js";
 import {
   DESCRIPTOR_BYTES,
   INITIAL_RING_PHASE,
@@ -19,7 +20,7 @@ import {
 } from "../spec/packet-model.js";
 import { type DescriptorSpec, encodeDescriptor, type Packet, type RingSide } from "./descriptor.js";
 import { type Doorbell, RegisterDoorbell } from "./doorbell.js";
-import { checkQueueId, type QueueId, queueRegisterAddress } from "./queue-registers.js";
+import { checkQueueId, type QueueId } from "./queue-registers.js";
 import { RingFullError } from "./ring-full.js";
 
 /** The accessor name the register log shows for ring programming and head reads. */
@@ -168,13 +169,14 @@ export class Vring {
     this.queue = { engine: o.engine, queue: o.queue };
     this.stochasticRounding = o.stochasticRounding ?? false;
     this.srSeed = seed;
-    this.doorbell = o.doorbell ?? new RegisterDoorbell(o.registers, this.queue);
+    this.doorbell = o.doorbell ?? new RegisterDoorbell(o.registers, o.profile, this.queue);
     this.tx = this.place(o, "tx", o.txBase);
     this.rx = this.place(o, "rx", o.rxBase);
   }
 
   private place(o: VringOptions, side: RingSide, base: bigint): DescriptorRing {
-    const reg = (r: "drbp_lo" | "drbp_hi" | "drl" | "drhp") => queueRegisterAddress(this.queue, side, r);
+    const reg = (r: "drbp_lo" | "drbp_hi" | "drl" | "drhp") =>
+      queueRegisterAddress(o.profile, this.queue.engine, side, this.queue.queue, r);
     o.registers.write32(reg("drbp_lo"), Number(base & 0xffffffffn), VRING_ACCESSOR);
     o.registers.write32(reg("drbp_hi"), Number(base >> 32n), VRING_ACCESSOR);
     o.registers.write32(reg("drl"), o.slots, VRING_ACCESSOR);

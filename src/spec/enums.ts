@@ -21,6 +21,22 @@ export const KbinDmaDescOp = {
 } as const;
 export type KbinDmaDescOp = (typeof KbinDmaDescOp)[keyof typeof KbinDmaDescOp];
 
+/** The CCE ops by the names the CLI and JSON requests use (look names up with lookupOwn). */
+export const CCE_OP_BY_NAME = {
+  fma: KbinDmaDescOp.FMA,
+  add: KbinDmaDescOp.ADD,
+  min: KbinDmaDescOp.MIN,
+  max: KbinDmaDescOp.MAX,
+} as const;
+export type CceOpName = keyof typeof CCE_OP_BY_NAME;
+
+/** Every kbin op a request can name: the CCE ops, plain copy and transpose. */
+export const KBIN_OP_BY_NAME = {
+  copy: KbinDmaDescOp.COPY,
+  ...CCE_OP_BY_NAME,
+  transpose: KbinDmaDescOp.TRANSPOSE,
+} as const;
+
 /** SDMA_CCETYPE (enums.json), seed 000 §1.1. EXT and GCE are device-only. */
 export const SdmaCceType = { ADD: 0, FMA: 1, MAX: 2, MIN: 3, EXT: 4, GCE: 5 } as const;
 export type SdmaCceType = (typeof SdmaCceType)[keyof typeof SdmaCceType];

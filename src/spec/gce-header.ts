@@ -10,7 +10,7 @@
  * FP8_E4 code per element. The header says how many elements and which dtype they expand to.
  */
 import { compileLayout, constant, enumField, reserved, uint } from "../bits/index.js";
-import { DTYPE_NAMES } from "./dtype.js";
+import { DTYPE_ENUM_NAMES } from "./dtype.js";
 
 /** "GCE1" read as a little-endian u32. */
 export const GCE_HEADER_MAGIC = 0x31454347;
@@ -20,7 +20,7 @@ export const GCE_HEADER_ALIGN = 16;
 /** Codec 1: block-scaled FP8_E4 codes with one FP32 scale per block (MODEL). */
 export const GCE_CODEC_BLOCK_FP8 = 1;
 
-const DTYPES: Record<number, string> = Object.fromEntries(DTYPE_NAMES.map((n, i) => [i, n]));
+const DTYPES = DTYPE_ENUM_NAMES;
 
 export const GCE_HEADER = compileLayout({
   name: "gce-header",

@@ -1,6 +1,7 @@
 /**
- * How a packet sits on a queue's two rings — written once here; the runtime's vring writer
- * produces exactly this and the engine's decoder consumes exactly this.
+ * How a packet sits on a queue's two rings: the prose and the ring constants. The order of a
+ * compute packet's descriptors is declared as data in ring-packet.ts (the builders walk it, a test
+ * pins the engine's planner to it); this comment explains it.
  *
  * MODEL (docs/FIDELITY.md "ring model"): the seeds give each 16-byte descriptor's bits but not how a
  * compute descriptor sits beside its data descriptor; we take the public UDMA model (GROUND_TRUTH):

@@ -39,9 +39,6 @@ export function s2mQueueOffset(queue: number): number {
   return S2M_QUEUES_OFFSET + queue * QUEUE_BLOCK_BYTES;
 }
 
-/** The SDMA register space of engine e starts at sdmaCsrBase + e·0x100000 (public stride). */
-export const SDMA_ENGINE_STRIDE = 0x100000n;
-
 /**
  * Where the simulated SDMA register space of a device starts (MODEL: an address outside HBM and the
  * SBUF windows; the real BAR layout is not in the seeds).

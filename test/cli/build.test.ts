@@ -154,7 +154,7 @@ describe("sdmakit build", () => {
       run(JSON.stringify({ op: "add", sources: [1], dests: [1], size: 4, inDtype: "fp33" })),
     ).toThrow(UsageError);
     expect(() =>
-      run(JSON.stringify({ op: "add", sources: Array(17).fill(1), dests: [1], size: 4, inDtype: "fp32" })),
+      run(JSON.stringify({ op: "add", sources: Array(33).fill(1), dests: [1], size: 4, inDtype: "fp32" })),
     ).toThrow(FieldError);
   });
 });

@@ -10,10 +10,10 @@ import {
   SB2SB_MULTI_NODE_MESSAGE,
   type Sb2sbLeg,
   type Sb2sbRequest,
-  sbufAddress,
 } from "../../src/isa/sb2sb-lowering.js";
 import { resolveNeighbor, type Sb2sbPlace } from "../../src/isa/sb2sb-neighbors.js";
 import { moveSegments, tensor3dElementOffsets } from "../../src/isa/tensor3d-walk.js";
+import { sbufAddress } from "../../src/spec/address-map.js";
 import { EncdNeigh, SdmaCceType } from "../../src/spec/enums.js";
 import { SBUF_WINDOWS } from "../../src/spec/tables.js";
 import { VALID_WORD } from "./s3d3-fixtures.js";
@@ -102,7 +102,7 @@ describe("__encd_dma_common_sb2sb (seed 002 §4.2, §4.3)", () => {
         bytes: 128,
       },
     ]);
-    expect(sbufAddress(3, 5, 0x800)).toBe(legs[1]?.segments[0]?.dst);
+    expect(sbufAddress(CAYMAN, 3, 5, 0x800)).toBe(legs[1]?.segments[0]?.dst);
   });
 
   it("reduce-copy legs carry the op, one per channel", () => {

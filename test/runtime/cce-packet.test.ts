@@ -204,16 +204,21 @@ describe("MIN / MAX", () => {
 });
 
 describe("limits", () => {
-  it("sources: 16 build on the default profile, 17 are refused naming the cap", () => {
+  it("sources: 32 build on every profile (seed 000 §3.2: cce_info holds 32), 33 are refused naming the cap", () => {
+    for (const arch of ["trn1", "trn2", "trn3"]) {
+      const { vring } = makeVring({ arch });
+      expect(tx(ok(addDmaPacketCce(vring, add({ sources: S(32) }))))).toHaveLength(32);
+      expect(thrown(() => addDmaPacketCce(vring, add({ sources: S(33) })))).toBeInstanceOf(FieldError);
+      expect(() => addDmaPacketCce(vring, add({ sources: S(33) }))).toThrow(
+        /cce-info\(num_sources\).*1\.\.32/,
+      );
+    }
     const { vring } = makeVring();
-    expect(tx(ok(addDmaPacketCce(vring, add({ sources: S(16) }))))).toHaveLength(16);
-    expect(thrown(() => addDmaPacketCce(vring, add({ sources: S(17) })))).toBeInstanceOf(FieldError);
-    expect(() => addDmaPacketCce(vring, add({ sources: S(17) }))).toThrow(/sources.*1\.\.16/);
     expect(() => addDmaPacketCce(vring, add({ sources: [] }))).toThrow(FieldError);
   });
-  it("32 sources build on a profile that takes 32; 33 never fit cce_info", () => {
-    const { vring } = makeVring({ profile: { ...CAYMAN, maxCceSources: 32 } });
-    expect(tx(ok(addDmaPacketCce(vring, add({ sources: S(32) }))))).toHaveLength(32);
+  it("a profile that takes fewer sources caps the request; cce_info's 32 caps every profile", () => {
+    const { vring } = makeVring({ profile: { ...CAYMAN, maxCceSources: 16 } });
+    expect(() => addDmaPacketCce(vring, add({ sources: S(17) }))).toThrow(/1\.\.16/);
     const big = makeVring({ profile: { ...CAYMAN, maxCceSources: 64 } });
     expect(() => addDmaPacketCce(big.vring, add({ sources: S(33) }))).toThrow(/cce-info\(num_sources\)/);
   });

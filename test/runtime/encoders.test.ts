@@ -17,6 +17,7 @@ import {
   copyMetaCtrl,
   GceMode,
 } from "../../src/runtime/index.js";
+import { FMA_META } from "../../src/spec/index.js";
 import { words } from "./fixtures.js";
 
 const nib = fc.integer({ min: 0, max: 15 });
@@ -31,7 +32,9 @@ describe("meta-control encoders = the seed's formulas", () => {
       fc.property(sub, nib, nib, nib, b, b, b, (s, i, sc, a, f4, f5, f6) => {
         const lit =
           s | (i << 8) | (sc << 12) | (a << 16) | (n(f5) << 6) | (n(f6) << 4) | (n(f4) << 7) | 0x2100000;
-        expect(buildFmaMetaCtrl({ sub: s, inDt: i, scaleDt: sc, accumDt: a, f4, f5, f6 })).toBe(u32(lit));
+        expect(
+          buildFmaMetaCtrl({ sub: s, in_dt: i, scale_dt: sc, accum_dt: a, last: f4, wrbar: f5, flag4: f6 }),
+        ).toBe(u32(lit));
       }),
     );
   });
@@ -39,7 +42,7 @@ describe("meta-control encoders = the seed's formulas", () => {
     fc.assert(
       fc.property(
         sub,
-        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 0, max: 255 }), // libnrt keeps const_dt & 7
         nib,
         nib,
         nib,
@@ -62,14 +65,14 @@ describe("meta-control encoders = the seed's formulas", () => {
           expect(
             buildMinMaxMetaCtrl({
               sub: s,
-              constDt: c,
-              inDt: i,
-              outDt: o,
-              accumDt: a,
-              notif,
+              const_dt: c,
+              in_dt: i,
+              out_dt: o,
+              accum_dt: a,
+              last: notif, // seed arg notif is bit 7, the flush bit the layout calls last
               wrbar,
-              useConst: uc,
-              last,
+              use_const: uc,
+              flag4: last, // seed arg last is bit 4
             }),
           ).toBe(u32(lit));
         },
@@ -80,7 +83,7 @@ describe("meta-control encoders = the seed's formulas", () => {
     fc.assert(
       fc.property(sub, nib, nib, b, b, b, (s, o, a, last, wrbar, f) => {
         const lit = s | (o << 12) | (a << 16) | (n(last) << 7) | (n(wrbar) << 6) | (n(f) << 4) | 0x2000000;
-        expect(buildAddMetaCtrl({ sub: s, outDt: o, accumDt: a, last, wrbar, f })).toBe(u32(lit));
+        expect(buildAddMetaCtrl({ sub: s, out_dt: o, accum_dt: a, last, wrbar, flag4: f })).toBe(u32(lit));
       }),
     );
   });
@@ -89,16 +92,16 @@ describe("meta-control encoders = the seed's formulas", () => {
       fc.property(sub, nib, nib, nib, b, b, b, (s, i, sc, a, wrbar, f, last) => {
         const lit =
           s | (i << 8) | (sc << 12) | (a << 16) | (n(wrbar) << 6) | (n(f) << 4) | (n(last) << 7) | 0x2500000;
-        expect(buildGradientMetaCtrl({ sub: s, inDt: i, scaleDt: sc, accumDt: a, wrbar, f, last })).toBe(
-          u32(lit),
-        );
+        expect(
+          buildGradientMetaCtrl({ sub: s, in_dt: i, scale_dt: sc, accum_dt: a, wrbar, flag4: f, last }),
+        ).toBe(u32(lit));
       }),
     );
   });
   it("EXT @0x451dc0", () => {
     fc.assert(
       fc.property(sub, nib, nib, (s, m, a) => {
-        expect(buildCceExtMetaCtrl({ sub: s, midDt: m, accumDt: a })).toBe(
+        expect(buildCceExtMetaCtrl({ sub: s, mid_dt: m, accum_dt: a })).toBe(
           u32(s | (m << 12) | (a << 16) | 0x2400000),
         );
       }),
@@ -110,12 +113,15 @@ describe("meta-control encoders = the seed's formulas", () => {
     expect(copyMetaCtrl(false)).toBe(0x01080003);
     expect(copyMetaCtrl(true)).toBe(0x05080003);
   });
-  it("refuses what libnrt would mask (no silent truncation)", () => {
-    expect(() => buildAddMetaCtrl({ outDt: 16, accumDt: 10 })).toThrow(FieldError);
-    expect(() => buildFmaMetaCtrl({ sub: 8, inDt: 1, scaleDt: 10, accumDt: 10 })).toThrow(/fma-meta\(sub\)/);
+  it("the libnrt encoders mask what libnrt masks and refuse the rest; encode stays strict", () => {
+    expect(() => buildAddMetaCtrl({ out_dt: 16, accum_dt: 10 })).toThrow(FieldError);
+    expect(buildFmaMetaCtrl({ sub: 9, in_dt: 1, scale_dt: 10, accum_dt: 10 })).toBe(
+      buildFmaMetaCtrl({ sub: 1, in_dt: 1, scale_dt: 10, accum_dt: 10 }),
+    );
+    expect(() => FMA_META.encode({ sub: 9 })).toThrow(/fma-meta\(sub\)/);
     expect(() => buildReplicationMetaCtrl(8)).toThrow(FieldError);
     // Selector 3 is not an al_sdma_m2s_fma_operand: refused rather than written.
-    expect(() => buildFmaDescriptor({ metaIdx: 0, aSel: 3, bSel: 2, cSel: 0, scale: 1 })).toThrow(
+    expect(() => buildFmaDescriptor({ meta_idx: 0, a_sel: 3, b_sel: 2, c_sel: 0, scale: 1 })).toThrow(
       /fma-desc\(a_sel\)/,
     );
   });
@@ -131,13 +137,23 @@ describe("descriptor encoders = the seed's formulas", () => {
         fc.integer({ min: 0, max: 2 }),
         fc.integer({ min: 0, max: 2 }),
         fc.float({ noNaN: true }),
-        fc.integer({ min: 0, max: 0xffffff }),
-        sub,
-        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 0, max: 0xffffffff }), // libnrt keeps sema & 0xFFFFFF
+        fc.integer({ min: 0, max: 255 }), // … a9 & 7
+        fc.integer({ min: 0, max: 255 }), // … and a8 << 29 in a u32
         b,
         (mi, as, bs, cs, scale, sema, a9, a8, a10) => {
           const w = words(
-            buildFmaDescriptor({ metaIdx: mi, aSel: as, bSel: bs, cSel: cs, scale, sema, sub: a9, a8, a10 }),
+            buildFmaDescriptor({
+              meta_idx: mi,
+              a_sel: as,
+              b_sel: bs,
+              c_sel: cs,
+              scale,
+              sema,
+              sub: a9,
+              a8,
+              wrbar: a10,
+            }),
           );
           const scaleBits = new DataView(Float32Array.of(scale).buffer).getUint32(0, true);
           expect(w).toEqual([
@@ -155,12 +171,12 @@ describe("descriptor encoders = the seed's formulas", () => {
       fc.property(
         metaIdx,
         fc.integer({ min: 0, max: 0xffffffff }),
-        fc.integer({ min: 0, max: 0xffffff }),
+        fc.integer({ min: 0, max: 0xffffffff }), // libnrt keeps length & 0xFFFFFF
         b,
         nib,
         (mi, c, len, uc, dt) => {
           const w = words(
-            buildMinMaxDescriptor({ metaIdx: mi, constant: c, length: len, useConst: uc, constDt: dt }),
+            buildMinMaxDescriptor({ meta_idx: mi, constant: c, length: len, use_const: uc, const_dt: dt }),
           );
           expect(w).toEqual([
             u32(0x800000 | (mi << 24)),
@@ -175,7 +191,9 @@ describe("descriptor encoders = the seed's formulas", () => {
   it("seed-init @0x451e40 (+ the combo-member flag 0x4000000)", () => {
     fc.assert(
       fc.property(metaIdx, b, b, fc.integer({ min: 0, max: 0xffffffff }), (mi, en, combo, seed) => {
-        const w = words(buildSeedInitDescriptor({ metaIdx: mi, seedEnable: en, seed, comboMember: combo }));
+        const w = words(
+          buildSeedInitDescriptor({ meta_idx: mi, seed_enable: en, seed, combo_member: combo }),
+        );
         expect(w).toEqual([
           u32(0x800000 | (mi << 24)),
           u32((en ? 0x6000000 : 0) | (combo ? 0x4000000 : 0)),
@@ -186,16 +204,16 @@ describe("descriptor encoders = the seed's formulas", () => {
     );
   });
   it("replication @0x451b10 (W2..W3 destination, MODEL)", () => {
-    const w = words(buildReplicationDescriptor({ metaIdx: 9, mode: 1, dest: 0x1234_5678_9abcn }));
+    const w = words(buildReplicationDescriptor({ meta_idx: 9, mode: 1, dest: 0x1234_5678_9abcn }));
     expect(w).toEqual([u32(0x800000 | (9 << 24)), 0x24a00000, 0x56789abc, 0x1234]);
   });
   it("gradient @0x451de0 (body MODEL)", () => {
     const w = words(
       buildGradientDescriptor({
-        metaIdx: 1,
+        meta_idx: 1,
         mode: GceMode.DECOMPRESS,
-        blockLog2: 5,
-        headerAddr: 0x10_0000_0040n,
+        block_log2: 5,
+        header_addr: 0x10_0000_0040n,
       }),
     );
     expect(w).toEqual([u32(0x800000 | (1 << 24)), u32(2 | (5 << 8) | 0x2500000), 0x40, 0x10]);

@@ -4,25 +4,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/errors.js";
-import { Device, HBM_BASE } from "../../src/engine/index.js";
-import { addDmaPacket, addDmaPacketCce, addGradientPacket, GceMode, Vring } from "../../src/runtime/index.js";
+import { HBM_BASE } from "../../src/engine/index.js";
+import { addDmaPacket, addDmaPacketCce, addGradientPacket, GceMode } from "../../src/runtime/index.js";
 import { Dtype } from "../../src/spec/dtype.js";
 import { KbinDmaDescOp } from "../../src/spec/enums.js";
+import { deviceVring } from "./fixtures.js";
 
 const f32 = (a: number[]) => new Uint8Array(Float32Array.from(a).buffer);
 
 function setup() {
-  const dev = new Device("trn2");
-  const vring = new Vring({
-    profile: dev.profile,
-    memory: dev.memory,
-    registers: dev.regs,
-    engine: 0,
-    queue: 0,
-    txBase: HBM_BASE,
-    rxBase: HBM_BASE + 0x1000n,
-    slots: 64,
-  });
+  const { dev, vring } = deviceVring();
   const S = [0x10000n, 0x20000n, 0x30000n].map((o) => HBM_BASE + o);
   for (const [i, s] of S.entries()) dev.memory.write(s, f32([1 + i, 2 + i, 3 + i, 4 + i]));
   const read = (a: bigint) => Array.from(new Float32Array(dev.memory.read(a, 16).slice().buffer));

@@ -1,5 +1,6 @@
 /** Shared test fixtures: a vring on fresh device memory and register file. */
 
+import { Device, HBM_BASE } from "../../src/engine/index.js";
 import { DeviceMemory } from "../../src/engine/memory.js";
 import { type ArchProfile, archProfile } from "../../src/hal/arch-profile.js";
 import { RegisterFile } from "../../src/hal/register-file.js";
@@ -40,4 +41,21 @@ export function makeVring(
 export function words(bytes: Uint8Array): number[] {
   const v = new DataView(bytes.buffer, bytes.byteOffset, 16);
   return [0, 4, 8, 12].map((o) => v.getUint32(o, true));
+}
+
+/** A whole simulated device and a vring on its queue 0 of engine 0, rings at the start of HBM. */
+export function deviceVring(o: { slots?: number; sr?: boolean } = {}): { dev: Device; vring: Vring } {
+  const dev = new Device("trn2");
+  const vring = new Vring({
+    profile: dev.profile,
+    memory: dev.memory,
+    registers: dev.regs,
+    engine: 0,
+    queue: 0,
+    txBase: HBM_BASE,
+    rxBase: HBM_BASE + 0x1000n,
+    slots: o.slots ?? 64,
+    stochasticRounding: o.sr ?? false,
+  });
+  return { dev, vring };
 }

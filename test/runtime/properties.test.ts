@@ -176,7 +176,7 @@ describe("properties", () => {
                 .map((d) => (ring === "tx" ? UDMA_TX : UDMA_RX).decode(d.bytes));
               const lens = ds.map((d) => (d["len_ctrl.length"] === 0 ? 65536 : Number(d["len_ctrl.length"])));
               expect(lens.reduce((a, b) => a + b, 0)).toBe(size);
-              const ptrs = ds.map((d) => (ring === "tx" ? d.buf_ptr : d.buf1_ptr));
+              const ptrs = ds.map((d) => ("buf_ptr" in d ? d.buf_ptr : d.buf1_ptr));
               expect(ptrs[0]).toBe(ring === "tx" ? src : dst);
             }
           } catch (e) {

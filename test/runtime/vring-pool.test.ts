@@ -3,7 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
 import { Device, HBM_BASE } from "../../src/engine/index.js";
-import { queueRegisterAddress, VringPool } from "../../src/runtime/index.js";
+import { CAYMAN } from "../../src/hal/arch-profile.js";
+import { VringPool } from "../../src/runtime/index.js";
+import { queueRegisterAddress } from "../../src/spec/index.js";
 
 describe("VringPool", () => {
   it("places each queue's TX and RX ring in its own slice of the area and programs drbp", () => {
@@ -15,7 +17,7 @@ describe("VringPool", () => {
     const base = HBM_BASE + BigInt(3 * 16 + 2) * 2n * ring;
     const lo = (side: "tx" | "rx") =>
       dev.regs.log.find(
-        (a) => a.op === "write" && a.addr === queueRegisterAddress({ engine: 3, queue: 2 }, side, "drbp_lo"),
+        (a) => a.op === "write" && a.addr === queueRegisterAddress(CAYMAN, 3, side, 2, "drbp_lo"),
       )?.value;
     expect(lo("tx")).toBe(Number(base & 0xffffffffn));
     expect(lo("rx")).toBe(Number((base + ring) & 0xffffffffn));

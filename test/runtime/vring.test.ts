@@ -9,12 +9,19 @@ import {
   buildCopyPacket,
   DOORBELL_ACCESSOR,
   MAX_COPY_BYTES,
-  queueRegisterAddress,
   RingFullError,
   Vring,
 } from "../../src/runtime/index.js";
+import { queueRegisterAddress } from "../../src/spec/address-map.js";
 import { SDMA_CSR_BASE } from "../../src/spec/udma-regs.js";
 import { makeVring, RING_REGION, words } from "./fixtures.js";
+
+/** A queue register of the trn2 map (the profile every ring below is made on, or one with the same map). */
+const qreg = (
+  q: { engine: number; queue: number },
+  side: "tx" | "rx",
+  reg: "drbp_lo" | "drbp_hi" | "drl" | "drhp" | "drtp_inc",
+) => queueRegisterAddress(archProfile("trn2"), q.engine, side, q.queue, reg);
 
 const copy = (size: number) => ({ src: 0x1000n, dst: 0x20_0000n, size });
 
@@ -34,12 +41,12 @@ describe("vring creation", () => {
       slots: 32,
     });
     const q = { engine: 3, queue: 2 };
-    expect(registers.read32(queueRegisterAddress(q, "tx", "drbp_lo"))).toBe(0);
-    expect(registers.read32(queueRegisterAddress(q, "tx", "drbp_hi"))).toBe(0x12);
-    expect(registers.read32(queueRegisterAddress(q, "rx", "drbp_lo"))).toBe(0x1000);
-    expect(registers.read32(queueRegisterAddress(q, "rx", "drl"))).toBe(32);
+    expect(registers.read32(qreg(q, "tx", "drbp_lo"))).toBe(0);
+    expect(registers.read32(qreg(q, "tx", "drbp_hi"))).toBe(0x12);
+    expect(registers.read32(qreg(q, "rx", "drbp_lo"))).toBe(0x1000);
+    expect(registers.read32(qreg(q, "rx", "drl"))).toBe(32);
     // Engine 3's block: SDMA_CSR_BASE + 3 · 0x100000; TX queue 2 at 0x3000.
-    expect(queueRegisterAddress(q, "tx", "drl")).toBe(SDMA_CSR_BASE + 0x300000n + 0x3000n + 0x10n);
+    expect(qreg(q, "tx", "drl")).toBe(SDMA_CSR_BASE + 0x300000n + 0x3000n + 0x10n);
   });
   it.each([
     [{ txBase: RING_REGION.base + 0x80n }, /txBase/],
@@ -136,8 +143,8 @@ describe("ring phase and refusal", () => {
   it("wraps when the engine advances the head (drhp), and stamps the new phase", () => {
     const { vring, registers, memory } = makeVring({ slots: 16 });
     const head = (n: number) => {
-      registers.write32(queueRegisterAddress(vring.queue, "tx", "drhp"), n, "engine");
-      registers.write32(queueRegisterAddress(vring.queue, "rx", "drhp"), n, "engine");
+      registers.write32(qreg(vring.queue, "tx", "drhp"), n, "engine");
+      registers.write32(qreg(vring.queue, "rx", "drhp"), n, "engine");
     };
     for (let i = 0; i < 14; i++) addDmaPacket(vring, copy(4));
     head(14);
@@ -175,8 +182,8 @@ describe("doorbell", () => {
     addDmaPacket(vring, copy(3 * 65536));
     const writes = registers.writesSince(mark);
     expect(writes.map((w) => [w.addr, w.value, w.accessor])).toEqual([
-      [queueRegisterAddress(vring.queue, "rx", "drtp_inc"), 3, DOORBELL_ACCESSOR],
-      [queueRegisterAddress(vring.queue, "tx", "drtp_inc"), 3, DOORBELL_ACCESSOR],
+      [qreg(vring.queue, "rx", "drtp_inc"), 3, DOORBELL_ACCESSOR],
+      [qreg(vring.queue, "tx", "drtp_inc"), 3, DOORBELL_ACCESSOR],
     ]);
   });
   it("can be replaced through the one small interface", () => {

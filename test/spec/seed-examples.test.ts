@@ -1,7 +1,7 @@
 // Golden tests from the seeds: each expected value is the seed's own literal formula or number,
 // computed here independently of the layout declarations.
 import { describe, expect, it } from "vitest";
-import { hex32, toHex, wordsOf } from "../../src/bits/index.js";
+import { hex32, type Layout, toHex, wordsOf } from "../../src/bits/index.js";
 import {
   ADD_META,
   CCE_INFO,
@@ -171,7 +171,7 @@ describe("seed 000 §2.1: cce_info is 140 bytes and its union arms alias", () =>
     expect(CCE_INFO.leaf("min_max_info.constant_dtype").bit).toBe(CCE_INFO.leaf("fma_info.scale.0").bit);
     expect(CCE_INFO.leaf("fma_info.scale_dtype").bit).toBe(4 * 8);
     expect(CCE_INFO.leaf("num_dests").bit).toBe(136 * 8);
-    const bytes = CCE_INFO.encode({
+    const bytes = (CCE_INFO as Layout).encode({
       num_sources: 2,
       num_dests: 1,
       fma_info: { scale_dtype: 10, scale: [0.5, 0.5] },

@@ -13,13 +13,13 @@ import {
   type Rounding,
   SrStream,
 } from "../../numerics/index.js";
-import { DTYPE_NAMES, type Dtype, dtypeBytes, dtypeFromName } from "../../spec/index.js";
+import { DTYPE_ALIASES, DTYPE_NAMES, type Dtype, dtypeBytes, dtypeFromName } from "../../spec/index.js";
 import { parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
 
 const USAGE = [
   "sdmakit cast <fromDtype> <toDtype> [--rounding rne|sr] [--seed N] [--overflow ieee|nan|satfinite] [--json] <hex codes…>",
-  `  dtypes: ${DTYPE_NAMES.slice(1).join(", ")} (also e3m4, e4m3, e5m2, bfloat16, float16, float32)`,
+  `  dtypes: ${DTYPE_NAMES.slice(1).join(", ")} (also ${DTYPE_ALIASES.join(", ")})`,
   "  codes are the element's bits in hex (3f80 is bf16 1.0); output is one code per line, lowercase,",
   "  2 hex digits per byte of <toDtype>. --seed (default 0) seeds the stochastic-rounding stream.",
 ].join("\n");

@@ -4,10 +4,17 @@
  * the runtime (add_dma_packet_cce), write it on a simulated queue's rings, run the engine, and print
  * the destination bytes. Each source is the little-endian bytes of its elements, as hex.
  */
-import { FieldError, fromHex, isEinval, toHex, UsageError } from "../../bits/index.js";
+import { FieldError, fromHex, isEinval, lookupOwn, toHex, UsageError } from "../../bits/index.js";
 import { Device, HBM_BASE } from "../../engine/index.js";
 import { addDmaPacketCce, type CceInfo, Vring } from "../../runtime/index.js";
-import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeFromName, KbinDmaDescOp } from "../../spec/index.js";
+import {
+  CCE_OP_BY_NAME,
+  DTYPE_NAMES,
+  Dtype,
+  dtypeBytes,
+  dtypeFromName,
+  KbinDmaDescOp,
+} from "../../spec/index.js";
 import { option, parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
 
@@ -20,12 +27,6 @@ const USAGE = [
   "  Prints the destination bytes as one hex string; --json adds the descriptors and events.",
 ].join("\n");
 
-const OPS: Readonly<Record<string, number>> = {
-  add: KbinDmaDescOp.ADD,
-  fma: KbinDmaDescOp.FMA,
-  min: KbinDmaDescOp.MIN,
-  max: KbinDmaDescOp.MAX,
-};
 /** MODEL placement of the CLI's buffers in HBM: rings, then sources 64 KiB apart, then the destination. */
 const TX_RING = HBM_BASE;
 const RX_RING = HBM_BASE + 0x1000n;
@@ -61,7 +62,7 @@ function run(args: readonly string[], io: Io): number {
     flags: ["--sr", "--json"],
   });
   const opText = option(parsed, "--op");
-  const op = opText === undefined ? undefined : OPS[opText];
+  const op = opText === undefined ? undefined : lookupOwn<number>(CCE_OP_BY_NAME, opText);
   if (op === undefined) throw new FieldError("cce", "--op", opText, "add|fma|min|max");
   const dev = new Device(option(parsed, "--arch") ?? "trn2");
   const inDt = dtypeOption(parsed, "--in");

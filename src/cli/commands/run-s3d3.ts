@@ -4,7 +4,15 @@
  * as core N's POOL engine — validate, lower to per-channel legs, post them through the runtime, run
  * the engine — and print the legs and the destination elements each channel wrote.
  */
-import { DecodeError, FieldError, fromHex, isEinval, toHex, UsageError } from "../../bits/index.js";
+import {
+  DecodeError,
+  FieldError,
+  fromHex,
+  isEinval,
+  lookupOwn,
+  toHex,
+  UsageError,
+} from "../../bits/index.js";
 import { Device, semaphoreAddress } from "../../engine/index.js";
 import type { Sb2sbLeg } from "../../isa/index.js";
 import {
@@ -99,7 +107,7 @@ function run(args: readonly string[], io: Io): number {
     throw new UsageError("run s3d3: --seed needs --fill random");
   const seed = integer("--seed", seedText, 0, 0xffffffff);
   const reduceText = option(parsed, "--reduce");
-  const reduceOp = reduceText === undefined ? undefined : REDUCE_OPS[reduceText];
+  const reduceOp = reduceText === undefined ? undefined : lookupOwn(REDUCE_OPS, reduceText);
   if (reduceText !== undefined && reduceOp === undefined)
     throw new FieldError("run s3d3", "--reduce", reduceText, "add|max|min");
   const dev = new Device(option(parsed, "--arch") ?? "trn2");

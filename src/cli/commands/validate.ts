@@ -5,6 +5,7 @@
  * that sdmakit's lowering cannot run gets its lowering limits beside the verdict, marked as such
  * (code `sdmakit-lowering`, JSON `loweringLimits`): the exit code stays libnrt's verdict.
  */
+<<<<<<< HEAD
 import { DecodeError, fromHex, UsageError } from "../../bits/index.js";
 import { archProfile } from "../../hal/index.js";
 import {
@@ -14,6 +15,13 @@ import {
   s3d3LoweringLimits,
 } from "../../isa/index.js";
 import { layoutByName, S3D3 } from "../../spec/index.js";
+=======
+import { DecodeError, fromHex, lookupOwn, UsageError } from "../../bits/index.js";
+import { archProfile } from "../../hal/index.js";
+import { issuesWithAddr4Arms, isValidSb2sbCollective } from "../../isa/index.js";
+import { validateCceInfo } from "../../runtime/index.js";
+import { CCE_INFO, CCE_OP_BY_NAME, type CceOpName, layoutByName, S3D3 } from "../../spec/index.js";
+>>>>>>> issue-12
 import type { Command, Io } from "../command.js";
 
 /** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
@@ -32,8 +40,10 @@ interface Answer {
 /** The CLI default generation for `validate s3d3`: the first with SB2SB. */
 const DEFAULT_ARCH = "trn2";
 
-const usage = `sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--json]
+const usage = `sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--op fma|add|min|max] [--json]
   s3d3: the full S3D3 collective validator (--arch, default ${DEFAULT_ARCH});
+  cce-info --op: what libnrt checks for that op (FMA scale dtype vring.c:0x3BA, counts,
+    the MIN/MAX constant dtype, the replication gate on --arch);
   other layouts: reserved, constant, enum and undeclared bits.
   exit 0 valid, 1 invalid, 2 bad input`;
 
@@ -41,6 +51,7 @@ interface Parsed {
   readonly layout: string;
   readonly hex: string;
   readonly arch: string;
+  readonly op: CceOpName | undefined;
   readonly json: boolean;
 }
 
@@ -48,10 +59,16 @@ function parse(args: readonly string[]): Parsed {
   const positional: string[] = [];
   let arch = DEFAULT_ARCH;
   let json = false;
+  let op: CceOpName | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === "--json") json = true;
-    else if (a === "--arch") {
+    else if (a === "--op") {
+      const v = args[++i];
+      if (v === undefined || lookupOwn(CCE_OP_BY_NAME, v) === undefined)
+        throw new UsageError(`--op takes one of ${Object.keys(CCE_OP_BY_NAME).join(", ")}; got ${v}`);
+      op = v as CceOpName;
+    } else if (a === "--arch") {
       const v = args[++i];
       if (v === undefined) throw new UsageError("--arch needs a value");
       arch = v;
@@ -61,7 +78,7 @@ function parse(args: readonly string[]): Parsed {
   const [layout, hex, ...extra] = positional;
   if (layout === undefined || hex === undefined || extra.length > 0)
     throw new UsageError("validate takes a layout name and one hex string");
-  return { layout, hex, arch, json };
+  return { layout, hex, arch, op, json };
 }
 
 function answerOf(p: Parsed): Answer {
@@ -72,6 +89,7 @@ function answerOf(p: Parsed): Answer {
   if (bytes.length !== layout.bytes) {
     throw new DecodeError(`${layout.name} is ${layout.bytes} bytes; got ${bytes.length}`);
   }
+<<<<<<< HEAD
   if (layout === S3D3) {
     const arch = archProfile(p.arch);
     const word = decodeS3d3(bytes);
@@ -80,11 +98,21 @@ function answerOf(p: Parsed): Answer {
     return { reasons, loweringLimits };
   }
   const reasons = issuesWithAddr4Arms(layout, bytes).map((i) => ({
+=======
+  if (layout === S3D3) return [...isValidSb2sbCollective(bytes, { arch: p.arch }).reasons];
+  if (p.op !== undefined && layout !== CCE_INFO) throw new UsageError("--op goes with the cce-info layout");
+  const issues: Reason[] = issuesWithAddr4Arms(layout, bytes).map((i) => ({
+>>>>>>> issue-12
     code: i.kind,
     field: i.field,
     message: i.message,
   }));
+<<<<<<< HEAD
   return { reasons, loweringLimits: [] };
+=======
+  if (p.op === undefined) return issues;
+  return [...issues, ...validateCceInfo(bytes, p.op, archProfile(p.arch))];
+>>>>>>> issue-12
 }
 
 function print(io: Io, p: Parsed, { reasons, loweringLimits }: Answer): void {

@@ -35,12 +35,38 @@ interface Sub {
 
 /** Plan a ring over groups of `g` consecutive ranks (g must divide the rank count). */
 export function planGroupRing(req: PlanRequest, g: number, b: LegSink): void {
+  const ring = groupRing(req, g);
+  let step = 0;
+  if (req.collective === "allr" || req.collective === "redsct") step = reduceScatter(ring, b, step);
+  if (req.collective === "redsct") return;
+  step = placeOwnPieces(ring, b, step);
+  allGather(ring, b, step);
+}
+
+/** The ring's geometry and the buffer references its legs use. */
+interface GroupRing {
+  readonly req: PlanRequest;
+  readonly n: number;
+  readonly g: number;
+  /** Groups on the ring: n / g. */
+  readonly G: number;
+  readonly mod: (x: number) => number;
+  /** The rank of member m of group p (p taken mod G). */
+  readonly rankOf: (p: number, m: number) => number;
+  /** Piece (c, m): its range in the full-size coordinate (allr buffers; redsct input; allg output). */
+  readonly piece: (c: number, m: number) => ElemRange;
+  /** Piece (c, m) cut into slices × channels, each with its queue. */
+  readonly subs: (c: number, m: number) => Sub[];
+  readonly at: (rank: number, buffer: BufferName, elem: number) => BufRef;
+  readonly input: (rank: number, elem: number) => LegSource;
+  readonly partial: (rank: number, elem: number) => LegSource;
+}
+
+function groupRing(req: PlanRequest, g: number): GroupRing {
   const n = req.topology.ranks;
   const G = n / g;
   const eb = dtypeBytes(req.dtype);
   const mod = (x: number) => ((x % G) + G) % G;
-  const rankOf = (p: number, m: number) => mod(p) * g + m;
-  // piece (c, m): its range in the full-size coordinate (allr buffers; redsct input; allg output).
   const per = req.collective === "allr" ? 0 : req.count / n;
   const chunks = req.collective === "allr" ? splitRange({ start: 0, count: req.count }, G, eb) : [];
   const piece = (c: number, m: number): ElemRange =>
@@ -61,42 +87,62 @@ export function planGroupRing(req: PlanRequest, g: number, b: LegSink): void {
   };
   const at = (rank: number, buffer: BufferName, elem: number): BufRef => ({ rank, buffer, elem });
   const scale = inputScale(req);
-  const input = (rank: number, elem: number): LegSource =>
-    scale === undefined ? { ref: at(rank, "input", elem) } : { ref: at(rank, "input", elem), scale };
-  const partial = (rank: number, elem: number): LegSource =>
-    scale === undefined ? { ref: at(rank, "scratch", elem) } : { ref: at(rank, "scratch", elem), scale: 1 };
-  let step = 0;
+  return {
+    req,
+    n,
+    g,
+    G,
+    mod,
+    rankOf: (p, m) => mod(p) * g + m,
+    piece,
+    subs,
+    at,
+    input: (rank, elem) =>
+      scale === undefined ? { ref: at(rank, "input", elem) } : { ref: at(rank, "input", elem), scale },
+    partial: (rank, elem) =>
+      scale === undefined ? { ref: at(rank, "scratch", elem) } : { ref: at(rank, "scratch", elem), scale: 1 },
+  };
+}
 
-  if (req.collective === "allr" || req.collective === "redsct") {
-    const rsSteps = Math.max(1, G - 1);
-    for (let s = 0; s < rsSteps; s++, step++) {
-      const last = s === rsSteps - 1;
-      for (let p = 0; p < G; p++) {
-        const c = G === 1 ? 0 : mod(p - s - 2);
-        for (let m = 0; m < g; m++) {
-          const r = rankOf(p, m);
-          const outBase = piece(c, m).start;
-          for (const { range, queue } of subs(c, m)) {
-            const srcs: LegSource[] = [];
-            for (let k = 0; k < g; k++) srcs.push(input(rankOf(p, (m + k) % g), range.start));
-            if (G > 1 && s === 0)
-              for (let k = 0; k < g; k++) srcs.push(input(rankOf(p - 1, (m + k) % g), range.start));
-            if (G > 1 && s > 0) srcs.push(partial(rankOf(p - 1, m), range.start));
-            const dst = !last
-              ? at(r, "scratch", range.start)
-              : req.collective === "allr"
-                ? at(r, "output", range.start)
-                : at(r, "output", range.start - outBase);
-            b.add({ step, kind: "reduce-copy", rank: r, queue, srcs, dsts: [dst], count: range.count });
-          }
+/** Reduce-scatter, G − 1 steps (one when G = 1). @returns the next step. */
+function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
+  const { req, g, G, mod, rankOf, piece, subs, at, input, partial } = ring;
+  const rsSteps = Math.max(1, G - 1);
+  let step = first;
+  for (let s = 0; s < rsSteps; s++, step++) {
+    const last = s === rsSteps - 1;
+    for (let p = 0; p < G; p++) {
+      const c = G === 1 ? 0 : mod(p - s - 2);
+      for (let m = 0; m < g; m++) {
+        const r = rankOf(p, m);
+        const outBase = piece(c, m).start;
+        for (const { range, queue } of subs(c, m)) {
+          const srcs: LegSource[] = [];
+          for (let k = 0; k < g; k++) srcs.push(input(rankOf(p, (m + k) % g), range.start));
+          if (G > 1 && s === 0)
+            for (let k = 0; k < g; k++) srcs.push(input(rankOf(p - 1, (m + k) % g), range.start));
+          if (G > 1 && s > 0) srcs.push(partial(rankOf(p - 1, m), range.start));
+          const dst = !last
+            ? at(r, "scratch", range.start)
+            : req.collective === "allr"
+              ? at(r, "output", range.start)
+              : at(r, "output", range.start - outBase);
+          b.add({ step, kind: "reduce-copy", rank: r, queue, srcs, dsts: [dst], count: range.count });
         }
       }
     }
   }
-  if (req.collective === "redsct") return;
+  return step;
+}
 
+/**
+ * Before the all-gather: each member's own piece into its partners' outputs (g > 1; allr: the
+ * reduced piece, allg: its input), or a Ring all-gather's own input into its output.
+ * @returns the next step.
+ */
+function placeOwnPieces(ring: GroupRing, b: LegSink, step: number): number {
+  const { req, n, g, G, rankOf, piece, subs, at } = ring;
   if (g > 1) {
-    // Put each member's own piece into its partners' outputs (allr: the reduced piece; allg: its input).
     for (let p = 0; p < G; p++) {
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);
@@ -111,24 +157,24 @@ export function planGroupRing(req: PlanRequest, g: number, b: LegSink): void {
         }
       }
     }
-    step++;
-  } else if (req.collective === "allg") {
-    for (let r = 0; r < n; r++) {
-      const base = piece(r, 0).start;
-      for (const { range, queue } of subs(r, 0)) {
-        const src = at(r, "input", range.start - base);
-        copyOrDuplicate(req, b, {
-          step,
-          rank: r,
-          queue,
-          src,
-          dsts: [at(r, "output", range.start)],
-          count: range.count,
-        });
-      }
-    }
-    step++;
+    return step + 1;
   }
+  if (req.collective !== "allg") return step;
+  for (let r = 0; r < n; r++) {
+    const base = piece(r, 0).start;
+    for (const { range, queue } of subs(r, 0)) {
+      const src = at(r, "input", range.start - base);
+      const dsts = [at(r, "output", range.start)];
+      copyOrDuplicate(req, b, { step, rank: r, queue, src, dsts, count: range.count });
+    }
+  }
+  return step + 1;
+}
+
+/** All-gather, G − 1 steps: piece m of chunk (p − 1 − s) from group p − 1 into the group's outputs. */
+function allGather(ring: GroupRing, b: LegSink, first: number): void {
+  const { req, g, G, mod, rankOf, piece, subs, at } = ring;
+  let step = first;
   for (let s = 0; s < G - 1; s++, step++) {
     for (let p = 0; p < G; p++) {
       const c = mod(p - 1 - s);

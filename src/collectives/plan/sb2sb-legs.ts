@@ -29,10 +29,10 @@ import {
   type Sb2sbPacket,
   type Sb2sbRequest,
   sb2sbLegPackets,
-  sbufAddress,
   type Tensor3d,
 } from "../../isa/index.js";
 import { chunkRun, type RunChunk, reducePacketBytes } from "../../runtime/reduce-chunks.js";
+import { sbufAddress } from "../../spec/address-map.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { EncdNeigh, SdmaCceType } from "../../spec/enums.js";
 import { SBUF_PARTITION_SHIFT } from "../../spec/tables.js";
@@ -153,7 +153,7 @@ export function sb2sbLegCalls(
   const mine = slot(profile, leg, 0);
   const peer = slot(profile, leg, 1);
   const sb = (core: number, at: { partition: number; byte: number }, ch: number) =>
-    sbufAddress(core, at.partition + ch, at.byte);
+    sbufAddress(profile, core, at.partition + ch, at.byte);
   const out: Sb2sbPacket[] = [];
   const copy = (src: bigint, dst: bigint, size: number) =>
     out.push({ kind: "copy", copy: { src, dst, size } });

@@ -3,9 +3,9 @@
  * alias: min_max_info.constant_dtype sits on the same bytes as fma_info.scale[0].
  */
 import { array, bool, compileLayout, enumField, f32, uint, union } from "../../bits/index.js";
-import { DTYPE_NAMES } from "../dtype.js";
+import { DTYPE_ENUM_NAMES } from "../dtype.js";
 
-const KBIN_DTYPES: Record<number, string> = Object.fromEntries(DTYPE_NAMES.map((n, i) => [i, n]));
+const KBIN_DTYPES = DTYPE_ENUM_NAMES;
 
 export const CCE_INFO = compileLayout({
   name: "cce-info",

@@ -23,7 +23,7 @@ const W3 = 96;
 const OPERANDS = namesOf(FmaOperand);
 
 /** W0 of every compute descriptor: `wb_arg | 0x800000 | (meta_idx << 24)`. */
-const computeW0: LayoutNode[] = [
+const computeW0 = [
   uint("wb", 0, 23, { doc: "seed wb_arg / elem_or_len (bits 22:0)" }),
   constant("has_meta", 23, 1, 1, { doc: "W0 bit 23: the descriptor carries a compute meta (0x800000)" }),
   uint("meta_idx", 24, 8, {
@@ -34,7 +34,7 @@ const computeW0: LayoutNode[] = [
 /** W1 bits 25..26 of the MIN/MAX and seed-init descriptors: 0x6000000 loads a sub-descriptor. */
 const subDesc = (doc: string) => uint("sub_desc", W1 + 25, 2, { doc });
 
-function desc(name: string, source: string, doc: string, fields: LayoutNode[]) {
+function desc<const F extends readonly LayoutNode[]>(name: string, source: string, doc: string, fields: F) {
   return compileLayout({ name, bytes: 16, doc, source, fields: [...computeW0, ...fields] });
 }
 

@@ -18,3 +18,21 @@ export const EMBEDDED_SEM = compileLayout({
     uint("intra_reg_offset", 40, 8, { fidelity: "model", doc: "semaphore index within the region" }),
   ],
 });
+
+/**
+ * The same members packed into an S2M descriptor's W1 (buf2_ptr_lo) by s2m_set_embedded_sem_fields
+ * (seed 003 §4 gives the members, not their bits: MODEL positions, docs/FIDELITY.md).
+ */
+export const EMBEDDED_SEM_W1 = compileLayout({
+  name: "embedded-sem-w1",
+  bytes: 4,
+  doc: "al_embedded_sem_t packed into an S2M descriptor's W1 (buf2_ptr_lo).",
+  source: "libnrt s2m_set_embedded_sem_fields @0x465500, seed 003 §4 (bit positions MODEL)",
+  fields: [
+    uint("wr_val", 0, 16, { fidelity: "model", doc: "value written" }),
+    uint("intra_reg_offset", 16, 8, { fidelity: "model", doc: "semaphore index within the region" }),
+    uint("reg_sel", 24, 5, { fidelity: "model", doc: "embedded-semaphore region (32 regions)" }),
+    uint("wr_mode", 29, 2, { fidelity: "model", doc: "write mode" }),
+    bool("sow", 31, { fidelity: "model", doc: "semaphore-on-write enable" }),
+  ],
+});

@@ -9,7 +9,7 @@ import {
   SEED_INIT_DESC,
   TRANSPOSE_DESC,
 } from "./descriptors.js";
-import { EMBEDDED_SEM } from "./embedded-sem.js";
+import { EMBEDDED_SEM, EMBEDDED_SEM_W1 } from "./embedded-sem.js";
 import { ADDR4, EVENTS, HEADER, PSEUDO_ADDR8_TENSOR2D, S3D3, TENSOR3D } from "./isa.js";
 import {
   ADD_META,
@@ -57,6 +57,7 @@ export const LAYOUTS: readonly Layout[] = [
   ADDR4,
   PSEUDO_ADDR8_TENSOR2D,
   EMBEDDED_SEM,
+  EMBEDDED_SEM_W1,
   GCE_HEADER,
 ];
 

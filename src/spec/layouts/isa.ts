@@ -13,10 +13,10 @@ import {
   uint,
   union,
 } from "../../bits/index.js";
-import { DTYPE_NAMES } from "../dtype.js";
+import { DTYPE_ENUM_NAMES } from "../dtype.js";
 import { LncSizeFmt, namesOf } from "../enums.js";
 
-const DTYPES: Record<number, string> = Object.fromEntries(DTYPE_NAMES.map((n, i) => [i, n]));
+const DTYPES = DTYPE_ENUM_NAMES;
 
 export const HEADER_FIELDS: readonly LayoutNode[] = [
   uint("opcode", 0, 8, { doc: "0xBF = SB2SB_COLLECTIVE" }),

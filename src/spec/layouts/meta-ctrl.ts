@@ -10,11 +10,12 @@
  * (op 4 = CCE compute, the seeds' "bit 25").
  */
 import { bool, compileLayout, constant, enumField, type LayoutNode, uint } from "../../bits/index.js";
-import { DTYPE_NAMES } from "../dtype.js";
+import { DTYPE_ENUM_NAMES } from "../dtype.js";
 import { SdmaCceType } from "../enums.js";
 
-const DTYPES: Record<number, string> = Object.fromEntries(DTYPE_NAMES.map((n, i) => [i, n]));
-const dtypeNibble = (name: string, bit: number, doc: string) => enumField(name, bit, 4, DTYPES, { doc });
+const DTYPES = DTYPE_ENUM_NAMES;
+const dtypeNibble = <N extends string>(name: N, bit: number, doc: string) =>
+  enumField(name, bit, 4, DTYPES, { doc });
 
 const sub = uint("sub", 0, 3, { doc: "sub-op; public view: bit 0 last block, bit 1 first block" });
 const last = (seedName: string) =>
@@ -30,7 +31,7 @@ const more = bool("more", 30, {
 const cceOp = constant("op", 23, 3, 4, { doc: "op 25:23 = 4: CCE compute (the seeds' bit 25, 0x2000000)" });
 const optype = (value: number, doc: string) => constant("optype", 20, 3, value, { doc });
 
-function meta(name: string, source: string, doc: string, fields: readonly LayoutNode[]) {
+function meta<const F extends readonly LayoutNode[]>(name: string, source: string, doc: string, fields: F) {
   return compileLayout({ name, bytes: 4, doc, source, fields });
 }
 
@@ -122,7 +123,7 @@ export const EXT_META = meta(
 );
 
 /** Fields of the transpose meta-control; also nested as W1 of the transpose descriptor. */
-export const TRANSPOSE_META_FIELDS: readonly LayoutNode[] = [
+export const TRANSPOSE_META_FIELDS = [
   uint("elem", 0, 5, { doc: "element size in bytes (& 0x1F)" }),
   bool("multi_shape", 5, { doc: "0x20, set by libnrt when shape_idx > 1" }),
   uint("shape_idx", 8, 8, { doc: "shape index (<< 8)" }),
@@ -138,8 +139,11 @@ export const TRANSPOSE_META = meta(
   TRANSPOSE_META_FIELDS,
 );
 
+/** op / optype of a replication meta-control whose mode is set (0x4a00000 = op 1, optype 2, flag26). */
+export const REPLICATION_META_CLASS = { op: 1, optype: 2 } as const;
+
 /** Fields of the replication meta-control; also nested as W1 of the replication descriptor. */
-export const REPLICATION_META_FIELDS: readonly LayoutNode[] = [
+export const REPLICATION_META_FIELDS = [
   uint("optype", 20, 3, { doc: "2 when mode is set (0x200000)" }),
   uint("op", 23, 3, { doc: "1 when mode is set (0x800000)" }),
   bool("flag26", 26, { doc: "set with mode (0x4000000); public view: write_barrier" }),

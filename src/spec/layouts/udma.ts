@@ -5,7 +5,7 @@
 import { bool, compileLayout, type LayoutNode, struct, uint } from "../../bits/index.js";
 
 /** len_ctrl: length 15:0 (65536 written as 0), ring id 25:24, FIRST 26, LAST 27, INT_EN 28, DMB 30. */
-export const LEN_CTRL_FIELDS: readonly LayoutNode[] = [
+export const LEN_CTRL_FIELDS = [
   uint("length", 0, 16, { fidelity: "public", doc: "bytes; 65536 is written as 0" }),
   bool("has_meta", 23, { doc: "the seeds' 'has extended meta' flag (seed 000 §2.2); unnamed by the driver" }),
   uint("ring_id", 24, 2, { fidelity: "public", doc: "ring phase: starts at 1, +1 mod 4 at every wrap" }),
@@ -18,7 +18,7 @@ export const LEN_CTRL_FIELDS: readonly LayoutNode[] = [
 
 const lenCtrl = struct("len_ctrl", 0, LEN_CTRL_FIELDS);
 const source = "aws-neuron-driver udma/udma.h (public; GROUND_TRUTH)";
-const view = (name: string, doc: string, fields: LayoutNode[]) =>
+const view = <const F extends readonly LayoutNode[]>(name: string, doc: string, fields: F) =>
   compileLayout({ name, bytes: 16, doc, source, fields: [lenCtrl, ...fields] });
 
 export const UDMA_TX = view("udma-tx", "M2S (TX) data descriptor: len_ctrl, meta_ctrl, buf_ptr.", [

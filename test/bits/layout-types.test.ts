@@ -1,0 +1,65 @@
+/**
+ * Type test (checked by `npm run typecheck`, which covers test/): a layout's field shape is
+ * inferred from its declaration, so a misspelt field does not compile. Each `@ts-expect-error`
+ * fails the typecheck if the line below it ever compiles.
+ */
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { FieldError } from "../../src/bits/index.js";
+import { CCE_INFO, FMA_DESC, FMA_META, LAYOUTS, UDMA_TX } from "../../src/spec/index.js";
+
+describe("typed layouts", () => {
+  it("refuses a misspelt field at compile time (and at run time)", () => {
+    // @ts-expect-error a_sell is not a field of fma-desc
+    expect(() => FMA_DESC.encode({ a_sell: 1 })).toThrow(FieldError);
+    // @ts-expect-error in_dtt is not a field of fma-meta
+    expect(() => FMA_META.encode({ in_dtt: 6 })).toThrow(FieldError);
+    // @ts-expect-error there is no reader for a field that does not exist
+    expect(() => FMA_META.field("f4")).toThrow(FieldError);
+    // @ts-expect-error a flag takes a boolean, not a string
+    expect(() => FMA_META.encode({ last: "yes" })).toThrow(FieldError);
+  });
+
+  it("decode gives each field its type: number, boolean, bigint for wide fields", () => {
+    const meta = FMA_META.decode(FMA_META.encode({ in_dt: 6, last: true }));
+    expectTypeOf(meta.in_dt).toEqualTypeOf<number>();
+    expectTypeOf(meta.last).toEqualTypeOf<boolean>();
+    const tx = UDMA_TX.decode(UDMA_TX.encode({ "len_ctrl.length": 4, buf_ptr: 0x1000n }));
+    expectTypeOf(tx.buf_ptr).toEqualTypeOf<bigint>();
+    expectTypeOf(tx["len_ctrl.first"]).toEqualTypeOf<boolean>();
+    expect(tx.buf_ptr).toBe(0x1000n);
+    // @ts-expect-error decode has no field the declaration does not name
+    expect(tx.buf1_ptr).toBeUndefined();
+    const info = CCE_INFO.decode(CCE_INFO.encode({ num_sources: 2, "fma_info.scale.1": 0.5 }));
+    // Array elements are a pattern key (`fma_info.scale.${number}`), so possibly undefined.
+    expectTypeOf(info["fma_info.scale.1"]).toEqualTypeOf<number | undefined>();
+    expect(info["fma_info.scale.1"]).toBe(0.5);
+  });
+});
+
+describe("compiled field readers", () => {
+  it("read every in-word field of every layout as decode does", () => {
+    for (const layout of LAYOUTS) {
+      // Padded to whole words: a few layouts are not a multiple of 4 bytes long.
+      const bytes = new Uint8Array(Math.ceil(layout.bytes / 4) * 4).map((_, i) => (i * 37 + 11) & 0xff);
+      const words = new DataView(bytes.buffer);
+      for (const leaf of layout.leaves) {
+        const r = layout.field(leaf.path);
+        expect(r.read(bytes)).toEqual(layout.read(leaf.path, bytes));
+        if ((leaf.bit & 31) + leaf.width > 32) continue;
+        const raw = r.ofWord(words.getUint32(r.word * 4, true));
+        const decoded = layout.read(leaf.path, bytes);
+        if (leaf.kind === "uint" || leaf.kind === "enum") expect(raw).toBe(decoded);
+        if (leaf.kind === "bool") expect(r.isSet(words.getUint32(r.word * 4, true))).toBe(decoded);
+      }
+    }
+  });
+  it("a reader refuses what its field cannot give: a word of a two-word field, a flag of a wide one", () => {
+    expect(() => UDMA_TX.field("buf_ptr").ofWord(0)).toThrow(/spans two words/);
+    expect(() => FMA_META.field("in_dt").isSet(0)).toThrow(/4 bits wide/);
+  });
+  it("matches() holds exactly when every constant leaf outside a union holds its value", () => {
+    expect(FMA_DESC.matches(FMA_DESC.encode({ scale: 1 }))).toBe(true);
+    expect(FMA_DESC.matches(new Uint8Array(16))).toBe(false);
+    expect(FMA_DESC.matches(new Uint8Array(4))).toBe(false);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * The ring-packet grammar (spec/ring-packet.ts) is the one declaration of a compute packet's
+ * descriptors: for every packet kind the runtime's builder writes exactly the grammar's chain, the
+ * engine's planner recognises that chain as the same packet, and cceDescriptorCount counts it.
+ */
+import { describe, expect, it } from "vitest";
+import { isEinval } from "../../src/bits/index.js";
+import { toDescriptor } from "../../src/engine/descriptor.js";
+import { type CcePlan, planPacket } from "../../src/engine/packet-plan.js";
+import { CAYMAN } from "../../src/hal/arch-profile.js";
+import {
+  addDmaPacketCce,
+  addGradientPacket,
+  GceMode,
+  type WrittenDescriptor,
+} from "../../src/runtime/index.js";
+import {
+  cceDescriptorCount,
+  cceDescriptors,
+  Dtype,
+  KbinDmaDescOp,
+  type PacketOp,
+  type PacketShape,
+} from "../../src/spec/index.js";
+import { makeVring } from "../runtime/fixtures.js";
+
+const KBIN: Record<Exclude<PacketOp, "gce">, number> = {
+  add: KbinDmaDescOp.ADD,
+  fma: KbinDmaDescOp.FMA,
+  min: KbinDmaDescOp.MIN,
+  max: KbinDmaDescOp.MAX,
+};
+const addr = (i: number) => 0x1000n * BigInt(i + 1);
+
+/** Build one packet of this shape through the runtime; its written descriptors. */
+function build(s: PacketShape): WrittenDescriptor[] {
+  const { vring } = makeVring({ sr: s.sr, seed: 7 });
+  const sources = Array.from({ length: s.sources }, (_, i) => addr(i));
+  const dests = Array.from({ length: s.dests }, (_, i) => 0x80_0000n + addr(i));
+  const written =
+    s.op === "gce"
+      ? addGradientPacket(vring, {
+          mode: GceMode.COMPRESS,
+          sources,
+          dest: dests[0] as bigint,
+          headerAddr: 0x90_0000n,
+          elements: 64,
+          dtype: Dtype.FP32,
+          blockLog2: 5,
+        })
+      : addDmaPacketCce(vring, {
+          op: KBIN[s.op],
+          sources,
+          dests,
+          size: 256,
+          inDtype: Dtype.FP32,
+          cceInfo: {
+            numSources: s.sources,
+            numDests: s.dests,
+            fmaInfo: { scaleDtype: Dtype.FP32, scale: sources.map(() => 0.5) },
+            ...(s.op === "min" || s.op === "max"
+              ? { minMaxInfo: { useConstant: s.useConst ?? false, constantDtype: Dtype.FP32, constant: 0 } }
+              : {}),
+          },
+        });
+  if (isEinval(written)) throw new Error(written.message);
+  return written;
+}
+
+const SHAPES: PacketShape[] = [];
+for (const op of ["add", "fma", "min", "max"] as const)
+  for (const sources of [1, 2, 17])
+    for (const dests of [1, 3])
+      for (const sr of [false, true])
+        for (const useConst of op === "min" || op === "max" ? [false, true] : [false])
+          SHAPES.push({ op, sources, dests, sr, useConst });
+for (const sources of [1, 3])
+  for (const sr of [false, true]) SHAPES.push({ op: "gce", sources, dests: 1, sr });
+
+describe("builder, grammar and engine agree on every packet kind", () => {
+  it.each(SHAPES.map((s) => [JSON.stringify(s), s] as const))("%s", (_, s) => {
+    const written = build(s);
+    const want = cceDescriptors(s);
+    const layoutsOf = (ring: "tx" | "rx") =>
+      written.filter((d) => d.ring === ring).map((d) => d.spec.layout.name);
+    // The builder writes the grammar's chain, descriptor by descriptor.
+    expect(layoutsOf("tx")).toEqual(want.tx.map((x) => x.layout.name));
+    expect(layoutsOf("rx")).toEqual(want.rx.map((x) => x.layout.name));
+    expect(written.length).toBe(cceDescriptorCount(s));
+    // The engine plans the bytes as the same packet.
+    const fetched = (ring: "tx" | "rx") =>
+      written
+        .filter((d) => d.ring === ring)
+        .map((d) => toDescriptor({ engine: 0, queue: 0, ring, slot: d.slot }, d.bytes));
+    const plan = planPacket(CAYMAN, fetched("tx"), fetched("rx")) as CcePlan;
+    expect(plan.kind).toBe("cce");
+    expect(plan.op).toBe(s.op === "gce" ? "add" : s.op);
+    expect(plan.sources.length).toBe(s.sources);
+    expect(plan.sources.every((src) => (src.fma !== undefined) === (s.op === "fma"))).toBe(true);
+    expect(plan.seed !== undefined).toBe(s.sr);
+    expect(plan.constant !== undefined).toBe(s.useConst === true);
+    expect(plan.gce !== undefined).toBe(s.op === "gce");
+    expect(plan.replicas.length).toBe(s.dests - 1);
+    expect(plan.combo).toBe(s.dests > 1);
+  });
+
+  it("counts the combo packet's mandatory seed-init (the timing formula's old miss)", () => {
+    // ADD to 2 destinations without SR: seed-init + 1 source + 1 replication + 1 RX.
+    expect(cceDescriptorCount({ op: "add", sources: 1, dests: 2, sr: false })).toBe(4);
+  });
+});
