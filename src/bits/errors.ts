@@ -20,6 +20,7 @@ export const ERROR_EXIT_STATUS = {
   ABORT: 1,
   FAULT: 1,
   DESCRIPTOR_FAULT: 1,
+  WATCHDOG: 1,
   RING_FULL: 1,
 } as const;
 export type ErrorCode = keyof typeof ERROR_EXIT_STATUS;

@@ -48,7 +48,7 @@ export interface QueueStall {
  * such queue; `queues` lists them all. The queues are left as they are: another run() goes on.
  */
 export class WatchdogFault extends DescriptorFault {
-  override readonly code: string = "WATCHDOG";
+  override readonly code: ErrorCode = "WATCHDOG";
   override name = "WatchdogFault";
   constructor(
     at: DescriptorRef,

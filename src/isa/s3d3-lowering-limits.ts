@@ -40,7 +40,7 @@ export function s3d3LoweringLimits(
   const limits: S3d3LoweringLimit[] = [];
   const note = (field: string, e: unknown) => {
     // planS3d3's own argument check is a bad argument, not a limit of the word.
-    const badCore = e instanceof FieldError && e.layout === "execute-s3d3";
+    const badCore = e instanceof FieldError && e.context === "execute-s3d3";
     if (badCore || !(e instanceof FieldError || e instanceof UsageError)) throw e;
     if (limits.some((l) => l.message === e.message)) return;
     limits.push({

@@ -1,9 +1,5 @@
 import { FieldError } from "../bits/errors.js";
-<<<<<<< HEAD
-import { Dtype, dtypeBytes } from "../spec/dtype.js";
-=======
-import { Dtype, dtypeName, isDtype, MIN_MAX_CONSTANT_DTYPES } from "../spec/dtype.js";
->>>>>>> issue-12
+import { Dtype, dtypeBytes, dtypeName, isDtype, MIN_MAX_CONSTANT_DTYPES } from "../spec/dtype.js";
 import { decodeToF32, encodeFromF32 } from "./codec.js";
 import { overflowCodes } from "./float-encode.js";
 import { narrowFloatFormat } from "./float-formats.js";

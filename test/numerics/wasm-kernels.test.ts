@@ -23,7 +23,7 @@ import {
   WasmArena,
 } from "../../src/numerics/index.js";
 import { useWasmKernels, wasmHasDtype } from "../../src/numerics/wasm/kernels.js";
-import { DTYPE_NAMES, Dtype, dtypeBytes } from "../../src/spec/dtype.js";
+import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
 import { binaryModuleText, compileKernels } from "../../tools/wasm/build.js";
 import { kernelsWat } from "../../tools/wasm/kernels-wat.js";
 import { hexWords, loadVectors, mismatches, sameAluF32, sameF32 } from "./vectors.js";
@@ -63,7 +63,7 @@ const KERNEL_DTYPES = [
   Dtype.FP8_E4,
   Dtype.FP8_E5,
 ] as const;
-const name = (dt: Dtype) => DTYPE_NAMES[dt];
+const name = (dt: Dtype) => dtypeName(dt);
 
 const SPECIALS = [
   0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000, 0x7f7fffff,

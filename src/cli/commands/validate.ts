@@ -5,8 +5,7 @@
  * that sdmakit's lowering cannot run gets its lowering limits beside the verdict, marked as such
  * (code `sdmakit-lowering`, JSON `loweringLimits`): the exit code stays libnrt's verdict.
  */
-<<<<<<< HEAD
-import { DecodeError, fromHex, UsageError } from "../../bits/index.js";
+import { DecodeError, fromHex, lookupOwn, UsageError } from "../../bits/index.js";
 import { archProfile } from "../../hal/index.js";
 import {
   decodeS3d3,
@@ -14,14 +13,8 @@ import {
   isValidSb2sbCollective,
   s3d3LoweringLimits,
 } from "../../isa/index.js";
-import { layoutByName, S3D3 } from "../../spec/index.js";
-=======
-import { DecodeError, fromHex, lookupOwn, UsageError } from "../../bits/index.js";
-import { archProfile } from "../../hal/index.js";
-import { issuesWithAddr4Arms, isValidSb2sbCollective } from "../../isa/index.js";
 import { validateCceInfo } from "../../runtime/index.js";
 import { CCE_INFO, CCE_OP_BY_NAME, type CceOpName, layoutByName, S3D3 } from "../../spec/index.js";
->>>>>>> issue-12
 import type { Command, Io } from "../command.js";
 
 /** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
@@ -89,30 +82,21 @@ function answerOf(p: Parsed): Answer {
   if (bytes.length !== layout.bytes) {
     throw new DecodeError(`${layout.name} is ${layout.bytes} bytes; got ${bytes.length}`);
   }
-<<<<<<< HEAD
+  const arch = archProfile(p.arch);
   if (layout === S3D3) {
-    const arch = archProfile(p.arch);
     const word = decodeS3d3(bytes);
     const { reasons } = isValidSb2sbCollective(word, { arch });
     const loweringLimits = reasons.length === 0 ? s3d3LoweringLimits(word, arch, { core: 0 }) : [];
     return { reasons, loweringLimits };
   }
-  const reasons = issuesWithAddr4Arms(layout, bytes).map((i) => ({
-=======
-  if (layout === S3D3) return [...isValidSb2sbCollective(bytes, { arch: p.arch }).reasons];
   if (p.op !== undefined && layout !== CCE_INFO) throw new UsageError("--op goes with the cce-info layout");
-  const issues: Reason[] = issuesWithAddr4Arms(layout, bytes).map((i) => ({
->>>>>>> issue-12
+  const reasons: Reason[] = issuesWithAddr4Arms(layout, bytes).map((i) => ({
     code: i.kind,
     field: i.field,
     message: i.message,
   }));
-<<<<<<< HEAD
-  return { reasons, loweringLimits: [] };
-=======
-  if (p.op === undefined) return issues;
-  return [...issues, ...validateCceInfo(bytes, p.op, archProfile(p.arch))];
->>>>>>> issue-12
+  if (p.op === undefined) return { reasons, loweringLimits: [] };
+  return { reasons: [...reasons, ...validateCceInfo(bytes, p.op, arch)], loweringLimits: [] };
 }
 
 function print(io: Io, p: Parsed, { reasons, loweringLimits }: Answer): void {

@@ -1,5 +1,5 @@
 import { FieldError } from "../../bits/errors.js";
-import { DTYPE_NAMES, Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { Dtype, dtypeBytes, dtypeName } from "../../spec/dtype.js";
 import { narrowFloatFormat } from "../float-formats.js";
 import type { SrStream } from "../sr-stream.js";
 import { KERNELS_WASM_BASE64 } from "./kernels-binary.js";
@@ -63,7 +63,7 @@ const KERNEL_DTYPES: readonly [Dtype, string][] = [
   Dtype.FP8_E3,
   Dtype.FP8_E4,
   Dtype.FP8_E5,
-].map((dt) => [dt, dt === Dtype.FP32R ? "fp32" : DTYPE_NAMES[dt]]);
+].map((dt) => [dt, dt === Dtype.FP32R ? "fp32" : dtypeName(dt)]);
 
 function bind(exports: Record<string, unknown>): Kernels {
   const byDtype: (DtypeKernels | undefined)[] = [];
