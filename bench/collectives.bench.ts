@@ -69,7 +69,7 @@ export default async function bench(): Promise<{ name: string; ratio: number; no
       note: `vs materialised plan + schedulePlan (${materialisedMs.toFixed(0)} ms); equal time: ${streamed === materialised}`,
     },
     {
-      name: `allr 64 MiB × 8 ranks bf16 ring (${run.machine?.events.length} packets)`,
+      name: `allr 64 MiB × 8 ranks bf16 ring (${run.packets} packets)`,
       ratio: simMs / copyMs,
       note: `vs TypedArray copy of ${(SIZE * RANKS) >> 20} MiB (${copyMs.toFixed(1)} ms); ${(gib / (simMs / 1000)).toFixed(3)} GiB/s simulated; with --check ${(checkedMs / copyMs).toFixed(1)}× (${checked.row.wrong} wrong)`,
     },

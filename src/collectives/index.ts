@@ -6,17 +6,31 @@
  * @module
  */
 export { BufferLayout, GUARD_BYTES, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
-export { buildPlan, emitPlan } from "./build-plan.js";
+export { buildPlan, emitPlan, lazyPlan } from "./build-plan.js";
 export {
   CALIBRATION,
   calibratedEngineRate,
   LAUNCH_OVERHEAD_NS,
   SEMAPHORE_TO_START_NS,
 } from "./cost-model.js";
-export { DeviceMachine, maxDeviceRanks } from "./device-machine.js";
+export { DeviceMachine, deviceLayout, maxDeviceRanks } from "./device-machine.js";
 export { COLLECTIVE_DTYPES, collectiveDtype, exactIntegerRange } from "./dtypes.js";
 export { exactResult } from "./exact-result.js";
-export { type DataKind, exactApplies, makeInputs, type RankInputs } from "./inputs.js";
+export { formatBytes } from "./format-bytes.js";
+export {
+  admit,
+  estimateHostMemory,
+  type HostBudget,
+  type HostEstimate,
+} from "./host-memory.js";
+export {
+  type DataKind,
+  exactApplies,
+  generateInputs,
+  type InputSink,
+  makeInputs,
+  type RankInputs,
+} from "./inputs.js";
 export { ARCH_LINKS, type ArchLinks, type LinkClass, type LinkSpec } from "./links.js";
 export { legPacketCount, legPackets, packetElems, queueSeed } from "./packets.js";
 export { type ElemRange, GRANULE_BYTES, splitRange } from "./partition.js";
@@ -43,6 +57,7 @@ export {
   sweepSizes,
 } from "./report.js";
 export {
+  admitSize,
   type CheckMode,
   type CollectiveRun,
   countForSize,
@@ -53,4 +68,11 @@ export { type Schedule, schedulePlan } from "./schedule.js";
 export { type StreamedTiming, scheduleStreamed } from "./stream-schedule.js";
 export { buildTopology, linkClass, lnc2Partner, type Topology } from "./topology.js";
 export { traceOf } from "./trace.js";
-export { countGuardErrors, countWrong, maxAbsError } from "./verify.js";
+export {
+  type BufferReader,
+  checkOutputs,
+  countGuardErrors,
+  countWrong,
+  maxAbsError,
+  type OutputCheck,
+} from "./verify.js";

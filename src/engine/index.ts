@@ -15,6 +15,7 @@ export {
   DeviceMemory,
   hexAddr,
   MemoryFault,
+  PAGE_BYTES,
   type Region,
   type RegionKind,
   type RegionSpec,
@@ -35,4 +36,10 @@ export {
   sbufAddress,
   semaphoreAddress,
 } from "./memory-map.js";
+export {
+  ARENA_SCRATCH_BYTES,
+  FIRST_ARENA_BYTES,
+  MAX_ARENA_BYTES,
+  releaseFreeArenas,
+} from "./page-arenas.js";
 export { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";

@@ -27,8 +27,8 @@ function base(over: Partial<CollectiveRun>): CollectiveRun {
 
 const sb2sbLegs = (r: SizeResult) => r.plan.legs.filter((l) => l.kind.startsWith("sb2sb"));
 
-function outputs(r: SizeResult): Uint8Array[] {
-  return Array.from({ length: r.plan.ranks }, (_, k) => r.machine!.read(k, "output"));
+function outputs(r: SizeResult): readonly Uint8Array[] {
+  return r.outputs!;
 }
 
 describe("SB2SB legs between LNC2 partners", () => {
@@ -46,8 +46,9 @@ describe("SB2SB legs between LNC2 partners", () => {
             const unit = collective === "redsct" || collective === "allg" ? ranks : 1;
             const elems = [1, 37, 1001, 2100][k % 4]! * unit;
             const spec = { profile: archProfile(arch), collective, algorithm, op, ranks, dtype };
-            const plain = runSize(base(spec), elems * dtypeBytes(dtype));
-            const sb = runSize(base({ ...spec, sb2sb: true }), elems * dtypeBytes(dtype));
+            const keep = { keepOutputs: true };
+            const plain = runSize(base(spec), elems * dtypeBytes(dtype), undefined, keep);
+            const sb = runSize(base({ ...spec, sb2sb: true }), elems * dtypeBytes(dtype), undefined, keep);
             const what = `${collective} ${algorithm} ${op} ${dtypeName(dtype)} n=${ranks} elems=${elems}`;
             expect(sb.row.wrong, what).toBe(0);
             expect(sb.row.guardErrors, what).toBe(0);

@@ -5,15 +5,18 @@
  * trace of the largest size.
  */
 import { writeFileSync } from "node:fs";
+import { freemem } from "node:os";
 import { FieldError, UsageError } from "../../bits/index.js";
 import {
   type AlgorithmName,
+  admitSize,
   averageBusbw,
   type CheckMode,
   type CollectiveName,
   type CollectiveRun,
   collectiveDtype,
   formatTable,
+  type HostBudget,
   parseSize,
   type ReduceOp,
   type ReportRow,
@@ -50,12 +53,14 @@ function usage(name: CollectiveName): string {
     `sdmakit ${name} [-r ranks] [-N nodes] [-b min] [-e max] [-f factor | -i step] [-n iters] [-w warmup]`,
     "         [-d dtype] [-o sum|max|min|avg] [--arch trn1|trn2|trn3] [--algo auto|ring|kangaring|mesh]",
     "         [--check | --no-check] [--check-mode exact|reference] [--sr] [--seed N] [--timing-only]",
-    "         [--sb2sb] [--trace out.json] [--json]",
+    "         [--sb2sb] [--trace out.json] [--json] [--max-memory SIZE]",
     "  Defaults: -r 8 -N 1 -b 8 -e 4mb -f 2 -d bf16 -o sum --arch trn2 --algo auto, checked (exact data).",
     "  Sizes take k/kb/m/mb/g/gb (powers of 1024). The time model is deterministic, so -n / -w change",
     "  nothing (the P50 of identical iterations). --check-mode reference: random data, compared bit for",
     "  bit with a scalar reference of the same order and rounding. Exit 1 on any wrong element or guard byte.",
     "  --sb2sb: LNC2 pair exchanges as SB2SB legs staged through SBUF (Trn2 / Trn3, one node).",
+    "  --max-memory SIZE: host memory a functional run may use (default: half the free memory); a run",
+    "  estimated above it is refused before it starts (exit 2).",
   ].join("\n");
 }
 
@@ -76,6 +81,7 @@ const SPEC = {
     "--check-mode",
     "--seed",
     "--trace",
+    "--max-memory",
   ],
   flags: ["--check", "--no-check", "--sr", "--timing-only", "--sb2sb", "--json"],
 };
@@ -97,6 +103,12 @@ function oneOf<T extends string>(
   if (!(allowed as readonly string[]).includes(text))
     throw new FieldError("collective", name, text, allowed.join("|"));
   return text as T;
+}
+
+/** `--max-memory`, or by default half the free memory (a fair share on a shared machine). */
+function hostBudget(text: string | undefined): HostBudget {
+  if (text !== undefined) return { bytes: parseSize("--max-memory", text), source: "--max-memory" };
+  return { bytes: Math.floor(freemem() / 2), source: "half the free memory; set --max-memory" };
 }
 
 /** Write the trace file; a path that cannot be written is bad input (exit 2), not a crash. */
@@ -148,6 +160,7 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     sb2sb: p.flags.has("--sb2sb"),
     dataSeed: seed,
     ...(p.flags.has("--sr") ? { srSeed: seed } : {}),
+    hostBudget: hostBudget(option(p, "--max-memory")),
   };
   const sizes = sweepSizes(
     parseSize("-b", option(p, "-b") ?? "8"),
@@ -155,6 +168,8 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     factorText === undefined ? (stepText === undefined ? 2 : undefined) : Number(factorText),
     stepText === undefined ? undefined : parseSize("-i", stepText),
   );
+  // Refuse what the host cannot hold before running any size (the largest is the last).
+  admitSize(runSpec, sizes[sizes.length - 1] ?? 0);
   const json = p.flags.has("--json");
   // Fail before the run, not after minutes of it, when the trace cannot be written.
   const tracePath = option(p, "--trace");
