@@ -1,9 +1,13 @@
-// Collective simulator throughput: a 64 MiB 8-rank bf16 all-reduce on Trn2 (Ring), every packet
-// built by the runtime and executed by the engine, as a ratio of wall time to a plain TypedArray
-// copy of the same bytes (8 ranks × 64 MiB of input) measured in the same run. The check (exact
-// data, every element) is timed separately and reported in the note.
+// Collective simulator throughput, the main job: `sdmakit allr -r 8 -d bf16 -b 64mb -e 64mb` (auto
+// algorithm), every packet built by the runtime and executed by the engine, as a ratio of wall time
+// to a warm in-process TypedArray copy of the 512 MiB it reduces (8 ranks × 64 MiB), pair by pair
+// (copy, run, copy, run …; median and min–max of the per-pair ratios) after one warm-up run — the
+// device arenas are reused across runs, as a size sweep reuses them. `--no-check` and checked rows,
+// and the checked run's peak RSS in a process of its own against the simulated device bytes.
 // Timing-only at scale: the streamed schedule of a 64-rank, 4-node 1 GiB Ring all-reduce as a ratio
 // to materialising the same plan and timing it with schedulePlan (the oracle), in the same run.
+
+import { execFileSync } from "node:child_process";
 import {
   buildPlan,
   buildTopology,
@@ -18,35 +22,77 @@ import { Dtype } from "../src/spec/dtype.js";
 
 const SIZE = 64 << 20;
 const RANKS = 8;
+/** Pairs per main-job row (BENCH_MAIN_RUNS to change; each run is seconds to tens of seconds). */
+const RUNS = Number(process.env.BENCH_MAIN_RUNS ?? 5);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const spread = (xs: number[]) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
+
+/** Per-pair ratios of `run` to a warm copy of `src` into `dst`, after one warm-up of each. */
+function pairedRatios(
+  src: Uint8Array,
+  dst: Uint8Array,
+  run: () => void,
+): { ratios: number[]; copyMs: number[] } {
+  const time = (fn: () => void) => {
+    const t0 = performance.now();
+    fn();
+    return performance.now() - t0;
+  };
+  dst.set(src);
+  run();
+  const ratios: number[] = [];
+  const copyMs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const c = time(() => dst.set(src));
+    copyMs.push(c);
+    ratios.push(time(run) / c);
+  }
+  return { ratios, copyMs };
+}
+
+/** Peak RSS (bytes) of a process that runs the checked main job once (its own process: a clean peak). */
+function checkedPeakRss(): number {
+  const code = `
+    import { runSize } from "./src/collectives/index.ts";
+    import { archProfile } from "./src/hal/arch-profile.ts";
+    const r = runSize({ profile: archProfile("trn2"), ranks: ${RANKS}, nodes: 1, collective: "allr",
+      algorithm: "auto", dtype: ${Dtype.BFLOAT16}, op: "sum", check: "exact", timingOnly: false, dataSeed: 0 }, ${SIZE});
+    if (r.row.wrong !== 0) throw new Error("wrong " + r.row.wrong);
+    process.stdout.write(String(process.resourceUsage().maxRSS * 1024));`;
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+    cwd: new URL("..", import.meta.url),
+    encoding: "utf8",
+  });
+  return Number(out.trim());
+}
 
 export default async function bench(): Promise<{ name: string; ratio: number; note: string }[]> {
   const src = new Uint8Array(SIZE * RANKS).fill(1);
   const dst = new Uint8Array(SIZE * RANKS);
-  let copyMs = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 3; i++) {
-    const t0 = performance.now();
-    dst.set(src);
-    copyMs = Math.min(copyMs, performance.now() - t0);
-  }
   const spec: CollectiveRun = {
     profile: archProfile("trn2"),
     ranks: RANKS,
     nodes: 1,
     collective: "allr",
-    algorithm: "ring",
+    algorithm: "auto",
     dtype: Dtype.BFLOAT16,
     op: "sum",
     check: "none",
     timingOnly: false,
-    dataSeed: 1,
+    dataSeed: 0,
   };
-  const t0 = performance.now();
-  const run = runSize(spec, SIZE);
-  const simMs = performance.now() - t0;
-  const t1 = performance.now();
-  const checked = runSize({ ...spec, check: "exact" }, SIZE);
-  const checkedMs = performance.now() - t1;
-  const gib = (SIZE * RANKS) / 1024 ** 3;
+  let packets = 0;
+  let wrong = 0;
+  const plain = pairedRatios(src, dst, () => {
+    packets = runSize(spec, SIZE).packets ?? 0;
+  });
+  const checked = pairedRatios(src, dst, () => {
+    wrong += runSize({ ...spec, check: "exact" }, SIZE).row.wrong;
+  });
+  const peak = checkedPeakRss();
+  const inputBytes = SIZE * RANKS;
+  const deviceBytes = 3 * inputBytes; // input, output and scratch of every rank (allr)
   const req: PlanRequest = {
     topology: buildTopology(spec.profile, 64, 4),
     collective: "allr",
@@ -62,6 +108,7 @@ export default async function bench(): Promise<{ name: string; ratio: number; no
   const s0 = performance.now();
   const streamed = scheduleStreamed(req, { sr: false }).totalNs;
   const streamedMs = performance.now() - s0;
+  const copy = `warm copy of ${inputBytes >> 20} MiB ${median(plain.copyMs).toFixed(1)} ms`;
   return [
     {
       name: `timing-only allr 1 GiB × 64 ranks / 4 nodes ring, streamed (${plan.legs.length} legs)`,
@@ -69,9 +116,19 @@ export default async function bench(): Promise<{ name: string; ratio: number; no
       note: `vs materialised plan + schedulePlan (${materialisedMs.toFixed(0)} ms); equal time: ${streamed === materialised}`,
     },
     {
-      name: `allr 64 MiB × 8 ranks bf16 ring (${run.packets} packets)`,
-      ratio: simMs / copyMs,
-      note: `vs TypedArray copy of ${(SIZE * RANKS) >> 20} MiB (${copyMs.toFixed(1)} ms); ${(gib / (simMs / 1000)).toFixed(3)} GiB/s simulated; with --check ${(checkedMs / copyMs).toFixed(1)}× (${checked.row.wrong} wrong)`,
+      name: `allr 64 MiB × 8 ranks bf16 auto --no-check (${packets} packets)`,
+      ratio: median(plain.ratios),
+      note: `vs ${copy}; ${RUNS} pairs, min–max ${spread(plain.ratios)}; target ≤ 20×`,
+    },
+    {
+      name: "allr 64 MiB × 8 ranks bf16 auto, checked (exact data)",
+      ratio: median(checked.ratios),
+      note: `vs ${copy}; ${RUNS} pairs, min–max ${spread(checked.ratios)}; ${wrong} wrong; target ≤ 30×`,
+    },
+    {
+      name: "checked run's peak RSS / simulated device bytes",
+      ratio: peak / deviceBytes,
+      note: `${(peak / 2 ** 20).toFixed(0)} MiB in its own process; device buffers ${deviceBytes >> 20} MiB (${(peak / inputBytes).toFixed(2)}× the ${inputBytes >> 20} MiB of inputs); target ≤ 3×`,
     },
   ];
 }

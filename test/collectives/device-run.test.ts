@@ -1,32 +1,14 @@
 import { describe, expect, it } from "vitest";
-import {
-  COLLECTIVE_DTYPES,
-  type CollectiveName,
-  type CollectiveRun,
-  runSize,
-} from "../../src/collectives/index.js";
+import { COLLECTIVE_DTYPES, type CollectiveName, runSize } from "../../src/collectives/index.js";
 import { archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+import { collectiveRun } from "../helpers/collective-run.js";
 
 const COLLECTIVES: CollectiveName[] = ["allr", "redsct", "allg", "sendrecv"];
 const OPS = ["sum", "max", "min", "avg"] as const;
 const RANKS = [2, 3, 4, 8, 16, 32];
 
-function base(over: Partial<CollectiveRun>): CollectiveRun {
-  return {
-    profile: archProfile("trn2"),
-    ranks: 4,
-    nodes: 1,
-    collective: "allr",
-    algorithm: "ring",
-    dtype: Dtype.BFLOAT16,
-    op: "sum",
-    check: "exact",
-    timingOnly: false,
-    dataSeed: 7,
-    ...over,
-  };
-}
+const base = collectiveRun;
 
 describe("on the engine: 0 wrong, guards intact, for collective × op × dtype (both checks)", () => {
   let k = 0;

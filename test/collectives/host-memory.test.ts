@@ -15,21 +15,10 @@ import {
 import { buildTopology } from "../../src/collectives/topology.js";
 import { archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
+import { collectiveRun } from "../helpers/collective-run.js";
 
 function base(over: Partial<CollectiveRun>): CollectiveRun {
-  return {
-    profile: archProfile("trn2"),
-    ranks: 4,
-    nodes: 1,
-    collective: "allr",
-    algorithm: "ring",
-    dtype: Dtype.BFLOAT16,
-    op: "sum",
-    check: "exact",
-    timingOnly: false,
-    dataSeed: 3,
-    ...over,
-  };
+  return collectiveRun({ dataSeed: 3, ...over });
 }
 
 function estimateOf(run: CollectiveRun, size: number, check: "exact" | "reference") {

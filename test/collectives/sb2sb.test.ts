@@ -8,21 +8,10 @@ import {
 } from "../../src/collectives/index.js";
 import { archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+import { collectiveRun } from "../helpers/collective-run.js";
 
 function base(over: Partial<CollectiveRun>): CollectiveRun {
-  return {
-    profile: archProfile("trn2"),
-    ranks: 4,
-    nodes: 1,
-    collective: "allr",
-    algorithm: "ring",
-    dtype: Dtype.BFLOAT16,
-    op: "sum",
-    check: "reference",
-    timingOnly: false,
-    dataSeed: 11,
-    ...over,
-  };
+  return collectiveRun({ check: "reference", dataSeed: 11, ...over });
 }
 
 const sb2sbLegs = (r: SizeResult) => r.plan.legs.filter((l) => l.kind.startsWith("sb2sb"));
