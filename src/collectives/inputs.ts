@@ -38,6 +38,41 @@ const TILE = 16384;
 export type InputSink = (rank: number, firstElem: number, bytes: Uint8Array) => void;
 
 /**
+ * Exact data's few values, encoded once: a tile is then written by lookup, with no per-element
+ * encode (the same bytes as encoding each value). For 1-, 2- and 4-byte dtypes and up to 2^16 values.
+ */
+class CodeTable {
+  private constructor(
+    private readonly codes: Uint8Array | Uint16Array | Uint32Array,
+    private readonly width: number,
+  ) {}
+
+  /** The table of the integers −off … span − 1 − off, or undefined where a lookup does not pay. */
+  static of(dt: Dtype, off: number, span: number): CodeTable | undefined {
+    const eb = dtypeBytes(dt);
+    if (span > 1 << 16 || (eb !== 1 && eb !== 2 && eb !== 4)) return undefined;
+    const values = Float32Array.from({ length: span }, (_, k) => k - off);
+    const bytes = new Uint8Array(span * eb);
+    encodeFromF32(dt, values, 0, span, bytes, 0);
+    const codes = eb === 1 ? bytes : eb === 2 ? new Uint16Array(bytes.buffer) : new Uint32Array(bytes.buffer);
+    return new CodeTable(codes, eb);
+  }
+
+  /** Element i of `out` ← the code of ⌊words[i] / 2^32 · span⌋, for i < len. */
+  write(words: Uint32Array, len: number, span: number, out: Uint8Array): void {
+    const U = 2 ** -32;
+    const codes = this.codes;
+    const o =
+      this.width === 1
+        ? out
+        : this.width === 2
+          ? new Uint16Array(out.buffer, out.byteOffset, len)
+          : new Uint32Array(out.buffer, out.byteOffset, len);
+    for (let i = 0; i < len; i++) o[i] = codes[Math.floor((words[i] as number) * U * span)] as number;
+  }
+}
+
+/**
  * Generate `ranks` inputs of `count` elements each, tile by tile into `sink` (rank 0 first, then
  * rank 1, …), holding nothing of the size of an input: what the device run uses to write inputs
  * straight into device memory. The data is that of {@link makeInputs}.
@@ -62,6 +97,8 @@ export function generateInputs(
   const b = new Uint8Array(TILE * dtypeBytes(dt));
   // One word of the stream per generated element, in element order: u = word / 2^32 in [0, 1).
   const U = 2 ** -32;
+  const table =
+    kind === "exact" ? CodeTable.of(dt, unsigned ? 0 : mag, unsigned ? mag + 1 : 2 * mag + 1) : undefined;
   for (let r = 0; r < ranks; r++) {
     for (let from = 0; from < count; from += TILE) {
       const len = Math.min(TILE, count - from);
@@ -75,6 +112,11 @@ export function generateInputs(
           for (let i = 0; i < len; i++) if ((r + from + i) % ranks < E) draws++;
         }
         rng.fillU32(words, draws);
+        if (table !== undefined && !sparse) {
+          table.write(words, len, span, b);
+          sink(r, from, b.subarray(0, len * dtypeBytes(dt)));
+          continue;
+        }
         let w = 0;
         for (let i = 0; i < len; i++) {
           if (sparse && (r + from + i) % ranks >= E) v[i] = 0;

@@ -179,7 +179,9 @@ function runOnDevice(
   const machine = new DeviceMachine(plan, run.profile, { overflow, ...seed });
   try {
     machine.prefill();
-    const kind = check === "exact" ? "exact" : "random";
+    // Without a check, the data the default check would use: --no-check runs the same collective.
+    const exactData = check === "exact" || (check === "none" && exactApplies(run.op, run.dtype, run.ranks));
+    const kind = exactData ? "exact" : "random";
     generateInputs(kind, run.dtype, run.ranks, plan.sizes.input, run.dataSeed, (r, from, b) =>
       machine.writeInput(r, from, b),
     );
