@@ -5,7 +5,7 @@ import { exactIntegerRange, generateInputs, makeInputs } from "../../src/collect
 import { encodeFromF32, SrStream } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes, dtypeName, isFloatDtype } from "../../src/spec/dtype.js";
 
-const UNSIGNED = new Set([Dtype.UINT8, Dtype.UINT16, Dtype.UINT32, Dtype.UINT64]);
+const UNSIGNED = new Set<Dtype>([Dtype.UINT8, Dtype.UINT16, Dtype.UINT32, Dtype.UINT64]);
 
 /** The definition, one element at a time (inputs.ts's doc), encoded per rank. */
 function definition(kind: "exact" | "random", dt: Dtype, ranks: number, count: number, seed: number) {
