@@ -166,6 +166,34 @@ export function admitSize(run: CollectiveRun, size: number): void {
   admitRun(run, requestOf(run, t, algorithm, count), checkOf(run), 0, 0);
 }
 
+/** The check of a finished device run, and the bytes it held (the reference's whole buffers). */
+function checkOnDevice(
+  machine: DeviceMachine,
+  run: CollectiveRun,
+  check: CheckMode,
+): { checked: OutputCheck; checkBytes: number } {
+  const { plan } = machine;
+  const overflow = machine.opts.overflow;
+  const spec = {
+    collective: run.collective,
+    op: run.op,
+    dtype: run.dtype,
+    ranks: run.ranks,
+    inputCount: plan.sizes.input,
+    outputCount: plan.sizes.output,
+    overflow,
+  };
+  if (check === "exact") return { checked: checkOutputs(spec, machine.reader(CHECK_TILE)), checkBytes: 0 };
+  if (check === "none") return { checked: { wrong: -1, maxAbsErr: 0 }, checkBytes: 0 };
+  const inputs = Array.from({ length: run.ranks }, (_, r) => machine.read(r, "input"));
+  const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
+  const ref = runReference(plan, run.profile, inputs, { fill: OUTPUT_FILL, overflow, ...seed });
+  let checkBytes = inputs.reduce((n, b) => n + b.length, 0);
+  for (const b of ref) checkBytes += b.input.length + b.output.length + b.scratch.length;
+  const expected = ref.map((b) => b.output);
+  return { checked: checkOutputs(spec, machine.reader(CHECK_TILE), expected), checkBytes };
+}
+
 /** Run the plan on a device whose memory is given back when done (peak = one size, not the sum). */
 function runOnDevice(
   run: CollectiveRun,
@@ -191,29 +219,7 @@ function runOnDevice(
       for (const g of machine.layout.guards(r))
         guardErrors += countGuardErrors(machine.device.memory.read(g.addr, g.bytes));
     }
-    const spec = {
-      collective: run.collective,
-      op: run.op,
-      dtype: run.dtype,
-      ranks: run.ranks,
-      inputCount: plan.sizes.input,
-      outputCount: plan.sizes.output,
-      overflow,
-    };
-    let checked: OutputCheck = { wrong: -1, maxAbsErr: 0 };
-    let checkBytes = 0;
-    if (check === "exact") checked = checkOutputs(spec, machine.reader(CHECK_TILE));
-    else if (check === "reference") {
-      const inputs = Array.from({ length: run.ranks }, (_, r) => machine.read(r, "input"));
-      const ref = runReference(plan, run.profile, inputs, { fill: OUTPUT_FILL, overflow, ...seed });
-      checkBytes = inputs.reduce((n, b) => n + b.length, 0);
-      for (const b of ref) checkBytes += b.input.length + b.output.length + b.scratch.length;
-      checked = checkOutputs(
-        spec,
-        machine.reader(CHECK_TILE),
-        ref.map((b) => b.output),
-      );
-    }
+    const { checked, checkBytes } = checkOnDevice(machine, run, check);
     return {
       ...checked,
       guardErrors,
