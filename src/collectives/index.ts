@@ -11,14 +11,35 @@
 
 export { COLLECTIVE_DTYPES, collectiveDtype, exactIntegerRange } from "./check/dtypes.js";
 export { exactResult } from "./check/exact-result.js";
-export { type DataKind, exactApplies, makeInputs, type RankInputs } from "./check/inputs.js";
+export {
+  type DataKind,
+  exactApplies,
+  generateInputs,
+  type InputSink,
+  makeInputs,
+  type RankInputs,
+} from "./check/inputs.js";
 export { runReference } from "./check/reference.js";
-export { countGuardErrors, countWrong, maxAbsError } from "./check/verify.js";
+export {
+  type BufferReader,
+  checkOutputs,
+  countGuardErrors,
+  countWrong,
+  maxAbsError,
+  type OutputCheck,
+} from "./check/verify.js";
 export { BufferLayout, GUARD_BYTES, GUARD_FILL, OUTPUT_FILL } from "./device/buffer-layout.js";
-export { DeviceMachine, maxDeviceRanks } from "./device/device-machine.js";
-export { buildPlan, emitPlan } from "./plan/build-plan.js";
+export { DeviceMachine, deviceLayout, maxDeviceRanks } from "./device/device-machine.js";
+export {
+  admit,
+  estimateHostMemory,
+  type HostBudget,
+  type HostEstimate,
+} from "./device/host-memory.js";
+export { buildPlan, emitPlan, lazyPlan } from "./plan/build-plan.js";
 export { legPacketCount, legPackets, packetElems, queueSeed } from "./plan/packets.js";
 export { type ElemRange, GRANULE_BYTES, splitRange } from "./plan/partition.js";
+export { formatBytes } from "./report/format-bytes.js";
 export type {
   AlgorithmName,
   BufferName,
@@ -42,6 +63,7 @@ export {
 } from "./report/report.js";
 export { traceOf } from "./report/trace.js";
 export {
+  admitSize,
   type CheckMode,
   type CollectiveRun,
   countForSize,

@@ -6,15 +6,17 @@ import { UsageError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { OverflowPolicy } from "../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
-import { exactResult } from "./check/exact-result.js";
-import { exactApplies, makeInputs } from "./check/inputs.js";
+import { exactApplies, generateInputs } from "./check/inputs.js";
 import { runReference } from "./check/reference.js";
-import { countGuardErrors, countWrong, encodeExact, maxAbsError } from "./check/verify.js";
+import { CHECK_TILE, checkOutputs, countGuardErrors, type OutputCheck } from "./check/verify.js";
 import { OUTPUT_FILL } from "./device/buffer-layout.js";
-import { DeviceMachine } from "./device/device-machine.js";
+import { checkDeviceRanks, checkHbm, DeviceMachine, deviceLayout } from "./device/device-machine.js";
+import { admit, estimateHostMemory, type HostBudget } from "./device/host-memory.js";
 import { buildPlan, lazyPlan } from "./plan/build-plan.js";
+import { legPacketCount } from "./plan/packets.js";
 import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./plan/plan.js";
 import type { PlanRequest } from "./plan/plan-request.js";
+import { formatBytes } from "./report/format-bytes.js";
 import { bandwidths, type ReportRow } from "./report/report.js";
 import { type Schedule, scheduleCollective, type Timing } from "./timing/schedule.js";
 import { buildTopology, defaultLnc, type Topology } from "./timing/topology.js";
@@ -48,6 +50,8 @@ export interface CollectiveRun {
   readonly sb2sb?: boolean;
   /** MODEL default `nan`, the device's (engine/device.ts). */
   readonly overflow?: OverflowPolicy;
+  /** Host memory a functional run may use (host-memory.ts); none: only the device's HBM limits. */
+  readonly hostBudget?: HostBudget;
 }
 
 export interface SizeResult {
@@ -62,7 +66,20 @@ export interface SizeResult {
   readonly legKinds: Readonly<Record<LegKind, number>>;
   /** The check actually used (exact data falls back to the reference where it cannot be exact). */
   readonly check: CheckMode;
-  readonly machine?: DeviceMachine;
+  /** Packets the engine executed (functional runs). */
+  readonly packets?: number;
+  /** Host bytes the run allocated: device pages, the check's buffers (functional runs). */
+  readonly hostBytes?: { readonly pages: number; readonly check: number };
+  /** Every rank's output, when asked for (`keepOutputs`). */
+  readonly outputs?: readonly Uint8Array[];
+}
+
+/** What a device run gives back (its memory is released). */
+interface DeviceRun extends OutputCheck {
+  readonly guardErrors: number;
+  readonly packets: number;
+  readonly hostBytes: { readonly pages: number; readonly check: number };
+  readonly outputs?: readonly Uint8Array[];
 }
 
 const ALGORITHMS: readonly AlgorithmName[] = ["ring", "kangaring", "mesh"];
@@ -71,6 +88,19 @@ const ALGORITHMS: readonly AlgorithmName[] = ["ring", "kangaring", "mesh"];
 export function countForSize(collective: CollectiveName, ranks: number, dt: Dtype, size: number): number {
   const unit = collective === "redsct" || collective === "allg" ? ranks : 1;
   return Math.max(unit, Math.floor(size / dtypeBytes(dt) / unit) * unit);
+}
+
+/** The planner's request for a run, an algorithm and a count. */
+function requestOf(run: CollectiveRun, t: Topology, algorithm: AlgorithmName, count: number): PlanRequest {
+  return {
+    topology: t,
+    collective: run.collective,
+    algorithm,
+    dtype: run.dtype,
+    op: run.op,
+    count,
+    sb2sb: run.sb2sb === true,
+  };
 }
 
 /**
@@ -90,15 +120,7 @@ function chooseAlgorithm(
   let best: { req: PlanRequest; timing: Timing } | undefined;
   const refused: string[] = [];
   for (const algorithm of algos) {
-    const req: PlanRequest = {
-      topology: t,
-      collective: run.collective,
-      algorithm,
-      dtype: run.dtype,
-      op: run.op,
-      count,
-      sb2sb: run.sb2sb === true,
-    };
+    const req = requestOf(run, t, algorithm, count);
     let timing: Timing;
     try {
       timing = scheduleCollective(req, sr);
@@ -114,47 +136,141 @@ function chooseAlgorithm(
   return best;
 }
 
-/** Map ranks' arrays, encoding an array shared by several ranks once. */
-function encodeOnce(arrays: readonly Float64Array[], encode: (a: Float64Array) => Uint8Array): Uint8Array[] {
-  const done = new Map<Float64Array, Uint8Array>();
-  return arrays.map((a) => {
-    let e = done.get(a);
-    if (e === undefined) {
-      e = encode(a);
-      done.set(a, e);
-    }
-    return e;
-  });
+/** The run's LNC: as asked, else nccom-test's default for the arch. */
+const lncOf = (run: CollectiveRun): 1 | 2 => run.lnc ?? defaultLnc(run.profile);
+
+/** The longest typed array a JS engine makes (V8 in Node 20: 2^32 bytes). */
+const MAX_TYPED_ARRAY_BYTES = 2 ** 32;
+
+/** Refuse, before anything is built, a functional run the device or the host cannot hold. */
+function admitRun(
+  run: CollectiveRun,
+  req: PlanRequest,
+  check: CheckMode,
+  legs: number,
+  packets: number,
+): void {
+  checkDeviceRanks(run.ranks, run.profile, lncOf(run));
+  const layout = deviceLayout(lazyPlan(req), run.profile);
+  const what = `a functional ${run.collective} of ${run.ranks} ranks × ${req.count} ${dtypeName(run.dtype)} elements`;
+  admit(what, estimateHostMemory(layout, run.profile, check, legs, packets), run.hostBudget);
+  checkHbm(layout, run.profile);
+  const s = layout.plan.sizes;
+  const largest = Math.max(s.input, s.output, s.scratch) * dtypeBytes(run.dtype);
+  if (check === "reference" && largest > MAX_TYPED_ARRAY_BYTES) {
+    throw new UsageError(
+      `${what}: the scalar reference holds whole buffers, at most ${formatBytes(MAX_TYPED_ARRAY_BYTES)} (a typed array); ` +
+        `these are ${formatBytes(largest)}: use --check-mode exact, --no-check or a smaller size`,
+    );
+  }
 }
 
 /**
- * The inputs' bytes and, when checked, the exact result — computed before the run so the decoded
- * inputs (4 bytes an element per rank) are garbage by the time the device holds its buffers.
+ * The check a run will do: exact data falls back to the reference where it cannot be exact.
  */
-function prepareInputs(
+function checkOf(run: CollectiveRun): CheckMode {
+  return run.check === "exact" && !exactApplies(run.op, run.dtype, run.ranks) ? "reference" : run.check;
+}
+
+/**
+ * Refuse a functional run of `size` when the device's HBM or the host budget cannot hold it — what
+ * {@link runSize} does first; a sweep calls it with its largest size before running any.
+ * @throws UsageError naming the estimate and the budget.
+ */
+export function admitSize(run: CollectiveRun, size: number): void {
+  if (run.timingOnly) return;
+  const count = countForSize(run.collective, run.ranks, run.dtype, size);
+  const t = buildTopology(run.profile, run.ranks, run.nodes, lncOf(run));
+  const algorithm = run.algorithm === "auto" ? "ring" : run.algorithm;
+  admitRun(run, requestOf(run, t, algorithm, count), checkOf(run), 0, 0);
+}
+
+/** The check of a finished device run, and the bytes it held (the reference's whole buffers). */
+function checkOnDevice(
+  machine: DeviceMachine,
   run: CollectiveRun,
   check: CheckMode,
-  count: number,
-): { bytes: readonly Uint8Array[]; exact: Float64Array[] | undefined } {
-  const made = makeInputs(check === "exact" ? "exact" : "random", run.dtype, run.ranks, count, run.dataSeed);
-  const exact = check === "none" ? undefined : exactResult(run.collective, run.op, made.values);
-  return { bytes: made.bytes, exact };
+): { checked: OutputCheck; checkBytes: number } {
+  const { plan } = machine;
+  const overflow = machine.opts.overflow;
+  const spec = {
+    collective: run.collective,
+    op: run.op,
+    dtype: run.dtype,
+    ranks: run.ranks,
+    inputCount: plan.sizes.input,
+    outputCount: plan.sizes.output,
+    overflow,
+  };
+  if (check === "exact") return { checked: checkOutputs(spec, machine.reader(CHECK_TILE)), checkBytes: 0 };
+  if (check === "none") return { checked: { wrong: -1, maxAbsErr: 0 }, checkBytes: 0 };
+  const inputs = Array.from({ length: run.ranks }, (_, r) => machine.read(r, "input"));
+  const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
+  const ref = runReference(plan, run.profile, inputs, { fill: OUTPUT_FILL, overflow, ...seed });
+  let checkBytes = inputs.reduce((n, b) => n + b.length, 0);
+  for (const b of ref) checkBytes += b.input.length + b.output.length + b.scratch.length;
+  const expected = ref.map((b) => b.output);
+  return { checked: checkOutputs(spec, machine.reader(CHECK_TILE), expected), checkBytes };
+}
+
+/** Run the plan on a device whose memory is given back when done (peak = one size, not the sum). */
+function runOnDevice(
+  run: CollectiveRun,
+  plan: Plan,
+  check: CheckMode,
+  onProgress: ((fraction: number) => void) | undefined,
+  keepOutputs: boolean,
+): DeviceRun {
+  const overflow = run.overflow ?? "nan";
+  const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
+  const machine = new DeviceMachine(plan, run.profile, { overflow, ...seed });
+  try {
+    machine.prefill();
+    // Without a check, the data the default check would use: --no-check runs the same collective.
+    const exactData = check === "exact" || (check === "none" && exactApplies(run.op, run.dtype, run.ranks));
+    const kind = exactData ? "exact" : "random";
+    generateInputs(kind, run.dtype, run.ranks, plan.sizes.input, run.dataSeed, (r, from, b) =>
+      machine.writeInput(r, from, b),
+    );
+    machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));
+    let guardErrors = 0;
+    for (let r = 0; r < run.ranks; r++) {
+      for (const g of machine.layout.guards(r))
+        guardErrors += countGuardErrors(machine.device.memory.read(g.addr, g.bytes));
+    }
+    const { checked, checkBytes } = checkOnDevice(machine, run, check);
+    return {
+      ...checked,
+      guardErrors,
+      packets: machine.events.length,
+      hostBytes: { pages: machine.pageBytes, check: checkBytes },
+      ...(keepOutputs
+        ? { outputs: Array.from({ length: run.ranks }, (_, r) => machine.read(r, "output")) }
+        : {}),
+    };
+  } finally {
+    machine.release();
+  }
 }
 
 /**
- * Run one size.
- * @throws UsageError for a request the topology, planner or device cannot take.
+ * Run one size. Functional runs are admitted first ({@link admitSize}); the device's memory is
+ * given back before this returns, so a result holds no device (`keepOutputs`: copies of the outputs).
+ * @throws UsageError for a request the topology, planner, device or host budget cannot take.
  * @throws DeviceFault when the device faults or stalls.
  */
 export function runSize(
   run: CollectiveRun,
   size: number,
   onProgress?: (fraction: number) => void,
+  options: { readonly keepOutputs?: boolean } = {},
 ): SizeResult {
-  const t = buildTopology(run.profile, run.ranks, run.nodes, run.lnc ?? defaultLnc(run.profile));
+  const t = buildTopology(run.profile, run.ranks, run.nodes, lncOf(run));
   const count = countForSize(run.collective, run.ranks, run.dtype, size);
   const bytes = count * dtypeBytes(run.dtype);
   const sr = { sr: run.srSeed !== undefined };
+  const check = checkOf(run);
+  if (!run.timingOnly) admitSize(run, size);
   const { req, timing } = chooseAlgorithm(run, t, count);
   const bw = bandwidths(run.collective, run.ranks, bytes, timing.totalNs);
   const base = {
@@ -168,58 +284,40 @@ export function runSize(
   const legKinds = timing.legKinds;
   // Per-leg times only when read (a trace, a test): the same scheduler, recording.
   let recorded: Schedule | undefined;
-  const result = (plan: Plan, row: ReportRow, check: CheckMode, machine?: DeviceMachine): SizeResult => ({
-    row,
+  const schedule = () => {
+    recorded ??= scheduleCollective(req, { ...sr, record: true }).schedule as Schedule;
+    return recorded;
+  };
+  if (run.timingOnly) {
+    return {
+      row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors: 0 },
+      plan: lazyPlan(req),
+      get schedule() {
+        return schedule();
+      },
+      legKinds,
+      check: "none",
+    };
+  }
+  const plan = buildPlan(req);
+  let packets = 0;
+  for (const leg of plan.legs) packets += legPacketCount(run.profile, leg, run.dtype);
+  admitRun(run, req, check, plan.legs.length, packets);
+  const { wrong, maxAbsErr, guardErrors, ...device } = runOnDevice(
+    run,
+    plan,
+    check,
+    onProgress,
+    options.keepOutputs === true,
+  );
+  return {
+    row: { ...base, wrong, maxAbsErr, guardErrors },
     plan,
     get schedule() {
-      recorded ??= scheduleCollective(req, { ...sr, record: true }).schedule as Schedule;
-      return recorded;
+      return schedule();
     },
     legKinds,
     check,
-    ...(machine === undefined ? {} : { machine }),
-  });
-  if (run.timingOnly)
-    return result(lazyPlan(req), { ...base, wrong: -1, maxAbsErr: 0, guardErrors: 0 }, "none");
-  const plan = buildPlan(req);
-  const overflow = run.overflow ?? "nan";
-  const check: CheckMode =
-    run.check === "exact" && !exactApplies(run.op, run.dtype, run.ranks) ? "reference" : run.check;
-  const inputs = prepareInputs(run, check, plan.sizes.input);
-  const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
-  const machine = new DeviceMachine(plan, run.profile, { overflow, ...seed });
-  machine.load(inputs.bytes);
-  machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));
-  let guardErrors = 0;
-  for (let r = 0; r < run.ranks; r++) {
-    for (const g of machine.layout.guards(r))
-      guardErrors += countGuardErrors(machine.device.memory.read(g.addr, g.bytes));
-  }
-  const exact = inputs.exact;
-  if (check === "none" || exact === undefined)
-    return result(plan, { ...base, wrong: -1, maxAbsErr: 0, guardErrors }, check, machine);
-  const expected =
-    check === "exact"
-      ? encodeOnce(exact, (e) => encodeExact(run.dtype, e, overflow))
-      : runReference(plan, run.profile, inputs.bytes, { fill: OUTPUT_FILL, overflow, ...seed }).map(
-          (b) => b.output,
-        );
-  let wrong = 0;
-  let maxAbsErr = 0;
-  // An output equal to what was expected has that expectation's error: ranks sharing one (allr,
-  // allg) decode it once.
-  const errorOfExpected = new Map<Uint8Array, { exact: Float64Array; err: number }>();
-  for (let r = 0; r < run.ranks; r++) {
-    const out = machine.read(r, "output");
-    const want = expected[r]!;
-    const w = countWrong(out, want, run.dtype);
-    wrong += w;
-    let known = w === 0 ? errorOfExpected.get(want) : undefined;
-    if (known === undefined || known.exact !== exact[r]) {
-      known = { exact: exact[r]!, err: maxAbsError(out, run.dtype, exact[r]!) };
-      if (w === 0) errorOfExpected.set(want, known);
-    }
-    maxAbsErr = Math.max(maxAbsErr, known.err);
-  }
-  return result(plan, { ...base, wrong, maxAbsErr, guardErrors }, check, machine);
+    ...device,
+  };
 }

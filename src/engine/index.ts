@@ -27,6 +27,7 @@ export {
   DeviceMemory,
   hexAddr,
   MemoryFault,
+  PAGE_BYTES,
   type Region,
   type RegionKind,
   type RegionSpec,
@@ -47,4 +48,10 @@ export {
   sbufAddress,
   semaphoreAddress,
 } from "./memory-map.js";
+export {
+  ARENA_SCRATCH_BYTES,
+  FIRST_ARENA_BYTES,
+  MAX_ARENA_BYTES,
+  releaseFreeArenas,
+} from "./page-arenas.js";
 export { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";

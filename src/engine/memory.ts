@@ -46,7 +46,8 @@ export interface Region extends RegionSpec {
 }
 
 const PAGE_SHIFT = 20n;
-const PAGE_BYTES = 1 << 20;
+/** Device memory is backed in pages of this many bytes, each allocated on its first write. */
+export const PAGE_BYTES = 1 << 20;
 const PAGE_MASK = (1n << PAGE_SHIFT) - 1n;
 /** Addresses up to here are exact as Numbers (2^53). */
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -199,8 +200,30 @@ export class DeviceMemory {
     let off = Number(addr & PAGE_MASK);
     while (done < data.length) {
       const n = Math.min(PAGE_BYTES - off, data.length - done);
-      const page = this.pages.get(pageNo) ?? this.allocate(pageNo);
+      const page = this.pages.get(pageNo) ?? this.allocate(pageNo, n === PAGE_BYTES);
       page.set(n === data.length ? data : data.subarray(done, done + n), off);
+      done += n;
+      pageNo += 1;
+      off = 0;
+    }
+  }
+
+  /**
+   * Set `len` bytes at `addr` to `byte`, in place (no buffer of the span's size is made).
+   * @throws MemoryFault as {@link write}; MMIO takes whole words of the byte.
+   */
+  fill(addr: bigint, len: number, byte: number, what = "write"): void {
+    const region = this.regionOf(addr, len, what);
+    if (region.onWrite32) {
+      this.mmioWrite(region, addr, new Uint8Array(len).fill(byte));
+      return;
+    }
+    let done = 0;
+    let pageNo = Number(addr >> PAGE_SHIFT);
+    let off = Number(addr & PAGE_MASK);
+    while (done < len) {
+      const n = Math.min(PAGE_BYTES - off, len - done);
+      (this.pages.get(pageNo) ?? this.allocate(pageNo, n === PAGE_BYTES)).fill(byte, off, off + n);
       done += n;
       pageNo += 1;
       off = 0;
@@ -250,8 +273,18 @@ export class DeviceMemory {
     return this.pages.size * PAGE_BYTES;
   }
 
-  private allocate(pageNo: number): Uint8Array {
-    const page = this.arenas.page(PAGE_BYTES);
+  /**
+   * Forget every page and give the arenas back for the next memory to reuse (already touched, so
+   * cheap): the memory reads as zero again. Views from {@link peek} / {@link poke} are then invalid.
+   */
+  release(): void {
+    this.pages.clear();
+    this.arenas.release();
+  }
+
+  /** A page for `pageNo`; `overwritten`: the caller writes all of it at once (no clearing needed). */
+  private allocate(pageNo: number, overwritten = false): Uint8Array {
+    const page = this.arenas.page(PAGE_BYTES, overwritten);
     this.pages.set(pageNo, page);
     return page;
   }

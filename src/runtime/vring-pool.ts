@@ -28,6 +28,15 @@ export interface VringPoolOptions {
   readonly srSeedOf?: (q: QueueId) => number | undefined;
 }
 
+/**
+ * The first byte after the ring area of a pool with these options (every queue of every engine of
+ * the profile): where a host may place its buffers, known before any device exists.
+ */
+export function ringAreaEnd(p: ArchProfile, options: Pick<VringPoolOptions, "ringBase" | "slots">): bigint {
+  const queues = engineCount(p) * p.queuesPerEngine;
+  return options.ringBase + BigInt(queues) * 2n * BigInt(options.slots * DESCRIPTOR_BYTES);
+}
+
 export class VringPool {
   private readonly vrings = new Map<number, Vring>();
   private readonly ringBytes: bigint;
@@ -41,9 +50,7 @@ export class VringPool {
 
   /** The first byte after the ring area: every queue of every engine of the profile. */
   get end(): bigint {
-    const p = this.host.profile;
-    const queues = engineCount(p) * p.queuesPerEngine;
-    return this.options.ringBase + BigInt(queues) * 2n * this.ringBytes;
+    return ringAreaEnd(this.host.profile, this.options);
   }
 
   /** The vring of a queue. @throws FieldError for an engine / queue outside the profile. */

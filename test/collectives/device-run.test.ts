@@ -1,32 +1,14 @@
 import { describe, expect, it } from "vitest";
-import {
-  COLLECTIVE_DTYPES,
-  type CollectiveName,
-  type CollectiveRun,
-  runSize,
-} from "../../src/collectives/index.js";
+import { COLLECTIVE_DTYPES, type CollectiveName, runSize } from "../../src/collectives/index.js";
 import { archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+import { smallRun } from "../helpers/collective-run.js";
 
 const COLLECTIVES: CollectiveName[] = ["allr", "redsct", "allg", "sendrecv"];
 const OPS = ["sum", "max", "min", "avg"] as const;
 const RANKS = [2, 3, 4, 8, 16, 32];
 
-function base(over: Partial<CollectiveRun>): CollectiveRun {
-  return {
-    profile: archProfile("trn2"),
-    ranks: 4,
-    nodes: 1,
-    collective: "allr",
-    algorithm: "ring",
-    dtype: Dtype.BFLOAT16,
-    op: "sum",
-    check: "exact",
-    timingOnly: false,
-    dataSeed: 7,
-    ...over,
-  };
-}
+const base = smallRun;
 
 describe("on the engine: 0 wrong, guards intact, for collective × op × dtype (both checks)", () => {
   let k = 0;
@@ -74,13 +56,13 @@ describe("every rank count, odd sizes, every algorithm (bf16 sum, exact)", () =>
 describe("stochastic rounding", () => {
   it("matches the scalar reference bit for bit, and the seed changes the bits", () => {
     const run = base({ ranks: 8, algorithm: "kangaring", check: "reference", srSeed: 11 });
-    const a = runSize(run, 3 * 4096 + 6);
+    const a = runSize(run, 3 * 4096 + 6, undefined, { keepOutputs: true });
     expect(a.row.wrong).toBe(0);
     expect(a.row.maxAbsErr).toBeGreaterThan(0);
-    const b = runSize({ ...run, srSeed: 12 }, 3 * 4096 + 6);
+    const b = runSize({ ...run, srSeed: 12 }, 3 * 4096 + 6, undefined, { keepOutputs: true });
     expect(b.row.wrong).toBe(0);
-    const outA = a.machine!.read(0, "output");
-    const outB = b.machine!.read(0, "output");
+    const outA = a.outputs![0]!;
+    const outB = b.outputs![0]!;
     expect(Buffer.compare(outA, outB)).not.toBe(0);
   });
   it("fp8 e4m3 average on Trn1 with SR over 3 ranks", () => {

@@ -3,21 +3,10 @@
 // file so a layer's tests can be run without it: npx vitest run test/collectives --exclude '**/large*'
 import { describe, expect, it } from "vitest";
 import { type CollectiveRun, runSize } from "../../src/collectives/index.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype } from "../../src/spec/dtype.js";
+import { smallRun } from "../helpers/collective-run.js";
 
-const spec: CollectiveRun = {
-  profile: archProfile("trn2"),
-  ranks: 8,
-  nodes: 1,
-  collective: "allr",
-  algorithm: "ring",
-  dtype: Dtype.BFLOAT16,
-  op: "sum",
-  check: "exact",
-  timingOnly: false,
-  dataSeed: 2,
-};
+const spec: CollectiveRun = smallRun({ ranks: 8, dataSeed: 2 });
 
 describe("large", () => {
   it("8-rank bf16 all-reduce: 0 wrong, guards intact, same time as timing-only", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CollectiveRun, LegCoster, runSize } from "../../src/collectives/index.js";
+import { type CollectiveRun, DeviceMachine, LegCoster, runSize } from "../../src/collectives/index.js";
 import { Dtype } from "../../src/spec/dtype.js";
 import { collectiveRun } from "../helpers/collective-run.js";
 
@@ -8,10 +8,18 @@ const run = (over: Partial<CollectiveRun>): CollectiveRun =>
 
 /** Per leg: descriptors the engine executed (from its events) and what the timing model counts. */
 function counts(spec: CollectiveRun, size: number) {
-  const r = runSize(spec, size);
+  const r = runSize({ ...spec, timingOnly: true }, size);
+  const seed = spec.srSeed === undefined ? {} : { srSeed: spec.srSeed };
+  const machine = new DeviceMachine(r.plan, spec.profile, { overflow: "nan", ...seed });
   const executed = new Map<number, number>();
-  for (const { leg, event } of r.machine!.events)
-    executed.set(leg, (executed.get(leg) ?? 0) + event.descriptors);
+  try {
+    machine.prefill();
+    machine.execute();
+    for (const { leg, event } of machine.events)
+      executed.set(leg, (executed.get(leg) ?? 0) + event.descriptors);
+  } finally {
+    machine.release();
+  }
   const coster = new LegCoster(spec.profile, spec.dtype, spec.op, spec.srSeed !== undefined);
   return r.plan.legs.map((leg) => ({
     kind: leg.kind,

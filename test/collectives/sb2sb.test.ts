@@ -8,28 +8,16 @@ import {
 } from "../../src/collectives/index.js";
 import { archProfile } from "../../src/hal/arch-profile.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+import { smallRun } from "../helpers/collective-run.js";
 
 function base(over: Partial<CollectiveRun>): CollectiveRun {
-  return {
-    profile: archProfile("trn2"),
-    ranks: 4,
-    nodes: 1,
-    lnc: 1,
-    collective: "allr",
-    algorithm: "ring",
-    dtype: Dtype.BFLOAT16,
-    op: "sum",
-    check: "reference",
-    timingOnly: false,
-    dataSeed: 11,
-    ...over,
-  };
+  return smallRun({ check: "reference", dataSeed: 11, lnc: 1, ...over });
 }
 
 const sb2sbLegs = (r: SizeResult) => r.plan.legs.filter((l) => l.kind.startsWith("sb2sb"));
 
-function outputs(r: SizeResult): Uint8Array[] {
-  return Array.from({ length: r.plan.ranks }, (_, k) => r.machine!.read(k, "output"));
+function outputs(r: SizeResult): readonly Uint8Array[] {
+  return r.outputs!;
 }
 
 describe("SB2SB legs between LNC2 partners", () => {
@@ -47,8 +35,9 @@ describe("SB2SB legs between LNC2 partners", () => {
             const unit = collective === "redsct" || collective === "allg" ? ranks : 1;
             const elems = [1, 37, 1001, 2100][k % 4]! * unit;
             const spec = { profile: archProfile(arch), collective, algorithm, op, ranks, dtype };
-            const plain = runSize(base(spec), elems * dtypeBytes(dtype));
-            const sb = runSize(base({ ...spec, sb2sb: true }), elems * dtypeBytes(dtype));
+            const keep = { keepOutputs: true };
+            const plain = runSize(base(spec), elems * dtypeBytes(dtype), undefined, keep);
+            const sb = runSize(base({ ...spec, sb2sb: true }), elems * dtypeBytes(dtype), undefined, keep);
             const what = `${collective} ${algorithm} ${op} ${dtypeName(dtype)} n=${ranks} elems=${elems}`;
             expect(sb.row.wrong, what).toBe(0);
             expect(sb.row.guardErrors, what).toBe(0);

@@ -18,3 +18,8 @@ export function collectiveRun(over: Partial<CollectiveRun> = {}): CollectiveRun 
     ...over,
   };
 }
+
+/** A small functional run (4 ranks of Trn2, Ring, bf16 sum, exact check, seed 7), with overrides. */
+export function smallRun(over: Partial<CollectiveRun> = {}): CollectiveRun {
+  return collectiveRun({ ranks: 4, algorithm: "ring", dataSeed: 7, ...over });
+}

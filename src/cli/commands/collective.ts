@@ -5,9 +5,11 @@
  * trace of the largest size.
  */
 import { writeFileSync } from "node:fs";
+import { freemem } from "node:os";
 import { FieldError, UsageError } from "../../bits/index.js";
 import {
   type AlgorithmName,
+  admitSize,
   averageBusbw,
   type CheckMode,
   type CollectiveName,
@@ -16,6 +18,7 @@ import {
   collectiveDtype,
   defaultLnc,
   formatTable,
+  type HostBudget,
   parseSize,
   type ReduceOp,
   type ReportRow,
@@ -53,13 +56,15 @@ function usage(name: CollectiveName): string {
     `sdmakit ${name} [-r ranks] [-N nodes] [-b min] [-e max] [-f factor | -i step] [-n iters] [-w warmup]`,
     "         [-d dtype] [-o sum|max|min|avg] [--arch trn1|trn2|trn3] [--lnc 1|2] [--algo auto|ring|kangaring|mesh]",
     "         [--check | --no-check] [--check-mode exact|reference] [--sr] [--seed N] [--timing-only]",
-    "         [--sb2sb] [--trace out.json] [--json]",
+    "         [--sb2sb] [--trace out.json] [--json] [--max-memory SIZE]",
     "  Defaults: -r 8 -N 1 -b 8 -e 4mb -f 2 -d bf16 -o sum --arch trn2 --algo auto, checked (exact data).",
     "  A rank is a logical NeuronCore as in nccom-test: --lnc defaults to 2 on trn2 / trn3, 1 on trn1.",
     "  Sizes take k/kb/m/mb/g/gb (powers of 1024). The time model is deterministic, so -n / -w change",
     "  nothing (the P50 of identical iterations). --check-mode reference: random data, compared bit for",
     "  bit with a scalar reference of the same order and rounding. Exit 1 on any wrong element or guard byte.",
     "  --sb2sb: LNC2 pair exchanges as SB2SB legs staged through SBUF (Trn2 / Trn3, one node).",
+    "  --max-memory SIZE: host memory a functional run may use (default: half the free memory); a run",
+    "  estimated above it is refused before it starts (exit 2).",
   ].join("\n");
 }
 
@@ -81,6 +86,7 @@ const SPEC = {
     "--seed",
     "--trace",
     "--lnc",
+    "--max-memory",
   ],
   flags: ["--check", "--no-check", "--sr", "--timing-only", "--sb2sb", "--json"],
 };
@@ -102,6 +108,12 @@ function oneOf<T extends string>(
   if (!(allowed as readonly string[]).includes(text))
     throw new FieldError("collective", name, text, allowed.join("|"));
   return text as T;
+}
+
+/** `--max-memory`, or by default half the free memory (a fair share on a shared machine). */
+function hostBudget(text: string | undefined): HostBudget {
+  if (text !== undefined) return { bytes: parseSize("--max-memory", text), source: "--max-memory" };
+  return { bytes: Math.floor(freemem() / 2), source: "half the free memory; set --max-memory" };
 }
 
 /** Write the trace file; a path that cannot be written is bad input (exit 2), not a crash. */
@@ -157,6 +169,7 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     sb2sb: p.flags.has("--sb2sb"),
     dataSeed: seed,
     ...(p.flags.has("--sr") ? { srSeed: seed } : {}),
+    hostBudget: hostBudget(option(p, "--max-memory")),
   };
   const sizes = sweepSizes(
     parseSize("-b", option(p, "-b") ?? "8"),
@@ -164,6 +177,8 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     factorText === undefined ? (stepText === undefined ? 2 : undefined) : Number(factorText),
     stepText === undefined ? undefined : parseSize("-i", stepText),
   );
+  // Refuse what the host cannot hold before running any size (the largest is the last).
+  admitSize(runSpec, sizes[sizes.length - 1] ?? 0);
   const json = p.flags.has("--json");
   // Fail before the run, not after minutes of it, when the trace cannot be written.
   const tracePath = option(p, "--trace");

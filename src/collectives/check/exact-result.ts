@@ -1,32 +1,72 @@
 /**
  * The mathematically exact result of a collective in float64, computed straight from the
  * definition (no plan, no order): what exact data must give bit for bit, and what the error of
- * random data is measured against.
+ * random data is measured against. Computed a tile of outputs at a time, from inputs read a tile at
+ * a time, so a check never holds a float64 copy of a whole result.
  */
 import type { CollectiveName, ReduceOp } from "../plan/plan.js";
 
-/** Elements reduced over every input before moving on: the accumulator tile stays in cache. */
-const TILE = 8192;
+/** Elements [from, from + len) of rank q's input, decoded (the view may be reused by the next call). */
+export type InputTiles = (q: number, from: number, len: number) => Float32Array;
 
-/** The reduction over ranks of elements [from, from + len) of every input (inputs in rank order). */
-function reduce(op: ReduceOp, inputs: readonly Float32Array[], from: number, len: number): Float64Array {
-  const n = inputs.length;
+/** The reduction over every rank's input elements [from, from + len) into acc[0, len). */
+function reduceInto(
+  op: ReduceOp,
+  ranks: number,
+  input: InputTiles,
+  from: number,
+  len: number,
+  acc: Float64Array,
+): void {
   const start = op === "min" ? Number.POSITIVE_INFINITY : op === "max" ? Number.NEGATIVE_INFINITY : 0;
-  const acc = new Float64Array(len).fill(start);
-  const scale = op === "avg" ? Math.fround(1 / n) : 1;
-  for (let t = 0; t < len; t += TILE) {
-    const end = Math.min(len, t + TILE);
-    for (const v of inputs) {
-      if (op === "max") for (let i = t; i < end; i++) acc[i] = Math.max(acc[i]!, v[from + i]!);
-      else if (op === "min") for (let i = t; i < end; i++) acc[i] = Math.min(acc[i]!, v[from + i]!);
-      else for (let i = t; i < end; i++) acc[i]! += v[from + i]! * scale;
-    }
+  acc.fill(start, 0, len);
+  const scale = op === "avg" ? Math.fround(1 / ranks) : 1;
+  for (let q = 0; q < ranks; q++) {
+    const v = input(q, from, len);
+    if (op === "max") for (let i = 0; i < len; i++) acc[i] = Math.max(acc[i]!, v[i]!);
+    else if (op === "min") for (let i = 0; i < len; i++) acc[i] = Math.min(acc[i]!, v[i]!);
+    else for (let i = 0; i < len; i++) acc[i]! += v[i]! * scale;
   }
-  return acc;
 }
 
 /**
- * Every rank's exact output (all-reduce ranks share one array: their results are the same).
+ * Output elements [o, o + len) of rank r, exactly, into acc[0, len). `count` is the input count per
+ * rank. allr: the reduction of every input at o; redsct: of every input at r · (its output) + o;
+ * allg: input ⌊o / count⌋ at o mod count; sendrecv: input r − 1 at o.
+ */
+export function exactTile(
+  collective: CollectiveName,
+  op: ReduceOp,
+  ranks: number,
+  count: number,
+  r: number,
+  o: number,
+  len: number,
+  input: InputTiles,
+  acc: Float64Array,
+): void {
+  if (collective === "allr") reduceInto(op, ranks, input, o, len, acc);
+  else if (collective === "redsct") reduceInto(op, ranks, input, r * (count / ranks) + o, len, acc);
+  else if (collective === "sendrecv") acc.set(input((r - 1 + ranks) % ranks, o, len).subarray(0, len));
+  else {
+    for (let done = 0; done < len; ) {
+      const at = o + done;
+      const q = Math.floor(at / count);
+      const n = Math.min(len - done, (q + 1) * count - at);
+      acc.set(input(q, at - q * count, n).subarray(0, n), done);
+      done += n;
+    }
+  }
+}
+
+/** Whether every rank's exact output is the same (all-reduce, all-gather). */
+export function sharedExact(collective: CollectiveName): boolean {
+  return collective === "allr" || collective === "allg";
+}
+
+/**
+ * Every rank's exact output, whole (for tests and small runs; a device run checks tile by tile).
+ * All-reduce and all-gather ranks share one array: their results are the same.
  * @example exactResult("allr", "sum", [Float32Array.of(1), Float32Array.of(2)])[1][0]; // 3
  */
 export function exactResult(
@@ -35,13 +75,14 @@ export function exactResult(
   inputs: readonly Float32Array[],
 ): Float64Array[] {
   const n = inputs.length;
-  const len = inputs[0]?.length ?? 0;
-  if (collective === "allr") return new Array<Float64Array>(n).fill(reduce(op, inputs, 0, len));
-  if (collective === "redsct") return inputs.map((_, r) => reduce(op, inputs, r * (len / n), len / n));
-  if (collective === "allg") {
-    const o = new Float64Array(len * n);
-    for (const [q, v] of inputs.entries()) o.set(v, q * len);
-    return new Array<Float64Array>(n).fill(o);
-  }
-  return inputs.map((_, r) => Float64Array.from(inputs[(r - 1 + n) % n]!));
+  const count = inputs[0]?.length ?? 0;
+  const outLen = collective === "redsct" ? count / n : collective === "allg" ? count * n : count;
+  const input: InputTiles = (q, from, len) => (inputs[q] as Float32Array).subarray(from, from + len);
+  const one = (r: number) => {
+    const acc = new Float64Array(outLen);
+    exactTile(collective, op, n, count, r, 0, outLen, input, acc);
+    return acc;
+  };
+  if (sharedExact(collective)) return new Array<Float64Array>(n).fill(one(0));
+  return inputs.map((_, r) => one(r));
 }

@@ -31,16 +31,119 @@ export function exactApplies(op: ReduceOp, dt: Dtype, ranks: number): boolean {
   return isFloatDtype(dt) && (ranks & (ranks - 1)) === 0;
 }
 
-/** A uniform number in [0, 1) from the stream. */
-function unit(rng: SrStream): number {
-  return rng.nextU32() / 2 ** 32;
+/** Elements generated at once: a tile's words, values and bytes stay in cache. */
+const TILE = 16384;
+
+/** Receives each tile of a rank's encoded input in order; `bytes` is reused after the call returns. */
+export type InputSink = (rank: number, firstElem: number, bytes: Uint8Array) => void;
+
+/**
+ * Exact data's few values, encoded once: a tile is then written by lookup, with no per-element
+ * encode (the same bytes as encoding each value). For 1-, 2- and 4-byte dtypes and up to 2^16 values.
+ */
+class CodeTable {
+  private constructor(
+    private readonly codes: Uint8Array | Uint16Array | Uint32Array,
+    private readonly width: number,
+  ) {}
+
+  /** The table of the integers −off … span − 1 − off, or undefined where a lookup does not pay. */
+  static of(dt: Dtype, off: number, span: number): CodeTable | undefined {
+    const eb = dtypeBytes(dt);
+    if (span > 1 << 16 || (eb !== 1 && eb !== 2 && eb !== 4)) return undefined;
+    const values = Float32Array.from({ length: span }, (_, k) => k - off);
+    const bytes = new Uint8Array(span * eb);
+    encodeFromF32(dt, values, 0, span, bytes, 0);
+    const codes = eb === 1 ? bytes : eb === 2 ? new Uint16Array(bytes.buffer) : new Uint32Array(bytes.buffer);
+    return new CodeTable(codes, eb);
+  }
+
+  /** Element i of `out` ← the code of ⌊words[i] / 2^32 · span⌋, for i < len. */
+  write(words: Uint32Array, len: number, span: number, out: Uint8Array): void {
+    const U = 2 ** -32;
+    const codes = this.codes;
+    const o =
+      this.width === 1
+        ? out
+        : this.width === 2
+          ? new Uint16Array(out.buffer, out.byteOffset, len)
+          : new Uint32Array(out.buffer, out.byteOffset, len);
+    for (let i = 0; i < len; i++) o[i] = codes[Math.floor((words[i] as number) * U * span)] as number;
+  }
 }
 
 /**
- * Make `ranks` inputs of `count` elements each.
+ * Generate `ranks` inputs of `count` elements each, tile by tile into `sink` (rank 0 first, then
+ * rank 1, …), holding nothing of the size of an input: what the device run uses to write inputs
+ * straight into device memory. The data is that of {@link makeInputs}.
  * Exact data: element i of rank r is an integer in [−mag, mag] ([0, mag] unsigned), nonzero only for
  * the E ranks r with (r + i) mod n < E when E < n, where E is {@link exactIntegerRange} and
  * mag = max(1, ⌊E / n⌋): any partial sum then has |sum| ≤ E.
+ */
+export function generateInputs(
+  kind: DataKind,
+  dt: Dtype,
+  ranks: number,
+  count: number,
+  seed: number,
+  sink: InputSink,
+): void {
+  const rng = new SrStream(seed >>> 0);
+  const E = exactIntegerRange(dt);
+  const unsigned = isUnsignedDtype(dt);
+  const mag = Math.max(1, Math.floor(E / ranks));
+  const words = new Uint32Array(TILE);
+  const v = new Float32Array(TILE);
+  const b = new Uint8Array(TILE * dtypeBytes(dt));
+  // One word of the stream per generated element, in element order: u = word / 2^32 in [0, 1).
+  const U = 2 ** -32;
+  const table =
+    kind === "exact" ? CodeTable.of(dt, unsigned ? 0 : mag, unsigned ? mag + 1 : 2 * mag + 1) : undefined;
+  for (let r = 0; r < ranks; r++) {
+    for (let from = 0; from < count; from += TILE) {
+      const len = Math.min(TILE, count - from);
+      if (kind === "exact") {
+        const span = unsigned ? mag + 1 : 2 * mag + 1;
+        const off = unsigned ? 0 : mag;
+        const sparse = E < ranks;
+        let draws = len;
+        if (sparse) {
+          draws = 0;
+          for (let i = 0; i < len; i++) if ((r + from + i) % ranks < E) draws++;
+        }
+        rng.fillU32(words, draws);
+        if (table !== undefined && !sparse) {
+          table.write(words, len, span, b);
+          sink(r, from, b.subarray(0, len * dtypeBytes(dt)));
+          continue;
+        }
+        let w = 0;
+        for (let i = 0; i < len; i++) {
+          if (sparse && (r + from + i) % ranks >= E) v[i] = 0;
+          else v[i] = Math.floor((words[w++] as number) * U * span) - off;
+        }
+      } else if (isFloatDtype(dt)) {
+        // Spread over [−1, 1) but keep n values' sum finite in the narrowest format (e3m4 max 15.5).
+        const bound = Math.min(1, 15 / ranks);
+        rng.fillU32(words, len);
+        for (let i = 0; i < len; i++) v[i] = (2 * ((words[i] as number) * U) - 1) * bound;
+      } else {
+        const lo = unsigned ? 0 : -E;
+        const spanInt = Math.floor((E - lo) / ranks);
+        rng.fillU32(words, len);
+        for (let i = 0; i < len; i++)
+          v[i] = Math.floor(lo / ranks + (words[i] as number) * U * (spanInt + 1));
+      }
+      const n = len * dtypeBytes(dt);
+      encodeFromF32(dt, v, 0, len, b, 0);
+      sink(r, from, b.subarray(0, n));
+    }
+  }
+}
+
+/**
+ * Make `ranks` inputs of `count` elements each, as whole arrays with their values (for tests and
+ * small runs; the device run streams them with {@link generateInputs}).
  */
 export function makeInputs(
   kind: DataKind,
@@ -49,35 +152,13 @@ export function makeInputs(
   count: number,
   seed: number,
 ): RankInputs {
-  const rng = new SrStream(seed >>> 0);
-  const E = exactIntegerRange(dt);
-  const unsigned = isUnsignedDtype(dt);
-  const mag = Math.max(1, Math.floor(E / ranks));
-  const bytes: Uint8Array[] = [];
-  const values: Float32Array[] = [];
-  for (let r = 0; r < ranks; r++) {
+  const eb = dtypeBytes(dt);
+  const bytes = Array.from({ length: ranks }, () => new Uint8Array(count * eb));
+  generateInputs(kind, dt, ranks, count, seed, (r, from, b) => (bytes[r] as Uint8Array).set(b, from * eb));
+  const values = bytes.map((b) => {
     const v = new Float32Array(count);
-    if (kind === "exact") {
-      const span = unsigned ? mag + 1 : 2 * mag + 1;
-      for (let i = 0; i < count; i++) {
-        if (E < ranks && (r + i) % ranks >= E) continue;
-        const k = Math.floor(unit(rng) * span);
-        v[i] = unsigned ? k : k - mag;
-      }
-    } else if (isFloatDtype(dt)) {
-      // Spread over [−1, 1) but keep n values' sum finite in the narrowest format (e3m4 max 15.5).
-      const bound = Math.min(1, 15 / ranks);
-      for (let i = 0; i < count; i++) v[i] = (2 * unit(rng) - 1) * bound;
-    } else {
-      const lo = unsigned ? 0 : -E;
-      const spanInt = Math.floor((E - lo) / ranks);
-      for (let i = 0; i < count; i++) v[i] = Math.floor(lo / ranks + unit(rng) * (spanInt + 1));
-    }
-    const b = new Uint8Array(count * dtypeBytes(dt));
-    encodeFromF32(dt, v, 0, count, b, 0);
     decodeToF32(dt, b, 0, count, v, 0);
-    bytes.push(b);
-    values.push(v);
-  }
+    return v;
+  });
   return { bytes, values };
 }

@@ -1,42 +1,42 @@
 /**
  * Checking a run's outputs: element by element as bit patterns (nccl-tests `#wrong`), the guard
  * bytes around every buffer (dmatest: a byte written outside is its own kind of error), and the
- * largest absolute error against the exact float64 result.
+ * largest absolute error against the exact float64 result — a tile at a time, reading the device's
+ * buffers in place, so a check holds nothing of the size of a buffer. Plain typed arrays only (no
+ * Node `Buffer`): the library runs in a browser.
  */
 import { decodeToF32, encodeFromF32, type OverflowPolicy } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { GUARD_FILL } from "../device/buffer-layout.js";
+import { exactTile, sharedExact } from "./exact-result.js";
+import type { BufferName, CollectiveName, ReduceOp } from "../plan/plan.js";
 
-/** Bytes compared at once (memcmp) before looking at elements; a multiple of every dtype size. */
-const BLOCK_BYTES = 1 << 16;
+/** Elements checked at once: a tile of each input, the exact result and the output stay in cache. */
+export const CHECK_TILE = 16384;
 
-/** Node's Buffer (memcmp) where there is one; a browser has none (the web explorer's worker). */
-const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
-
-/** Whether bytes [from, to) of `a` and `e` are equal. */
-function sameBlock(a: Uint8Array, e: Uint8Array, from: number, to: number): boolean {
-  if (NodeBuffer !== undefined) {
-    const view = (x: Uint8Array) => NodeBuffer.from(x.buffer, x.byteOffset, x.byteLength);
-    return view(a).compare(view(e), from, to, from, to) === 0;
-  }
-  for (let i = from; i < to; i++) if (a[i] !== e[i]) return false;
-  return true;
+/** Two aligned word views of the first `bytes` bytes of a and b, when both start on a word. */
+function wordViews(a: Uint8Array, b: Uint8Array, bytes: number): [Int32Array, Int32Array] | undefined {
+  if (a.byteOffset % 4 !== 0 || b.byteOffset % 4 !== 0) return undefined;
+  const n = bytes >>> 2;
+  return [new Int32Array(a.buffer, a.byteOffset, n), new Int32Array(b.buffer, b.byteOffset, n)];
 }
 
 /** Elements of `actual` whose bytes differ from `expected`. */
 export function countWrong(actual: Uint8Array, expected: Uint8Array, dt: Dtype): number {
   const eb = dtypeBytes(dt);
-  let wrong = 0;
   const both = Math.min(actual.length, expected.length);
-  for (let i = 0; i < actual.length; i += eb) {
-    // Whole equal blocks hold no wrong element: skip them at memcmp speed.
-    while (
-      i % BLOCK_BYTES === 0 &&
-      i + BLOCK_BYTES <= both &&
-      sameBlock(actual, expected, i, i + BLOCK_BYTES)
-    )
-      i += BLOCK_BYTES;
-    if (i >= actual.length) break;
+  const words = wordViews(actual, expected, both);
+  let wrong = 0;
+  for (let i = 0; i < both; i += eb) {
+    if (words !== undefined && i % 4 === 0) {
+      // Equal words hold no wrong element: skip them a word at a time.
+      const [a, e] = words;
+      let w = i >>> 2;
+      while (w < a.length && a[w] === e[w]) w++;
+      const next = w << 2;
+      i = next - (next % eb);
+      if (i >= both) break;
+    }
     for (let k = 0; k < eb; k++) {
       if (actual[i + k] !== expected[i + k]) {
         wrong++;
@@ -44,7 +44,9 @@ export function countWrong(actual: Uint8Array, expected: Uint8Array, dt: Dtype):
       }
     }
   }
-  return wrong + Math.abs(actual.length - expected.length) / eb;
+  // Elements of `actual` past the end of `expected` differ from nothing: wrong, and also counted in
+  // the length difference (as before: a short expectation is never a pass).
+  return wrong + (actual.length - both) / eb + Math.abs(actual.length - expected.length) / eb;
 }
 
 /** Guard bytes that no longer hold the guard pattern. */
@@ -56,22 +58,102 @@ export function countGuardErrors(guard: Uint8Array): number {
 
 /**
  * The exact result encoded in the dtype (RNE): with exact data it is representable, so this is
- * the bit pattern every element must have.
+ * the bit pattern every element must have. `out` and `f32` (scratch) are made when not given.
  */
-export function encodeExact(dt: Dtype, exact: Float64Array, overflow: OverflowPolicy): Uint8Array {
-  const out = new Uint8Array(exact.length * dtypeBytes(dt));
-  encodeFromF32(dt, Float32Array.from(exact), 0, exact.length, out, 0, undefined, overflow);
-  return out;
+export function encodeExact(
+  dt: Dtype,
+  exact: Float64Array,
+  overflow: OverflowPolicy,
+  out = new Uint8Array(exact.length * dtypeBytes(dt)),
+  f32 = new Float32Array(exact.length),
+): Uint8Array {
+  const n = exact.length;
+  for (let i = 0; i < n; i++) f32[i] = exact[i]!;
+  encodeFromF32(dt, f32, 0, n, out, 0, undefined, overflow);
+  return out.subarray(0, n * dtypeBytes(dt));
 }
 
 /** max |actual − exact| over the elements (NaN or inf in actual give Infinity). */
-export function maxAbsError(actual: Uint8Array, dt: Dtype, exact: Float64Array): number {
-  const v = new Float32Array(exact.length);
-  decodeToF32(dt, actual, 0, exact.length, v, 0);
+export function maxAbsError(
+  actual: Uint8Array,
+  dt: Dtype,
+  exact: Float64Array,
+  scratch = new Float32Array(exact.length),
+): number {
+  const n = exact.length;
+  decodeToF32(dt, actual, 0, n, scratch, 0);
   let worst = 0;
-  for (let i = 0; i < v.length; i++) {
-    const e = Math.abs(v[i]! - exact[i]!);
+  for (let i = 0; i < n; i++) {
+    const e = Math.abs(scratch[i]! - exact[i]!);
     worst = Number.isNaN(e) ? Number.POSITIVE_INFINITY : Math.max(worst, e);
   }
   return worst;
+}
+
+/** Reads `len` elements of a rank's buffer from `from`: a view valid until the next read. */
+export type BufferReader = (rank: number, buffer: BufferName, from: number, len: number) => Uint8Array;
+
+export interface CheckSpec {
+  readonly collective: CollectiveName;
+  readonly op: ReduceOp;
+  readonly dtype: Dtype;
+  readonly ranks: number;
+  /** Input elements per rank. */
+  readonly inputCount: number;
+  /** Output elements per rank. */
+  readonly outputCount: number;
+  readonly overflow: OverflowPolicy;
+}
+
+export interface OutputCheck {
+  readonly wrong: number;
+  readonly maxAbsErr: number;
+}
+
+/**
+ * Check every rank's output tile by tile: bits against `expected` (each rank's whole expected
+ * output — the scalar reference's) or, when it is undefined, against the exact result encoded in
+ * the dtype (exact data); the error against the exact result either way. The exact result comes from
+ * the inputs as `read` gives them (the plans only read inputs).
+ */
+export function checkOutputs(
+  spec: CheckSpec,
+  read: BufferReader,
+  expected?: readonly Uint8Array[],
+): OutputCheck {
+  const { collective, dtype, ranks, outputCount } = spec;
+  const eb = dtypeBytes(dtype);
+  const f32 = new Float32Array(CHECK_TILE);
+  const acc = new Float64Array(CHECK_TILE);
+  const encoded = new Uint8Array(CHECK_TILE * eb);
+  const input = (q: number, from: number, len: number) => {
+    decodeToF32(dtype, read(q, "input", from, len), 0, len, f32, 0);
+    return f32;
+  };
+  const shared = sharedExact(collective);
+  let wrong = 0;
+  let maxAbsErr = 0;
+  for (let o = 0; o < outputCount; o += CHECK_TILE) {
+    const len = Math.min(CHECK_TILE, outputCount - o);
+    const exact = acc.subarray(0, len);
+    // Ranks that share the exact result share its encoding and that encoding's error.
+    let want: Uint8Array | undefined;
+    let wantErr = -1;
+    for (let r = 0; r < ranks; r++) {
+      if (r === 0 || !shared) {
+        exactTile(collective, spec.op, ranks, spec.inputCount, r, o, len, input, exact);
+        want = expected === undefined ? encodeExact(dtype, exact, spec.overflow, encoded, f32) : undefined;
+        wantErr = -1;
+      }
+      const w = want ?? (expected?.[r] as Uint8Array).subarray(o * eb, (o + len) * eb);
+      const out = read(r, "output", o, len);
+      const bad = countWrong(out, w, dtype);
+      wrong += bad;
+      if (bad === 0 && want !== undefined) {
+        if (wantErr < 0) wantErr = maxAbsError(w, dtype, exact, f32);
+        maxAbsErr = Math.max(maxAbsErr, wantErr);
+      } else maxAbsErr = Math.max(maxAbsErr, maxAbsError(out, dtype, exact, f32));
+    }
+  }
+  return { wrong, maxAbsErr };
 }

@@ -21,17 +21,21 @@ import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
 import { Device, type EngineEvent, HBM_BASE } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
+import { dtypeBytes } from "../../spec/dtype.js";
 import {
   addDmaPacket,
   addDmaPacketCce,
   type QueueId,
   RingFullError,
+  ringAreaEnd,
   type Vring,
   VringPool,
 } from "../../runtime/index.js";
 import { queueSeed } from "../plan/packets.js";
 import type { BufRef, Leg, Plan } from "../plan/plan.js";
 import { BufferLayout, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
+import { formatBytes } from "../report/format-bytes.js";
+import type { BufferReader } from "../check/verify.js";
 import { legCalls } from "./leg-calls.js";
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
@@ -46,6 +50,16 @@ export interface MachineOptions {
 /** The most ranks of `lnc` physical cores each the device can run with data. */
 export function maxDeviceRanks(profile: ArchProfile, lnc: 1 | 2 = 1): number {
   return (profile.neuronCores / lnc) * profile.queuesPerEngine;
+}
+
+/** @throws UsageError when a device cannot run `ranks` ranks of `lnc` cores each with data. */
+export function checkDeviceRanks(ranks: number, profile: ArchProfile, lnc: 1 | 2): void {
+  const most = maxDeviceRanks(profile, lnc);
+  if (ranks > most) {
+    throw new UsageError(
+      `${ranks} ranks: a ${profile.name} device runs at most ${most} at LNC ${lnc} with data; use --timing-only`,
+    );
+  }
 }
 
 /** MODEL (queues, above): the engine and queue of rank r's channel c. */
@@ -65,6 +79,26 @@ function rankAndChannel(p: ArchProfile, lnc: number, q: QueueId): [number, numbe
   return [rank, (core % lnc) * p.dmaEnginesPerCore + (q.engine % p.dmaEnginesPerCore)];
 }
 
+/** Where the rings sit: at the start of HBM, one TX and one RX ring of RING_SLOTS per queue. */
+const RING_AREA = { ringBase: HBM_BASE, slots: RING_SLOTS } as const;
+
+/**
+ * Where a plan's buffers sit on the device (after the ring area), known before any device or
+ * buffer exists (only the plan's sizes are read).
+ */
+export function deviceLayout(plan: Plan, profile: ArchProfile): BufferLayout {
+  return new BufferLayout(plan, ringAreaEnd(profile, RING_AREA));
+}
+
+/** @throws UsageError when the layout's buffers do not fit the profile's HBM. */
+export function checkHbm(layout: BufferLayout, profile: ArchProfile): void {
+  if (layout.endOffset > profile.hbmBytes) {
+    throw new UsageError(
+      `the buffers need ${formatBytes(Number(layout.endOffset))} of HBM; ${profile.name} has ${formatBytes(Number(profile.hbmBytes))}: use --timing-only, fewer ranks or a smaller size`,
+    );
+  }
+}
+
 export class DeviceMachine {
   readonly device: Device;
   readonly layout: BufferLayout;
@@ -79,40 +113,71 @@ export class DeviceMachine {
     readonly profile: ArchProfile,
     readonly opts: MachineOptions,
   ) {
-    const most = maxDeviceRanks(profile, plan.lnc);
-    if (plan.ranks > most) {
-      throw new UsageError(
-        `${plan.ranks} ranks: a ${profile.name} device runs at most ${most} at LNC ${plan.lnc} with data; use --timing-only`,
-      );
-    }
+    checkDeviceRanks(plan.ranks, profile, plan.lnc);
     this.device = new Device(profile, { overflow: opts.overflow });
     const { srSeed } = opts;
     this.rings = new VringPool(this.device, {
-      ringBase: HBM_BASE,
-      slots: RING_SLOTS,
+      ...RING_AREA,
       ...(srSeed === undefined
         ? {}
         : { srSeedOf: (q: QueueId) => queueSeed(srSeed, ...rankAndChannel(profile, plan.lnc, q)) }),
     });
-    this.layout = new BufferLayout(plan, this.rings.end);
-    if (this.layout.endOffset > profile.hbmBytes) {
-      throw new UsageError(
-        `the buffers need ${this.layout.endOffset} bytes of HBM; ${profile.name} has ${profile.hbmBytes}`,
-      );
+    this.layout = deviceLayout(plan, profile);
+    checkHbm(this.layout, profile);
+  }
+
+  /**
+   * Paint the guards and pre-fill outputs and scratch, in place in device memory (no buffer of a
+   * buffer's size is made); inputs are then written by {@link writeInput}.
+   */
+  prefill(): void {
+    const mem = this.device.memory;
+    for (let r = 0; r < this.plan.ranks; r++) {
+      for (const g of this.layout.guards(r)) mem.fill(g.addr, g.bytes, GUARD_FILL);
+      for (const b of ["output", "scratch"] as const) {
+        const s = this.layout.buffer(r, b);
+        if (s.bytes > 0) mem.fill(s.addr, s.bytes, OUTPUT_FILL);
+      }
     }
   }
 
-  /** Write inputs, pre-fill outputs and scratch, paint the guards. */
-  load(inputs: readonly Uint8Array[]): void {
+  /** Write input bytes of a rank, starting at element `firstElem` (inputs/generateInputs' sink). */
+  writeInput(rank: number, firstElem: number, bytes: Uint8Array): void {
+    this.device.memory.write(this.layout.addr({ rank, buffer: "input", elem: firstElem }), bytes);
+  }
+
+  /**
+   * A reader of buffer elements for the checks (verify.ts): a view of device memory in place when
+   * the span lies in one page, else a copy into a reused tile of `maxElems`.
+   */
+  reader(maxElems: number): BufferReader {
+    const eb = dtypeBytes(this.plan.dtype);
+    const tile = new Uint8Array(maxElems * eb);
     const mem = this.device.memory;
-    for (let r = 0; r < this.plan.ranks; r++) {
-      for (const g of this.layout.guards(r)) mem.write(g.addr, new Uint8Array(g.bytes).fill(GUARD_FILL));
-      mem.write(this.layout.buffer(r, "input").addr, inputs[r] as Uint8Array);
-      for (const b of ["output", "scratch"] as const) {
-        const s = this.layout.buffer(r, b);
-        if (s.bytes > 0) mem.write(s.addr, new Uint8Array(s.bytes).fill(OUTPUT_FILL));
-      }
-    }
+    return (rank, buffer, from, len) => {
+      const addr = this.layout.addr({ rank, buffer, elem: from });
+      const bytes = len * eb;
+      const view = mem.peek(addr, bytes);
+      if (view !== undefined) return view;
+      const out = tile.subarray(0, bytes);
+      mem.readInto(addr, out);
+      return out;
+    };
+  }
+
+  /** Host bytes of device pages this machine has allocated (touched). */
+  get pageBytes(): number {
+    return this.device.memory.allocatedBytes;
+  }
+
+  /**
+   * Give the device's memory back for the next machine to reuse (engine/page-arenas): this machine
+   * must not be used after. What a run does once it has read what it needs, so a sweep's peak is
+   * its largest size, not the sum.
+   */
+  release(): void {
+    this.device.memory.release();
+    this.events.length = 0;
   }
 
   private vring(leg: Leg): Vring {

@@ -1,0 +1,142 @@
+/**
+ * Admission control: how much host memory a functional run will take, known before any buffer is
+ * built, and the refusal when that is more than the run may use (issue 16, reliability D1).
+ *
+ * The estimate follows the allocator (engine/memory.ts, engine/page-arenas.ts): device memory is
+ * backed in 1 MiB pages on first write, and a run writes every byte of every rank's buffers and
+ * guards (inputs generated in, outputs and scratch pre-filled) and its queues' rings; each arena
+ * touches its kernel scratch block. The check adds: nothing of a buffer's size with exact data
+ * (tile by tile), and with the scalar reference a copy of every rank's input, output and scratch
+ * plus the inputs read back for it. test/collectives/host-memory.test.ts holds the device and check
+ * terms to the bytes the run allocates.
+ */
+import { UsageError } from "../../bits/errors.js";
+import {
+  ARENA_SCRATCH_BYTES,
+  FIRST_ARENA_BYTES,
+  HBM_BASE,
+  MAX_ARENA_BYTES,
+  PAGE_BYTES,
+} from "../../engine/index.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { dtypeBytes } from "../../spec/dtype.js";
+import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
+import type { BufferLayout } from "./buffer-layout.js";
+import { RING_SLOTS } from "./device-machine.js";
+import { formatBytes } from "../report/format-bytes.js";
+import type { Plan } from "../plan/plan.js";
+
+/**
+ * MODEL: host bytes per leg of a materialised plan (the leg, its schedule entry) and per packet
+ * (the engine event the device machine keeps). Heap growth (node --expose-gc) over plan, schedule
+ * and run of 8- and 16-rank plans gave 0.5–1.3 KiB a leg with one packet each and ≈ 0.7 KiB a
+ * packet on an 8-rank kangaring plan with seven a leg; rounded up.
+ */
+export const LEG_HOST_BYTES = 1536;
+export const PACKET_HOST_BYTES = 768;
+/** MODEL: the process before any run (Node, the modules, the wasm kernels). */
+export const BASE_HOST_BYTES = 96 << 20;
+
+export interface HostEstimate {
+  /** Device pages the run writes (the allocator's page size over the layout; rings: every channel). */
+  readonly pageBytes: number;
+  /** The pages and each arena's kernel scratch block. */
+  readonly deviceBytes: number;
+  /** What the check holds: the scalar reference's buffers, or nothing with exact data. */
+  readonly checkBytes: number;
+  /** Plan, schedule and engine events (MODEL: {@link LEG_HOST_BYTES}, {@link PACKET_HOST_BYTES}). */
+  readonly planBytes: number;
+  /** All of the above and {@link BASE_HOST_BYTES}. */
+  readonly totalBytes: number;
+}
+
+/** Pages of [from, to) not already counted (spans come in address order; `last` is the last page counted). */
+function newPages(from: bigint, to: bigint, last: { page: bigint }): number {
+  const P = BigInt(PAGE_BYTES);
+  let first = from / P;
+  const end = (to - 1n) / P;
+  if (first <= last.page) first = last.page + 1n;
+  if (end < first) return 0;
+  last.page = end;
+  return Number(end - first + 1n);
+}
+
+/** Device pages written by a run of this layout: every rank's guarded buffers and the rings its queues use. */
+function devicePages(layout: BufferLayout, profile: ArchProfile): number {
+  const ranks = layout.plan.ranks;
+  // Rings: queue key e · queuesPerEngine + q at HBM_BASE + key · 2 rings; every channel counted.
+  // (An upper bound: a run may use fewer channels than the core has engines.)
+  const ringBytes = BigInt(2 * RING_SLOTS * DESCRIPTOR_BYTES);
+  const P = BigInt(PAGE_BYTES);
+  const ringPages = new Set<bigint>();
+  for (let r = 0; r < ranks; r++) {
+    for (let c = 0; c < profile.dmaEnginesPerCore; c++) {
+      const engine = (r % profile.neuronCores) * profile.dmaEnginesPerCore + c;
+      const key = BigInt(engine * profile.queuesPerEngine + Math.floor(r / profile.neuronCores));
+      const at = HBM_BASE + key * ringBytes;
+      ringPages.add(at / P).add((at + ringBytes - 1n) / P);
+    }
+  }
+  const last = { page: -1n };
+  let pages = 0;
+  for (let r = 0; r < ranks; r++) {
+    const g = layout.guards(r);
+    const first = g[0]!;
+    const end = g[g.length - 1]!;
+    pages += newPages(first.addr, end.addr + BigInt(end.bytes), last);
+  }
+  return pages + ringPages.size;
+}
+
+/** Arenas holding `pageBytes` of pages (page-arenas.ts: 16 MiB, then 1 GiB each, a scratch block in each). */
+function arenaCount(pageBytes: number): number {
+  const first = FIRST_ARENA_BYTES - ARENA_SCRATCH_BYTES;
+  if (pageBytes <= first) return 1;
+  const per = Math.floor((MAX_ARENA_BYTES - ARENA_SCRATCH_BYTES) / PAGE_BYTES) * PAGE_BYTES;
+  return 1 + Math.ceil((pageBytes - Math.floor(first / PAGE_BYTES) * PAGE_BYTES) / per);
+}
+
+/**
+ * The host memory of a functional run of the layout's plan (its legs are not read: `legs` and
+ * `packets` are their counts, 0 where not known yet).
+ * @example estimateHostMemory(deviceLayout(plan, profile), profile, "exact", 1792, 99328).totalBytes;
+ */
+export function estimateHostMemory(
+  layout: BufferLayout,
+  profile: ArchProfile,
+  check: "exact" | "reference" | "none",
+  legs: number,
+  packets: number,
+): HostEstimate {
+  const pageBytes = devicePages(layout, profile) * PAGE_BYTES;
+  const deviceBytes = pageBytes + arenaCount(pageBytes) * ARENA_SCRATCH_BYTES;
+  const plan: Plan = layout.plan;
+  const eb = dtypeBytes(plan.dtype);
+  const s = plan.sizes;
+  const checkBytes = check === "reference" ? plan.ranks * (2 * s.input + s.output + s.scratch) * eb : 0;
+  const planBytes = legs * LEG_HOST_BYTES + packets * PACKET_HOST_BYTES;
+  const totalBytes = deviceBytes + checkBytes + planBytes + BASE_HOST_BYTES;
+  return { pageBytes, deviceBytes, checkBytes, planBytes, totalBytes };
+}
+
+/** How much host memory a run may use, and where that number comes from (for the message). */
+export interface HostBudget {
+  readonly bytes: number;
+  /** e.g. "--max-memory", "half the free memory". */
+  readonly source: string;
+}
+
+/**
+ * Refuse a run whose estimate exceeds the budget.
+ * @throws UsageError naming the estimate, the budget and its source, and what to do instead.
+ */
+export function admit(what: string, estimate: HostEstimate, budget: HostBudget | undefined): void {
+  if (budget === undefined || estimate.totalBytes <= budget.bytes) return;
+  const parts = [`device buffers ${formatBytes(estimate.deviceBytes)}`];
+  if (estimate.checkBytes > 0) parts.push(`check ${formatBytes(estimate.checkBytes)}`);
+  throw new UsageError(
+    `${what} needs ≈ ${formatBytes(estimate.totalBytes)} of host memory (${parts.join(", ")}); ` +
+      `the budget is ${formatBytes(budget.bytes)} (${budget.source}): use --timing-only, fewer ranks, ` +
+      "a smaller size or --max-memory",
+  );
+}

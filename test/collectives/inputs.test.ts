@@ -1,0 +1,80 @@
+// Input data generated tile by tile (and by table lookup for exact data) is the data of the
+// per-element definition: one stream word per generated element, in rank then element order.
+import { describe, expect, it } from "vitest";
+import { exactIntegerRange, generateInputs, makeInputs } from "../../src/collectives/index.js";
+import { encodeFromF32, SrStream } from "../../src/numerics/index.js";
+import { Dtype, dtypeBytes, dtypeName, isFloatDtype } from "../../src/spec/dtype.js";
+
+const UNSIGNED = new Set<Dtype>([Dtype.UINT8, Dtype.UINT16, Dtype.UINT32, Dtype.UINT64]);
+
+/** The definition, one element at a time (inputs.ts's doc), encoded per rank. */
+function definition(kind: "exact" | "random", dt: Dtype, ranks: number, count: number, seed: number) {
+  const rng = new SrStream(seed);
+  const unit = () => rng.nextU32() / 2 ** 32;
+  const E = exactIntegerRange(dt);
+  const unsigned = UNSIGNED.has(dt);
+  const mag = Math.max(1, Math.floor(E / ranks));
+  return Array.from({ length: ranks }, (_, r) => {
+    const v = new Float32Array(count);
+    for (let i = 0; i < count; i++) {
+      if (kind === "exact") {
+        if (E < ranks && (r + i) % ranks >= E) continue;
+        const k = Math.floor(unit() * (unsigned ? mag + 1 : 2 * mag + 1));
+        v[i] = unsigned ? k : k - mag;
+      } else if (isFloatDtype(dt)) v[i] = (2 * unit() - 1) * Math.min(1, 15 / ranks);
+      else {
+        const lo = unsigned ? 0 : -E;
+        v[i] = Math.floor(lo / ranks + unit() * (Math.floor((E - lo) / ranks) + 1));
+      }
+    }
+    const b = new Uint8Array(count * dtypeBytes(dt));
+    encodeFromF32(dt, v, 0, count, b, 0);
+    return b;
+  });
+}
+
+/** The first byte index where a and b differ (or their lengths do), −1 when equal. */
+function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
+
+describe("generateInputs = the per-element definition", () => {
+  const dtypes = [
+    Dtype.BFLOAT16,
+    Dtype.FP16,
+    Dtype.FP32,
+    Dtype.FP8_E3,
+    Dtype.FP8_E4,
+    Dtype.INT8,
+    Dtype.UINT16,
+    Dtype.INT32,
+  ];
+  for (const dt of dtypes) {
+    it(dtypeName(dt), () => {
+      for (const kind of ["exact", "random"] as const) {
+        for (const ranks of [1, 3, 32]) {
+          const count = 16384 + 37; // a whole tile and a tail
+          const want = definition(kind, dt, ranks, count, 5);
+          const got = makeInputs(kind, dt, ranks, count, 5).bytes;
+          for (let r = 0; r < ranks; r++)
+            expect(firstDifference(got[r]!, want[r]!), `${kind} ${ranks} rank ${r}`).toBe(-1);
+        }
+      }
+    });
+  }
+  it("hands each tile to the sink once, in rank then element order", () => {
+    const seen: string[] = [];
+    generateInputs("exact", Dtype.BFLOAT16, 2, 40000, 1, (r, from, b) =>
+      seen.push(`${r}:${from}:${b.length}`),
+    );
+    expect(seen).toEqual([
+      "0:0:32768",
+      "0:16384:32768",
+      "0:32768:14464",
+      "1:0:32768",
+      "1:16384:32768",
+      "1:32768:14464",
+    ]);
+  });
+});

@@ -1,0 +1,45 @@
+// Device memory touched once: fill in place, and arenas released by one memory reused by the next
+// (engine/page-arenas.ts) — a reused page must read as zero, as a fresh one does.
+import { describe, expect, it } from "vitest";
+import { DeviceMemory, PAGE_BYTES, releaseFreeArenas } from "../../src/engine/index.js";
+
+function memory(): DeviceMemory {
+  const m = new DeviceMemory();
+  m.map({ name: "hbm", base: 0x1000n, bytes: BigInt(64 * PAGE_BYTES), kind: "hbm" });
+  return m;
+}
+
+describe("DeviceMemory.fill", () => {
+  it("sets a span across pages in place, leaving its neighbours", () => {
+    const m = memory();
+    const at = BigInt(2 * PAGE_BYTES) - 5n; // 5 bytes before a page boundary
+    m.fill(at, 10, 0xa5);
+    expect([...m.read(at - 1n, 12)]).toEqual([0, ...new Array(10).fill(0xa5), 0]);
+    expect(m.allocatedBytes).toBe(2 * PAGE_BYTES);
+  });
+  it("faults outside a region as a write does", () => {
+    expect(() => memory().fill(0n, 4, 1)).toThrow(/not mapped/);
+  });
+});
+
+describe("release and reuse", () => {
+  it("a memory after another's release reads zero where the other wrote, and takes its arenas", () => {
+    releaseFreeArenas();
+    const a = memory();
+    a.fill(0x1000n, 3 * PAGE_BYTES, 0xff);
+    a.write(0x1000n + 5n, Uint8Array.of(1, 2, 3));
+    a.release();
+    expect(a.allocatedBytes).toBe(0);
+    const b = memory();
+    // A partial write: the rest of the reused page must be zero.
+    b.write(0x1000n + 7n, Uint8Array.of(9));
+    expect([...b.read(0x1000n, 16)]).toEqual([0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0]);
+    // A peeked page is whole zero past the write, and the next page too (cleared on allocation).
+    b.fill(0x1000n + BigInt(PAGE_BYTES), 1, 0);
+    expect(b.read(0x1000n + 8n, 2 * PAGE_BYTES - 8).every((x) => x === 0)).toBe(true);
+    // The arena came from the free list: nothing is left there to drop.
+    expect(releaseFreeArenas()).toBe(0);
+    b.release();
+    expect(releaseFreeArenas()).toBeGreaterThan(0);
+  });
+});
