@@ -1,9 +1,10 @@
 /**
- * A small argument parser shared by the commands: `--flag`, `--key value`, `--key=value`, `-k value`,
- * and positionals. Each command declares which options take a value and which are flags; anything
- * else is a usage error that names the option.
+ * The argument parser of the commands that list their spellings (`--arch`, `-r`): a thin layer over
+ * the option tables of options.ts (node:util parseArgs), so `--key=value`, `-k8` and the refusals are
+ * the same as everywhere else.
  */
 import { UsageError } from "../bits/errors.js";
+import { type OptionDef, parseOptions } from "./options.js";
 
 export interface ArgSpec {
   /** Options that take a value (`--arch trn2`, `-r 8`), by every spelling. */
@@ -20,27 +21,21 @@ export interface ParsedArgs {
 
 /** @throws UsageError for an unknown option or a value option with no value. */
 export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs {
-  const values = new Set(spec.values ?? []);
-  const flags = new Set(spec.flags ?? []);
-  const out: ParsedArgs = { positional: [], options: new Map(), flags: new Set() };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const isOption = /^--?[a-zA-Z]/.test(arg);
-    if (!isOption) {
-      out.positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (flags.has(name) && eq < 0) out.flags.add(name);
-    else if (values.has(name)) {
-      const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-      if (value === undefined) throw new UsageError(`option ${name} needs a value`);
-      out.options.set(name, value);
-    } else {
-      const known = [...values, ...flags].join(", ");
-      throw new UsageError(`unknown option ${name}${known ? ` (known: ${known})` : ""}`);
-    }
+  const table: Record<string, OptionDef> = {};
+  const spelling = new Map<string, string>();
+  const add = (s: string, type: "string" | "boolean") => {
+    const key = s.replace(/^-+/, "");
+    table[key] = s.startsWith("--") ? { type, help: "" } : { type, short: key, help: "" };
+    spelling.set(key, s);
+  };
+  for (const s of spec.values ?? []) add(s, "string");
+  for (const s of spec.flags ?? []) add(s, "boolean");
+  const p = parseOptions(table, args);
+  const out: ParsedArgs = { positional: [...p.positionals], options: new Map(), flags: new Set() };
+  for (const [key, value] of Object.entries(p.values)) {
+    const s = spelling.get(key) as string;
+    if (typeof value === "string") out.options.set(s, value);
+    else if (value === true) out.flags.add(s);
   }
   return out;
 }

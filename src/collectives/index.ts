@@ -37,7 +37,12 @@ export {
   averageBusbw,
   bandwidths,
   busFactor,
+  formatHeader,
+  formatRow,
+  formatSummary,
   formatTable,
+  MAX_SWEEP_BYTES,
+  MAX_SWEEP_SIZES,
   parseSize,
   type ReportRow,
   sweepSizes,
@@ -51,6 +56,16 @@ export {
 } from "./run-collective.js";
 export { type Schedule, schedulePlan } from "./schedule.js";
 export { type StreamedTiming, scheduleStreamed } from "./stream-schedule.js";
+export {
+  COLLECTIVE_DEFAULTS,
+  type CollectiveOptions,
+  type CollectiveResult,
+  collectiveRun,
+  runCollective,
+  type SweepOptions,
+  sweep,
+  sweepSizesOf,
+} from "./sweep.js";
 export { buildTopology, linkClass, lnc2Partner, type Topology } from "./topology.js";
-export { traceOf } from "./trace.js";
+export { type TraceEvent, traceEvents, traceOf } from "./trace.js";
 export { countGuardErrors, countWrong, maxAbsError } from "./verify.js";
