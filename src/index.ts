@@ -5,6 +5,17 @@
  * import { spec, bits } from "sdmakit";
  * bits.toHex(spec.FMA_DESC.encode({ a_sel: 1, b_sel: 2, c_sel: 0, scale: 0.5 }));
  */
+
+export {
+  COLLECTIVE_DEFAULTS,
+  type CollectiveOptions,
+  type CollectiveResult,
+  decode,
+  encode,
+  runCollective,
+  type SweepOptions,
+  sweep,
+} from "./api.js";
 export * as bits from "./bits/index.js";
 export * as collectives from "./collectives/index.js";
 export * as engine from "./engine/index.js";

@@ -34,11 +34,16 @@ describe("npm pack from a clean clone", () => {
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), '{ "name": "app", "version": "1.0.0", "private": true }\n');
     sh(app, "npm", ["install", "--offline", "--no-audit", "--no-fund", join(clone, packed[0]!.filename)]);
-    const r = spawnSync("npx", ["--offline", "sdmakit", "allr", "-b", "1k", "-e", "2k"], { cwd: app, encoding: "utf8" });
+    const r = spawnSync("npx", ["--offline", "sdmakit", "allr", "-b", "1k", "-e", "2k"], {
+      cwd: app,
+      encoding: "utf8",
+    });
     expect([r.status, r.stderr]).toEqual([0, ""]);
     expect(r.stdout).toMatch(/^# allr ranks=8 /);
     expect(r.stdout).toMatch(/\n\s+2048\s+1024\s+bf16\s.*\s0\n/);
     const v = spawnSync("npx", ["--offline", "sdmakit", "--version"], { cwd: app, encoding: "utf8" });
-    expect(v.stdout).toBe(`${JSON.parse(sh(ROOT, "node", ["-p", "JSON.stringify(require('./package.json').version)"]))}\n`);
+    expect(v.stdout).toBe(
+      `${JSON.parse(sh(ROOT, "node", ["-p", "JSON.stringify(require('./package.json').version)"]))}\n`,
+    );
   });
 });
