@@ -20,7 +20,15 @@ describe("browser bundle", () => {
     })) as { output: { type: string; code?: string }[] }[];
     const code = out[0]!.output.find((o) => o.type === "chunk")!.code!;
     expect(code).not.toMatch(/\bBuffer\.|from "node:|require\("node:/);
-    const page = { atob, btoa, TextEncoder, TextDecoder, WebAssembly, console, performance };
+    const page = {
+      atob,
+      btoa,
+      TextEncoder,
+      TextDecoder,
+      WebAssembly: (globalThis as { WebAssembly?: unknown }).WebAssembly,
+      console,
+      performance,
+    };
     const result = runInNewContext(
       `${code}
        const bytes = sdmakit.encode("fma-desc", { a_sel: 1, b_sel: 2, c_sel: 0, scale: 0.5 });
