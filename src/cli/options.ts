@@ -74,13 +74,25 @@ function normalise(table: OptionTable, args: readonly string[]): string[] {
     }
     const m = matchWord(table, word);
     const def = m && table[m.name];
+    const next = args[i + 1];
+    // A negative number is a value, not an option: `--seed -1` reaches the option's own check.
+    if (
+      m &&
+      def?.type === "string" &&
+      m.attached === undefined &&
+      next !== undefined &&
+      /^-[\d.]/.test(next)
+    ) {
+      out.push(`--${m.name}=${next}`);
+      i++;
+      continue;
+    }
     if (!m || !def || (!def.optional && !def.more) || def.type !== "string") {
       out.push(word);
       continue;
     }
     let value = m.attached;
     if (value === undefined) {
-      const next = args[i + 1];
       if (def.optional && (next === undefined || !def.optional.match.test(next))) value = def.optional.bare;
       else if (next !== undefined) {
         value = next;

@@ -5,7 +5,7 @@
  */
 import { isEinval, SdmaAssertError, UsageError } from "../../bits/index.js";
 import { describeLine, describeWritten, parseBuildRequest, runBuildRequest } from "../../runtime/index.js";
-import { toJson } from "../args.js";
+import { parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
 
 const USAGE = `sdmakit build '<json request>' [--json]
@@ -20,10 +20,9 @@ export const buildCommand: Command = {
   summary: "show the descriptors libnrt builds for a copy / CCE request, as written on the rings",
   usage: USAGE,
   run(args: readonly string[], io: Io): number {
-    const asJson = args.includes("--json");
-    const rest = args.filter((a) => a !== "--json");
-    const unknown = rest.find((a) => a.startsWith("--"));
-    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown} (known: --json)`);
+    const p = parseArgs(args, { flags: ["--json"] });
+    const asJson = p.flags.has("--json");
+    const rest = p.positional;
     if (rest.length !== 1) throw new UsageError(`expected one '<json request>' argument; got ${rest.length}`);
     const req = parseBuildRequest(rest[0] as string);
     let result: ReturnType<typeof runBuildRequest>;

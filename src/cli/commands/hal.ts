@@ -5,6 +5,7 @@
  */
 import { isEinval, SdmaAbortError, SdmaAssertError, toHex, UsageError } from "../../bits/index.js";
 import { createHalDevice, HAL_SYMBOLS } from "../../hal/index.js";
+import { option, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
 
 const USAGE = `sdmakit hal <libnrt symbol> --arch trn1|trn2|trn3 ['<json array of args>'] [--json]
@@ -20,16 +21,10 @@ interface Parsed {
 }
 
 function parse(argv: readonly string[]): Parsed {
-  let arch: string | undefined;
-  let json = false;
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === "--json") json = true;
-    else if (a === "--arch") arch = argv[++i];
-    else if (a.startsWith("--arch=")) arch = a.slice(7);
-    else rest.push(a);
-  }
+  const p = parseArgs(argv, { values: ["--arch"], flags: ["--json"] });
+  const arch = option(p, "--arch");
+  const json = p.flags.has("--json");
+  const rest = p.positional;
   const [symbol, argText, extra] = rest;
   if (symbol === undefined) throw new UsageError("missing <libnrt symbol> (sdmakit hal list shows them)");
   if (extra !== undefined) throw new UsageError(`unexpected ${rest.slice(2).join(" ")}`);

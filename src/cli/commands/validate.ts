@@ -6,6 +6,7 @@
 import { DecodeError, fromHex, UsageError } from "../../bits/index.js";
 import { issuesWithAddr4Arms, isValidSb2sbCollective } from "../../isa/index.js";
 import { layoutByName, S3D3 } from "../../spec/index.js";
+import { option, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
 
 /** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
@@ -31,19 +32,10 @@ interface Parsed {
 }
 
 function parse(args: readonly string[]): Parsed {
-  const positional: string[] = [];
-  let arch = DEFAULT_ARCH;
-  let json = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (a === "--json") json = true;
-    else if (a === "--arch") {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError("--arch needs a value");
-      arch = v;
-    } else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
-    else positional.push(a);
-  }
+  const p = parseArgs(args, { values: ["--arch"], flags: ["--json"] });
+  const positional = p.positional;
+  const arch = option(p, "--arch") ?? DEFAULT_ARCH;
+  const json = p.flags.has("--json");
   const [layout, hex, ...extra] = positional;
   if (layout === undefined || hex === undefined || extra.length > 0)
     throw new UsageError("validate takes a layout name and one hex string");
