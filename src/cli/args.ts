@@ -4,7 +4,7 @@
  * the same as everywhere else.
  */
 import { UsageError } from "../bits/errors.js";
-import { type OptionDef, parseOptions } from "./options.js";
+import { type OptionDef, type OptionTable, optionsHelp, parseOptions } from "./options.js";
 
 export interface ArgSpec {
   /** Options that take a value (`--arch trn2`, `-r 8`), by every spelling. */
@@ -19,25 +19,44 @@ export interface ParsedArgs {
   readonly flags: Set<string>;
 }
 
-/** @throws UsageError for an unknown option or a value option with no value. */
-export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs {
+function isTable(spec: ArgSpec | OptionTable): spec is OptionTable {
+  return !Array.isArray((spec as ArgSpec).values) && !Array.isArray((spec as ArgSpec).flags);
+}
+
+/** A spelling list as a table (`-r` → short r, `--arch` → arch). */
+function tableOf(spec: ArgSpec): OptionTable {
   const table: Record<string, OptionDef> = {};
-  const spelling = new Map<string, string>();
   const add = (s: string, type: "string" | "boolean") => {
     const key = s.replace(/^-+/, "");
     table[key] = s.startsWith("--") ? { type, help: "" } : { type, short: key, help: "" };
-    spelling.set(key, s);
   };
   for (const s of spec.values ?? []) add(s, "string");
   for (const s of spec.flags ?? []) add(s, "boolean");
+  return table;
+}
+
+/**
+ * Parse against an option table (or a list of spellings). Values are keyed by their spelling: the
+ * table's `arch` is `--arch`, a listed `-r` stays `-r`. Table defaults are filled in.
+ * @throws UsageError for an unknown option or a value option with no value.
+ */
+export function parseArgs(args: readonly string[], spec: ArgSpec | OptionTable): ParsedArgs {
+  const table = isTable(spec) ? spec : tableOf(spec);
   const p = parseOptions(table, args);
   const out: ParsedArgs = { positional: [...p.positionals], options: new Map(), flags: new Set() };
   for (const [key, value] of Object.entries(p.values)) {
-    const s = spelling.get(key) as string;
+    const def = table[key] as OptionDef;
+    const s = !isTable(spec) && def.short === key ? `-${key}` : `--${key}`;
     if (typeof value === "string") out.options.set(s, value);
     else if (value === true) out.flags.add(s);
   }
   return out;
+}
+
+/** A command's help: its synopsis, the option table, then notes. */
+export function commandHelp(synopsis: string, table: OptionTable, notes: readonly string[] = []): string {
+  const opts = Object.keys(table).length > 0 ? `\n\n${optionsHelp(table)}` : "";
+  return `usage: ${synopsis}${opts}${notes.length > 0 ? `\n\n${notes.join("\n")}` : ""}`;
 }
 
 /** The value of the first spelling present, or undefined. */

@@ -43,6 +43,13 @@ describe("sdmakit: bad input exits 2 with one message and the help pointer once"
     [["allr", "--check", "sometimes"], /unexpected sometimes/],
     [["allr", "--check", "--no-check"], /--check and --no-check exclude each other/],
     [["demo", "junk"], /unexpected argument "junk"/],
+    [
+      ["cast", "fp32", "bf16", "--rounding", "sr", "--seed", "", "3f800001"],
+      /--seed "": expected an integer/,
+    ],
+    [["validate", "s3d3", "00", "--arch=trn2"], /s3d3 is 64 bytes; got 1/],
+    [["hal", "aws_mariana_sdma_write_seed", "--arch", "trn3", "--bogus"], /unknown option --bogus/],
+    [["cce"], /missing --op \(add \| fma \| min \| max\)/],
     // Request keys that the op would drop silently, or a wrong-typed arch that fell back to trn2.
     [
       ["build", JSON.stringify({ ...ADD, arch: true })],

@@ -5,13 +5,24 @@
  */
 import { isEinval, SdmaAbortError, SdmaAssertError, toHex, UsageError } from "../../bits/index.js";
 import { createHalDevice, HAL_SYMBOLS } from "../../hal/index.js";
-import { option, parseArgs } from "../args.js";
+import { commandHelp, option, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
+import type { OptionTable } from "../options.js";
 
-const USAGE = `sdmakit hal <libnrt symbol> --arch trn1|trn2|trn3 ['<json array of args>'] [--json]
-       sdmakit hal list        (every symbol with its parameters)
-A HAL context argument is the SDMA CSR base it carries; 64-bit values may be "0x…" strings.
-e.g. sdmakit hal aws_mariana_sdma_write_seed --arch trn3 '[4096, 5, 3, 1234]'`;
+const OPTIONS = {
+  arch: { type: "string", value: "ARCH", help: "trn1 | trn2 | trn3 (required)" },
+  json: { type: "boolean", help: "JSON output" },
+} as const satisfies OptionTable;
+
+const USAGE = commandHelp(
+  "sdmakit hal <libnrt symbol> --arch ARCH ['<json array of args>'] [--json]",
+  OPTIONS,
+  [
+    "       sdmakit hal list        (every symbol with its parameters)",
+    'A HAL context argument is the SDMA CSR base it carries; 64-bit values may be "0x…" strings.',
+    "e.g. sdmakit hal aws_mariana_sdma_write_seed --arch trn3 '[4096, 5, 3, 1234]'",
+  ],
+);
 
 interface Parsed {
   readonly symbol: string;
@@ -21,7 +32,7 @@ interface Parsed {
 }
 
 function parse(argv: readonly string[]): Parsed {
-  const p = parseArgs(argv, { values: ["--arch"], flags: ["--json"] });
+  const p = parseArgs(argv, OPTIONS);
   const arch = option(p, "--arch");
   const json = p.flags.has("--json");
   const rest = p.positional;

@@ -6,8 +6,9 @@
 import { DecodeError, fromHex, UsageError } from "../../bits/index.js";
 import { issuesWithAddr4Arms, isValidSb2sbCollective } from "../../isa/index.js";
 import { layoutByName, S3D3 } from "../../spec/index.js";
-import { option, parseArgs } from "../args.js";
+import { commandHelp, option, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
+import type { OptionTable } from "../options.js";
 
 /** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
 interface Reason {
@@ -19,10 +20,15 @@ interface Reason {
 /** The CLI default generation for `validate s3d3`: the first with SB2SB. */
 const DEFAULT_ARCH = "trn2";
 
-const usage = `sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--json]
-  s3d3: the full S3D3 collective validator (--arch, default ${DEFAULT_ARCH});
-  other layouts: reserved, constant, enum and undeclared bits.
-  exit 0 valid, 1 invalid, 2 bad input`;
+const OPTIONS = {
+  arch: { type: "string", value: "ARCH", default: DEFAULT_ARCH, help: "trn1 | trn2 | trn3 (s3d3)" },
+  json: { type: "boolean", help: "JSON output" },
+} as const satisfies OptionTable;
+
+const usage = commandHelp("sdmakit validate <layout> <hex> [options]", OPTIONS, [
+  "s3d3: the full S3D3 collective validator; other layouts: reserved, constant, enum and undeclared bits.",
+  "exit 0 valid, 1 invalid, 2 bad input",
+]);
 
 interface Parsed {
   readonly layout: string;
@@ -32,9 +38,9 @@ interface Parsed {
 }
 
 function parse(args: readonly string[]): Parsed {
-  const p = parseArgs(args, { values: ["--arch"], flags: ["--json"] });
+  const p = parseArgs(args, OPTIONS);
   const positional = p.positional;
-  const arch = option(p, "--arch") ?? DEFAULT_ARCH;
+  const arch = option(p, "--arch") as string;
   const json = p.flags.has("--json");
   const [layout, hex, ...extra] = positional;
   if (layout === undefined || hex === undefined || extra.length > 0)
