@@ -53,6 +53,9 @@ export function parseArgs(args: readonly string[], spec: ArgSpec | OptionTable):
   return out;
 }
 
+/** The one option of commands whose only switch is JSON output. */
+export const JSON_ONLY = { json: { type: "boolean", help: "JSON output" } } as const satisfies OptionTable;
+
 /** A command's help: its synopsis, the option table, then notes. */
 export function commandHelp(synopsis: string, table: OptionTable, notes: readonly string[] = []): string {
   const opts = Object.keys(table).length > 0 ? `\n\n${optionsHelp(table)}` : "";
