@@ -8,14 +8,16 @@ import { UsageError } from "../bits/errors.js";
 import {
   type AlgorithmName,
   COLLECTIVE_DEFAULTS,
+  COLLECTIVE_DTYPES,
   type CollectiveName,
   type CollectiveRun,
+  collectiveDtype,
   collectiveRun,
   parseSize,
   type ReduceOp,
   sweepSizes,
 } from "../collectives/index.js";
-import { dtypeBytes, dtypeName } from "../spec/index.js";
+import { type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
 import { choiceOption, integerOption, type OptionTable, type OptionValues, optionsHelp } from "./options.js";
 
 const D = COLLECTIVE_DEFAULTS;
@@ -166,6 +168,19 @@ function factorOf(text: string): number {
   }
 }
 
+/** The dtype of `-d`, by our name or either tool's. */
+function dtypeOf(text: string): Dtype {
+  const lower = text.toLowerCase();
+  try {
+    return collectiveDtype(DTYPE_ALIASES[lower] ?? lower);
+  } catch {
+    const why = lower === "double" || lower === "fp64" ? " (the CCE has no fp64)" : "";
+    throw new UsageError(
+      `-d ${JSON.stringify(text)}${why}: expected ${COLLECTIVE_DTYPES.map(dtypeName).join(", ")} or ${Object.keys(DTYPE_ALIASES).join(", ")}, bfloat16, float16, float32`,
+    );
+  }
+}
+
 function ranksOf(v: CollectiveValues, given: ReadonlySet<string>): number {
   if (v.ngpus !== undefined && !given.has("nworkers")) return integerOption("-g", v.ngpus, 1, 4096);
   return integerOption("-r", v.nworkers, 1, 4096);
@@ -180,7 +195,6 @@ export function collectiveSettings(
   v: CollectiveValues,
   given: ReadonlySet<string>,
 ): CollectiveSettings {
-  const dtypeText = v.datatype.toLowerCase();
   const timingOnly = v["timing-only"] === true;
   const run = collectiveRun({
     collective,
@@ -188,7 +202,7 @@ export function collectiveSettings(
     nodes: integerOption("-N", v.nnodes, 1, 4096),
     arch: v.arch,
     algorithm: choiceOption<AlgorithmName | "auto">("--algo", v.algo, ["auto", "ring", "kangaring", "mesh"]),
-    dtype: DTYPE_ALIASES[dtypeText] ?? dtypeText,
+    dtype: dtypeOf(v.datatype),
     op: choiceOption<ReduceOp>("-o", v.op, ["sum", "max", "min", "avg"]),
     check: checkOf(v, given),
     timingOnly,

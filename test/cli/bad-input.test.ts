@@ -44,6 +44,10 @@ describe("sdmakit: bad input exits 2 with one message and the help pointer once"
     [["allr", "--check", "--no-check"], /--check and --no-check exclude each other/],
     [["demo", "junk"], /unexpected argument "junk"/],
     [
+      ["allr", "-d", "double"],
+      /-d "double" \(the CCE has no fp64\): expected bf16, .* or half, float, fp8, /,
+    ],
+    [
       ["cast", "fp32", "bf16", "--rounding", "sr", "--seed", "", "3f800001"],
       /--seed "": expected an integer/,
     ],
