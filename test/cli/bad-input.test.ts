@@ -2,6 +2,7 @@
 // pointer to the command's -h once, never a stack trace. In-process through main; the EPIPE case runs the built CLI.
 
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -94,6 +95,29 @@ describe("sdmakit: bad input exits 2 with one message and the help pointer once"
     const r = await cli("run", "s3d3", "--nodes", "0", "bf".repeat(64));
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--nodes\): "0" is out of range 1\.\.65535/);
+  });
+});
+
+describe("arch spellings", () => {
+  it("--arch 3 (a hal_target typed as text) is trn2; a wrong one lists names, codenames and targets", async () => {
+    const ok = await cli("allr", "--arch", "3", "-b", "8", "-e", "8", "--timing-only");
+    expect([ok.status, ok.stdout]).toEqual([0, expect.stringMatching(/arch=trn2/)]);
+    const bad = await cli("allr", "--arch", "7");
+    expect(bad.stderr).toMatch(
+      /unknown arch "7": expected trn1 \| trn2 \| trn3, a codename \(sunda \| cayman \| mariana\) or a hal_target \(2 \| 3 \| 4\)/,
+    );
+  });
+});
+
+describe("output that cannot be written (reliability D5)", () => {
+  it.skipIf(!existsSync("/dev/full"))("> /dev/full is one line and exit 2, not a stack trace", () => {
+    const bin = fileURLToPath(new URL("../../bin/sdmakit.js", import.meta.url));
+    for (const args of ["layouts", "allr -b 8 -e 64 --json"]) {
+      const r = spawnSync("sh", ["-c", `"${process.execPath}" "${bin}" ${args} > /dev/full`], {
+        encoding: "utf8",
+      });
+      expect([r.status, r.stderr]).toEqual([2, "sdmakit: cannot write output (ENOSPC)\n"]);
+    }
   });
 });
 
