@@ -87,6 +87,18 @@ function normalise(table: OptionTable, args: readonly string[]): string[] {
       i++;
       continue;
     }
+    if (
+      m &&
+      def?.type === "string" &&
+      !def.optional &&
+      !def.more &&
+      m.attached === undefined &&
+      next !== undefined
+    ) {
+      out.push(word, next); // the next word is this option's value, never an option of its own
+      i++;
+      continue;
+    }
     if (!m || !def || (!def.optional && !def.more) || def.type !== "string") {
       out.push(word);
       continue;
@@ -110,24 +122,32 @@ function normalise(table: OptionTable, args: readonly string[]): string[] {
 }
 
 /** parseArgs' own messages are long and name no value: say it the sdmakit way. */
-function refusal(e: unknown, args: readonly string[]): UsageError {
+function refusal(e: unknown, args: readonly string[], table: OptionTable): UsageError {
   const err = e as { code?: string; message?: string };
-  const named = /'([^']+)'/.exec(err.message ?? "")?.[1] ?? "";
-  const long = named.split(", ").pop()?.split(" ")[0] ?? named;
+  const message = err.message ?? String(e);
+  const named = /'([^']+)'/.exec(message)?.[1] ?? "";
   if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return new UsageError(`unknown option ${named}`);
-  if (/does not take an argument/.test(err.message ?? "")) {
-    const typed = args.find((a) => a.startsWith(`${long}=`)) ?? long;
+  // The option's long name, whichever spelling parseArgs quoted (`-d`, `-d, --datatype <value>`).
+  const spelled = named.split(/[ ,]+/).filter((w) => w.startsWith("-"));
+  const name = Object.keys(table).find((k) =>
+    spelled.some(
+      (w) => w === `--${k}` || w === `-${table[k]?.short}` || table[k]?.aliases?.includes(w.slice(2)),
+    ),
+  );
+  const long = name === undefined ? (spelled[0] ?? named) : `--${name}`;
+  if (/does not take an argument/.test(message)) {
+    const typed = args.find((a) => spelled.some((w) => a.startsWith(`${w}=`))) ?? long;
     return new UsageError(`${long} takes no value; got ${JSON.stringify(typed)}`);
   }
-  if (/ambiguous/.test(err.message ?? "")) {
-    const at = args.indexOf(long);
-    const typed = at >= 0 ? args[at + 1] : undefined;
+  if (/ambiguous/.test(message)) {
+    const at = args.findIndex((a) => spelled.includes(a));
+    const typed = args[at + 1] ?? "";
     return new UsageError(
-      `${long} ${JSON.stringify(typed ?? "")}: a value starting with "-" must be attached: ${long}=${typed ?? ""}`,
+      `${long} ${JSON.stringify(typed)}: a value starting with "-" must be attached: ${long}=${typed}`,
     );
   }
-  if (/argument missing/.test(err.message ?? "")) return new UsageError(`${long} needs a value`);
-  return new UsageError(err.message ?? String(e));
+  if (/argument missing/.test(message)) return new UsageError(`${long} needs a value`);
+  return new UsageError(message);
 }
 
 /**
@@ -158,7 +178,7 @@ export function parseOptions<T extends OptionTable>(table: T, args: readonly str
       strict: true,
     });
   } catch (e) {
-    throw refusal(e, words);
+    throw refusal(e, words, table);
   }
   const values: Record<string, string | boolean> = {};
   const given = new Set<string>();

@@ -41,6 +41,11 @@ describe("sdmakit: bad input exits 2 with one message and the help pointer once"
     [["allr", "-b", "64gb", "-e", "1tb"], /-e "1tb": expected bytes like/],
     [["allr", "--json=1"], /--json takes no value; got "--json=1"/],
     [["allr", "-r"], /--nworkers needs a value/],
+    [
+      ["allr", "--trace", "-t.json"],
+      /--trace "-t\.json": a value starting with "-" must be attached: --trace=-t\.json/,
+    ],
+    [["allr", "-d", "-x"], /--datatype "-x": a value starting with "-" must be attached: --datatype=-x/],
     [["allr", "--check", "sometimes"], /unexpected sometimes/],
     [["allr", "--check", "--no-check"], /--check and --no-check exclude each other/],
     [["demo", "junk"], /unexpected argument "junk"/],
