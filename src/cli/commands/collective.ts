@@ -7,6 +7,7 @@
  */
 import { UsageError } from "../../bits/index.js";
 import {
+  averageBusbw,
   type CollectiveName,
   type CollectiveRun,
   formatHeader,
@@ -143,49 +144,62 @@ function writeTrace(
   file.write(`${chunk.join(",\n")}\n],"displayTimeUnit":"ns","otherData":${JSON.stringify(meta)}}\n`);
 }
 
-async function run(name: CollectiveName, args: readonly string[], io: Io): Promise<number> {
-  const parsed = parseOptions(COLLECTIVE_OPTIONS, args);
-  const extra = parsed.positionals.filter((p) => p !== name && !ALIASES[name].includes(p));
-  if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(" ")}`);
-  const s = collectiveSettings(name, parsed.values, parsed.given);
-  const r0 = s.run;
-  const config = configOf(name, r0, s);
-  // Created now: a bad path fails before the run, and the target is replaced only at the end.
-  const trace = s.trace && openAtomic("--trace", s.trace.path);
-  const report = s.reportFile === undefined ? undefined : openAtomic("--report-to-json-file", s.reportFile);
-  const tty = process.stderr.isTTY === true;
-  const mode = s.progress === false ? "off" : tty ? "tty" : "log";
-  const progress = createProgress(io, mode, () => performance.now());
-  io.out(s.json ? `${toJson({ record: "config", ...config })}\n` : headerLine(name, r0, s) + formatHeader());
+interface Outputs {
+  readonly io: Io;
+  readonly trace: AtomicFile | undefined;
+  readonly report: AtomicFile | undefined;
+}
+
+/** Run every size, writing its row (and trace) as it finishes; a size's run is garbage after that. */
+function streamSizes(name: CollectiveName, s: CollectiveSettings, config: object, out: Outputs) {
+  const mode = s.progress === false ? "off" : process.stderr.isTTY === true ? "tty" : "log";
+  const progress = createProgress(out.io, mode, () => performance.now());
   const totalWork = s.sizes.reduce((a, b) => a + b, 0);
   let doneWork = 0;
   const rows: ReportRow[] = [];
   const results: object[] = [];
   let lastKinds: Readonly<Record<LegKind, number>> | undefined;
+  for (const size of s.sizes) {
+    const label = `${name} ${size} B`;
+    progress.update(doneWork / totalWork, label);
+    const r = runSize(s.run, size, (f) => progress.update((doneWork + f * size) / totalWork, label));
+    doneWork += size;
+    progress.done();
+    rows.push(r.row);
+    lastKinds = r.legKinds;
+    const json = rowJson(r.row, r.plan.algorithm, r.check);
+    if (out.report) results.push(json);
+    out.io.out(s.json ? `${toJson({ record: "row", ...json })}\n` : formatRow(r.row));
+    if (out.trace && size === s.trace?.size) writeTrace(out.trace, r, s.run, config);
+  }
+  return { rows, results, lastKinds };
+}
+
+async function run(name: CollectiveName, args: readonly string[], io: Io): Promise<number> {
+  const parsed = parseOptions(COLLECTIVE_OPTIONS, args);
+  const extra = parsed.positionals.filter((p) => p !== name && !ALIASES[name].includes(p));
+  if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(" ")}`);
+  const s = collectiveSettings(name, parsed.values, parsed.given);
+  const config = configOf(name, s.run, s);
+  // Created now: a bad path fails before the run, and the target is replaced only at the end.
+  const trace = s.trace && openAtomic("--trace", s.trace.path);
+  const report = s.reportFile === undefined ? undefined : openAtomic("--report-to-json-file", s.reportFile);
+  io.out(
+    s.json ? `${toJson({ record: "config", ...config })}\n` : headerLine(name, s.run, s) + formatHeader(),
+  );
+  let done: ReturnType<typeof streamSizes>;
   try {
-    for (const size of s.sizes) {
-      const label = `${name} ${size} B`;
-      progress.update(doneWork / totalWork, label);
-      const r = runSize(r0, size, (f) => progress.update((doneWork + f * size) / totalWork, label));
-      doneWork += size;
-      progress.done();
-      rows.push(r.row);
-      lastKinds = r.legKinds;
-      const json = rowJson(r.row, r.plan.algorithm, r.check);
-      if (report) results.push(json);
-      io.out(s.json ? `${toJson({ record: "row", ...json })}\n` : formatRow(r.row));
-      if (trace && size === s.trace?.size) writeTrace(trace, r, r0, config);
-    }
+    done = streamSizes(name, s, config, { io, trace, report });
   } catch (e) {
     trace?.abandon();
     report?.abandon();
     throw e;
   }
-  progress.done();
-  const avg = rows.reduce((a, r) => a + r.busbw, 0) / rows.length;
+  const { rows, results, lastKinds } = done;
+  const avg = averageBusbw(rows);
   if (s.json) io.out(`${toJson({ record: "summary", "Avg bus bandwidth(GB/s)": avg })}\n`);
   else {
-    if (r0.sb2sb && sb2sbApplies(r0)) io.out(`# sb2sb=${sb2sbNote(r0, lastKinds)} (largest size)\n`);
+    if (s.run.sb2sb && sb2sbApplies(s.run)) io.out(`# sb2sb=${sb2sbNote(s.run, lastKinds)} (largest size)\n`);
     io.out(formatSummary(rows));
   }
   if (report) {
