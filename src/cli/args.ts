@@ -1,9 +1,10 @@
 /**
- * A small argument parser shared by the commands: `--flag`, `--key value`, `--key=value`, `-k value`,
- * and positionals. Each command declares which options take a value and which are flags; anything
- * else is a usage error that names the option.
+ * The argument parser of the commands that list their spellings (`--arch`, `-r`): a thin layer over
+ * the option tables of options.ts (node:util parseArgs), so `--key=value`, `-k8` and the refusals are
+ * the same as everywhere else.
  */
 import { UsageError } from "../bits/errors.js";
+import { type OptionDef, type OptionTable, optionsHelp, parseOptions } from "./options.js";
 
 export interface ArgSpec {
   /** Options that take a value (`--arch trn2`, `-r 8`), by every spelling. */
@@ -18,31 +19,47 @@ export interface ParsedArgs {
   readonly flags: Set<string>;
 }
 
-/** @throws UsageError for an unknown option or a value option with no value. */
-export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs {
-  const values = new Set(spec.values ?? []);
-  const flags = new Set(spec.flags ?? []);
-  const out: ParsedArgs = { positional: [], options: new Map(), flags: new Set() };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const isOption = /^--?[a-zA-Z]/.test(arg);
-    if (!isOption) {
-      out.positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (flags.has(name) && eq < 0) out.flags.add(name);
-    else if (values.has(name)) {
-      const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-      if (value === undefined) throw new UsageError(`option ${name} needs a value`);
-      out.options.set(name, value);
-    } else {
-      const known = [...values, ...flags].join(", ");
-      throw new UsageError(`unknown option ${name}${known ? ` (known: ${known})` : ""}`);
-    }
+function isTable(spec: ArgSpec | OptionTable): spec is OptionTable {
+  return !Array.isArray((spec as ArgSpec).values) && !Array.isArray((spec as ArgSpec).flags);
+}
+
+/** A spelling list as a table (`-r` → short r, `--arch` → arch). */
+function tableOf(spec: ArgSpec): OptionTable {
+  const table: Record<string, OptionDef> = {};
+  const add = (s: string, type: "string" | "boolean") => {
+    const key = s.replace(/^-+/, "");
+    table[key] = s.startsWith("--") ? { type, help: "" } : { type, short: key, help: "" };
+  };
+  for (const s of spec.values ?? []) add(s, "string");
+  for (const s of spec.flags ?? []) add(s, "boolean");
+  return table;
+}
+
+/**
+ * Parse against an option table (or a list of spellings). Values are keyed by their spelling: the
+ * table's `arch` is `--arch`, a listed `-r` stays `-r`. Table defaults are filled in.
+ * @throws UsageError for an unknown option or a value option with no value.
+ */
+export function parseArgs(args: readonly string[], spec: ArgSpec | OptionTable): ParsedArgs {
+  const table = isTable(spec) ? spec : tableOf(spec);
+  const p = parseOptions(table, args);
+  const out: ParsedArgs = { positional: [...p.positionals], options: new Map(), flags: new Set() };
+  for (const [key, value] of Object.entries(p.values)) {
+    const def = table[key] as OptionDef;
+    const s = !isTable(spec) && def.short === key ? `-${key}` : `--${key}`;
+    if (typeof value === "string") out.options.set(s, value);
+    else if (value === true) out.flags.add(s);
   }
   return out;
+}
+
+/** The one option of commands whose only switch is JSON output. */
+export const JSON_ONLY = { json: { type: "boolean", help: "JSON output" } } as const satisfies OptionTable;
+
+/** A command's help: its synopsis, the option table, then notes. */
+export function commandHelp(synopsis: string, table: OptionTable, notes: readonly string[] = []): string {
+  const opts = Object.keys(table).length > 0 ? `\n\n${optionsHelp(table)}` : "";
+  return `usage: ${synopsis}${opts}${notes.length > 0 ? `\n\n${notes.join("\n")}` : ""}`;
 }
 
 /** The value of the first spelling present, or undefined. */

@@ -13,9 +13,11 @@ export interface Io {
 export interface Command {
   /** The word after `sdmakit` (`decode`, `allr`, ...). */
   readonly name: string;
+  /** Other words that run it (nccom-test's `all_reduce`). */
+  readonly aliases?: readonly string[];
   /** One line for `sdmakit help`. */
   readonly summary: string;
-  /** Usage text shown on bad usage and by `sdmakit help <name>`. */
+  /** The help text: `sdmakit <name> -h`, `sdmakit help <name>`. */
   readonly usage: string;
   run(args: readonly string[], io: Io): number | Promise<number>;
 }

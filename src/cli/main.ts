@@ -1,48 +1,88 @@
 /**
  * The CLI entry: pick the command, run it, and map errors to exit codes in one place —
- * 0 ok, 1 a check failed (the command returns it), 2 bad usage or bad input.
+ * 0 ok, 1 a check failed (the command returns it), 2 bad usage or bad input (one line naming what is
+ * wrong, then where the help is). `-h` / `--help` anywhere shows the command's help (exit 0).
  */
 import { ERROR_EXIT_STATUS, SdmakitError } from "../bits/errors.js";
-import type { Io } from "./command.js";
+import type { Command, Io } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
+import { VERSION } from "./version.js";
 
-function help(io: Io): void {
-  io.out(
-    "sdmakit — a bit-exact model of the Trainium SDMA compute-DMA path\n\nusage: sdmakit <command> [args]\n\n",
-  );
-  for (const c of COMMANDS) io.out(`  ${c.name.padEnd(10)} ${c.summary}\n`);
-  io.out("\n`sdmakit help <command>` shows a command's usage.\n");
+const COLLECTIVES = new Set(["allr", "allg", "redsct", "sendrecv"]);
+
+function help(): string {
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`);
+  return [
+    `sdmakit ${VERSION} — a bit-exact model of the Trainium SDMA compute-DMA path`,
+    "",
+    "usage: sdmakit <command> [args]        sdmakit <command> -h    sdmakit --version",
+    "",
+    ...lines,
+    "",
+  ].join("\n");
+}
+
+function find(word: string | undefined): Command | undefined {
+  return word === undefined ? undefined : COMMANDS.find((c) => c.name === word || c.aliases?.includes(word));
+}
+
+/** nccom-test takes the op word anywhere (`nccom-test -r 8 allr`): the first word that names a collective. */
+function collectiveAnywhere(args: readonly string[]): { command: Command; rest: string[] } | undefined {
+  const at = args.findIndex((a, i) => {
+    const c = find(a);
+    return c !== undefined && COLLECTIVES.has(c.name) && !(args[i - 1] ?? "").startsWith("--trace");
+  });
+  if (at < 0) return undefined;
+  return { command: find(args[at]) as Command, rest: [...args.slice(0, at), ...args.slice(at + 1)] };
+}
+
+function wantsHelp(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === "-h" || a === "--help");
 }
 
 /** Run the CLI with `args` (without `node` and the script); returns the exit code. */
 export async function main(args: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = args;
-  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
-    const which = COMMANDS.find((c) => c.name === rest[0]);
-    if (which) io.out(`${which.usage}\n`);
-    else help(io);
+  if (name === "--version" || name === "-V") {
+    io.out(`${VERSION}\n`);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    io.err(`sdmakit: unknown command ${JSON.stringify(name)}\n`);
-    help(io);
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    const which = find(rest[0]);
+    if (rest[0] !== undefined && !which) {
+      io.err(`sdmakit: unknown command ${JSON.stringify(rest[0])}; \`sdmakit help\` lists them\n`);
+      return 2;
+    }
+    io.out(which ? `${which.usage}\n` : help());
+    return 0;
+  }
+  const direct = find(name);
+  const picked = direct ? { command: direct, rest } : collectiveAnywhere(args);
+  if (!picked) {
+    io.err(`sdmakit: unknown command ${JSON.stringify(name)}; \`sdmakit help\` lists them\n`);
     return 2;
   }
+  const { command } = picked;
+  if (wantsHelp(picked.rest)) {
+    io.out(`${command.usage}\n`);
+    return 0;
+  }
   try {
-    return await command.run(rest, io);
+    return await command.run(picked.rest, io);
   } catch (e) {
+    const hint = `(\`sdmakit ${command.name} -h\` for usage)`;
     if (e instanceof SdmakitError) {
-      io.err(`sdmakit ${name}: ${e.message}\n`);
+      io.err(`sdmakit ${command.name}: ${e.message}\n`);
       if (ERROR_EXIT_STATUS[e.code] === 2) {
-        io.err(`usage: ${command.usage}\n`);
+        io.err(`${hint}\n`);
         return 2;
       }
       return 1;
     }
     // Argument errors from library code (STYLE: TypeError / RangeError naming the argument).
     if (e instanceof RangeError || e instanceof TypeError) {
-      io.err(`sdmakit ${name}: ${e.message}\nusage: ${command.usage}\n`);
+      io.err(`sdmakit ${command.name}: ${e.message}\n${hint}\n`);
       return 2;
     }
     throw e;

@@ -56,12 +56,17 @@ export {
   averageBusbw,
   bandwidths,
   busFactor,
+  formatHeader,
+  formatRow,
+  formatSummary,
   formatTable,
+  MAX_SWEEP_BYTES,
+  MAX_SWEEP_SIZES,
   parseSize,
   type ReportRow,
   sweepSizes,
 } from "./report/report.js";
-export { traceOf } from "./report/trace.js";
+export { type TraceEvent, traceEvents, traceOf } from "./report/trace.js";
 export {
   admitSize,
   type CheckMode,
@@ -89,3 +94,13 @@ export {
   lnc2Partner,
   type Topology,
 } from "./timing/topology.js";
+export {
+  COLLECTIVE_DEFAULTS,
+  type CollectiveOptions,
+  type CollectiveResult,
+  collectiveRun,
+  runCollective,
+  type SweepOptions,
+  sweep,
+  sweepSizesOf,
+} from "./sweep.js";

@@ -141,9 +141,13 @@ export const PROFILES: readonly ArchProfile[] = [SUNDA, CAYMAN, MARIANA];
  * @throws UsageError naming the accepted values.
  */
 export function archProfile(which: string | number): ArchProfile {
-  const key = typeof which === "string" ? which.toLowerCase() : which;
+  // A hal_target typed on a command line arrives as a string ("3").
+  const key =
+    typeof which === "number" ? which : /^\s*\d+\s*$/.test(which) ? Number(which) : which.toLowerCase();
   const hit = PROFILES.find((p) => p.name === key || p.codename.toLowerCase() === key || p.arch === key);
   if (!hit)
-    throw new UsageError(`unknown arch ${JSON.stringify(which)}: expected trn1 | trn2 | trn3 (or 2 | 3 | 4)`);
+    throw new UsageError(
+      `unknown arch ${JSON.stringify(which)}: expected ${PROFILES.map((p) => p.name).join(" | ")}, a codename (${PROFILES.map((p) => p.codename.toLowerCase()).join(" | ")}) or a hal_target (${PROFILES.map((p) => p.arch).join(" | ")})`,
+    );
   return hit;
 }

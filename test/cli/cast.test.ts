@@ -47,7 +47,7 @@ describe("sdmakit cast", () => {
     [["bf16", "fp32", "xyz"], FieldError],
     [["fp32", "bf16", "--rounding", "rtz", "0"], FieldError],
     [["fp32", "bf16", "--seed", "3", "0"], UsageError],
-    [["fp32", "bf16", "--rounding", "sr", "--seed", "-1", "0"], FieldError],
+    [["fp32", "bf16", "--rounding", "sr", "--seed", "-1", "0"], UsageError],
     [["fp32", "bf16", "--overflow", "clamp", "0"], FieldError],
     [["fp32", "bf16", "--bogus", "0"], UsageError],
   ])("bad usage %j throws %o (exit 2 at the top level)", async (args, error) => {

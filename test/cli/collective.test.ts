@@ -11,6 +11,20 @@ import {
 } from "../../src/cli/commands/collective.js";
 import { createProgress } from "../../src/cli/progress.js";
 
+/** The JSON Lines of --json: config, rows, summary. */
+function jsonl(out: string[]) {
+  const records = out
+    .join("")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  return {
+    config: records.find((r) => r.record === "config"),
+    rows: records.filter((r) => r.record === "row"),
+    summary: records.find((r) => r.record === "summary"),
+  };
+}
+
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
@@ -39,12 +53,15 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
         c.io,
       );
       expect(code).toBe(0);
-      const j = JSON.parse(c.out.join(""));
+      const j = jsonl(c.out);
       expect(j.rows).toHaveLength(2);
-      for (const k of ["size", "count", "type", "timeUs", "algbw", "busbw", "wrong", "maxAbsErr"])
+      for (const k of ["size(B)", "count(elems)", "type", "time:avg(us)", "algbw(GB/s)", "busbw(GB/s)"])
         expect(j.rows[0]).toHaveProperty(k);
-      expect(j.rows[0].wrong).toBe(0);
-      expect(typeof j.avgBusbw).toBe("number");
+      for (const k of ["algorithm", "check", "#wrong", "maxAbsErr", "guardErrors"])
+        expect(j.rows[0]).toHaveProperty(k);
+      expect(j.rows[0]["#wrong"]).toBe(0);
+      expect(j.config).toMatchObject({ operation: cmd.name, nworkers: 3, datatype: "fp16", op: "max" });
+      expect(typeof j.summary["Avg bus bandwidth(GB/s)"]).toBe("number");
     }
   });
   it("reference checking with SR, timing-only, -i steps, and a Perfetto trace", async () => {
@@ -93,7 +110,7 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
     expect(Number(m?.[1])).toBeGreaterThan(0);
     expect(Number(m?.[1])).toBeLessThan(Number(m?.[2]));
     expect(text).toMatch(/^\s+65536\s+32768\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+ring\s+0$/m);
-    const timeOf = (out: string[]) => JSON.parse(out.join("")).rows[0].timeUs;
+    const timeOf = (out: string[]) => jsonl(out).rows[0]["time:avg(us)"];
     const full = capture();
     const timing = capture();
     expect(await allrCommand.run([...args, "--json"], full.io)).toBe(0);
@@ -147,19 +164,25 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
   });
 });
 
-describe("progress bar", () => {
-  it("stays quiet for the first second and when disabled, then draws and erases", () => {
+describe("progress line", () => {
+  it("stays quiet for the first second and when off, then draws with elapsed and estimate, and erases", () => {
     let now = 0;
     const c = capture();
-    const p = createProgress(c.io, true, () => now);
+    const p = createProgress(c.io, "tty", () => now);
     p.update(0.5, "x");
     expect(c.err).toHaveLength(0);
     now = 1500;
     p.update(0.5, "x");
-    expect(c.err.join("")).toMatch(/\[#{15}-{15}\]\s+50% x/);
+    expect(c.err.join("")).toMatch(/\[#{15}-{15}\]\s+50% 2s ~2s left x/);
     p.done();
+    const log = capture();
+    const l = createProgress(log.io, "log", () => now);
+    now += 6000;
+    l.update(0.25, "y");
+    l.update(0.3, "y");
+    expect(log.err).toEqual(["progress:  25% 6s ~18s left y\n"]);
     const quiet = capture();
-    const q = createProgress(quiet.io, false, () => now);
+    const q = createProgress(quiet.io, "off", () => now);
     now = 5000;
     q.update(1, "y");
     expect(quiet.err).toHaveLength(0);

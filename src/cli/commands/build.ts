@@ -5,25 +5,25 @@
  */
 import { isEinval, SdmaAssertError, UsageError } from "../../bits/index.js";
 import { describeLine, describeWritten, parseBuildRequest, runBuildRequest } from "../../runtime/index.js";
-import { toJson } from "../args.js";
+import { commandHelp, JSON_ONLY, parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
 
-const USAGE = `sdmakit build '<json request>' [--json]
-  request: {"arch": "trn1"|"trn2"|"trn3", "op": "copy"|"add"|"fma"|"min"|"max",
-            "sources": [addr...], "dests": [addr...], "size": bytes,
-            "inDtype", "accumDtype", "outDtype", "scales": [f32...], "scaleDtype",
-            "constant", "constantDtype", "sr": bool, "seed", "priorityClass", "dmb", "wrbar"}
-  addresses are numbers or hex strings; FMA without "scales" is the null cce_info case.`;
+const USAGE = commandHelp("sdmakit build '<json request>' [--json]", JSON_ONLY, [
+  'request: {"arch": "trn1"|"trn2"|"trn3", "op": "copy"|"add"|"fma"|"min"|"max",',
+  '          "sources": [addr...], "dests": [addr...], "size": bytes,',
+  '          "inDtype", "accumDtype", "outDtype", "scales": [f32...], "scaleDtype",',
+  '          "constant", "constantDtype", "sr": bool, "seed", "priorityClass", "dmb", "wrbar"}',
+  'addresses are numbers or hex strings; FMA without "scales" is the null cce_info case.',
+]);
 
 export const buildCommand: Command = {
   name: "build",
   summary: "show the descriptors libnrt builds for a copy / CCE request, as written on the rings",
   usage: USAGE,
   run(args: readonly string[], io: Io): number {
-    const asJson = args.includes("--json");
-    const rest = args.filter((a) => a !== "--json");
-    const unknown = rest.find((a) => a.startsWith("--"));
-    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown} (known: --json)`);
+    const p = parseArgs(args, JSON_ONLY);
+    const asJson = p.flags.has("--json");
+    const rest = p.positional;
     if (rest.length !== 1) throw new UsageError(`expected one '<json request>' argument; got ${rest.length}`);
     const req = parseBuildRequest(rest[0] as string);
     let result: ReturnType<typeof runBuildRequest>;

@@ -14,15 +14,26 @@ import {
   SrStream,
 } from "../../numerics/index.js";
 import { DTYPE_ALIASES, DTYPE_NAMES, type Dtype, dtypeBytes, dtypeFromName } from "../../spec/index.js";
-import { parseArgs } from "../args.js";
+import { commandHelp, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
+import { integerOption, type OptionTable } from "../options.js";
 
-const USAGE = [
-  "sdmakit cast <fromDtype> <toDtype> [--rounding rne|sr] [--seed N] [--overflow ieee|nan|satfinite] [--json] <hex codes…>",
-  `  dtypes: ${DTYPE_NAMES.slice(1).join(", ")} (also ${DTYPE_ALIASES.join(", ")})`,
-  "  codes are the element's bits in hex (3f80 is bf16 1.0); output is one code per line, lowercase,",
-  "  2 hex digits per byte of <toDtype>. --seed (default 0) seeds the stochastic-rounding stream.",
-].join("\n");
+const OPTIONS = {
+  rounding: { type: "string", value: "MODE", default: "rne", help: "rne | sr (stochastic)" },
+  seed: {
+    type: "string",
+    value: "N",
+    help: "seed of the stochastic-rounding stream (default 0; needs --rounding sr)",
+  },
+  overflow: { type: "string", value: "POLICY", default: "ieee", help: OVERFLOW_POLICIES.join(" | ") },
+  json: { type: "boolean", help: "the codes as a JSON array" },
+} as const satisfies OptionTable;
+
+const USAGE = commandHelp("sdmakit cast <fromDtype> <toDtype> [options] <hex codes…>", OPTIONS, [
+  `dtypes: ${DTYPE_NAMES.slice(1).join(", ")} (also ${DTYPE_ALIASES.join(", ")})`,
+  "codes are the element's bits in hex (3f80 is bf16 1.0); output is one code per line, lowercase,",
+  "2 hex digits per byte of <toDtype>.",
+]);
 
 function parseDtype(arg: string, text: string | undefined): Dtype {
   if (text === undefined) throw new UsageError(`missing <${arg}>`);
@@ -53,10 +64,7 @@ function parseRounding(mode: string | undefined, seedText: string | undefined): 
     return RNE;
   }
   if (mode !== "sr") throw new FieldError("cast", "--rounding", mode, "rne|sr");
-  const seed = seedText === undefined ? 0 : Number(seedText);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-    throw new FieldError("cast", "--seed", seedText, "0..4294967295");
-  }
+  const seed = seedText === undefined ? 0 : integerOption("--seed", seedText, 0, 0xffffffff);
   return { mode: "sr", rng: new SrStream(seed) };
 }
 
@@ -69,7 +77,7 @@ function parseOverflow(text: string | undefined): OverflowPolicy {
 }
 
 function run(args: readonly string[], io: Io): number {
-  const parsed = parseArgs(args, { values: ["--rounding", "--seed", "--overflow"], flags: ["--json"] });
+  const parsed = parseArgs(args, OPTIONS);
   const [fromText, toText, ...codeTexts] = parsed.positional;
   const from = parseDtype("fromDtype", fromText);
   const to = parseDtype("toDtype", toText);

@@ -15,17 +15,28 @@ import {
   dtypeFromName,
   KbinDmaDescOp,
 } from "../../spec/index.js";
-import { option, parseArgs, toJson } from "../args.js";
+import { commandHelp, option, parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
+import type { OptionTable } from "../options.js";
 
-const USAGE = [
-  "sdmakit cce --arch trn1|trn2|trn3 --op add|fma|min|max --in <dtype> [--accum <dtype>] [--out <dtype>]",
-  "                   [--scales a,b,…] [--const c] [--sr [--seed N]] [--json] <source hex…>",
-  `  dtypes: ${DTYPE_NAMES.slice(1).join(", ")}; --accum defaults to fp32, --out to --in.`,
-  "  Each source is its elements' little-endian bytes in hex. FMA needs one --scales value per source",
-  "  (acc = s0·scale0 + 0, then + si·scalei); --const clamps MIN/MAX against an fp32 constant.",
-  "  Prints the destination bytes as one hex string; --json adds the descriptors and events.",
-].join("\n");
+const OPTIONS = {
+  arch: { type: "string", value: "ARCH", default: "trn2", help: "trn1 | trn2 | trn3" },
+  op: { type: "string", value: "OP", help: "add | fma | min | max (required)" },
+  in: { type: "string", value: "DTYPE", help: "the sources' dtype (required)" },
+  accum: { type: "string", value: "DTYPE", default: "fp32", help: "the accumulator's dtype" },
+  out: { type: "string", value: "DTYPE", help: "the destination's dtype (default --in)" },
+  scales: { type: "string", value: "a,b,…", help: "FMA: one fp32 scale per source" },
+  const: { type: "string", value: "C", help: "MIN / MAX: clamp against this fp32 constant" },
+  sr: { type: "boolean", help: "stochastic rounding" },
+  seed: { type: "string", value: "N", help: "the SR seed (default 0; needs --sr)" },
+  json: { type: "boolean", help: "also the descriptors and engine events, as JSON" },
+} as const satisfies OptionTable;
+
+const USAGE = commandHelp("sdmakit cce --op OP --in DTYPE [options] <source hex…>", OPTIONS, [
+  `dtypes: ${DTYPE_NAMES.slice(1).join(", ")}.`,
+  "Each source is its elements' little-endian bytes in hex. FMA: acc = s0·scale0 + 0, then + si·scalei.",
+  "Prints the destination bytes as one hex string.",
+]);
 
 /** MODEL placement of the CLI's buffers in HBM: rings, then sources 64 KiB apart, then the destination. */
 const TX_RING = HBM_BASE;
@@ -57,16 +68,13 @@ function parseNumber(name: string, text: string): number {
 }
 
 function run(args: readonly string[], io: Io): number {
-  const parsed = parseArgs(args, {
-    values: ["--arch", "--op", "--in", "--accum", "--out", "--scales", "--const", "--seed"],
-    flags: ["--sr", "--json"],
-  });
+  const parsed = parseArgs(args, OPTIONS);
   const opText = option(parsed, "--op");
   const op = opText === undefined ? undefined : lookupOwn<number>(CCE_OP_BY_NAME, opText);
   if (op === undefined) throw new FieldError("cce", "--op", opText, "add|fma|min|max");
-  const dev = new Device(option(parsed, "--arch") ?? "trn2");
+  const dev = new Device(option(parsed, "--arch") as string);
   const inDt = dtypeOption(parsed, "--in");
-  const accumDt = dtypeOption(parsed, "--accum", Dtype.FP32);
+  const accumDt = dtypeOption(parsed, "--accum");
   const outDt = dtypeOption(parsed, "--out", inDt);
   if (parsed.positional.length === 0) throw new UsageError("no sources given");
   const sources = parsed.positional.map((h) => fromHex(h));

@@ -4,13 +4,15 @@
  */
 import { hex32, toHex, wordsOf } from "../../bits/index.js";
 import { Dtype, FMA_DESC, FMA_META, FmaOperand } from "../../spec/index.js";
+import { commandHelp, parseArgs, rejectExtraPositionals } from "../args.js";
 import type { Command } from "../command.js";
 
 export const demoCommand: Command = {
   name: "demo",
   summary: "encode and decode the seed's worked FMA example (dst = 0.5·s0 + 0.5·s1)",
-  usage: "sdmakit demo",
-  run(_args, io) {
+  usage: commandHelp("sdmakit demo", {}, ["Takes no arguments."]),
+  run(args, io) {
+    rejectExtraPositionals(parseArgs(args, {}), 0);
     io.out("seed 000 §9.2: dst = 0.5·s0 + 0.5·s1, bf16 in, fp32 accumulate\n\n");
     for (const [i, last] of [
       [0, false],

@@ -5,12 +5,24 @@
  */
 import { isEinval, SdmaAbortError, SdmaAssertError, toHex, UsageError } from "../../bits/index.js";
 import { createHalDevice, HAL_SYMBOLS } from "../../hal/index.js";
+import { commandHelp, option, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
+import type { OptionTable } from "../options.js";
 
-const USAGE = `sdmakit hal <libnrt symbol> --arch trn1|trn2|trn3 ['<json array of args>'] [--json]
-       sdmakit hal list        (every symbol with its parameters)
-A HAL context argument is the SDMA CSR base it carries; 64-bit values may be "0x…" strings.
-e.g. sdmakit hal aws_mariana_sdma_write_seed --arch trn3 '[4096, 5, 3, 1234]'`;
+const OPTIONS = {
+  arch: { type: "string", value: "ARCH", help: "trn1 | trn2 | trn3 (required)" },
+  json: { type: "boolean", help: "JSON output" },
+} as const satisfies OptionTable;
+
+const USAGE = commandHelp(
+  "sdmakit hal <libnrt symbol> --arch ARCH ['<json array of args>'] [--json]",
+  OPTIONS,
+  [
+    "       sdmakit hal list        (every symbol with its parameters)",
+    'A HAL context argument is the SDMA CSR base it carries; 64-bit values may be "0x…" strings.',
+    "e.g. sdmakit hal aws_mariana_sdma_write_seed --arch trn3 '[4096, 5, 3, 1234]'",
+  ],
+);
 
 interface Parsed {
   readonly symbol: string;
@@ -20,16 +32,10 @@ interface Parsed {
 }
 
 function parse(argv: readonly string[]): Parsed {
-  let arch: string | undefined;
-  let json = false;
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === "--json") json = true;
-    else if (a === "--arch") arch = argv[++i];
-    else if (a.startsWith("--arch=")) arch = a.slice(7);
-    else rest.push(a);
-  }
+  const p = parseArgs(argv, OPTIONS);
+  const arch = option(p, "--arch");
+  const json = p.flags.has("--json");
+  const rest = p.positional;
   const [symbol, argText, extra] = rest;
   if (symbol === undefined) throw new UsageError("missing <libnrt symbol> (sdmakit hal list shows them)");
   if (extra !== undefined) throw new UsageError(`unexpected ${rest.slice(2).join(" ")}`);

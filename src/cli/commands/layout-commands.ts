@@ -6,7 +6,7 @@
 import type { Layout } from "../../bits/index.js";
 import { DecodeError, fromHex, hex32, toHex, UsageError, wordsOf } from "../../bits/index.js";
 import { LAYOUTS, layoutByName } from "../../spec/index.js";
-import { parseArgs, rejectExtraPositionals, toJson } from "../args.js";
+import { commandHelp, JSON_ONLY, parseArgs, rejectExtraPositionals, toJson } from "../args.js";
 import type { Command } from "../command.js";
 import { bitExactJson, f32Text } from "../f32-fields.js";
 import { describeJson, describeText } from "../layout-text.js";
@@ -37,9 +37,9 @@ export function layoutBytes(layout: Layout, hex: string | undefined): Uint8Array
 export const layoutsCommand: Command = {
   name: "layouts",
   summary: "list every declared layout",
-  usage: "sdmakit layouts [--json]",
+  usage: commandHelp("sdmakit layouts [--json]", JSON_ONLY),
   run(args, io) {
-    const p = parseArgs(args, { flags: ["--json"] });
+    const p = parseArgs(args, JSON_ONLY);
     rejectExtraPositionals(p, 0);
     if (p.flags.has("--json")) {
       io.out(
@@ -55,9 +55,9 @@ export const layoutsCommand: Command = {
 export const describeCommand: Command = {
   name: "describe",
   summary: "show a layout's fields and bit positions",
-  usage: "sdmakit describe <layout> [--json]",
+  usage: commandHelp("sdmakit describe <layout> [--json]", JSON_ONLY),
   run(args, io) {
-    const p = parseArgs(args, { flags: ["--json"] });
+    const p = parseArgs(args, JSON_ONLY);
     rejectExtraPositionals(p, 1);
     const layout = namedLayout(p.positional[0]);
     io.out(p.flags.has("--json") ? `${toJson(describeJson(layout))}\n` : describeText(layout));
@@ -68,7 +68,7 @@ export const describeCommand: Command = {
 export const encodeCommand: Command = {
   name: "encode",
   summary: "encode a JSON object of fields as hex",
-  usage: "sdmakit encode <layout> '<json object of fields>'",
+  usage: commandHelp("sdmakit encode <layout> '<json object of fields>'", {}),
   run(args, io) {
     const p = parseArgs(args, {});
     rejectExtraPositionals(p, 2);
@@ -92,9 +92,9 @@ export const encodeCommand: Command = {
 export const decodeCommand: Command = {
   name: "decode",
   summary: "decode hex bytes into fields",
-  usage: "sdmakit decode <layout> <hex> [--json]",
+  usage: commandHelp("sdmakit decode <layout> <hex> [--json]", JSON_ONLY),
   run(args, io) {
-    const p = parseArgs(args, { flags: ["--json"] });
+    const p = parseArgs(args, JSON_ONLY);
     const layout = namedLayout(p.positional[0]);
     const bytes = layoutBytes(layout, p.positional.slice(1).join("") || undefined);
     const fields = layout.decode(bytes);

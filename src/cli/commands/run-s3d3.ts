@@ -25,20 +25,36 @@ import {
 } from "../../isa/index.js";
 import { SrStream } from "../../numerics/index.js";
 import { DTYPE_NAMES, LncSizeFmt, SdmaCceType } from "../../spec/index.js";
-import { option, parseArgs, toJson } from "../args.js";
+import { commandHelp, option, parseArgs, toJson } from "../args.js";
 import type { Command, Io } from "../command.js";
+import type { OptionTable } from "../options.js";
 
-const USAGE = [
-  "sdmakit run s3d3 [--arch trn2|trn3] [--core N] [--fill seq|random] [--seed N]",
-  "                        [--reduce add|max|min] [--sem i=v,…] [--nodes N] [--json] <hex>",
-  "  Executes the 64-byte S3D3 word (0xBF) on a fresh simulated device as core N's POOL engine",
-  "  (default trn2, core 0). Before the run, every byte the move reads is filled: seq = (partition",
-  "  offset + channel) & 0xff (destination + 0x80), random = a seeded stream (--seed, default 0).",
-  "  --reduce drives the leg in reduce-copy mode (the word has no op); --sem sets semaphores of",
-  "  core N first (so a wait can hold); --nodes > 1 shows the multi-node refusal.",
-  "  Prints each channel's leg and the destination elements it wrote, in pattern order.",
-  "  exit 0 ran, 1 invalid word / refused / wait not met, 2 bad input",
-].join("\n");
+const OPTIONS = {
+  arch: { type: "string", value: "ARCH", default: "trn2", help: "trn2 | trn3" },
+  core: { type: "string", value: "N", default: "0", help: "the core whose POOL engine issues the word" },
+  fill: {
+    type: "string",
+    value: "KIND",
+    default: "seq",
+    help: "seq | random: what every byte the move reads holds first",
+  },
+  seed: { type: "string", value: "N", help: "seed of --fill random (default 0)" },
+  reduce: {
+    type: "string",
+    value: "OP",
+    help: "add | max | min: drive the leg in reduce-copy mode (the word has no op)",
+  },
+  sem: { type: "string", value: "i=v,…", help: "set semaphores of the core first (so a wait can hold)" },
+  nodes: { type: "string", value: "N", default: "1", help: "> 1 shows the multi-node refusal" },
+  json: { type: "boolean", help: "JSON output" },
+} as const satisfies OptionTable;
+
+const USAGE = commandHelp("sdmakit run s3d3 [options] <hex>", OPTIONS, [
+  "Executes the 64-byte S3D3 word (0xBF) on a fresh simulated device as the core's POOL engine and",
+  "prints each channel's leg and the destination elements it wrote, in pattern order.",
+  "seq fill = (partition offset + channel) & 0xff (destination + 0x80).",
+  "exit 0 ran, 1 invalid word / refused / wait not met, 2 bad input",
+]);
 
 const REDUCE_OPS: Readonly<Record<string, SdmaCceType>> = {
   add: SdmaCceType.ADD,
@@ -89,17 +105,14 @@ function fill(dev: Device, legs: readonly Sb2sbLeg[], kind: string, seed: number
 const hexAddr = (a: bigint) => `0x${a.toString(16)}`;
 
 function run(args: readonly string[], io: Io): number {
-  const parsed = parseArgs(args, {
-    values: ["--arch", "--core", "--fill", "--seed", "--reduce", "--sem", "--nodes"],
-    flags: ["--json"],
-  });
+  const parsed = parseArgs(args, OPTIONS);
   const [what, hex, ...extra] = parsed.positional;
   if (what !== "s3d3" || hex === undefined || extra.length > 0)
     throw new UsageError("run takes `s3d3` and one hex word");
   const bytes = fromHex(hex);
   if (bytes.length !== S3D3_BYTES)
     throw new DecodeError(`an S3D3 word is ${S3D3_BYTES} bytes; got ${bytes.length}`);
-  const fillKind = option(parsed, "--fill") ?? "seq";
+  const fillKind = option(parsed, "--fill") as string;
   if (fillKind !== "seq" && fillKind !== "random")
     throw new FieldError("run s3d3", "--fill", fillKind, "seq|random");
   const seedText = option(parsed, "--seed");
@@ -110,7 +123,7 @@ function run(args: readonly string[], io: Io): number {
   const reduceOp = reduceText === undefined ? undefined : lookupOwn(REDUCE_OPS, reduceText);
   if (reduceText !== undefined && reduceOp === undefined)
     throw new FieldError("run s3d3", "--reduce", reduceText, "add|max|min");
-  const dev = new Device(option(parsed, "--arch") ?? "trn2");
+  const dev = new Device(option(parsed, "--arch") as string);
   const core = integer("--core", option(parsed, "--core"), 0, dev.profile.neuronCores - 1);
   const nodes = integer("--nodes", option(parsed, "--nodes"), 1, 0xffff, 1);
   const json = parsed.flags.has("--json");

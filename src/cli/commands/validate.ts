@@ -15,7 +15,9 @@ import {
 } from "../../isa/index.js";
 import { validateCceInfo } from "../../runtime/index.js";
 import { CCE_INFO, CCE_OP_BY_NAME, type CceOpName, layoutByName, S3D3 } from "../../spec/index.js";
+import { commandHelp, option, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
+import type { OptionTable } from "../options.js";
 
 /** One line of the answer, the same shape for the S3D3 validator and for layout issues. */
 interface Reason {
@@ -33,12 +35,18 @@ interface Answer {
 /** The CLI default generation for `validate s3d3`: the first with SB2SB. */
 const DEFAULT_ARCH = "trn2";
 
-const usage = `sdmakit validate <layout> <hex> [--arch trn1|trn2|trn3] [--op fma|add|min|max] [--json]
-  s3d3: the full S3D3 collective validator (--arch, default ${DEFAULT_ARCH});
-  cce-info --op: what libnrt checks for that op (FMA scale dtype vring.c:0x3BA, counts,
-    the MIN/MAX constant dtype, the replication gate on --arch);
-  other layouts: reserved, constant, enum and undeclared bits.
-  exit 0 valid, 1 invalid, 2 bad input`;
+const OPTIONS = {
+  arch: { type: "string", value: "ARCH", default: DEFAULT_ARCH, help: "trn1 | trn2 | trn3 (s3d3, cce-info --op)" },
+  op: { type: "string", value: "OP", help: "cce-info: fma | add | min | max — what libnrt checks for that op" },
+  json: { type: "boolean", help: "JSON output" },
+} as const satisfies OptionTable;
+
+const usage = commandHelp("sdmakit validate <layout> <hex> [options]", OPTIONS, [
+  "s3d3: the full S3D3 collective validator; cce-info --op: what libnrt checks for that op (FMA",
+  "scale dtype vring.c:0x3BA, counts, the MIN/MAX constant dtype, the replication gate on --arch);",
+  "other layouts: reserved, constant, enum and undeclared bits.",
+  "exit 0 valid, 1 invalid, 2 bad input",
+]);
 
 interface Parsed {
   readonly layout: string;
@@ -49,25 +57,14 @@ interface Parsed {
 }
 
 function parse(args: readonly string[]): Parsed {
-  const positional: string[] = [];
-  let arch = DEFAULT_ARCH;
-  let json = false;
-  let op: CceOpName | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (a === "--json") json = true;
-    else if (a === "--op") {
-      const v = args[++i];
-      if (v === undefined || lookupOwn(CCE_OP_BY_NAME, v) === undefined)
-        throw new UsageError(`--op takes one of ${Object.keys(CCE_OP_BY_NAME).join(", ")}; got ${v}`);
-      op = v as CceOpName;
-    } else if (a === "--arch") {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError("--arch needs a value");
-      arch = v;
-    } else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
-    else positional.push(a);
-  }
+  const p = parseArgs(args, OPTIONS);
+  const positional = p.positional;
+  const arch = option(p, "--arch") as string;
+  const json = p.flags.has("--json");
+  const opText = option(p, "--op");
+  if (opText !== undefined && lookupOwn(CCE_OP_BY_NAME, opText) === undefined)
+    throw new UsageError(`--op takes one of ${Object.keys(CCE_OP_BY_NAME).join(", ")}; got ${JSON.stringify(opText)}`);
+  const op = opText as CceOpName | undefined;
   const [layout, hex, ...extra] = positional;
   if (layout === undefined || hex === undefined || extra.length > 0)
     throw new UsageError("validate takes a layout name and one hex string");

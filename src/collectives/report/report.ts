@@ -48,14 +48,18 @@ const UNITS: Readonly<Record<string, number>> = {
   b: 1,
   k: 1024,
   kb: 1024,
+  kib: 1024,
   m: 1024 ** 2,
   mb: 1024 ** 2,
+  mib: 1024 ** 2,
   g: GiB,
   gb: GiB,
+  gib: GiB,
 };
 
 /**
- * A byte size: a number with an optional k / kb / m / mb / g / gb suffix (powers of 1024).
+ * A byte size: a number with an optional k / kb / kib / m / mb / mib / g / gb / gib suffix, any case
+ * (all powers of 1024, as nccom-test and nccl-tests read them).
  * @throws UsageError naming the option and the accepted form.
  * @example parseSize("-e", "64MB"); // 67108864
  */
@@ -63,29 +67,51 @@ export function parseSize(option: string, text: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
   const unit = m ? UNITS[(m[2] ?? "").toLowerCase()] : undefined;
   if (!m || unit === undefined)
-    throw new UsageError(`${option} ${JSON.stringify(text)}: expected bytes like 8, 4kb, 64MB, 1gb`);
+    throw new UsageError(`${option} ${JSON.stringify(text)}: expected bytes like 8, 4kb, 64MB, 32MiB, 1gb`);
   const bytes = Math.floor(Number(m[1]) * unit);
   if (!Number.isSafeInteger(bytes)) throw new UsageError(`${option} ${text}: too large`);
   return bytes;
 }
 
-/** The sizes of a sweep: min, then ×factor (or +step) while ≤ max. */
+/** The most sizes one sweep runs: past it a sweep is a typo (`-i 1`), not a measurement. */
+export const MAX_SWEEP_SIZES = 1000;
+/** The most bytes one sweep's sizes add up to (a full run moves and checks every one). */
+export const MAX_SWEEP_BYTES = 2 ** 40;
+
+/**
+ * The sizes of a sweep: min, then ×factor (or +step) while ≤ max.
+ * @throws UsageError for an empty range, a factor ≤ 1, a step ≤ 0, both, or a sweep past
+ *   MAX_SWEEP_SIZES sizes or MAX_SWEEP_BYTES bytes in all.
+ */
 export function sweepSizes(
   min: number,
   max: number,
   factor: number | undefined,
   step: number | undefined,
 ): number[] {
+  if (!(min >= 1)) throw new UsageError(`-b ${min}: expected at least 1 byte`);
   if (min > max) throw new UsageError(`-b ${min} is larger than -e ${max}`);
-  if (factor !== undefined && !(factor > 1)) throw new UsageError(`-f ${factor}: expected a factor > 1`);
-  if (step !== undefined && !(step > 0)) throw new UsageError(`-i ${step}: expected a step > 0`);
+  if (factor !== undefined && step !== undefined) throw new UsageError("-f and -i exclude each other");
+  if (factor !== undefined && !(factor > 1 && Number.isFinite(factor)))
+    throw new UsageError(`-f ${factor}: expected a factor > 1`);
+  if (step !== undefined && !(step >= 1)) throw new UsageError(`-i ${step}: expected a step > 0`);
   const out: number[] = [];
+  let total = 0;
   for (
     let s = min;
     s <= max;
     s = step !== undefined ? s + step : Math.max(s + 1, Math.floor(s * (factor ?? 2)))
-  )
+  ) {
     out.push(s);
+    total += s;
+    if (out.length > MAX_SWEEP_SIZES || total > MAX_SWEEP_BYTES) {
+      const what =
+        out.length > MAX_SWEEP_SIZES ? `more than ${MAX_SWEEP_SIZES} sizes` : "more than 1 TiB in all";
+      throw new UsageError(
+        `-b ${min} -e ${max} ${step !== undefined ? `-i ${step}` : `-f ${factor ?? 2}`}: ${what}; use a larger -f or -i, or a narrower -b..-e`,
+      );
+    }
+  }
   return out;
 }
 
@@ -101,26 +127,35 @@ const HEADER = [
 ];
 const WIDTHS = [12, 12, 8, 10, 12, 12, 10, 8];
 
+const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(WIDTHS[i] ?? 10)).join(" ");
+
+/** The table's column header line. */
+export function formatHeader(): string {
+  return `${line(HEADER)}\n`;
+}
+
+/** One row of the table, printed as its size finishes. */
+export function formatRow(r: ReportRow): string {
+  return `${line([
+    String(r.size),
+    String(r.count),
+    r.type,
+    r.timeUs.toFixed(2),
+    r.algbw.toFixed(2),
+    r.busbw.toFixed(2),
+    r.algorithm,
+    r.wrong < 0 ? "N/A" : String(r.wrong + r.guardErrors),
+  ])}\n`;
+}
+
+/** The summary line exactly as nccom-test prints it (`Avg bus bandwidth:\t40.6901GB/s`). */
+export function formatSummary(rows: readonly ReportRow[]): string {
+  return `Avg bus bandwidth:\t${averageBusbw(rows).toFixed(4)}GB/s\n`;
+}
+
 /** The nccom-test table: a header, one line per row, and `Avg bus bandwidth`. */
 export function formatTable(rows: readonly ReportRow[]): string {
-  const line = (cells: string[]) => cells.map((c, i) => c.padStart(WIDTHS[i] ?? 10)).join(" ");
-  const out = [line(HEADER)];
-  for (const r of rows) {
-    out.push(
-      line([
-        String(r.size),
-        String(r.count),
-        r.type,
-        r.timeUs.toFixed(2),
-        r.algbw.toFixed(2),
-        r.busbw.toFixed(2),
-        r.algorithm,
-        r.wrong < 0 ? "N/A" : String(r.wrong + r.guardErrors),
-      ]),
-    );
-  }
-  out.push(`Avg bus bandwidth:    ${averageBusbw(rows).toFixed(4)} GB/s`);
-  return `${out.join("\n")}\n`;
+  return formatHeader() + rows.map(formatRow).join("") + formatSummary(rows);
 }
 
 /** The mean busbw over the rows (0 for none). */

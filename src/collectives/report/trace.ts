@@ -3,15 +3,18 @@
  * (track) per DMA queue, one slice per packet — the descriptors one add_dma_packet(_cce) call wrote
  * — and a flow arrow from each leg a leg waits on (a semaphore wait across queues) to the leg.
  * Packet slices split their leg's scheduled time evenly (MODEL: the schedule places legs; packets
- * of one leg run back to back on their queue).
+ * of one leg run back to back on their queue). Rank r is pid r + 1 and queue q is tid q + 1 (Perfetto
+ * treats pid 0 as the idle task); tid 0 of each rank holds the launch slice, so the trace ends where
+ * the table's time does. Events are yielded one by one so a writer can stream them.
  */
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import { legAluOp } from "../plan/leg-math.js";
 import { legPacketCount } from "../plan/packets.js";
 import type { Plan } from "../plan/plan.js";
+import { ARCH_TIMING } from "../timing/cost-model.js";
 import type { Schedule } from "../timing/schedule.js";
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   ph: string;
   pid: number;
@@ -25,35 +28,46 @@ interface TraceEvent {
 }
 
 /**
- * The trace of a scheduled plan.
- * @example writeFileSync("t.json", JSON.stringify(traceOf(plan, schedule, profile)));
+ * The trace events of a scheduled plan, one at a time.
+ * @example for (const e of traceEvents(plan, schedule, profile)) write(JSON.stringify(e));
  */
-export function traceOf(plan: Plan, schedule: Schedule, profile: ArchProfile): { traceEvents: TraceEvent[] } {
-  const ev: TraceEvent[] = [];
-  const us = (ns: number) => ns / 1000;
+export function* traceEvents(plan: Plan, schedule: Schedule, profile: ArchProfile): Generator<TraceEvent> {
+  const { launchNs } = ARCH_TIMING[profile.name];
+  const us = (ns: number) => (launchNs + ns) / 1000;
   const named = new Set<string>();
   for (const leg of plan.legs) {
     if (!named.has(`${leg.rank}`)) {
       named.add(`${leg.rank}`);
-      ev.push({
+      yield {
         name: "process_name",
         ph: "M",
-        pid: leg.rank,
+        pid: leg.rank + 1,
         tid: 0,
         ts: 0,
         args: { name: `rank ${leg.rank}` },
-      });
+      };
+      yield { name: "thread_name", ph: "M", pid: leg.rank + 1, tid: 0, ts: 0, args: { name: "launch" } };
+      yield {
+        name: "launch",
+        cat: "launch",
+        ph: "X",
+        pid: leg.rank + 1,
+        tid: 0,
+        ts: 0,
+        dur: launchNs / 1000,
+        args: { note: "launch of the cost model (ARCH_TIMING.launchNs)" },
+      };
     }
     if (!named.has(`${leg.rank}:${leg.queue}`)) {
       named.add(`${leg.rank}:${leg.queue}`);
-      ev.push({
+      yield {
         name: "thread_name",
         ph: "M",
-        pid: leg.rank,
-        tid: leg.queue,
+        pid: leg.rank + 1,
+        tid: leg.queue + 1,
         ts: 0,
         args: { name: `DMA queue ${leg.queue}` },
-      });
+      };
     }
     const start = schedule.start[leg.id]!;
     const end = schedule.end[leg.id]!;
@@ -62,41 +76,48 @@ export function traceOf(plan: Plan, schedule: Schedule, profile: ArchProfile): {
     const alu = legAluOp(leg, plan.op);
     const name = alu === undefined ? leg.kind : `${leg.kind} ${alu}`;
     for (let k = 0; k < packets; k++) {
-      ev.push({
+      yield {
         name,
         cat: leg.kind,
         ph: "X",
-        pid: leg.rank,
-        tid: leg.queue,
+        pid: leg.rank + 1,
+        tid: leg.queue + 1,
         ts: us(start + k * each),
-        dur: us(each),
+        dur: each / 1000,
         args: { leg: leg.id, step: leg.step, packet: k, sources: leg.srcs.length, dests: leg.dsts.length },
-      });
+      };
     }
     for (const a of leg.after) {
       const from = plan.legs[a]!;
       if (from.rank === leg.rank && from.queue === leg.queue) continue;
       const id = a * plan.legs.length + leg.id;
-      ev.push({
+      yield {
         name: "semaphore",
         cat: "wait",
         ph: "s",
         id,
-        pid: from.rank,
-        tid: from.queue,
+        pid: from.rank + 1,
+        tid: from.queue + 1,
         ts: us(schedule.end[a]!) - 0.001,
-      });
-      ev.push({
+      };
+      yield {
         name: "semaphore",
         cat: "wait",
         ph: "f",
         bp: "e",
         id,
-        pid: leg.rank,
-        tid: leg.queue,
-        ts: us(start),
-      });
+        pid: leg.rank + 1,
+        tid: leg.queue + 1,
+        ts: us(start) + 0.001,
+      };
     }
   }
-  return { traceEvents: ev };
+}
+
+/**
+ * The trace of a scheduled plan as one object (small plans; stream larger ones with traceEvents).
+ * @example writeFileSync("t.json", JSON.stringify(traceOf(plan, schedule, profile)));
+ */
+export function traceOf(plan: Plan, schedule: Schedule, profile: ArchProfile): { traceEvents: TraceEvent[] } {
+  return { traceEvents: [...traceEvents(plan, schedule, profile)] };
 }

@@ -1,0 +1,44 @@
+/**
+ * The few calls a library user comes for, with defaults: encode / decode a layout by object or name,
+ * run one collective, sweep sizes. Everything else is in the layer namespaces.
+ */
+import type { Fields, FieldValue, Layout } from "./bits/index.js";
+import { fromHex, UsageError } from "./bits/index.js";
+import { LAYOUTS, layoutByName } from "./spec/index.js";
+
+function layoutOf(layout: Layout | string): Layout {
+  if (typeof layout !== "string") return layout;
+  const found = layoutByName(layout);
+  if (!found)
+    throw new UsageError(
+      `unknown layout ${JSON.stringify(layout)}; known: ${LAYOUTS.map((l) => l.name).join(", ")}`,
+    );
+  return found;
+}
+
+/**
+ * Decode a layout's bytes (or hex) into its fields by flat dotted name.
+ * @throws UsageError for an unknown layout name; DecodeError for too few bytes.
+ * @example decode("fma-desc", "0000a0000000100200030000003f0000")["scale"];
+ */
+export function decode(layout: Layout | string, bytes: Uint8Array | string): Fields {
+  return layoutOf(layout).decode(typeof bytes === "string" ? fromHex(bytes) : bytes);
+}
+
+/**
+ * Encode fields (by flat dotted name; unnamed fields are 0 or their constant) into the layout's bytes.
+ * @throws UsageError for an unknown layout name; FieldError naming a field that is unknown or out of range.
+ * @example encode("fma-desc", { a_sel: 1, b_sel: 2, c_sel: 0, scale: 0.5 });
+ */
+export function encode(layout: Layout | string, fields: Readonly<Record<string, FieldValue>>): Uint8Array {
+  return layoutOf(layout).encode(fields);
+}
+
+export {
+  COLLECTIVE_DEFAULTS,
+  type CollectiveOptions,
+  type CollectiveResult,
+  runCollective,
+  type SweepOptions,
+  sweep,
+} from "./collectives/index.js";

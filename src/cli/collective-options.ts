@@ -1,0 +1,290 @@
+/**
+ * The option table of the collective commands (allr / allg / redsct / sendrecv): nccom-test's flags
+ * and long forms, nccl-tests' where they do not clash (nccom-test wins `-r`, `-N`, `-t`), our own
+ * flags, and the defaults of the library's COLLECTIVE_DEFAULTS. `collectiveSettings` turns the parse
+ * into the run, its sizes and the output choices.
+ */
+import { freemem } from "node:os";
+import { UsageError } from "../bits/errors.js";
+import {
+  type AlgorithmName,
+  COLLECTIVE_DEFAULTS,
+  COLLECTIVE_DTYPES,
+  type CollectiveName,
+  type CollectiveRun,
+  collectiveDtype,
+  collectiveRun,
+  type HostBudget,
+  parseSize,
+  type ReduceOp,
+  sweepSizes,
+} from "../collectives/index.js";
+import { type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
+import { choiceOption, integerOption, type OptionTable, type OptionValues, optionsHelp } from "./options.js";
+
+const D = COLLECTIVE_DEFAULTS;
+
+export const COLLECTIVE_OPTIONS = {
+  nworkers: {
+    type: "string",
+    short: "r",
+    aliases: ["ranks"],
+    value: "N",
+    default: String(D.ranks),
+    help: "ranks (physical NeuronCores; 8 = one Trn2 chip)",
+  },
+  ngpus: {
+    type: "string",
+    short: "g",
+    value: "N",
+    help: "nccl-tests' GPUs per process: ranks when -r is not given",
+  },
+  nnodes: {
+    type: "string",
+    short: "N",
+    value: "N",
+    default: String(D.nodes),
+    help: "nodes (instances); ranks split evenly",
+  },
+  minbytes: { type: "string", short: "b", value: "SIZE", default: String(D.minBytes), help: "first size" },
+  maxbytes: { type: "string", short: "e", value: "SIZE", default: "4MiB", help: "last size" },
+  stepfactor: {
+    type: "string",
+    short: "f",
+    value: "F",
+    help: `multiply the size by F each step (default ${D.factor} unless -i)`,
+  },
+  stepbytes: { type: "string", short: "i", value: "SIZE", help: "add SIZE each step instead" },
+  datatype: {
+    type: "string",
+    short: "d",
+    value: "TYPE",
+    default: D.dtype,
+    help: "uint8 int8 uint16 int16 uint32 int32 uint64 int64 fp16|half bf16|bfloat16 fp32|float fp8|fp8e4|f8e4m3 fp8e5|f8e5m2 fp8e3",
+  },
+  op: { type: "string", short: "o", value: "OP", default: D.op, help: "sum | max | min | avg" },
+  arch: { type: "string", value: "ARCH", default: D.arch, help: "trn1 | trn2 | trn3" },
+  lnc: {
+    type: "string",
+    value: "1|2",
+    help: "physical cores per rank, as nccom-test's NEURON_LOGICAL_NC_CONFIG (default 2 on trn2 / trn3, 1 on trn1)",
+  },
+  algo: {
+    type: "string",
+    value: "ALGO",
+    default: D.algorithm,
+    help: "auto (fastest per size) | ring | kangaring | mesh",
+  },
+  check: {
+    type: "string",
+    short: "c",
+    aliases: ["check-mode"],
+    value: "[MODE]",
+    default: D.check,
+    help: "exact (data whose sum is exact, every bit compared) | reference|random (random data vs a scalar reference) | all_ones (= exact)",
+    optional: { match: /^(exact|reference|random|all_ones|\d+)$/, bare: D.check },
+  },
+  "no-check": { type: "boolean", help: "do not check (nccom-test's default)" },
+  sr: { type: "boolean", help: "stochastic rounding, seeded with --seed" },
+  seed: { type: "string", value: "N", default: String(D.seed), help: "seed of the data (and of --sr)" },
+  "max-memory": {
+    type: "string",
+    value: "SIZE",
+    help: "host memory a functional run may use (default half the free memory); a larger run is refused",
+  },
+  "timing-only": { type: "boolean", help: "only the schedule: the same times, no data moved, not checked" },
+  sb2sb: {
+    type: "boolean",
+    help: "LNC2 pair exchanges as SB2SB legs staged through SBUF (trn2 / trn3, one node)",
+  },
+  trace: { type: "string", value: "FILE", help: "write a Perfetto trace of one size (see --trace-size)" },
+  "trace-size": { type: "string", value: "SIZE", help: "the size to trace (default the largest)" },
+  json: { type: "boolean", help: "JSON Lines on stdout: a config line, one line per size, a summary line" },
+  "report-to-json-file": {
+    type: "string",
+    value: "FILE",
+    help: "also write the whole report as one JSON document (nccom-test's schema plus ours)",
+  },
+  progress: { type: "boolean", help: "progress line on stderr (default: when stderr is a terminal)" },
+  "no-progress": { type: "boolean", aliases: ["non-interactive"], help: "no progress line" },
+  "show-algorithm": { type: "boolean", help: "accepted: every row's algorithm is in the JSON" },
+  iters: { type: "string", short: "n", value: "N", help: "accepted and ignored: the model is deterministic" },
+  warmup_iters: {
+    type: "string",
+    short: "w",
+    value: "N",
+    help: "accepted and ignored: the model is deterministic",
+  },
+  stats: {
+    type: "string",
+    short: "t",
+    value: "STAT…",
+    more: /^(avg|p\d{1,2})$/,
+    help: "accepted and ignored (nccom-test -t avg p50, nccl-tests -t threads)",
+  },
+} as const satisfies OptionTable;
+
+export type CollectiveValues = OptionValues<typeof COLLECTIVE_OPTIONS>;
+
+/** nccom-test's and nccl-tests' dtype names, for the names ours does not take as is. */
+const DTYPE_ALIASES: Readonly<Record<string, string>> = {
+  half: "fp16",
+  float: "fp32",
+  fp8: "fp8_e4",
+  fp8e4: "fp8_e4",
+  f8e4m3: "fp8_e4",
+  fp8e5: "fp8_e5",
+  f8e5m2: "fp8_e5",
+  fp8e3: "fp8_e3",
+};
+const CHECK_MODES: Readonly<Record<string, CollectiveRun["check"]>> = {
+  exact: "exact",
+  all_ones: "exact",
+  reference: "reference",
+  random: "reference",
+};
+
+export interface CollectiveSettings {
+  readonly run: CollectiveRun;
+  readonly sizes: readonly number[];
+  readonly json: boolean;
+  readonly reportFile: string | undefined;
+  readonly trace: { readonly path: string; readonly size: number } | undefined;
+  /** undefined: on when stderr is a terminal. */
+  readonly progress: boolean | undefined;
+  /** Header notes (options accepted and ignored). */
+  readonly notes: readonly string[];
+}
+
+function checkOf(v: CollectiveValues, given: ReadonlySet<string>): CollectiveRun["check"] {
+  if (v["no-check"]) {
+    if (given.has("check")) throw new UsageError("--check and --no-check exclude each other");
+    return "none";
+  }
+  const text = v.check;
+  const mode = /^\d+$/.test(text) ? D.check : CHECK_MODES[text]; // nccl-tests -c <iters>: checked
+  if (mode === undefined)
+    throw new UsageError(`--check ${JSON.stringify(text)}: expected exact | reference | random | all_ones`);
+  if (v["timing-only"] && given.has("check"))
+    throw new UsageError(`--check ${text} and --timing-only exclude each other (timing-only moves no data)`);
+  return mode;
+}
+
+/** A factor: a number > 1, with size units as nccom-test's doc shows (`-f 2kb`). */
+function factorOf(text: string): number {
+  if (/^\s*\d+(\.\d+)?\s*$/.test(text)) return Number(text);
+  try {
+    return parseSize("-f", text);
+  } catch {
+    throw new UsageError(`-f ${JSON.stringify(text)}: expected a factor > 1, like 2 or 4`);
+  }
+}
+
+/** The dtype of `-d`, by our name or either tool's. */
+function dtypeOf(text: string): Dtype {
+  const lower = text.toLowerCase();
+  try {
+    return collectiveDtype(DTYPE_ALIASES[lower] ?? lower);
+  } catch {
+    const why = lower === "double" || lower === "fp64" ? " (the CCE has no fp64)" : "";
+    throw new UsageError(
+      `-d ${JSON.stringify(text)}${why}: expected ${COLLECTIVE_DTYPES.map(dtypeName).join(", ")} or ${Object.keys(DTYPE_ALIASES).join(", ")}, bfloat16, float16, float32`,
+    );
+  }
+}
+
+function ranksOf(v: CollectiveValues, given: ReadonlySet<string>): number {
+  if (v.ngpus !== undefined && !given.has("nworkers")) return integerOption("-g", v.ngpus, 1, 4096);
+  return integerOption("-r", v.nworkers, 1, 4096);
+}
+
+/** `--max-memory`, or by default half the free memory (a fair share on a shared machine). */
+function hostBudget(text: string | undefined): HostBudget {
+  if (text !== undefined) return { bytes: parseSize("--max-memory", text), source: "--max-memory" };
+  return { bytes: Math.floor(freemem() / 2), source: "half the free memory; set --max-memory" };
+}
+
+/**
+ * The run, sizes and output choices of a parse.
+ * @throws UsageError naming the option and echoing its value.
+ */
+export function collectiveSettings(
+  collective: CollectiveName,
+  v: CollectiveValues,
+  given: ReadonlySet<string>,
+): CollectiveSettings {
+  const timingOnly = v["timing-only"] === true;
+  const run = collectiveRun({
+    collective,
+    ranks: ranksOf(v, given),
+    nodes: integerOption("-N", v.nnodes, 1, 4096),
+    arch: v.arch,
+    algorithm: choiceOption<AlgorithmName | "auto">("--algo", v.algo, ["auto", "ring", "kangaring", "mesh"]),
+    dtype: dtypeOf(v.datatype),
+    op: choiceOption<ReduceOp>("-o", v.op, ["sum", "max", "min", "avg"]),
+    check: checkOf(v, given),
+    timingOnly,
+    seed: integerOption("--seed", v.seed, 0, 0xffffffff),
+    sr: v.sr === true,
+    sb2sb: v.sb2sb === true,
+    ...(v.lnc === undefined ? {} : { lnc: choiceOption<"1" | "2">("--lnc", v.lnc, ["1", "2"]) === "1" ? 1 : 2 }),
+    hostBudget: hostBudget(v["max-memory"]),
+  });
+  const min = parseSize("-b", v.minbytes);
+  const max = parseSize("-e", v.maxbytes);
+  const unit = dtypeBytes(run.dtype);
+  for (const [opt, bytes, text] of [
+    ["-b", min, v.minbytes],
+    ["-e", max, v.maxbytes],
+  ] as const)
+    if (bytes < unit)
+      throw new UsageError(
+        `${opt} ${JSON.stringify(text)}: expected at least one element (${unit} bytes of ${dtypeName(run.dtype)})`,
+      );
+  const step = v.stepbytes === undefined ? undefined : parseSize("-i", v.stepbytes);
+  const factor =
+    v.stepfactor === undefined ? (step === undefined ? D.factor : undefined) : factorOf(v.stepfactor);
+  if (v.stepfactor !== undefined && step !== undefined) throw new UsageError("-f and -i exclude each other");
+  const sizes = sweepSizes(min, max, factor, step);
+  const traceSize = v["trace-size"] === undefined ? undefined : parseSize("--trace-size", v["trace-size"]);
+  if (traceSize !== undefined && !sizes.includes(traceSize))
+    throw new UsageError(
+      `--trace-size ${JSON.stringify(v["trace-size"])}: not one of the sweep's sizes (${sizes.join(", ")})`,
+    );
+  if (v.progress && v["no-progress"]) throw new UsageError("--progress and --no-progress exclude each other");
+  if (v.iters !== undefined) integerOption("-n", v.iters, 1, 1e9);
+  if (v.warmup_iters !== undefined) integerOption("-w", v.warmup_iters, 0, 1e9);
+  const ignored = [
+    ...(v.iters === undefined ? [] : [`-n ${v.iters}`]),
+    ...(v.warmup_iters === undefined ? [] : [`-w ${v.warmup_iters}`]),
+    ...(v.stats === undefined ? [] : [`-t ${v.stats}`]),
+  ];
+  return {
+    run,
+    sizes,
+    json: v.json === true,
+    reportFile: v["report-to-json-file"],
+    trace:
+      v.trace === undefined
+        ? undefined
+        : { path: v.trace, size: traceSize ?? (sizes[sizes.length - 1] as number) },
+    progress: v.progress ? true : v["no-progress"] ? false : undefined,
+    notes:
+      ignored.length === 0
+        ? []
+        : [`${ignored.join(" ")} ignored: the model is deterministic (one iteration = the P50)`],
+  };
+}
+
+/** The collective commands' --help. */
+export function collectiveHelp(name: CollectiveName): string {
+  return [
+    `usage: sdmakit ${name} [options]     (the op word may also come anywhere: sdmakit -r 8 ${name})`,
+    "",
+    optionsHelp(COLLECTIVE_OPTIONS),
+    "",
+    "Sizes take B, K/KB/KiB, M/MB/MiB, G/GB/GiB (all powers of 1024, as nccom-test); `-b8` and `--minbytes=8` work.",
+    "Our defaults differ from nccom-test's (32M, uint8, unchecked) to show the in-DMA reduce on small sizes;",
+    "the header line prints every setting used. Exit 1 on any wrong element or guard byte, 2 on bad usage.",
+  ].join("\n");
+}

@@ -1,0 +1,146 @@
+/**
+ * The library's front door to collectives: `runCollective` (one size) and `sweep` (a size sweep,
+ * yielding each size as it finishes) with every setting defaulted from one table, the one the CLI
+ * prints in its header and --help. Neither keeps a size's simulated device once its row is made, so
+ * a sweep's memory follows its largest size, not the sum.
+ */
+import { UsageError } from "../bits/errors.js";
+import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
+import type { Dtype } from "../spec/dtype.js";
+import { collectiveDtype } from "./check/dtypes.js";
+import type { HostBudget } from "./device/host-memory.js";
+import type { AlgorithmName, CollectiveName, LegKind, ReduceOp } from "./plan/plan.js";
+import { type ReportRow, sweepSizes } from "./report/report.js";
+import { type CheckMode, type CollectiveRun, runSize } from "./run-collective.js";
+import { checkLnc, defaultLnc } from "./timing/topology.js";
+
+/** The defaults of a collective run and sweep (the CLI's defaults too). */
+export const COLLECTIVE_DEFAULTS = {
+  ranks: 8,
+  nodes: 1,
+  arch: "trn2",
+  algorithm: "auto",
+  dtype: "bf16",
+  op: "sum",
+  check: "exact",
+  seed: 0,
+  minBytes: 8,
+  maxBytes: 4 * 1024 * 1024,
+  factor: 2,
+} as const;
+
+export interface CollectiveOptions {
+  readonly collective: CollectiveName;
+  readonly ranks?: number;
+  readonly nodes?: number;
+  /** An arch name (`trn2`), codename or profile. */
+  readonly arch?: string | ArchProfile;
+  readonly algorithm?: AlgorithmName | "auto";
+  /** A dtype name (`bf16`) or code. */
+  readonly dtype?: string | Dtype;
+  readonly op?: ReduceOp;
+  readonly check?: CheckMode;
+  /** Schedule only: times without moving data (no check). */
+  readonly timingOnly?: boolean;
+  /** Seed of the input data, and of stochastic rounding when `sr` is set. */
+  readonly seed?: number;
+  readonly sr?: boolean;
+  readonly sb2sb?: boolean;
+  /** Physical cores per rank (nccom-test's NEURON_LOGICAL_NC_CONFIG); default the arch's (defaultLnc). */
+  readonly lnc?: 1 | 2;
+  /** Host memory a functional run may use (admission control); none: only the device's HBM limits. */
+  readonly hostBudget?: HostBudget;
+}
+
+export interface SweepOptions extends CollectiveOptions {
+  readonly minBytes?: number;
+  readonly maxBytes?: number;
+  /** Multiply the size by this each step (default 2 unless `step` is given). */
+  readonly factor?: number;
+  /** Add this many bytes each step instead. */
+  readonly step?: number;
+}
+
+/** One size's result, without the device it ran on. */
+export interface CollectiveResult {
+  readonly row: ReportRow;
+  readonly algorithm: AlgorithmName;
+  readonly check: CheckMode;
+  readonly legKinds: Readonly<Record<LegKind, number>>;
+}
+
+/**
+ * The full run description for `options`, defaults filled in.
+ * @throws UsageError for an unknown arch or a dtype collectives cannot take.
+ */
+export function collectiveRun(options: CollectiveOptions): CollectiveRun {
+  const d = COLLECTIVE_DEFAULTS;
+  const arch = options.arch ?? d.arch;
+  const dtype = options.dtype ?? d.dtype;
+  const seed = options.seed ?? d.seed;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new UsageError(`seed ${seed}: expected an integer 0..4294967295`);
+  const timingOnly = options.timingOnly === true;
+  const profile = typeof arch === "string" ? archProfile(arch) : arch;
+  return {
+    profile,
+    lnc: checkLnc(profile, options.lnc ?? defaultLnc(profile)),
+    ranks: options.ranks ?? d.ranks,
+    nodes: options.nodes ?? d.nodes,
+    collective: options.collective,
+    algorithm: options.algorithm ?? d.algorithm,
+    dtype: typeof dtype === "string" ? collectiveDtype(dtype) : dtype,
+    op: options.op ?? d.op,
+    check: timingOnly ? "none" : (options.check ?? d.check),
+    timingOnly,
+    sb2sb: options.sb2sb === true,
+    dataSeed: seed,
+    ...(options.sr ? { srSeed: seed } : {}),
+    ...(options.hostBudget === undefined ? {} : { hostBudget: options.hostBudget }),
+  };
+}
+
+function resultOf(
+  run: CollectiveRun,
+  size: number,
+  onProgress?: (fraction: number) => void,
+): CollectiveResult {
+  const r = runSize(run, size, onProgress);
+  // Only the row and small facts leave: the plan, schedule and device of this size are garbage now.
+  return { row: r.row, algorithm: r.plan.algorithm, check: r.check, legKinds: r.legKinds };
+}
+
+/**
+ * Run one collective at one size (default 1 MiB).
+ * @throws UsageError for a request the topology or planner cannot take; DeviceFault on a device fault.
+ * @example runCollective({ collective: "allr", ranks: 8 }).row.busbw;
+ */
+export function runCollective(options: CollectiveOptions & { readonly size?: number }): CollectiveResult {
+  return resultOf(collectiveRun(options), options.size ?? 1024 * 1024);
+}
+
+/** The sizes `options` sweeps (capped: see sweepSizes). */
+export function sweepSizesOf(options: SweepOptions): number[] {
+  const d = COLLECTIVE_DEFAULTS;
+  const step = options.step;
+  return sweepSizes(
+    options.minBytes ?? d.minBytes,
+    options.maxBytes ?? d.maxBytes,
+    step === undefined ? (options.factor ?? d.factor) : options.factor,
+    step,
+  );
+}
+
+/**
+ * Sweep sizes, yielding each size's result as soon as it finishes.
+ * @param onProgress the fraction of the current size done
+ * @example for (const r of sweep({ collective: "allg", ranks: 4, maxBytes: 4096 })) console.log(r.row);
+ */
+export function* sweep(
+  options: SweepOptions,
+  onProgress?: (size: number, fraction: number) => void,
+): Generator<CollectiveResult> {
+  const run = collectiveRun(options);
+  for (const size of sweepSizesOf(options))
+    yield resultOf(run, size, onProgress && ((f) => onProgress(size, f)));
+}

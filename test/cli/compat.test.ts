@@ -1,0 +1,142 @@
+// nccom-test and nccl-tests command lines, as their documentation writes them, each parsed to the
+// run it means (table-driven; parse only, no run), and the routing main does around them: the op
+// word anywhere, the long op names, -h on every command, --version.
+import { describe, expect, it } from "vitest";
+import { COLLECTIVE_OPTIONS, collectiveSettings } from "../../src/cli/collective-options.js";
+import { COMMANDS } from "../../src/cli/commands/index.js";
+import { main } from "../../src/cli/main.js";
+import { parseOptions } from "../../src/cli/options.js";
+import { Dtype } from "../../src/spec/index.js";
+import { runInProcess } from "../helpers/cli.js";
+
+const KiB = 1024;
+const MiB = 1024 ** 2;
+const GiB = 1024 ** 3;
+
+/** The settings of a collective command line (op word removed, as main does). */
+function settingsOf(line: string) {
+  const words = line.split(/\s+/).filter(Boolean);
+  const op = words.find((w) => /^(allr|allg|redsct|sendrecv|all_reduce|all_gather|reduce_scatter)$/.test(w));
+  const name =
+    ({ all_reduce: "allr", all_gather: "allg", reduce_scatter: "redsct" } as const)[op as "all_reduce"] ??
+    (op as "allr");
+  const p = parseOptions(
+    COLLECTIVE_OPTIONS,
+    words.filter((w) => w !== op),
+  );
+  return { name, ...collectiveSettings(name, p.values, p.given) };
+}
+
+const geometric = (min: number, max: number, f: number) => {
+  const out: number[] = [];
+  for (let s = min; s <= max; s *= f) out.push(s);
+  return out;
+};
+
+describe("documented command lines parse to the intended run", () => {
+  it.each([
+    // nccom-test.rst
+    ["-r 2 allr", { name: "allr", ranks: 2 }, geometric(8, 4 * MiB, 2)],
+    [
+      "-r 2 --minbytes 1kb --maxbytes 1gb --stepfactor 4 --datatype fp32 allr",
+      { name: "allr", ranks: 2, dtype: Dtype.FP32 },
+      geometric(KiB, GiB, 4),
+    ],
+    [
+      "-r 32 --minbytes 1kb --maxbytes 1mb --stepfactor 8 --datatype fp32 --check allg",
+      { name: "allg", ranks: 32, dtype: Dtype.FP32, check: "exact" },
+      geometric(KiB, MiB, 8),
+    ],
+    [
+      "-r 64 -N 2 -b 8 -e 1GB -f 2 -n 50 -w 5 -d fp32 allr",
+      { name: "allr", ranks: 64, nodes: 2, dtype: Dtype.FP32 },
+      geometric(8, GiB, 2),
+    ],
+    [
+      "-r 8 --minbytes 1kb --maxbytes 1mb --stepfactor 8 --datatype fp32 --stats avg p25 p50 p90 p99 --iters 1000 allg",
+      { name: "allg", ranks: 8 },
+      geometric(KiB, MiB, 8),
+    ],
+    [
+      "-r 16 allr -b 4 -e 1gb -f 16 -d fp32 --show-algorithm",
+      { name: "allr", ranks: 16 },
+      geometric(4, GiB, 16),
+    ],
+    ["-r 2 allr -b 8 -e 16 -i 4 -d fp32", { name: "allr", ranks: 2 }, [8, 12, 16]],
+    ["-r 2 allr -b 8 -e 32 -f 2 -d fp32", { name: "allr", ranks: 2 }, [8, 16, 32]],
+    [
+      "all_reduce -r 4 -c random --seed 7",
+      { name: "allr", ranks: 4, check: "reference", dataSeed: 7 },
+      geometric(8, 4 * MiB, 2),
+    ],
+    ["reduce_scatter -r 4 -c all_ones -b 1MB -e 1MB", { name: "redsct", ranks: 4, check: "exact" }, [MiB]],
+    [
+      "allg -r 4 -d fp8e4 -b 32MiB -e 32MiB --non-interactive",
+      { name: "allg", ranks: 4, dtype: Dtype.FP8_E4 },
+      [32 * MiB],
+    ],
+    ["allr -r 2 -d fp8 -f 2kb -e 16kb", { name: "allr", ranks: 2, dtype: Dtype.FP8_E4 }, [8, 16 * KiB]],
+    // nccl-tests README: all_reduce_perf -b 8 -e 256M -f 2 -g 8, its long forms, attached values
+    ["allr -b 8 -e 256M -f 2 -g 8", { name: "allr", ranks: 8 }, geometric(8, 256 * MiB, 2)],
+    [
+      "allr --minbytes=8 --maxbytes=128M --stepfactor=2 --ngpus 4 --op max --datatype half --iters 20 --warmup_iters 1",
+      { name: "allr", ranks: 4, op: "max", dtype: Dtype.FP16 },
+      geometric(8, 128 * MiB, 2),
+    ],
+    [
+      "allr -b8 -e128M -f2 -g4 -dfloat -c 1 -t 1",
+      { name: "allr", ranks: 4, dtype: Dtype.FP32, check: "exact" },
+      geometric(8, 128 * MiB, 2),
+    ],
+    [
+      "allg -d bfloat16 -b 1K -e 4K -o min",
+      { name: "allg", dtype: Dtype.BFLOAT16, op: "min" },
+      [KiB, 2 * KiB, 4 * KiB],
+    ],
+    ["allr -d f8e5m2 -b 8 -e 8", { name: "allr", dtype: Dtype.FP8_E5 }, [8]],
+    ["allr -d uint8 -b 8 -e 8 --no-check", { name: "allr", dtype: Dtype.UINT8, check: "none" }, [8]],
+  ] as const)("%s", (line, want, sizes) => {
+    const s = settingsOf(line);
+    const { name, ...run } = want as { name: string } & Record<string, unknown>;
+    expect(s.name).toBe(name);
+    expect(s.run).toMatchObject({ ranks: 8, nodes: 1, algorithm: "auto", ...run });
+    expect(s.sizes).toEqual(sizes);
+  });
+
+  it("-n / -w / -t are accepted, ignored, and the header says so", () => {
+    expect(settingsOf("allr -n 50 -w 5 -t avg p50").notes).toEqual([
+      "-n 50 -w 5 -t avg p50 ignored: the model is deterministic (one iteration = the P50)",
+    ]);
+  });
+});
+
+describe("main: routing and help", () => {
+  const cli = (...args: string[]) => runInProcess({ run: main }, args);
+  it.each([
+    ["-r", "4", "allr", "-b", "1k", "-e", "1k", "--timing-only"],
+    ["-r", "4", "-b8", "-e8", "all_reduce", "--timing-only"],
+    ["all_reduce_perf", "-g", "4", "-b", "1k", "-e", "1k", "--timing-only"],
+  ])("%j runs all-reduce", async (...args) => {
+    const r = await cli(...args);
+    expect([r.status, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toMatch(/^# allr ranks=4 /);
+    expect(r.stdout).toMatch(/Avg bus bandwidth:\t\d+\.\d{4}GB\/s\n$/);
+  });
+  it.each(COMMANDS.map((c) => c.name))("%s -h and --help print its help, exit 0", async (name) => {
+    for (const flag of ["-h", "--help"]) {
+      const r = await cli(name, flag);
+      expect([r.status, r.stderr]).toEqual([0, ""]);
+      expect(r.stdout).toMatch(new RegExp(`sdmakit ${name}`));
+    }
+  });
+  it("--version prints the package version; an unknown command is one line on stderr, exit 2", async () => {
+    const v = await cli("--version");
+    expect([v.status, v.stdout]).toEqual([0, "0.1.0\n"]);
+    const u = await cli("frobnicate");
+    expect([u.status, u.stdout, u.stderr]).toEqual([
+      2,
+      "",
+      'sdmakit: unknown command "frobnicate"; `sdmakit help` lists them\n',
+    ]);
+  });
+});
