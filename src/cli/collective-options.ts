@@ -227,7 +227,9 @@ export function collectiveSettings(
     seed: integerOption("--seed", v.seed, 0, 0xffffffff),
     sr: v.sr === true,
     sb2sb: v.sb2sb === true,
-    ...(v.lnc === undefined ? {} : { lnc: choiceOption<"1" | "2">("--lnc", v.lnc, ["1", "2"]) === "1" ? 1 : 2 }),
+    ...(v.lnc === undefined
+      ? {}
+      : { lnc: choiceOption<"1" | "2">("--lnc", v.lnc, ["1", "2"]) === "1" ? 1 : 2 }),
     hostBudget: hostBudget(v["max-memory"]),
   });
   const min = parseSize("-b", v.minbytes);

@@ -39,7 +39,6 @@ export {
 export { buildPlan, emitPlan, lazyPlan } from "./plan/build-plan.js";
 export { legPacketCount, legPackets, packetElems, queueSeed } from "./plan/packets.js";
 export { type ElemRange, GRANULE_BYTES, splitRange } from "./plan/partition.js";
-export { formatBytes } from "./report/format-bytes.js";
 export type {
   AlgorithmName,
   BufferName,
@@ -52,6 +51,7 @@ export type {
   ReduceOp,
 } from "./plan/plan.js";
 export { bufferSizes, type PlanRequest } from "./plan/plan-request.js";
+export { formatBytes } from "./report/format-bytes.js";
 export {
   averageBusbw,
   bandwidths,
@@ -76,6 +76,16 @@ export {
   type SizeResult,
 } from "./run-collective.js";
 export {
+  COLLECTIVE_DEFAULTS,
+  type CollectiveOptions,
+  type CollectiveResult,
+  collectiveRun,
+  runCollective,
+  type SweepOptions,
+  sweep,
+  sweepSizesOf,
+} from "./sweep.js";
+export {
   ARCH_TIMING,
   type ArchTiming,
   CALIBRATION,
@@ -94,13 +104,3 @@ export {
   lnc2Partner,
   type Topology,
 } from "./timing/topology.js";
-export {
-  COLLECTIVE_DEFAULTS,
-  type CollectiveOptions,
-  type CollectiveResult,
-  collectiveRun,
-  runCollective,
-  type SweepOptions,
-  sweep,
-  sweepSizesOf,
-} from "./sweep.js";

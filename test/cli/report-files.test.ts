@@ -82,7 +82,7 @@ describe("collective report files", () => {
       "--report-to-json-file",
       report,
     ]);
-    expect(r.stdout).toMatch(/\s+1024\s+512\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+N\/A\n/);
+    expect(r.stdout).toMatch(/\s+1024\s+512\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\w+\s+N\/A\n/);
     const doc = JSON.parse(readFileSync(report, "utf8"));
     expect(doc.results[0]).toMatchObject({ "#wrong": null, maxAbsErr: null, check: "none" });
   });

@@ -3,7 +3,6 @@
 // file so a layer's tests can be run without it: npx vitest run test/collectives --exclude '**/large*'
 import { describe, expect, it } from "vitest";
 import { type CollectiveRun, runSize } from "../../src/collectives/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
 import { smallRun } from "../helpers/collective-run.js";
 
 const spec: CollectiveRun = smallRun({ ranks: 8, dataSeed: 2 });

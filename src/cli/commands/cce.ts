@@ -70,7 +70,8 @@ function parseNumber(name: string, text: string): number {
 function run(args: readonly string[], io: Io): number {
   const parsed = parseArgs(args, OPTIONS);
   const opText = option(parsed, "--op");
-  const op = opText === undefined ? undefined : lookupOwn<number>(CCE_OP_BY_NAME, opText);
+  if (opText === undefined) throw new UsageError("missing --op (add | fma | min | max)");
+  const op = lookupOwn<number>(CCE_OP_BY_NAME, opText);
   if (op === undefined) throw new FieldError("cce", "--op", opText, "add|fma|min|max");
   const dev = new Device(option(parsed, "--arch") as string);
   const inDt = dtypeOption(parsed, "--in");

@@ -36,8 +36,17 @@ interface Answer {
 const DEFAULT_ARCH = "trn2";
 
 const OPTIONS = {
-  arch: { type: "string", value: "ARCH", default: DEFAULT_ARCH, help: "trn1 | trn2 | trn3 (s3d3, cce-info --op)" },
-  op: { type: "string", value: "OP", help: "cce-info: fma | add | min | max — what libnrt checks for that op" },
+  arch: {
+    type: "string",
+    value: "ARCH",
+    default: DEFAULT_ARCH,
+    help: "trn1 | trn2 | trn3 (s3d3, cce-info --op)",
+  },
+  op: {
+    type: "string",
+    value: "OP",
+    help: "cce-info: fma | add | min | max — what libnrt checks for that op",
+  },
   json: { type: "boolean", help: "JSON output" },
 } as const satisfies OptionTable;
 
@@ -63,7 +72,9 @@ function parse(args: readonly string[]): Parsed {
   const json = p.flags.has("--json");
   const opText = option(p, "--op");
   if (opText !== undefined && lookupOwn(CCE_OP_BY_NAME, opText) === undefined)
-    throw new UsageError(`--op takes one of ${Object.keys(CCE_OP_BY_NAME).join(", ")}; got ${JSON.stringify(opText)}`);
+    throw new UsageError(
+      `--op takes one of ${Object.keys(CCE_OP_BY_NAME).join(", ")}; got ${JSON.stringify(opText)}`,
+    );
   const op = opText as CceOpName | undefined;
   const [layout, hex, ...extra] = positional;
   if (layout === undefined || hex === undefined || extra.length > 0)

@@ -8,8 +8,8 @@
 import { decodeToF32, encodeFromF32, type OverflowPolicy } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { GUARD_FILL } from "../device/buffer-layout.js";
-import { exactTile, sharedExact } from "./exact-result.js";
 import type { BufferName, CollectiveName, ReduceOp } from "../plan/plan.js";
+import { exactTile, sharedExact } from "./exact-result.js";
 
 /** Elements checked at once: a tile of each input, the exact result and the output stay in cache. */
 export const CHECK_TILE = 16384;

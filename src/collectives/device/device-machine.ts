@@ -21,7 +21,6 @@ import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
 import { Device, type EngineEvent, HBM_BASE } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
-import { dtypeBytes } from "../../spec/dtype.js";
 import {
   addDmaPacket,
   addDmaPacketCce,
@@ -31,11 +30,12 @@ import {
   type Vring,
   VringPool,
 } from "../../runtime/index.js";
+import { dtypeBytes } from "../../spec/dtype.js";
+import type { BufferReader } from "../check/verify.js";
 import { queueSeed } from "../plan/packets.js";
 import type { BufRef, Leg, Plan } from "../plan/plan.js";
-import { BufferLayout, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
 import { formatBytes } from "../report/format-bytes.js";
-import type { BufferReader } from "../check/verify.js";
+import { BufferLayout, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
 import { legCalls } from "./leg-calls.js";
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
@@ -63,7 +63,7 @@ export function checkDeviceRanks(ranks: number, profile: ArchProfile, lnc: 1 | 2
 }
 
 /** MODEL (queues, above): the engine and queue of rank r's channel c. */
-function legQueue(p: ArchProfile, lnc: number, rank: number, channel: number): QueueId {
+export function legQueue(p: ArchProfile, lnc: number, rank: number, channel: number): QueueId {
   const logical = p.neuronCores / lnc;
   const core = (rank % logical) * lnc + Math.floor(channel / p.dmaEnginesPerCore);
   return {

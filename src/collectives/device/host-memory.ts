@@ -21,10 +21,10 @@ import {
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
-import type { BufferLayout } from "./buffer-layout.js";
-import { RING_SLOTS } from "./device-machine.js";
-import { formatBytes } from "../report/format-bytes.js";
 import type { Plan } from "../plan/plan.js";
+import { formatBytes } from "../report/format-bytes.js";
+import type { BufferLayout } from "./buffer-layout.js";
+import { legQueue, RING_SLOTS } from "./device-machine.js";
 
 /**
  * MODEL: host bytes per leg of a materialised plan (the leg, its schedule entry) and per packet
@@ -64,15 +64,17 @@ function newPages(from: bigint, to: bigint, last: { page: bigint }): number {
 /** Device pages written by a run of this layout: every rank's guarded buffers and the rings its queues use. */
 function devicePages(layout: BufferLayout, profile: ArchProfile): number {
   const ranks = layout.plan.ranks;
-  // Rings: queue key e · queuesPerEngine + q at HBM_BASE + key · 2 rings; every channel counted.
+  // Rings: queue key e · queuesPerEngine + q at HBM_BASE + key · 2 rings; every channel of the rank
+  // (lnc cores' engines, as the device machine maps them) counted.
   // (An upper bound: a run may use fewer channels than the core has engines.)
   const ringBytes = BigInt(2 * RING_SLOTS * DESCRIPTOR_BYTES);
   const P = BigInt(PAGE_BYTES);
   const ringPages = new Set<bigint>();
+  const { lnc } = layout.plan;
   for (let r = 0; r < ranks; r++) {
-    for (let c = 0; c < profile.dmaEnginesPerCore; c++) {
-      const engine = (r % profile.neuronCores) * profile.dmaEnginesPerCore + c;
-      const key = BigInt(engine * profile.queuesPerEngine + Math.floor(r / profile.neuronCores));
+    for (let c = 0; c < lnc * profile.dmaEnginesPerCore; c++) {
+      const q = legQueue(profile, lnc, r, c);
+      const key = BigInt(q.engine * profile.queuesPerEngine + q.queue);
       const at = HBM_BASE + key * ringBytes;
       ringPages.add(at / P).add((at + ringBytes - 1n) / P);
     }
