@@ -7,6 +7,8 @@ export interface RunInput {
   readonly ranks: string;
   readonly nodes: string;
   readonly arch: string;
+  /** `auto` (the arch's default, as nccom-test), `1` or `2`. */
+  readonly lnc: string;
   readonly algo: string;
   readonly dtype: string;
   readonly op: string;

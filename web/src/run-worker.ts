@@ -9,7 +9,9 @@ import {
   type CheckMode,
   type CollectiveName,
   type CollectiveRun,
+  checkLnc,
   collectiveDtype,
+  defaultLnc,
   parseSize,
   type ReduceOp,
   runSize,
@@ -40,8 +42,10 @@ function count(name: string, text: string): number {
 }
 
 function runOf(input: RunInput): CollectiveRun {
+  const profile = archProfile(input.arch);
   return {
-    profile: archProfile(input.arch),
+    profile,
+    lnc: input.lnc === "auto" ? defaultLnc(profile) : checkLnc(profile, Number(input.lnc)),
     ranks: count("ranks", input.ranks),
     nodes: count("nodes", input.nodes),
     collective: oneOf<CollectiveName>("collective", input.collective, ["allr", "allg", "redsct", "sendrecv"]),
@@ -66,7 +70,7 @@ function run(input: RunInput): void {
   post({
     type: "start",
     sizes,
-    header: `# ${spec.collective} ranks=${spec.ranks} nodes=${spec.nodes} arch=${spec.profile.name} dtype=${dtypeName(spec.dtype)} op=${spec.op} check=${spec.check}`,
+    header: `# ${spec.collective} ranks=${spec.ranks} nodes=${spec.nodes} arch=${spec.profile.name} lnc=${spec.lnc} dtype=${dtypeName(spec.dtype)} op=${spec.op} check=${spec.check}`,
   });
   let last: SizeResult | undefined;
   let posted = -1;

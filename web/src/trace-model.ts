@@ -63,9 +63,16 @@ export function traceModel(events: readonly TraceEvent[]): TraceModel {
   }
   const t0 = Math.min(...slices.map((s) => s.start), 0);
   const t1 = Math.max(...slices.map((s) => s.end), t0 + 1e-3);
+  // Lane labels are the trace's own metadata names (process_name / thread_name), not re-derived ids.
+  const names = new Map<string, string>();
+  for (const e of events) {
+    const name = e.ph === "M" ? e.args?.name : undefined;
+    if (typeof name !== "string") continue;
+    names.set(e.name === "process_name" ? `${e.pid}` : `${e.pid}:${e.tid}`, name);
+  }
   const lanes = laneKeys.map((k) => {
-    const [pid, tid] = k.split(":");
-    return `rank ${pid} · q${tid}`;
+    const pid = k.split(":")[0] as string;
+    return `${names.get(pid) ?? `pid ${pid}`} · ${names.get(k) ?? k}`;
   });
   return { lanes, slices, arrows, kinds: [...new Set(slices.map((s) => s.kind))], t0, t1 };
 }
