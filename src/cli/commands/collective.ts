@@ -77,15 +77,16 @@ function configOf(name: CollectiveName, run: CollectiveRun, s: CollectiveSetting
   };
 }
 
-function sb2sbApplies(run: CollectiveRun): boolean {
-  return run.profile.hasSb2sb && run.nodes === 1 && run.lnc === 1;
-}
-
-/** What --sb2sb did at a size, or why it cannot apply. */
-function sb2sbNote(run: CollectiveRun, kinds: Readonly<Record<LegKind, number>> | undefined): string {
+/** Why --sb2sb cannot apply to this run, or undefined when it can. */
+function sb2sbOff(run: CollectiveRun): string | undefined {
   if (!run.profile.hasSb2sb) return `off (${run.profile.name} has no SB2SB)`;
   if (run.nodes > 1) return "off (no SB2SB for multi-node workloads)";
   if (run.lnc !== 1) return "off (needs --lnc 1: at LNC 2 the pair is one rank)";
+  return undefined;
+}
+
+/** What --sb2sb did at a size: its SB2SB legs of all legs. */
+function sb2sbLegs(kinds: Readonly<Record<LegKind, number>> | undefined): string {
   if (kinds === undefined) return "0/0 legs";
   const all = Object.values(kinds).reduce((a, b) => a + b, 0);
   return `${kinds["sb2sb-copy"] + kinds["sb2sb-reduce"]}/${all} legs`;
@@ -98,7 +99,7 @@ function headerLine(name: CollectiveName, run: CollectiveRun, s: CollectiveSetti
   return (
     `# ${name} ranks=${run.ranks} nodes=${run.nodes} arch=${run.profile.name} lnc=${run.lnc} algo=${run.algorithm} ` +
     `dtype=${dtypeName(run.dtype)} op=${run.op} check=${run.check}${sr} seed=${run.dataSeed} ${sizes}` +
-    `${run.sb2sb ? ` sb2sb=${sb2sbApplies(run) ? "on" : sb2sbNote(run, undefined)}` : ""}\n${notes}`
+    `${run.sb2sb ? ` sb2sb=${sb2sbOff(run) ?? "on"}` : ""}\n${notes}`
   );
 }
 
@@ -204,7 +205,8 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   const avg = averageBusbw(rows);
   if (s.json) io.out(`${toJson({ record: "summary", "Avg bus bandwidth(GB/s)": avg })}\n`);
   else {
-    if (s.run.sb2sb && sb2sbApplies(s.run)) io.out(`# sb2sb=${sb2sbNote(s.run, lastKinds)} (largest size)\n`);
+    if (s.run.sb2sb && sb2sbOff(s.run) === undefined)
+      io.out(`# sb2sb=${sb2sbLegs(lastKinds)} (largest size)\n`);
     io.out(formatSummary(rows));
   }
   if (report) {
