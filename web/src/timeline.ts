@@ -75,7 +75,7 @@ export class Timeline {
   show(model: TraceModel): void {
     this.model = model;
     this.legend.replaceChildren(
-      `${model.lanes.length} queues · ${model.slices.length} packets · ${model.arrows.length} semaphore waits · `,
+      `${model.queues} queues · ${model.packets} packets · ${model.arrows.length} semaphore waits · `,
       ...model.kinds.flatMap((k, i) => [
         el("span", { style: `color: ${PALETTE[i % PALETTE.length]}` }, "■"),
         ` ${k}  `,

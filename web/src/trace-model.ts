@@ -5,6 +5,9 @@
  */
 import type { TraceEvent } from "./run-protocol.js";
 
+/** The category of the per-rank launch slice (report/trace.ts). */
+const LAUNCH = "launch";
+
 export interface Slice {
   readonly lane: number;
   readonly start: number;
@@ -26,6 +29,9 @@ export interface TraceModel {
   readonly slices: readonly Slice[];
   readonly arrows: readonly Arrow[];
   readonly kinds: readonly string[];
+  /** DMA queue lanes and packet slices: the launch lane (tid 0) and its slices are neither. */
+  readonly queues: number;
+  readonly packets: number;
   /** Time span in µs. */
   readonly t0: number;
   readonly t1: number;
@@ -74,5 +80,8 @@ export function traceModel(events: readonly TraceEvent[]): TraceModel {
     const pid = k.split(":")[0] as string;
     return `${names.get(pid) ?? `pid ${pid}`} · ${names.get(k) ?? k}`;
   });
-  return { lanes, slices, arrows, kinds: [...new Set(slices.map((s) => s.kind))], t0, t1 };
+  const packets = slices.filter((s) => s.kind !== LAUNCH);
+  const queues = new Set(packets.map((s) => s.lane)).size;
+  const kinds = [...new Set(slices.map((s) => s.kind))];
+  return { lanes, slices, arrows, kinds, queues, packets: packets.length, t0, t1 };
 }
