@@ -23,6 +23,8 @@ export interface GuideTable {
     readonly nccom_command: string;
     readonly instance: string;
     readonly bandwidth_unit: string;
+    /** What nccom-test's --show-algorithm printed, one per row, where the guide shows it. */
+    readonly algorithms?: readonly string[];
   };
   readonly rows: readonly GuideRow[];
 }
@@ -176,9 +178,9 @@ export interface Compared {
   readonly judged: boolean;
 }
 
-/** The model's time for every row of a table. */
-export function compare(t: GuideTable): Compared[] {
-  const m = MAPPINGS[t.name];
+/** The model's time for every row of a table, run as its mapping (or as `as`, to try another reading). */
+export function compare(t: GuideTable, as: Mapping | undefined = MAPPINGS[t.name]): Compared[] {
+  const m = as;
   if (m === undefined) throw new Error(`no mapping for ${t.name}`);
   const dtype = collectiveDtype(m.dtype);
   return t.rows.map((row) => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { bestAffine, fixedCostNeeded } from "../../tools/affine-bound.js";
+import { allrR16Miss } from "../../tools/allr-r16-miss.js";
 import { compare, geomeanError, guideTables, isTarget, MAPPINGS } from "../../tools/calibration.js";
 
 // A deterministic accuracy test: the model against the nccom-test user guide's 2024+ runs
@@ -21,12 +23,40 @@ describe("calibration against nccom-test (test/data/nccom-test-user-guide.json)"
       expect(geomeanError(compare(t))).toBeLessThanOrEqual(0.25);
     });
   }
-  it("sdk26-allr-r16-fp32-algo: the 512 MiB plateau within 25 %; the 2 and 32 MiB rows NOT met (see docs/TIMING.md)", () => {
-    const rows = compare(targets.find((t) => t.name === "sdk26-allr-r16-fp32-algo")!);
+  it("sdk26-allr-r16-fp32-algo: NOT met (docs/TIMING.md); its plateau within 25 %, and no fixed cost + size / bandwidth model can meet it", () => {
+    const miss = allrR16Miss();
+    const rows = miss.model;
     const plateau = rows.find((r) => r.size === 512 << 20)!;
     expect(Math.abs(Math.log(plateau.modelUs / plateau.measuredUs))).toBeLessThanOrEqual(Math.log(1.25));
-    // Known miss, pinned so that it is seen when it changes: the same table's flat ~300 µs below
-    // 2 MiB is unexplained and its 2 / 32 MiB rows sit 0.4–2.1 ms above any consistent floor.
+    // Why it is a known miss, pinned so that it is seen when the data or the model changes: the judged
+    // rows (2, 32, 512 MiB) are concave in size, so the best α + size·u fit of them, over every α and
+    // u, is 31 % off; with the RDH row exact, the KangaRing rows still need a fixed cost ≥ 0.85 ms —
+    // ~100× the documented hop latencies our model (and every sourced mechanism tried) is built from.
+    expect(miss.affine.error).toBeGreaterThan(0.3);
+    expect(miss.kangaringFixedUs).toBeGreaterThan(850);
     expect(geomeanError(rows)).toBeGreaterThan(0.25);
+    for (const alt of miss.alternatives) expect(alt.error, alt.label).toBeGreaterThan(miss.affine.error);
+  });
+});
+
+describe("the affine bound (tools/affine-bound.ts)", () => {
+  it("finds an exact fit when the rows are fixed cost + size / bandwidth", () => {
+    const rows = [1, 8, 64, 512].map((k) => ({ size: k << 20, us: 12 + (k << 20) / 50_000 }));
+    const fit = bestAffine(rows);
+    expect(fit.error).toBeLessThan(1e-3);
+    expect(fit.fixedUs).toBeCloseTo(12, 0);
+    expect(fit.bytesPerUs / 50_000).toBeCloseTo(1, 2);
+    expect(fixedCostNeeded(rows, 1e-3)).toBeLessThanOrEqual(12);
+  });
+  it("is the same for sizes scaled by one factor (the half-size reading of the r16 table)", () => {
+    const t = guideTables().find((x) => x.name === "sdk26-allr-r16-fp32-algo")!;
+    const rows = t.rows.filter((r) => r.size >= 2 << 20).map((r) => ({ size: r.size, us: r.timeUs }));
+    const scaled = rows.map((r) => ({ size: 2 * r.size, us: r.us }));
+    expect(bestAffine(scaled).error).toBeCloseTo(bestAffine(rows).error, 3);
+  });
+  it("refuses rows it cannot fit, naming the value", () => {
+    expect(() => bestAffine([])).toThrow(RangeError);
+    expect(() => bestAffine([{ size: 0, us: 1 }])).toThrow(/size and us must be > 0/);
+    expect(() => fixedCostNeeded([{ size: 1, us: 1 }], -1)).toThrow(/budget -1/);
   });
 });
