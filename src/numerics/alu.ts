@@ -6,7 +6,7 @@ import { narrowFloatFormat } from "./float-formats.js";
 import { fmaF32 } from "./fma.js";
 import { type OverflowPolicy, RNE, type Rounding } from "./rounding.js";
 import { SrStream } from "./sr-stream.js";
-import { wasmAlu, wasmReduce2 } from "./wasm/kernels.js";
+import { wasmAlu, wasmClamp, wasmReduce2 } from "./wasm/kernels.js";
 
 /** The CCE ALU operations (SDMA_CCETYPE ADD 0, FMA 1, MAX 2, MIN 3; seed 000 §1.1, §4.1). */
 export type AluOp = "add" | "fma" | "min" | "max";
@@ -135,6 +135,7 @@ export function aluMax(acc: Float32Array, src: Float32Array, count: number): voi
 export function aluClamp(op: "min" | "max", acc: Float32Array, constant: number, count: number): void {
   checkCount("aluClamp", count, acc);
   const c = Math.fround(constant);
+  if (wasmClamp(op, acc, c, count)) return;
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) {
     const r = op === "min" ? Math.min(acc[i]!, c) : Math.max(acc[i]!, c);
@@ -301,8 +302,8 @@ function startBlock(
 }
 
 /**
- * Two sources of the output's dtype, ADD / MIN / MAX, everything in one WasmArena: one kernel with
- * no accumulator at all (wasmReduce2); false when that does not apply.
+ * Two sources of the output's dtype, everything in one WasmArena: one kernel with no accumulator
+ * at all (wasmReduce2; FMA with FP32 scales); false when that does not apply.
  */
 function reduceTwo(
   op: AluOp,
@@ -315,7 +316,9 @@ function reduceTwo(
   overflow: OverflowPolicy,
 ): boolean {
   const [a, b] = sources;
-  if (op === "fma" || sources.length !== 2 || a === undefined || b === undefined) return false;
+  if (sources.length !== 2 || a === undefined || b === undefined) return false;
+  const scales: [number, number] = [a.scale ?? 0, b.scale ?? 0];
+  if (op === "fma" && !(isF32(scales[0]) && isF32(scales[1]))) return false;
   if (a.dt !== outDt || b.dt !== outDt) return false;
   const width = dtypeBytes(outDt);
   const fits = (bytes: Uint8Array, at: number) =>
@@ -341,6 +344,7 @@ function reduceTwo(
     sr,
     codes?.finite ?? 0,
     codes?.inf ?? 0,
+    scales,
   );
 }
 
@@ -363,7 +367,7 @@ export interface EncodedSource {
  * The same bytes as those steps over the whole span, run in blocks of min(acc.length,
  * scratch.length) elements (16 Ki = 64 KiB of accumulator stays in L2) so that no accumulator
  * round trip reaches memory; in wasm kernels when acc, sources and out view one WasmArena. Two
- * sources of the output's dtype (ADD / MIN / MAX) run as one kernel with no accumulator at all.
+ * sources of the output's dtype run as one kernel with no accumulator at all.
  * @throws {FieldError} as the steps do; when there is no source.
  * @example
  * aluReduceEncoded("add", acc, [{ dt, bytes: a, byteOffset: 0 }, { dt, bytes: b, byteOffset: 0 }], n, scratch, dt, out, 0);

@@ -3,21 +3,23 @@
 // the source dtype (how a group is loaded and decoded to FP32 bits), what is combined (the ALU op
 // with the accumulator, or nothing), and what is stored (FP32 bits, or codes of a narrow float /
 // integer dtype). The snippets below are the only place each choice is written; the JS twins they
-// are pinned to are named beside them. tools/wasm/build.ts writes the .wat and compiles it;
-// test/numerics/wasm-kernels.test.ts checks both committed files are current.
-
-/** A dtype as the kernels see it: its width and how its codes become FP32 (or FP32 becomes codes). */
-interface Kind {
-  /** The name in kernel exports (`add_fp8_e4`, `enc_fp16_sr`). */
-  readonly name: string;
-  readonly width: 1 | 2 | 4;
-  readonly kind: "f32" | "bf16" | "narrow" | "int";
-  /** narrow floats: exponent and mantissa bits (float-formats.ts). */
-  readonly expBits?: number;
-  readonly manBits?: number;
-  /** ints: signed, and whether 32-bit (converted unsigned when not signed). */
-  readonly signed?: boolean;
-}
+// are pinned to are named beside them. The two-source ADD / MIN / MAX kernels of bf16 and the
+// narrow floats take one 16-byte vector of each source an iteration instead (wide.ts), falling back
+// to these group snippets for a vector holding a special. tools/wasm/build.ts writes the .wat and
+// compiles it; test/numerics/wasm-kernels.test.ts checks both committed files are current.
+import { wideBlock, wideElements } from "./wide.js";
+import {
+  type At,
+  type Combine,
+  get,
+  type Kind,
+  offset,
+  rarely,
+  type Rnd,
+  randomWords,
+  set,
+  v,
+} from "./wat-snippets.js";
 
 const narrow = (name: string, width: 1 | 2, expBits: number, manBits: number): Kind => ({
   name,
@@ -26,10 +28,16 @@ const narrow = (name: string, width: 1 | 2, expBits: number, manBits: number): K
   expBits,
   manBits,
 });
-const int = (name: string, width: 1 | 2 | 4, signed: boolean): Kind => ({ name, width, kind: "int", signed });
+const int = (name: string, width: 1 | 2 | 4 | 8, signed: boolean): Kind => ({
+  name,
+  width,
+  kind: "int",
+  signed,
+});
 
-/** Every dtype with kernels, in Dtype order (int64 / uint64 stay in JS: no 64-bit lanes worth it). */
+/** Every dtype with kernels, in Dtype order. */
 export const KINDS: readonly Kind[] = [
+  int("uint64", 8, false),
   int("int8", 1, true),
   int("uint8", 1, false),
   int("int16", 2, true),
@@ -39,35 +47,33 @@ export const KINDS: readonly Kind[] = [
   int("int32", 4, true),
   int("uint32", 4, false),
   { name: "fp32", width: 4, kind: "f32" },
+  int("int64", 8, true),
   narrow("fp8_e3", 1, 3, 4),
   narrow("fp8_e4", 1, 4, 3),
   narrow("fp8_e5", 1, 5, 2),
 ];
 const F32 = KINDS.find((k) => k.kind === "f32") as Kind;
 
-/** What a kernel combines an element x with: the ALU op with acc, NaN canonical; or x as is. */
-type Combine = "load" | "scale" | "add" | "min" | "max" | "fma" | "pass";
 export const ALU_COMBINES = ["load", "scale", "add", "min", "max", "fma"] as const;
-
-const v = (x: number | string) => `(v128.const i32x4 ${x} ${x} ${x} ${x})`;
-const get = (name: string) => `(local.get $${name})`;
-const set = (name: string, expr: string) => `(local.set $${name} ${expr})`;
+/** The ops of the two-source kernels (`<op>2_<dt>`): out = the code of op(first, src). */
+export const TWO_SOURCE_OPS = ["add", "min", "max", "fma"] as const;
+/** The ops of the clamp kernels (`<op>c_fp32`): acc = op(acc, a broadcast constant). */
+export const CLAMP_OPS = ["min", "max"] as const;
 
 /**
- * `fix` (statements) only when some lane of `mask` is set: NaN results, specials and results
- * outside a format's normal range are rare, and skipping their selects halves a group's work.
+ * The group's codes as i32 lanes (sign- or zero-extended), or FP32 bits for a 4-byte dtype, or for
+ * a 64-bit integer its FP32 value already (f32.convert_i64: one rounding, to nearest even).
  */
-const rarely = (mask: string, fix: string) => `(if (v128.any_true ${mask}) (then\n          ${fix}))`;
-
-/** Where a group is: group k of an 8-element iteration, or one element (the tail). */
-type At = 0 | 1 | "one";
-const offset = (at: At, width: number) => (at === 1 ? ` offset=${4 * width}` : "");
-
-/** The group's codes as i32 lanes (sign- or zero-extended), or FP32 bits for a 4-byte dtype. */
 function loadCodes(k: Kind, at: At, from = "src"): string {
   const src = get(from);
   const signed = k.kind === "int" && k.signed;
   const s = signed ? "s" : "u";
+  if (k.width === 8) {
+    const lane = (i: number) =>
+      `(f32.convert_i64_${s} (i64.load${offset(at, 8, i)} ${src}))`;
+    if (at === "one") return `(f32x4.splat ${lane(0)})`;
+    return `(f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat ${lane(0)}) ${lane(1)}) ${lane(2)}) ${lane(3)})`;
+  }
   if (k.width === 4) return at === "one" ? `(v128.load32_zero ${src})` : `(v128.load${offset(at, 4)} ${src})`;
   if (k.width === 2) {
     if (at !== "one") return `(v128.load16x4_${s}${offset(at, 2)} ${src})`;
@@ -89,6 +95,7 @@ function decode(k: Kind, codes: string): string {
   if (k.kind === "f32") return set("x", codes);
   if (k.kind === "bf16") return set("x", `(i32x4.shl ${codes} (i32.const 16))`);
   if (k.kind === "int") {
+    if (k.width === 8) return set("x", codes);
     const convert = k.width === 4 && !k.signed ? "f32x4.convert_i32x4_u" : "f32x4.convert_i32x4_s";
     return set("x", `(${convert} ${codes})`);
   }
@@ -119,89 +126,97 @@ function decode(k: Kind, codes: string): string {
   ].join("\n        ");
 }
 
+/** The low and high FP32 halves of v as two doubles each. */
+const high = (x: string) => `(i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 ${x} ${x})`;
+const joinHalves = (lo: string, hi: string) =>
+  `(i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 ${lo} ${hi})`;
+
+/**
+ * One half (two lanes) of an FMA: $s<h> ← the double sum x·scale + a (x·scale exact in a double)
+ * and $e<h> ← its exact rounding error (TwoSum).
+ */
+function fmaHalf(x: string, a: string, scale: string, h: "l" | "h"): string {
+  return [
+    set("p", `(f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get(scale)})`),
+    set("q", `(f64x2.promote_low_f32x4 ${a})`),
+    set(`s${h}`, `(f64x2.add ${get("p")} ${get("q")})`),
+    set("t", `(f64x2.sub ${get(`s${h}`)} ${get("p")})`),
+    set(
+      `e${h}`,
+      `(f64x2.add (f64x2.sub ${get("p")} (f64x2.sub ${get(`s${h}`)} ${get("t")})) (f64x2.sub ${get("q")} ${get("t")}))`,
+    ),
+  ].join("\n        ");
+}
+
+/**
+ * The double sum $s<h> made round-to-odd from its exact error $e<h>: inexact (e ≠ 0, not NaN) with
+ * an even last bit → one ulp towards the exact sum.
+ */
+function roundToOdd(h: "l" | "h"): string {
+  const s = get(`s${h}`);
+  const e = get(`e${h}`);
+  return set(
+    `s${h}`,
+    `(i64x2.add ${s} (v128.and
+          (v128.and (v128.or (f64x2.lt ${e} (v128.const f64x2 0 0)) (f64x2.gt ${e} (v128.const f64x2 0 0)))
+            (i64x2.eq (v128.and ${s} (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
+          (v128.or (v128.xor (f64x2.gt ${e} (v128.const f64x2 0 0)) (f64x2.gt ${s} (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))`,
+  );
+}
+
+/**
+ * Lanes of $s<h> where the demote could round twice: the double sum is inexact (e ≠ 0) and sits on
+ * a grid point no finer than FP32's midpoints (low 28 bits of the double zero). Elsewhere the
+ * demote is the one correct rounding: no FP32 midpoint lies between the exact sum and its nearest
+ * double unless that double is the midpoint.
+ */
+const doubleRounding = (h: "l" | "h") =>
+  `(v128.and (f64x2.ne ${get(`e${h}`)} (v128.const f64x2 0 0)) (i64x2.eq (v128.and ${get(`s${h}`)} (v128.const i64x2 0x0fffffff 0x0fffffff)) (v128.const i64x2 0 0)))`;
+
 /**
  * $x combined with the accumulator into $r, every NaN written as 0x7fc00000 (alu.ts MODEL "NaN
  * results"; wasm leaves a NaN result's bits open). f32x4.min / max are IEEE 754-2019 minimum /
  * maximum (NaN propagates, −0 < +0), like Math.min / Math.max. FMA is x·scale + acc with one
- * rounding: x·scale is exact in a double, the double sum is made round-to-odd from its exact error
- * (TwoSum), and round-to-odd at 53 bits then to nearest at 24 is the correctly rounded FMA (53 ≥
- * 24 + 2); fma.ts gets the same bits another way.
+ * rounding: x·scale is exact in a double and the double sum correct unless it sits exactly on an
+ * FP32 midpoint while inexact; those rare lanes are made round-to-odd from the TwoSum error, and
+ * round-to-odd at 53 bits then to nearest at 24 is the correctly rounded FMA (53 ≥ 24 + 2);
+ * fma.ts gets the same bits another way. The rare branch is on "inexact and on a midpoint", which
+ * neither ordinary data (inexact, off the grid) nor exact sums (on the grid, exact) take.
  */
-function combine(c: Combine, at: At, fromSource: boolean): string {
+function combine(c: Combine, at: At, acc: Kernel["acc"], scale = "scale2"): string {
   if (c === "pass") return set("r", get("x"));
-  const acc = fromSource
-    ? get("b")
-    : at === "one"
-      ? `(v128.load32_zero ${get("acc")})`
-      : `(v128.load${offset(at, 4)} ${get("acc")})`;
+  const a =
+    acc === "first"
+      ? get("b")
+      : acc === "constant"
+        ? get("kv")
+        : at === "one"
+          ? `(v128.load32_zero ${get("acc")})`
+          : `(v128.load${offset(at, 4)} ${get("acc")})`;
   let r: string;
   if (c === "load") r = set("r", get("x"));
   else if (c === "scale") {
     // FMA into a +0 accumulator: x·scale is exact in a double, so one demote is its one rounding;
     // adding +0 turns a −0 product into +0 as x·scale + (+0) does.
     const product = (x: string) =>
-      `(f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get("scale2")}))`;
-    const high = `(i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 ${get("x")} ${get("x")})`;
-    r = set(
-      "r",
-      `(f32x4.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 ${product(get("x"))} ${product(high)}) ${v(0)})`,
-    );
-  } else if (c !== "fma") r = set("r", `(f32x4.${c} ${acc} ${get("x")})`);
+      `(f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get(scale)}))`;
+    r = set("r", `(f32x4.add ${joinHalves(product(get("x")), product(high(get("x"))))} ${v(0)})`);
+  } else if (c !== "fma") r = set("r", `(f32x4.${c} ${a} ${get("x")})`);
   else {
-    const half = (x: string, a: string, to: string) =>
-      [
-        set("p", `(f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get("scale2")})`),
-        set("q", `(f64x2.promote_low_f32x4 ${a})`),
-        set("s", `(f64x2.add ${get("p")} ${get("q")})`),
-        // The double sum made round-to-odd from TwoSum's exact error e: inexact (e ≠ 0, not NaN)
-        // with an even last bit → one ulp towards the exact sum. Branch-free: a branch on "sum on
-        // an FP32 midpoint" mispredicts on ordinary data (two FP32 values an exponent apart sum to
-        // a midpoint half the time) and cost 2.5× this.
-        set("t", `(f64x2.sub ${get("s")} ${get("p")})`),
-        set(
-          "e",
-          `(f64x2.add (f64x2.sub ${get("p")} (f64x2.sub ${get("s")} ${get("t")})) (f64x2.sub ${get("q")} ${get("t")}))`,
-        ),
-        set(
-          "t",
-          `(v128.and
-          (v128.and (v128.or (f64x2.lt ${get("e")} (v128.const f64x2 0 0)) (f64x2.gt ${get("e")} (v128.const f64x2 0 0)))
-            (i64x2.eq (v128.and ${get("s")} (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
-          (v128.or (v128.xor (f64x2.gt ${get("e")} (v128.const f64x2 0 0)) (f64x2.gt ${get("s")} (v128.const f64x2 0 0))) (v128.const i64x2 1 1)))`,
-        ),
-        set(to, `(f32x4.demote_f64x2_zero (i64x2.add ${get("s")} ${get("t")}))`),
-      ].join("\n        ");
-    const high = (x: string) => `(i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 ${x} ${x})`;
     r = [
-      set("a", acc),
-      half(get("x"), get("a"), "r"),
-      half(high(get("x")), high(get("a")), "y"),
-      set("r", `(i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 ${get("r")} ${get("y")})`),
+      set("a", a),
+      fmaHalf(get("x"), get("a"), scale, "l"),
+      fmaHalf(high(get("x")), high(get("a")), scale, "h"),
+      rarely(`(v128.or ${doubleRounding("l")} ${doubleRounding("h")})`, `${roundToOdd("l")}\n          ${roundToOdd("h")}`),
+      set(
+        "r",
+        joinHalves(`(f32x4.demote_f64x2_zero ${get("sl")})`, `(f32x4.demote_f64x2_zero ${get("sh")})`),
+      ),
     ].join("\n        ");
   }
   const nan = `(f32x4.ne ${get("r")} ${get("r")})`;
   return `${r}
         ${rarely(nan, set("r", `(v128.bitselect ${v(0x7fc00000)} ${get("r")} ${nan})`))}`;
-}
-
-/** The next xoshiro128** word of the stream held in $s0..$s3 into $w (sr-stream.ts fillU32). */
-const XOSHIRO = `(local.set $w (i32.mul (i32.rotl (i32.mul (local.get $s1) (i32.const 5)) (i32.const 7)) (i32.const 9)))
-        (local.set $t0 (i32.shl (local.get $s1) (i32.const 9)))
-        (local.set $s2 (i32.xor (local.get $s2) (local.get $s0)))
-        (local.set $s3 (i32.xor (local.get $s3) (local.get $s1)))
-        (local.set $s1 (i32.xor (local.get $s1) (local.get $s2)))
-        (local.set $s0 (i32.xor (local.get $s0) (local.get $s3)))
-        (local.set $s2 (i32.xor (local.get $s2) (local.get $t0)))
-        (local.set $s3 (i32.rotl (local.get $s3) (i32.const 11)))`;
-
-/** One random word per element of the group, in element order, into $rnd. */
-function randomWords(at: At): string {
-  if (at === "one") return `${XOSHIRO}\n        ${set("rnd", "(i32x4.splat (local.get $w))")}`;
-  const lanes = [0, 1, 2, 3].map(
-    (lane) =>
-      `${XOSHIRO}\n        ${set("rnd", lane === 0 ? "(i32x4.splat (local.get $w))" : `(i32x4.replace_lane ${lane} ${get("rnd")} (local.get $w))`)}`,
-  );
-  return lanes.join("\n        ");
 }
 
 /**
@@ -212,12 +227,12 @@ function randomWords(at: At): string {
  * code is the integer part: rounded with f32x4.nearest (ties to even), or truncated at the random
  * window and the random bits added; finite overflow → $ov, ±inf → $iv, NaN → the quiet NaN.
  */
-function encodeFloat(k: Kind, sr: boolean): string {
+function encodeFloat(k: Kind, rnd: Rnd): string {
   const u = get("r");
   const a = `(v128.and ${u} ${v(0x7fffffff)})`;
   if (k.kind === "bf16") {
-    const inc = sr
-      ? `(i32x4.shr_u ${get("rnd")} (i32.const 16))`
+    const inc = rnd
+      ? `(i32x4.shr_u ${get(rnd)} (i32.const 16))`
       : `(i32x4.add ${v(0x7fff)} (v128.and (i32x4.shr_u ${u} (i32.const 16)) ${v(1)}))`;
     return [
       set("m", a),
@@ -243,14 +258,14 @@ function encodeFloat(k: Kind, sr: boolean): string {
   const infCode = ((1 << expBits) - 1) << manBits;
   const minNormal = (128 - bias) << 23;
   const rebias = (127 - bias) << 23;
-  const random = `(i32x4.shr_u ${get("rnd")} (i32.const ${32 - dropped}))`;
-  const inc = sr
+  const random = rnd ? `(i32x4.shr_u ${get(rnd)} (i32.const ${32 - dropped}))` : "";
+  const inc = rnd
     ? random
     : `(i32x4.add ${v((1 << (dropped - 1)) - 1)} (v128.and (i32x4.shr_u ${get("c")} (i32.const ${dropped})) ${v(1)}))`;
   // |x| · 2^scale is the code of a value below the smallest normal (plus `dropped` more bits for SR)
-  const scale = bias + manBits - 1 + (sr ? dropped : 0);
+  const scale = bias + manBits - 1 + (rnd ? dropped : 0);
   const scaled = `(f32x4.mul ${get("m")} (v128.const f32x4 0x1p${scale} 0x1p${scale} 0x1p${scale} 0x1p${scale}))`;
-  const below = sr
+  const below = rnd
     ? `(i32x4.shr_u (i32x4.add (i32x4.trunc_sat_f32x4_u (f32x4.floor ${scaled})) ${random}) (i32.const ${dropped}))`
     : `(i32x4.trunc_sat_f32x4_u (f32x4.nearest ${scaled}))`;
   return [
@@ -278,16 +293,32 @@ function encodeFloat(k: Kind, sr: boolean): string {
 
 /**
  * FP32 bits $r → integer codes in $c (int-encode.ts MODEL): round to nearest even, then saturate
- * (trunc_sat saturates to 32 bits and maps NaN to 0; the narrowing stores saturate further).
+ * (trunc_sat saturates to 32 bits and maps NaN to 0; the narrowing stores saturate further). The
+ * 64-bit integers convert lane by lane in store().
  */
 function encodeInt(k: Kind): string {
+  if (k.width === 8) return "";
   const trunc = k.width === 4 && !k.signed ? "i32x4.trunc_sat_f32x4_u" : "i32x4.trunc_sat_f32x4_s";
   return set("c", `(${trunc} (f32x4.nearest ${get("r")}))`);
 }
 
-/** Store $c (codes) or $r (FP32 bits) for the group; 8- and 16-bit codes narrow with saturation. */
+/**
+ * Store $c (codes) or $r (FP32 bits) for the group; 8- and 16-bit codes narrow with saturation;
+ * a 64-bit integer lane is rounded (f32.nearest) and converted with i64.trunc_sat (NaN → 0,
+ * saturating, as int-encode.ts encodeInt64).
+ */
 function store(k: Kind, at: At): string {
   const out = get("out");
+  if (k.width === 8) {
+    const s = k.signed ? "s" : "u";
+    const lanes = at === "one" ? [0] : [0, 1, 2, 3];
+    return lanes
+      .map(
+        (i) =>
+          `(i64.store${offset(at, 8, i)} ${out} (i64.trunc_sat_f32_${s} (f32.nearest (f32x4.extract_lane ${i} ${get("r")}))))`,
+      )
+      .join("\n        ");
+  }
   if (k.width === 4) {
     const value = k.kind === "f32" ? get("r") : get("c");
     return at === "one"
@@ -307,30 +338,38 @@ function store(k: Kind, at: At): string {
     : `(v128.store32_lane${offset(at, 1)} 0 ${out} ${n8})`;
 }
 
-interface Kernel {
+export interface Kernel {
   readonly name: string;
   readonly src: Kind;
   readonly combine: Combine;
   /**
-   * Where the accumulator operand comes from: FP32 words at $acc, or (the two-source kernels) a
-   * first source of this dtype at $acc, decoded like $src.
+   * Where the accumulator operand comes from: FP32 words at $acc ("memory"), a first source of
+   * this dtype at $acc decoded like $src ("first": the two-source kernels; for FMA scaled into
+   * the +0 start by $scale0 first), or the broadcast $constant ("constant": the clamp kernels).
    */
-  readonly first?: Kind;
+  readonly acc: "memory" | "first" | "constant" | "none";
   /** The stored dtype (FP32 for the ALU kernels) and, for a narrow float, stochastic rounding. */
   readonly out: Kind;
   readonly sr: boolean;
   readonly doc: string;
 }
 
-function group(k: Kernel, at: At): string {
+/** One group of four (or the one tail element) through decode, combine, round and store. */
+export function group(k: Kernel, at: At, drawn?: string): string {
+  const rnd: Rnd = k.sr ? (drawn ?? "rnd") : undefined;
   const encoded =
-    k.out.kind === "f32" ? "" : k.out.kind === "int" ? encodeInt(k.out) : encodeFloat(k.out, k.sr);
-  const first = k.first;
+    k.out.kind === "f32" ? "" : k.out.kind === "int" ? encodeInt(k.out) : encodeFloat(k.out, rnd);
+  const first =
+    k.acc !== "first"
+      ? ""
+      : k.combine === "fma"
+        ? `${decode(k.src, loadCodes(k.src, at, "acc"))}\n        ${combine("scale", at, "none", "scale02")}\n        ${set("b", get("r"))}`
+        : `${decode(k.src, loadCodes(k.src, at, "acc"))}\n        ${set("b", get("x"))}`;
   return [
-    first ? `${decode(first, loadCodes(first, at, "acc"))}\n        ${set("b", get("x"))}` : "",
+    first,
     decode(k.src, loadCodes(k.src, at)),
-    combine(k.combine, at, first !== undefined),
-    k.sr ? randomWords(at) : "",
+    combine(k.combine, at, k.acc),
+    k.sr && drawn === undefined ? randomWords(at, "rnd") : "",
     encoded,
     store(k.out, at),
   ]
@@ -338,13 +377,25 @@ function group(k: Kernel, at: At): string {
     .join("\n        ");
 }
 
+/** Whether `k` runs as wide blocks (wide.ts): a two-source ADD / MIN / MAX of bf16 or a narrow float. */
+function isWide(k: Kernel): boolean {
+  return (
+    k.acc === "first" &&
+    k.combine !== "fma" &&
+    (k.src.kind === "bf16" || k.src.kind === "narrow")
+  );
+}
+
 function kernel(k: Kernel): string {
-  const acc = k.combine !== "load" && k.combine !== "scale" && k.combine !== "pass";
+  const acc = k.acc === "memory" || k.acc === "first";
   const codes = k.out.kind === "narrow" || k.out.kind === "bf16";
+  const fma = k.combine === "fma" || k.combine === "scale";
+  const wide = isWide(k);
+  const per = wide ? wideElements(k.src) : 8;
   const bump = (elements: number) =>
     [
       acc
-        ? `(local.set $acc (i32.add (local.get $acc) (i32.const ${(k.first?.width ?? 4) * elements})))`
+        ? `(local.set $acc (i32.add (local.get $acc) (i32.const ${(k.acc === "first" ? k.src.width : 4) * elements})))`
         : "",
       `(local.set $src (i32.add (local.get $src) (i32.const ${k.src.width * elements})))`,
       `(local.set $out (i32.add (local.get $out) (i32.const ${k.out.width * elements})))`,
@@ -354,27 +405,34 @@ function kernel(k: Kernel): string {
   const params = [
     acc ? "(param $acc i32)" : "",
     "(param $src i32) (param $out i32) (param $n i32)",
-    k.combine === "fma" || k.combine === "scale" ? "(param $scale f64)" : "",
+    k.acc === "first" && k.combine === "fma" ? "(param $scale0 f64)" : "",
+    fma ? "(param $scale f64)" : "",
+    k.acc === "constant" ? "(param $constant f32)" : "",
     codes ? "(param $overflow i32) (param $inf i32)" : "",
   ]
     .filter((p) => p !== "")
     .join(" ");
   const locals = [
     "(local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)",
-    k.combine === "fma" || k.combine === "scale"
-      ? "(local $a v128) (local $y v128) (local $p v128) (local $q v128) (local $s v128) (local $t v128) (local $e v128) (local $scale2 v128)"
+    fma
+      ? "(local $a v128) (local $p v128) (local $q v128) (local $t v128) (local $sl v128) (local $el v128) (local $sh v128) (local $eh v128) (local $scale2 v128) (local $scale02 v128)"
       : "",
+    k.acc === "constant" ? "(local $kv v128)" : "",
     codes ? "(local $ov v128) (local $iv v128)" : "",
     k.sr
-      ? "(local $rnd v128) (local $w i32) (local $t0 i32) (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32)"
+      ? "(local $rnd v128) (local $rs v128) (local $t0 i32) (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32)"
       : "",
+    wide
+      ? "(local $va v128) (local $vb v128) (local $u0 v128) (local $u1 v128) (local $u2 v128) (local $u3 v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $h0 v128) (local $h1 v128) (local $spec v128)"
+      : "",
+    wide && k.sr ? "(local $rnd0 v128) (local $rnd1 v128) (local $rnd2 v128) (local $rnd3 v128)" : "",
   ]
     .filter((p) => p !== "")
     .join("\n    ");
   const setup = [
-    k.combine === "fma" || k.combine === "scale"
-      ? "(local.set $scale2 (f64x2.splat (local.get $scale)))"
-      : "",
+    fma ? "(local.set $scale2 (f64x2.splat (local.get $scale)))" : "",
+    k.acc === "first" && k.combine === "fma" ? "(local.set $scale02 (f64x2.splat (local.get $scale0)))" : "",
+    k.acc === "constant" ? "(local.set $kv (f32x4.splat (local.get $constant)))" : "",
     codes
       ? "(local.set $ov (i32x4.splat (local.get $overflow))) (local.set $iv (i32x4.splat (local.get $inf)))"
       : "",
@@ -387,19 +445,19 @@ function kernel(k: Kernel): string {
   const finish = k.sr
     ? "\n    (global.set $sr0 (local.get $s0)) (global.set $sr1 (local.get $s1)) (global.set $sr2 (local.get $s2)) (global.set $sr3 (local.get $s3))"
     : "";
+  const body = wide ? wideBlock(k, (g, rnd) => group(k, g, rnd)) : `${group(k, 0)}\n        ${group(k, 1)}`;
   return `
   ;; ${k.doc}
   (func (export "${k.name}") ${params}
     ${locals}
     ${setup}
-    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
-    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const ${Math.log2(per)})))
+    (local.set $n (i32.and (local.get $n) (i32.const ${per - 1})))
     (block $vdone
       (loop $v
         (br_if $vdone (i32.eqz (local.get $vn)))
-        ${group(k, 0)}
-        ${group(k, 1)}
-        ${bump(8)}
+        ${body}
+        ${bump(per)}
         (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
         (br $v)))
     (block $done
@@ -415,7 +473,7 @@ function kernel(k: Kernel): string {
 const HEADER = `;; GENERATED by tools/wasm/kernels-wat.ts — do not edit; \`npx tsx tools/wasm/build.ts\` rewrites
 ;; this file and src/numerics/wasm/kernels-binary.ts (test/numerics/wasm-kernels.test.ts checks both).
 ;;
-;; sdmakit numerics: WebAssembly SIMD (128-bit) kernels for every dtype but the 64-bit integers.
+;; sdmakit numerics: WebAssembly SIMD (128-bit) kernels for every dtype and ALU op.
 ;; Each is pinned bit for bit to its JS twin in src/numerics (test/numerics/wasm-kernels.test.ts)
 ;; and to the APFloat golden vectors (test/vectors):
 ;; - dec_<dt>(src, out, n): codes → FP32 bits, exact, NaN payloads kept (codec.ts decodeToF32).
@@ -424,13 +482,18 @@ const HEADER = `;; GENERATED by tools/wasm/kernels-wat.ts — do not edit; \`npx
 ;; - fma_<dt>(acc, src, out, n, scale): out = src·scale + acc rounded once (fma.ts), NaN canonical;
 ;;   scale_<dt>(src, out, n, scale): the same with acc = +0 (an FMA reduce's first source).
 ;; - add2 / min2 / max2_<dt>[_sr](a, src, out, n, overflow, inf): out = the <dt> code of op(a, src),
-;;   both sources of <dt>, no accumulator (a two-source reduce in one pass).
+;;   both sources of <dt>, no accumulator (a two-source reduce in one pass);
+;;   fma2_<dt>[_sr](a, src, out, n, scale0, scale, overflow, inf): the same for src·scale + (a·scale0
+;;   + 0), each rounded once to FP32 (an FMA reduce of two sources).
+;; - minc / maxc_fp32(src, out, n, constant): out = minimum / maximum(src, constant), NaN canonical
+;;   (alu.ts aluClamp: the MIN / MAX constant).
 ;; - enc_<dt>(src, out, n[, overflow, inf]): FP32 bits → codes, RNE (float-encode.ts, int-encode.ts);
 ;;   enc_<dt>_sr: stochastic rounding, drawing one xoshiro128** word per element from the stream in
 ;;   globals sr0..sr3 (sr-stream.ts), which the caller loads before and reads back after.
 ;;   $overflow / $inf: the magnitude codes the overflow policy gives a finite overflow / an inf.
 ;; Addresses are byte offsets into this module's memory (any alignment); counts are elements; $out
-;; may equal $acc. Two four-element groups an iteration, then one element at a time.
+;; may equal $acc. Two four-element groups an iteration (the wide two-source kernels: one 16-byte
+;; vector of each source), then one element at a time.
 (module
   (memory (export "memory") 1)
   (global $sr0 (export "sr0") (mut i32) (i32.const 0))
@@ -442,66 +505,31 @@ const HEADER = `;; GENERATED by tools/wasm/kernels-wat.ts — do not edit; \`npx
 /** Every kernel, in export order. */
 export function kernelList(): Kernel[] {
   const list: Kernel[] = [];
+  const alu = (name: string, src: Kind, combine: Combine, acc: Kernel["acc"], doc: string) =>
+    list.push({ name, src, combine, acc, out: F32, sr: false, doc });
   for (const src of KINDS) {
-    if (src.kind !== "f32") {
-      list.push({
-        name: `dec_${src.name}`,
-        src,
-        combine: "pass",
-        out: F32,
-        sr: false,
-        doc: `out[i] = ${src.name}[i] as FP32 bits`,
-      });
-    }
+    if (src.kind !== "f32") alu(`dec_${src.name}`, src, "pass", "none", `out[i] = ${src.name}[i] as FP32 bits`);
     for (const c of ALU_COMBINES) {
-      list.push({
-        name: `${c}_${src.name}`,
-        src,
-        combine: c,
-        out: F32,
-        sr: false,
-        doc: `out[i] = ${c}(acc[i], ${src.name}[i])`,
-      });
+      const acc = c === "load" || c === "scale" ? "none" : "memory";
+      alu(`${c}_${src.name}`, src, c, acc, `out[i] = ${c}(acc[i], ${src.name}[i])`);
     }
   }
+  for (const c of CLAMP_OPS) alu(`${c}c_fp32`, F32, c, "constant", `out[i] = ${c}(src[i], constant)`);
   for (const src of KINDS) {
-    for (const c of ["add", "min", "max"] as const) {
-      const two = { src, first: src, combine: c, out: src };
-      list.push({
-        ...two,
-        name: `${c}2_${src.name}`,
-        sr: false,
-        doc: `out[i] = ${src.name} RNE code of ${c}(first[i], src[i])`,
-      });
+    for (const c of TWO_SOURCE_OPS) {
+      const two = { src, acc: "first" as const, combine: c, out: src };
+      list.push({ ...two, name: `${c}2_${src.name}`, sr: false, doc: `out[i] = ${src.name} RNE code of ${c}(first[i], src[i])` });
       if (src.kind === "narrow" || src.kind === "bf16") {
-        list.push({
-          ...two,
-          name: `${c}2_${src.name}_sr`,
-          sr: true,
-          doc: `out[i] = ${src.name} SR code of ${c}(first[i], src[i])`,
-        });
+        list.push({ ...two, name: `${c}2_${src.name}_sr`, sr: true, doc: `out[i] = ${src.name} SR code of ${c}(first[i], src[i])` });
       }
     }
   }
   for (const out of KINDS) {
     if (out.kind === "f32") continue;
-    list.push({
-      name: `enc_${out.name}`,
-      src: F32,
-      combine: "pass",
-      out,
-      sr: false,
-      doc: `out[i] = ${out.name} RNE code of src[i]`,
-    });
+    const enc = { src: F32, combine: "pass" as const, acc: "none" as const, out };
+    list.push({ ...enc, name: `enc_${out.name}`, sr: false, doc: `out[i] = ${out.name} RNE code of src[i]` });
     if (out.kind !== "int") {
-      list.push({
-        name: `enc_${out.name}_sr`,
-        src: F32,
-        combine: "pass",
-        out,
-        sr: true,
-        doc: `out[i] = ${out.name} SR code of src[i]`,
-      });
+      list.push({ ...enc, name: `enc_${out.name}_sr`, sr: true, doc: `out[i] = ${out.name} SR code of src[i]` });
     }
   }
   return list;

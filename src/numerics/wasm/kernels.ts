@@ -45,11 +45,14 @@ interface DtypeKernels {
 interface Kernels {
   readonly memory: WasmMemory;
   readonly sr: readonly [WasmGlobal, WasmGlobal, WasmGlobal, WasmGlobal];
+  /** FP32 out ← minimum / maximum(src, a broadcast constant): the MIN / MAX constant. */
+  readonly clamp: Readonly<Record<"min" | "max", Kernel>>;
   readonly byDtype: readonly (DtypeKernels | undefined)[];
 }
 
-/** The dtypes with kernels, by the name kernels.wat uses (DTYPE_NAMES); fp32r runs as fp32. */
+/** The dtypes with kernels (every dtype), by the name kernels.wat uses (DTYPE_NAMES); fp32r runs as fp32. */
 const KERNEL_DTYPES: readonly [Dtype, string][] = [
+  Dtype.UINT64,
   Dtype.INT8,
   Dtype.UINT8,
   Dtype.INT16,
@@ -60,6 +63,7 @@ const KERNEL_DTYPES: readonly [Dtype, string][] = [
   Dtype.UINT32,
   Dtype.FP32,
   Dtype.FP32R,
+  Dtype.INT64,
   Dtype.FP8_E3,
   Dtype.FP8_E4,
   Dtype.FP8_E5,
@@ -67,7 +71,11 @@ const KERNEL_DTYPES: readonly [Dtype, string][] = [
 
 function bind(exports: Record<string, unknown>): Kernels {
   const byDtype: (DtypeKernels | undefined)[] = [];
-  const fn = (name: string) => exports[name] as Kernel | undefined;
+  const fn = (name: string) => {
+    const k = exports[name] as Kernel | undefined;
+    if (k !== undefined) KERNEL_NAMES.set(k, name);
+    return k;
+  };
   for (const [dt, name] of KERNEL_DTYPES) {
     const combine = Object.fromEntries(WASM_COMBINES.map((c) => [c, fn(`${c}_${name}`)])) as Record<
       WasmCombine,
@@ -93,26 +101,45 @@ function bind(exports: Record<string, unknown>): Kernels {
   return {
     memory: exports.memory as WasmMemory,
     sr: [g("sr0"), g("sr1"), g("sr2"), g("sr3")],
+    clamp: { min: fn("minc_fp32") as Kernel, max: fn("maxc_fp32") as Kernel },
     byDtype,
   };
 }
+/** Each bound kernel's export name, for {@link wasmKernelsRun}. */
+const KERNEL_NAMES = new WeakMap<Kernel, string>();
+/** The names of the kernels run while {@link wasmKernelsRun} runs its function; else undefined. */
+let trace: string[] | undefined;
+/** `k`, noted in the trace when one is being taken. */
+function traced(k: Kernel): Kernel {
+  if (trace !== undefined) trace.push(KERNEL_NAMES.get(k) ?? "?");
+  return k;
+}
+
+/**
+ * The export names of the kernels `fn` ran (kernels.wat: `add2_fp8_e4`, `enc_bf16_sr` …), in
+ * order: how a test pins that an operation reaches its kernel rather than a JS loop.
+ * @example wasmKernelsRun(() => decodeToF32(Dtype.FP16, bytes, 0, 64, out)); // ["dec_fp16"]
+ */
+export function wasmKernelsRun(fn: () => void): string[] {
+  const outer = trace;
+  trace = [];
+  try {
+    fn();
+    return trace;
+  } finally {
+    trace = outer;
+  }
+}
+
 const WASM_COMBINES: readonly WasmCombine[] = ["load", "scale", "add", "min", "max", "fma"];
 /** The ops of the two-source kernels. */
-export type TwoSourceOp = "add" | "min" | "max";
-const TWO_SOURCE_OPS: readonly TwoSourceOp[] = ["add", "min", "max"];
+export type TwoSourceOp = "add" | "min" | "max" | "fma";
+const TWO_SOURCE_OPS: readonly TwoSourceOp[] = ["add", "min", "max", "fma"];
 
-/** Whether the kernels decode / apply dtype `dt` (every dtype but the 64-bit integers). */
+/** Whether the kernels decode / apply dtype `dt`: every dtype. */
 export function wasmHasDtype(dt: Dtype): boolean {
-  return dt === Dtype.FP32 || dt === Dtype.FP32R || narrowFloatFormat(dt) !== undefined || SMALL_INT.has(dt);
+  return KERNEL_DTYPES.some(([d]) => d === dt);
 }
-const SMALL_INT: ReadonlySet<Dtype> = new Set([
-  Dtype.INT8,
-  Dtype.UINT8,
-  Dtype.INT16,
-  Dtype.UINT16,
-  Dtype.INT32,
-  Dtype.UINT32,
-]);
 
 const PAGE = 65536;
 
@@ -181,13 +208,16 @@ export class WasmArena {
 const MIN_ELEMENTS = 64;
 /** Elements per staged chunk: 64 KiB of FP32, so a chunk and its copies stay in L2. */
 const CHUNK = 16384;
-/** Staging layout: acc (FP32), source bytes, output bytes: one CHUNK of 4 bytes each. */
+/**
+ * Staging layout: acc (FP32), source bytes, output bytes: a CHUNK of the widest element each (8
+ * bytes: the 64-bit integers), acc only 4.
+ */
 const STAGE_ACC = 0;
 const STAGE_SRC = 4 * CHUNK;
-const STAGE_OUT = 8 * CHUNK;
+const STAGE_OUT = 12 * CHUNK;
 let staging: Kernels | null | undefined;
 function stagingKernels(): Kernels | undefined {
-  if (staging === undefined) staging = instantiate(Math.ceil((12 * CHUNK) / PAGE)) ?? null;
+  if (staging === undefined) staging = instantiate(Math.ceil((20 * CHUNK) / PAGE)) ?? null;
   return staging ?? undefined;
 }
 
@@ -251,8 +281,9 @@ export function wasmAlu(
   if (direct !== undefined) {
     if (!inPlaceOk(srcAddr, count * width, acc.byteOffset, 4 * count)) return false;
     const k = direct.byDtype[dt] as DtypeKernels;
-    if (op === "load" || op === "scale") k.combine[op](srcAddr, acc.byteOffset, count, scale);
-    else k.combine[op](acc.byteOffset, srcAddr, acc.byteOffset, count, scale);
+    const kernel = traced(k.combine[op]);
+    if (op === "load" || op === "scale") kernel(srcAddr, acc.byteOffset, count, scale);
+    else kernel(acc.byteOffset, srcAddr, acc.byteOffset, count, scale);
     return true;
   }
   if (acc.buffer === srcBytes.buffer && spansOverlap(srcAddr, count * width, acc.byteOffset, 4 * count)) {
@@ -262,13 +293,14 @@ export function wasmAlu(
   const mem = new Uint8Array(staged.memory.buffer);
   const src = new Uint8Array(srcBytes.buffer, srcAddr, count * width);
   const stagedAcc = new Float32Array(staged.memory.buffer, STAGE_ACC, CHUNK);
+  const kernel = traced(dk.combine[op]);
   for (let done = 0; done < count; done += CHUNK) {
     const n = count - done < CHUNK ? count - done : CHUNK;
     mem.set(src.subarray(done * width, (done + n) * width), STAGE_SRC);
-    if (op === "load" || op === "scale") dk.combine[op](STAGE_SRC, STAGE_ACC, n, scale);
+    if (op === "load" || op === "scale") kernel(STAGE_SRC, STAGE_ACC, n, scale);
     else {
       stagedAcc.set(acc.subarray(done, done + n));
-      dk.combine[op](STAGE_ACC, STAGE_SRC, STAGE_ACC, n, scale);
+      kernel(STAGE_ACC, STAGE_SRC, STAGE_ACC, n, scale);
     }
     acc.set(stagedAcc.subarray(0, n), done);
   }
@@ -295,7 +327,7 @@ export function wasmDecode(
   const direct = arenaOf(bytes, out);
   if (direct !== undefined) {
     if (spansOverlap(srcAddr, count * dk.width, outAddr, 4 * count)) return false;
-    (direct.byDtype[dt] as DtypeKernels).dec?.(srcAddr, outAddr, count);
+    traced((direct.byDtype[dt] as DtypeKernels).dec as Kernel)(srcAddr, outAddr, count);
     return true;
   }
   if (bytes.buffer === out.buffer && spansOverlap(srcAddr, count * dk.width, outAddr, 4 * count)) {
@@ -307,7 +339,7 @@ export function wasmDecode(
   for (let done = 0; done < count; done += CHUNK) {
     const n = count - done < CHUNK ? count - done : CHUNK;
     mem.set(bytes.subarray(byteOffset + done * dk.width, byteOffset + (done + n) * dk.width), STAGE_SRC);
-    dk.dec(STAGE_SRC, STAGE_ACC, n);
+    traced(dk.dec)(STAGE_SRC, STAGE_ACC, n);
     outView.set(mem.subarray(STAGE_ACC, STAGE_ACC + 4 * n), 4 * done);
   }
   return true;
@@ -357,7 +389,8 @@ export function wasmEncode(
 
 /**
  * A two-source reduce in one pass with no accumulator: out[i] ← the `dt` code of op(a[i], b[i]),
- * NaN canonical, RNE or SR from `sr` (its state moves as the JS encoder's would). Sources and
+ * NaN canonical, RNE or SR from `sr` (its state moves as the JS encoder's would). FMA is
+ * b[i]·scales[1] + (a[i]·scales[0] + 0), each step rounded once to FP32 (FP32 scales). Sources and
  * output are `count` elements of `dt` at byte offsets of their views, all in one WasmArena, the
  * output apart from both sources or exactly on one. False when no kernel ran: the caller runs the
  * steps (aluLoadEncoded, aluApplyEncoded, encodeFromF32), which give the same bytes.
@@ -375,6 +408,7 @@ export function wasmReduce2(
   sr: SrStream | undefined,
   overflowCode: number,
   infCode: number,
+  scales: readonly [number, number] = [0, 0],
 ): boolean {
   const dk = kernelsFor(dt, count);
   const direct = dk && arenaOf(a, b, out);
@@ -385,10 +419,39 @@ export function wasmReduce2(
   const outAt = out.byteOffset + outOffset;
   if (!inPlaceOk(aAt, len, outAt, len) || !inPlaceOk(bAt, len, outAt, len)) return false;
   const k = direct.byDtype[dt] as DtypeKernels;
-  const kernel = sr === undefined ? k.two[op] : k.twoSr[op];
-  if (kernel === undefined) return false;
-  if (sr === undefined) kernel(aAt, bAt, outAt, count, overflowCode, infCode);
-  else withStream(direct, sr, () => kernel(aAt, bAt, outAt, count, overflowCode, infCode));
+  const two = sr === undefined ? k.two[op] : k.twoSr[op];
+  if (two === undefined) return false;
+  const kernel = traced(two);
+  const run =
+    op === "fma"
+      ? () => kernel(aAt, bAt, outAt, count, scales[0], scales[1], overflowCode, infCode)
+      : () => kernel(aAt, bAt, outAt, count, overflowCode, infCode);
+  if (sr === undefined) run();
+  else withStream(direct, sr, run);
+  return true;
+}
+
+/**
+ * acc[i] ← minimum / maximum(acc[i], constant) for i < count, NaN canonical (the MIN / MAX
+ * constant; `constant` an FP32 value). In place when acc is in a WasmArena, else staged. False when
+ * no kernel ran (too short, disabled, wasm missing).
+ */
+export function wasmClamp(op: "min" | "max", acc: Float32Array, constant: number, count: number): boolean {
+  if (kernelsFor(Dtype.FP32, count) === undefined) return false;
+  const direct = KERNELS_BY_BUFFER.get(acc.buffer);
+  if (direct !== undefined) {
+    traced(direct.clamp[op])(acc.byteOffset, acc.byteOffset, count, constant);
+    return true;
+  }
+  const staged = stagingKernels() as Kernels;
+  const stagedAcc = new Float32Array(staged.memory.buffer, STAGE_ACC, CHUNK);
+  const kernel = traced(staged.clamp[op]);
+  for (let done = 0; done < count; done += CHUNK) {
+    const n = count - done < CHUNK ? count - done : CHUNK;
+    stagedAcc.set(acc.subarray(done, done + n));
+    kernel(STAGE_ACC, STAGE_ACC, n, constant);
+    acc.set(stagedAcc.subarray(0, n), done);
+  }
   return true;
 }
 
@@ -419,6 +482,6 @@ function encodeWith(
   infCode: number,
 ): void {
   const dk = k.byDtype[dt] as DtypeKernels;
-  if (sr === undefined) dk.enc(src, out, n, overflowCode, infCode);
-  else withStream(k, sr, () => (dk.encSr as Kernel)(src, out, n, overflowCode, infCode));
+  if (sr === undefined) traced(dk.enc)(src, out, n, overflowCode, infCode);
+  else withStream(k, sr, () => traced(dk.encSr as Kernel)(src, out, n, overflowCode, infCode));
 }

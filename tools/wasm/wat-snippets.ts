@@ -1,0 +1,68 @@
+// The small pieces of .wat text every kernel generator shares (kernels-wat.ts, wide.ts): the dtype
+// as the kernels see it, local access, constants, the rare-branch wrapper, group addressing and the
+// xoshiro128** stream.
+
+/** A dtype as the kernels see it: its width and how its codes become FP32 (or FP32 becomes codes). */
+export interface Kind {
+  /** The name in kernel exports (`add_fp8_e4`, `enc_fp16_sr`). */
+  readonly name: string;
+  readonly width: 1 | 2 | 4 | 8;
+  readonly kind: "f32" | "bf16" | "narrow" | "int";
+  /** narrow floats: exponent and mantissa bits (float-formats.ts). */
+  readonly expBits?: number;
+  readonly manBits?: number;
+  /** ints: signed (a 32- or 64-bit one converts unsigned when not). */
+  readonly signed?: boolean;
+}
+
+/** What a kernel combines an element x with: the ALU op with acc, NaN canonical; or x as is. */
+export type Combine = "load" | "scale" | "add" | "min" | "max" | "fma" | "pass";
+
+/** The local holding a group's random words (stochastic rounding), or undefined (RNE). */
+export type Rnd = string | undefined;
+
+/** Where a group is: group k of an iteration (elements 4k..4k+3), or one element (the tail). */
+export type At = number | "one";
+
+/** The memarg of lane `lane` of group `at` for elements `width` bytes wide. */
+export function offset(at: At, width: number, lane = 0): string {
+  const bytes = (at === "one" ? 0 : 4 * width * at) + lane * width;
+  return bytes === 0 ? "" : ` offset=${bytes}`;
+}
+
+/** An i32x4 constant with every lane `x`. */
+export const v = (x: number | string) => `(v128.const i32x4 ${x} ${x} ${x} ${x})`;
+/** An i16x8 / i8x16 constant with every lane `x`. */
+export const v16 = (x: number) => `(v128.const i16x8 ${Array(8).fill(x).join(" ")})`;
+export const v8 = (x: number) => `(v128.const i8x16 ${Array(16).fill(x).join(" ")})`;
+export const get = (name: string) => `(local.get $${name})`;
+export const set = (name: string, expr: string) => `(local.set $${name} ${expr})`;
+
+/**
+ * `fix` (statements) only when some lane of `mask` is set: NaN results, specials and results
+ * outside a format's normal range are rare, and skipping their selects halves a group's work.
+ */
+export const rarely = (mask: string, fix: string) =>
+  `(if (v128.any_true ${mask}) (then\n          ${fix}))`;
+
+/** One xoshiro128** step of the stream in $s0..$s3 (sr-stream.ts), its output word's s1 first kept in lane `lane` of $rs. */
+const step = (lane: number) => `${set("rs", lane === 0 ? "(i32x4.splat (local.get $s1))" : `(i32x4.replace_lane ${lane} ${get("rs")} (local.get $s1))`)}
+        (local.set $t0 (i32.shl (local.get $s1) (i32.const 9)))
+        (local.set $s2 (i32.xor (local.get $s2) (local.get $s0)))
+        (local.set $s3 (i32.xor (local.get $s3) (local.get $s1)))
+        (local.set $s1 (i32.xor (local.get $s1) (local.get $s2)))
+        (local.set $s0 (i32.xor (local.get $s0) (local.get $s3)))
+        (local.set $s2 (i32.xor (local.get $s2) (local.get $t0)))
+        (local.set $s3 (i32.rotl (local.get $s3) (i32.const 11)))`;
+
+/**
+ * One random word per element of the group, in element order, into `into` (sr-stream.ts fillU32):
+ * the state steps in scalar locals, and the output function rotl(s1 · 5, 7) · 9 runs once for the
+ * four lanes.
+ */
+export function randomWords(at: At, into: string): string {
+  const lanes = at === "one" ? [0] : [0, 1, 2, 3];
+  return `${lanes.map(step).join("\n        ")}
+        ${set("rs", `(i32x4.mul ${get("rs")} ${v(5)})`)}
+        ${set(into, `(i32x4.mul (v128.or (i32x4.shl ${get("rs")} (i32.const 7)) (i32x4.shr_u ${get("rs")} (i32.const 25))) ${v(9)})`)}`;
+}
