@@ -92,9 +92,9 @@ export function aluFma(acc: Float32Array, src: Float32Array, scale: number, coun
   }
 }
 
-/** The kernels take the scale as an FP32 value (the descriptor's word); another runs in JS. */
+/** The kernels take the scale as an FP32 value (the descriptor's word; NaN too); another runs in JS. */
 function isF32(x: number): boolean {
-  return Math.fround(x) === x;
+  return Math.fround(x) === x || Number.isNaN(x);
 }
 
 /*

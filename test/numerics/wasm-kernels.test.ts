@@ -1,7 +1,7 @@
 // The WebAssembly SIMD kernels (src/numerics/wasm/kernels.wat) equal the JS loops bit for bit, for
-// every dtype they cover (every dtype but the 64-bit integers): decode of every code, encode RNE
-// and SR under every overflow policy, and the ALU steps LOAD / ADD / MIN / MAX / FMA with each
-// dtype as the source. Each runs both ways wasm can: in place (views of one WasmArena, at
+// every dtype: decode of every code, encode RNE and SR under every overflow policy, the ALU steps
+// LOAD / ADD / MIN / MAX / FMA with each dtype as the source, the two-source kernels and the MIN /
+// MAX constant; and every dtype × op reaches its kernel (wasmKernelsRun). Each runs both ways wasm can: in place (views of one WasmArena, at
 // unaligned offsets) and staged (plain arrays, 64 KiB chunks); with tails (lengths not a multiple
 // of 8). The JS side is the same public function with the kernels switched off
 // (useWasmKernels(false)); the in-place kernels are also held to the APFloat golden vectors.
@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import {
   aluApplyEncoded,
   aluApplyEncodedThenEncode,
+  aluClamp,
   aluFma,
   aluLoadEncoded,
   aluReduceEncoded,
@@ -22,11 +23,11 @@ import {
   SrStream,
   WasmArena,
 } from "../../src/numerics/index.js";
-import { useWasmKernels, wasmHasDtype } from "../../src/numerics/wasm/kernels.js";
+import { useWasmKernels, wasmHasDtype, wasmKernelsRun } from "../../src/numerics/wasm/kernels.js";
 import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
 import { binaryModuleText, compileKernels } from "../../tools/wasm/build.js";
 import { kernelsWat } from "../../tools/wasm/kernels-wat.js";
-import { hexWords, loadVectors, mismatches, sameAluF32, sameF32 } from "./vectors.js";
+import { hexBigints, hexWords, loadVectors, mismatches, sameAluF32, sameF32 } from "./vectors.js";
 
 /** fn with the wasm kernels off: the JS loops every kernel is held against. */
 function withJs<T>(fn: () => T): T {
@@ -50,6 +51,7 @@ function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): string | u
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice();
 
 const KERNEL_DTYPES = [
+  Dtype.UINT64,
   Dtype.INT8,
   Dtype.UINT8,
   Dtype.INT16,
@@ -59,6 +61,7 @@ const KERNEL_DTYPES = [
   Dtype.INT32,
   Dtype.UINT32,
   Dtype.FP32,
+  Dtype.INT64,
   Dtype.FP8_E3,
   Dtype.FP8_E4,
   Dtype.FP8_E5,
@@ -69,7 +72,7 @@ const SPECIALS = [
   0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000, 0x7f7fffff,
   0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0xff812345, 0x7fbfffff, 0x4b800000,
   0xcb800001, 0x33800000, 0x4f000000, 0xcf000000, 0x4f800000, 0x477fff00, 0x47000000, 0x437f8000, 0xc3000000,
-  0x3f000000, 0x3fc00000, 0x40200000, 0xbfc00000,
+  0x3f000000, 0x3fc00000, 0x40200000, 0xbfc00000, 0x5f000000, 0xdf000000, 0x5f800000, 0xdf800000, 0x5effffff,
 ];
 
 /**
@@ -107,10 +110,25 @@ function stressBits(dt: Dtype): Uint32Array {
   return Uint32Array.from(words);
 }
 
-/** Encoded sources of `dt`: every code of an 8/16-bit dtype, or 32-bit words incl. the specials. */
+/** High words of the 64-bit integer sources: 0, −1, the extremes, around 2^53 and 2^24. */
+const HIGH_WORDS = [0, 0xffffffff, 0x80000000, 0x7fffffff, 0x00200000, 0x001fffff, 0xffe00000, 1];
+
+/**
+ * Encoded sources of `dt`: every code of an 8/16-bit dtype, or 32-bit words incl. the specials,
+ * or 64-bit integers whose low words are those and high words HIGH_WORDS, then random.
+ */
 function sourceBytes(dt: Dtype, count: number, seed: number): Uint8Array {
   const width = dtypeBytes(dt);
   const rng = new SrStream(seed);
+  if (width === 8) {
+    const words = new Uint32Array(2 * count);
+    for (let i = 0; i < count; i++) {
+      const special = i < SPECIALS.length * HIGH_WORDS.length;
+      words[2 * i] = special ? SPECIALS[i % SPECIALS.length]! : rng.nextU32();
+      words[2 * i + 1] = special ? HIGH_WORDS[Math.floor(i / SPECIALS.length)]! : rng.nextU32() >>> (i % 40);
+    }
+    return new Uint8Array(words.buffer);
+  }
   const bytes = new Uint8Array(count * width);
   const words = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
@@ -140,9 +158,9 @@ it("the committed kernels.wat is its generator's output (tools/wasm/kernels-wat.
   expect(committed).toBe(kernelsWat());
 });
 
-it("every dtype but the 64-bit integers has kernels", () => {
+it("every dtype has kernels", () => {
   for (let dt: number = Dtype.UINT64; dt <= Dtype.FP8_E5; dt++) {
-    expect(wasmHasDtype(dt as Dtype), name(dt as Dtype)).toBe(dt !== Dtype.INT64 && dt !== Dtype.UINT64);
+    expect(wasmHasDtype(dt as Dtype), name(dt as Dtype)).toBe(true);
   }
 });
 
@@ -293,13 +311,55 @@ describe("the in-place kernels against the APFloat golden vectors", () => {
     expect(mismatches(got, expected!, sameAluF32)).toEqual([]);
   });
 
-  it("integers: FP32 → int RNE with saturation, int32 / uint32 → FP32 (APFloat)", () => {
+  it("FMA of two sources (fma2_fp32): b·a + (c·1 + 0) rounds once, as APFloat (c ≠ −0)", () => {
+    const file = loadVectors("fma");
+    const [a, b, c, expected] = ["a", "b", "c", "expected"].map((k) => hexWords(file, k)) as Uint32Array[];
+    const lanes = 64;
+    const arena = new WasmArena(16 * lanes);
+    const first = arena.u8(0, 4 * lanes);
+    const second = arena.u8(4 * lanes, 4 * lanes);
+    const out = arena.u8(8 * lanes, 4 * lanes);
+    const acc = arena.f32(12 * lanes, lanes);
+    const got: number[] = [];
+    const want: number[] = [];
+    const runs = new Set<string>();
+    for (let i = 0; i < expected!.length; i++) {
+      if (c![i] === 0x80000000) continue; // the +0 start turns c = −0 into +0 (execute.ts MODEL)
+      new Uint32Array(arena.buffer, 0, lanes).fill(c![i]!);
+      new Uint32Array(arena.buffer, 4 * lanes, lanes).fill(b![i]!);
+      const scale = new Float32Array(Uint32Array.of(a![i]!).buffer)[0]!;
+      const sources = [
+        { dt: Dtype.FP32, bytes: first, byteOffset: 0, scale: 1 },
+        { dt: Dtype.FP32, bytes: second, byteOffset: 0, scale },
+      ];
+      for (const k of wasmKernelsRun(() =>
+        aluReduceEncoded("fma", acc, sources, lanes, acc, Dtype.FP32, out, 0),
+      ))
+        runs.add(k);
+      got.push(new Uint32Array(arena.buffer, 8 * lanes + 4 * (lanes - 1), 1)[0]!);
+      want.push(expected![i]!);
+    }
+    expect([...runs]).toEqual(["fma2_fp32"]);
+    expect(mismatches(got, want, sameAluF32)).toEqual([]);
+  });
+
+  it("integers: FP32 → int RNE with saturation, int32 / uint32 / int64 / uint64 → FP32 (APFloat)", () => {
     const toInt = loadVectors("fp32-to-int");
     const inputs = hexWords(toInt, "inputs");
     const m = inputs.length;
-    const arena = new WasmArena(8 * m + 8);
+    const arena = new WasmArena(12 * Math.max(m, 20_000)); // 64-bit codes and FP32 side by side
     new Uint32Array(arena.buffer, 0, m).set(inputs);
-    for (const dt of [Dtype.INT8, Dtype.UINT8, Dtype.INT16, Dtype.UINT16, Dtype.INT32, Dtype.UINT32]) {
+    const ints = [
+      Dtype.INT8,
+      Dtype.UINT8,
+      Dtype.INT16,
+      Dtype.UINT16,
+      Dtype.INT32,
+      Dtype.UINT32,
+      Dtype.INT64,
+      Dtype.UINT64,
+    ];
+    for (const dt of ints) {
       const width = dtypeBytes(dt);
       const out = arena.u8(4 * m, width * m);
       encodeFromF32(dt, arena.f32(0, m), 0, m, out, 0);
@@ -311,15 +371,20 @@ describe("the in-place kernels against the APFloat golden vectors", () => {
       expect(got.filter((g, i) => g !== (toInt[name(dt)] as string[])[i]).length, name(dt)).toBe(0);
     }
     const toF32 = loadVectors("int-to-fp32");
-    for (const dt of [Dtype.INT32, Dtype.UINT32]) {
-      const ins = hexWords(toF32, `${name(dt)}_inputs`);
+    for (const dt of [Dtype.INT32, Dtype.UINT32, Dtype.INT64, Dtype.UINT64]) {
+      const ins = hexBigints(toF32, `${name(dt)}_inputs`);
       const want = hexWords(toF32, `${name(dt)}_expected`);
       const k = ins.length;
-      const bytes = arena.u8(0, 4 * k);
-      new Uint32Array(bytes.buffer, 0, k).set(ins);
-      const out = arena.f32(4 * k, k);
+      const width = dtypeBytes(dt);
+      const bytes = arena.u8(0, width * k);
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+      for (const [i, x] of ins.entries()) {
+        if (width === 8) view.setBigUint64(8 * i, x, true);
+        else view.setUint32(4 * i, Number(x), true);
+      }
+      const out = arena.f32(width * k, k);
       decodeToF32(dt, bytes, 0, k, out);
-      expect(mismatches(new Uint32Array(arena.buffer, 4 * k, k), want, sameF32)).toEqual([]);
+      expect(mismatches(new Uint32Array(arena.buffer, width * k, k), want, sameF32), name(dt)).toEqual([]);
     }
   });
 });
@@ -350,7 +415,7 @@ describe("aluReduceEncoded (one pass, blocked) = the steps over the whole span (
     ["int32 FMA 1 source → fp32", "fma", Dtype.INT32, Dtype.FP32, 1, () => RNE],
   ];
   for (const dt of KERNEL_DTYPES) {
-    for (const op of ["add", "min", "max"] as const) {
+    for (const op of ["add", "min", "max", "fma"] as const) {
       cases.push([
         `${name(dt)} ${op} 2 sources → ${name(dt)} RNE (the two-source kernel)`,
         op,
@@ -419,5 +484,148 @@ describe("aluReduceEncoded (one pass, blocked) = the steps over the whole span (
     const out = arena.u8(4 * 4096 + sourceCount * count * width + 3, expected.length);
     aluReduceEncoded(op, acc, sources, count, new Float32Array(4096), outDt, out, 0, rounding());
     expect(firstDifference(out, expected)).toBeUndefined();
+  });
+});
+
+/*
+ * The coverage claim, pinned: every dtype × op runs in one kernel (no JS loop), named in the trace
+ * wasmKernelsRun takes, and gives the JS loop's bytes over edge inputs (NaN, ±inf, ±0, subnormals,
+ * saturating values, every 8-bit code). Not a kernel, by design: decode / encode of fp32 and fp32r
+ * (a copy of the bits). SR into an integer or FP32 runs the RNE kernel (int-encode.ts MODEL:
+ * integers round to nearest even whatever the rounding; FP32 needs no rounding).
+ */
+describe("every dtype × op runs in its kernel and equals the JS loop", () => {
+  const ALL_DTYPES = DTYPE_NAMES.map((_, dt) => dt as Dtype).filter((dt) => dt !== Dtype.INVALID);
+  const COUNT = 64 * 33 + 5; // the SPECIALS × HIGH_WORDS of a 64-bit source, and a tail
+  const srOf = (seed: number): Rounding => ({ mode: "sr", rng: new SrStream(seed) });
+  type Run = (arena: WasmArena, dt: Dtype) => Uint8Array;
+
+  /** Sources a, b (codes of dt), an FP32 stress accumulator and an output, in one arena. */
+  function layout(arena: WasmArena, dt: Dtype) {
+    const width = dtypeBytes(dt);
+    const at = (k: number) => 4 * COUNT + k * width * COUNT;
+    const a = arena.u8(at(0), width * COUNT);
+    const b = arena.u8(at(1), width * COUNT);
+    a.set(sourceBytes(dt, COUNT, 1));
+    b.set(sourceBytes(dt, COUNT, 2).reverse());
+    const acc = arena.f32(0, COUNT);
+    new Uint32Array(arena.buffer, 0, COUNT).set(stressBits(Dtype.FP8_E4).subarray(0, COUNT));
+    const out = arena.u8(at(2), Math.max(4, width) * COUNT);
+    return { a, b, acc, out };
+  }
+  const bytesOfAcc = (acc: Float32Array) => bytesOf(acc);
+
+  const reduce2 =
+    (op: "add" | "min" | "max" | "fma", sr: boolean): Run =>
+    (arena, dt) => {
+      const { a, b, acc, out } = layout(arena, dt);
+      const sources = [
+        { dt, bytes: a, byteOffset: 0, scale: Math.fround(0.75) },
+        { dt, bytes: b, byteOffset: 0, scale: Math.fround(-1.5e-3) },
+      ];
+      aluReduceEncoded(
+        op,
+        acc,
+        sources,
+        COUNT,
+        new Float32Array(16),
+        dt,
+        out,
+        0,
+        sr ? srOf(3) : RNE,
+        "satfinite",
+      );
+      return out.slice(0, dtypeBytes(dt) * COUNT);
+    };
+  const apply =
+    (op: "load" | "add" | "min" | "max" | "fma"): Run =>
+    (arena, dt) => {
+      const { a, acc } = layout(arena, dt);
+      if (op === "load") aluLoadEncoded(acc, dt, a, 0, COUNT);
+      else aluApplyEncoded(op, acc, dt, a, 0, COUNT, new Float32Array(COUNT), Math.fround(3.25));
+      return bytesOfAcc(acc);
+    };
+  const OPS: [string, (dt: Dtype) => string | undefined, Run][] = [
+    [
+      "decode",
+      (dt) => (dt === Dtype.FP32 || dt === Dtype.FP32R ? undefined : `dec_${name(dt)}`),
+      (arena, dt) => {
+        const { a, acc } = layout(arena, dt);
+        decodeToF32(dt, a, 0, COUNT, acc);
+        return bytesOfAcc(acc);
+      },
+    ],
+    ...(["RNE", "SR"] as const).map((r): [string, (dt: Dtype) => string | undefined, Run] => [
+      `encode ${r}`,
+      (dt) => (dt === Dtype.FP32 || dt === Dtype.FP32R ? undefined : `enc_${name(dt)}${srSuffix(dt, r)}`),
+      (arena, dt) => {
+        const { acc, out } = layout(arena, dt);
+        encodeFromF32(dt, acc, 0, COUNT, out, 0, r === "SR" ? srOf(4) : RNE, "satfinite");
+        return out.slice(0, dtypeBytes(dt) * COUNT);
+      },
+    ]),
+    ...(["load", "add", "min", "max", "fma"] as const).map((op): [string, (dt: Dtype) => string, Run] => [
+      op,
+      (dt) => `${op}_${kernelName(dt)}`,
+      apply(op),
+    ]),
+    [
+      "scale (an FMA reduce's first source of three)",
+      (dt) => `scale_${kernelName(dt)}`,
+      (arena, dt) => {
+        const { a, b, acc, out } = layout(arena, dt);
+        const sources = [a, b, a].map((bytes, k) => ({
+          dt,
+          bytes,
+          byteOffset: 0,
+          scale: Math.fround(k - 0.625),
+        }));
+        aluReduceEncoded("fma", acc, sources, COUNT, new Float32Array(COUNT), Dtype.FP32, out, 0);
+        return out.slice(0, 4 * COUNT);
+      },
+    ],
+    ...(["add", "min", "max", "fma"] as const).flatMap((op) =>
+      (["RNE", "SR"] as const).map((r): [string, (dt: Dtype) => string | undefined, Run] => [
+        `${op} of two sources, ${r}`,
+        (dt) => `${op}2_${kernelName(dt)}${srSuffix(dt, r)}`,
+        reduce2(op, r === "SR"),
+      ]),
+    ),
+  ];
+  /** kernels.wat's name of a dtype: fp32r runs as fp32. */
+  const kernelName = (dt: Dtype) => (dt === Dtype.FP32R ? "fp32" : name(dt));
+  /** The SR kernels are the narrow floats'; other dtypes round as RNE. */
+  const srSuffix = (dt: Dtype, r: "RNE" | "SR") => (r === "SR" && narrowFloatFormat(dt) ? "_sr" : "");
+
+  const cases = ALL_DTYPES.flatMap((dt) =>
+    OPS.map(([op, kernel, run]) => [name(dt), op, dt, kernel(dt), run] as const),
+  );
+  it.each(cases)("%s %s", (_dtName, op, dt, kernel, run) => {
+    const size = 4 * COUNT + 3 * 8 * COUNT + 64;
+    const js = withJs(() => run(new WasmArena(size), dt));
+    let got: Uint8Array = new Uint8Array();
+    const ran = wasmKernelsRun(() => {
+      got = run(new WasmArena(size), dt);
+    });
+    // one kernel call over the whole span (the three-source FMA reduce: its first step)
+    if (op.startsWith("scale")) expect(ran[0]).toBe(kernel);
+    else expect(ran).toEqual(kernel === undefined ? [] : [kernel]);
+    expect(firstDifference(got, js)).toBeUndefined();
+  });
+
+  it.each(["min", "max"] as const)("the %s constant (aluClamp) runs in %s and equals the JS loop", (op) => {
+    const bits = stressBits(Dtype.FP8_E5);
+    for (const constant of [0, -0, 1.5, -Infinity, Number.NaN, 3e-39]) {
+      const js = new Float32Array(bits.slice().buffer);
+      withJs(() => aluClamp(op, js, constant, js.length));
+      const arena = new WasmArena(4 * bits.length + 8);
+      new Uint32Array(arena.buffer, 4, bits.length).set(bits);
+      const acc = arena.f32(4, bits.length);
+      expect(wasmKernelsRun(() => aluClamp(op, acc, constant, bits.length))).toEqual([`${op}c_fp32`]);
+      const staged = new Float32Array(bits.slice().buffer);
+      aluClamp(op, staged, constant, staged.length);
+      expect(firstDifference(bytesOf(acc), bytesOf(js)), `constant ${constant}`).toBeUndefined();
+      expect(firstDifference(bytesOf(staged), bytesOf(js)), `staged, constant ${constant}`).toBeUndefined();
+    }
   });
 });

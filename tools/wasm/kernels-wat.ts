@@ -7,19 +7,20 @@
 // narrow floats take one 16-byte vector of each source an iteration instead (wide.ts), falling back
 // to these group snippets for a vector holding a special. tools/wasm/build.ts writes the .wat and
 // compiles it; test/numerics/wasm-kernels.test.ts checks both committed files are current.
-import { wideBlock, wideElements } from "./wide.js";
+
 import {
   type At,
   type Combine,
   get,
   type Kind,
   offset,
-  rarely,
   type Rnd,
   randomWords,
+  rarely,
   set,
   v,
 } from "./wat-snippets.js";
+import { wideBlock, wideElements } from "./wide.js";
 
 const narrow = (name: string, width: 1 | 2, expBits: number, manBits: number): Kind => ({
   name,
@@ -69,8 +70,7 @@ function loadCodes(k: Kind, at: At, from = "src"): string {
   const signed = k.kind === "int" && k.signed;
   const s = signed ? "s" : "u";
   if (k.width === 8) {
-    const lane = (i: number) =>
-      `(f32.convert_i64_${s} (i64.load${offset(at, 8, i)} ${src}))`;
+    const lane = (i: number) => `(f32.convert_i64_${s} (i64.load${offset(at, 8, i)} ${src}))`;
     if (at === "one") return `(f32x4.splat ${lane(0)})`;
     return `(f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat ${lane(0)}) ${lane(1)}) ${lane(2)}) ${lane(3)})`;
   }
@@ -132,13 +132,13 @@ const joinHalves = (lo: string, hi: string) =>
   `(i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 ${lo} ${hi})`;
 
 /**
- * One half (two lanes) of an FMA: $s<h> ← the double sum x·scale + a (x·scale exact in a double)
- * and $e<h> ← its exact rounding error (TwoSum).
+ * One half (two lanes) of an FMA: $s<h> ← the double sum x·scale + q (x·scale exact in a double,
+ * q the accumulator as doubles) and $e<h> ← its exact rounding error (TwoSum).
  */
-function fmaHalf(x: string, a: string, scale: string, h: "l" | "h"): string {
+function fmaHalf(x: string, q: string, scale: string, h: "l" | "h"): string {
   return [
     set("p", `(f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get(scale)})`),
-    set("q", `(f64x2.promote_low_f32x4 ${a})`),
+    set("q", q),
     set(`s${h}`, `(f64x2.add ${get("p")} ${get("q")})`),
     set("t", `(f64x2.sub ${get(`s${h}`)} ${get("p")})`),
     set(
@@ -204,10 +204,19 @@ function combine(c: Combine, at: At, acc: Kernel["acc"], scale = "scale2"): stri
   } else if (c !== "fma") r = set("r", `(f32x4.${c} ${a} ${get("x")})`);
   else {
     r = [
-      set("a", a),
-      fmaHalf(get("x"), get("a"), scale, "l"),
-      fmaHalf(high(get("x")), high(get("a")), scale, "h"),
-      rarely(`(v128.or ${doubleRounding("l")} ${doubleRounding("h")})`, `${roundToOdd("l")}\n          ${roundToOdd("h")}`),
+      ...(acc === "first"
+        ? []
+        : [
+            set("a", a),
+            set("ql", `(f64x2.promote_low_f32x4 ${get("a")})`),
+            set("qh", `(f64x2.promote_low_f32x4 ${high(get("a"))})`),
+          ]),
+      fmaHalf(get("x"), get("ql"), scale, "l"),
+      fmaHalf(high(get("x")), get("qh"), scale, "h"),
+      rarely(
+        `(v128.or ${doubleRounding("l")} ${doubleRounding("h")})`,
+        `${roundToOdd("l")}\n          ${roundToOdd("h")}`,
+      ),
       set(
         "r",
         joinHalves(`(f32x4.demote_f64x2_zero ${get("sl")})`, `(f32x4.demote_f64x2_zero ${get("sh")})`),
@@ -363,7 +372,7 @@ export function group(k: Kernel, at: At, drawn?: string): string {
     k.acc !== "first"
       ? ""
       : k.combine === "fma"
-        ? `${decode(k.src, loadCodes(k.src, at, "acc"))}\n        ${combine("scale", at, "none", "scale02")}\n        ${set("b", get("r"))}`
+        ? `${decode(k.src, loadCodes(k.src, at, "acc"))}\n        ${firstScaled()}`
         : `${decode(k.src, loadCodes(k.src, at, "acc"))}\n        ${set("b", get("x"))}`;
   return [
     first,
@@ -377,13 +386,20 @@ export function group(k: Kernel, at: At, drawn?: string): string {
     .join("\n        ");
 }
 
+/**
+ * The first source of a two-source FMA, $x, scaled into the +0 start as doubles in $ql / $qh:
+ * x·scale0 exact in a double, one demote (the one rounding), back to a double, + 0 (a −0 product
+ * becomes +0). Its NaN needs no canonical bits: it makes the result NaN, which is made canonical.
+ */
+function firstScaled(): string {
+  const q = (x: string) =>
+    `(f64x2.add (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get("scale02")}))) (v128.const f64x2 0 0))`;
+  return `${set("ql", q(get("x")))}\n        ${set("qh", q(high(get("x"))))}`;
+}
+
 /** Whether `k` runs as wide blocks (wide.ts): a two-source ADD / MIN / MAX of bf16 or a narrow float. */
 function isWide(k: Kernel): boolean {
-  return (
-    k.acc === "first" &&
-    k.combine !== "fma" &&
-    (k.src.kind === "bf16" || k.src.kind === "narrow")
-  );
+  return k.acc === "first" && k.combine !== "fma" && (k.src.kind === "bf16" || k.src.kind === "narrow");
 }
 
 function kernel(k: Kernel): string {
@@ -415,7 +431,7 @@ function kernel(k: Kernel): string {
   const locals = [
     "(local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)",
     fma
-      ? "(local $a v128) (local $p v128) (local $q v128) (local $t v128) (local $sl v128) (local $el v128) (local $sh v128) (local $eh v128) (local $scale2 v128) (local $scale02 v128)"
+      ? "(local $a v128) (local $p v128) (local $q v128) (local $t v128) (local $sl v128) (local $el v128) (local $sh v128) (local $eh v128) (local $ql v128) (local $qh v128) (local $scale2 v128) (local $scale02 v128)"
       : "",
     k.acc === "constant" ? "(local $kv v128)" : "",
     codes ? "(local $ov v128) (local $iv v128)" : "",
@@ -508,7 +524,8 @@ export function kernelList(): Kernel[] {
   const alu = (name: string, src: Kind, combine: Combine, acc: Kernel["acc"], doc: string) =>
     list.push({ name, src, combine, acc, out: F32, sr: false, doc });
   for (const src of KINDS) {
-    if (src.kind !== "f32") alu(`dec_${src.name}`, src, "pass", "none", `out[i] = ${src.name}[i] as FP32 bits`);
+    if (src.kind !== "f32")
+      alu(`dec_${src.name}`, src, "pass", "none", `out[i] = ${src.name}[i] as FP32 bits`);
     for (const c of ALU_COMBINES) {
       const acc = c === "load" || c === "scale" ? "none" : "memory";
       alu(`${c}_${src.name}`, src, c, acc, `out[i] = ${c}(acc[i], ${src.name}[i])`);
@@ -518,9 +535,19 @@ export function kernelList(): Kernel[] {
   for (const src of KINDS) {
     for (const c of TWO_SOURCE_OPS) {
       const two = { src, acc: "first" as const, combine: c, out: src };
-      list.push({ ...two, name: `${c}2_${src.name}`, sr: false, doc: `out[i] = ${src.name} RNE code of ${c}(first[i], src[i])` });
+      list.push({
+        ...two,
+        name: `${c}2_${src.name}`,
+        sr: false,
+        doc: `out[i] = ${src.name} RNE code of ${c}(first[i], src[i])`,
+      });
       if (src.kind === "narrow" || src.kind === "bf16") {
-        list.push({ ...two, name: `${c}2_${src.name}_sr`, sr: true, doc: `out[i] = ${src.name} SR code of ${c}(first[i], src[i])` });
+        list.push({
+          ...two,
+          name: `${c}2_${src.name}_sr`,
+          sr: true,
+          doc: `out[i] = ${src.name} SR code of ${c}(first[i], src[i])`,
+        });
       }
     }
   }
@@ -529,7 +556,12 @@ export function kernelList(): Kernel[] {
     const enc = { src: F32, combine: "pass" as const, acc: "none" as const, out };
     list.push({ ...enc, name: `enc_${out.name}`, sr: false, doc: `out[i] = ${out.name} RNE code of src[i]` });
     if (out.kind !== "int") {
-      list.push({ ...enc, name: `enc_${out.name}_sr`, sr: true, doc: `out[i] = ${out.name} SR code of src[i]` });
+      list.push({
+        ...enc,
+        name: `enc_${out.name}_sr`,
+        sr: true,
+        doc: `out[i] = ${out.name} SR code of src[i]`,
+      });
     }
   }
   return list;

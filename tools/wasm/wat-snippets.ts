@@ -42,11 +42,12 @@ export const set = (name: string, expr: string) => `(local.set $${name} ${expr})
  * `fix` (statements) only when some lane of `mask` is set: NaN results, specials and results
  * outside a format's normal range are rare, and skipping their selects halves a group's work.
  */
-export const rarely = (mask: string, fix: string) =>
-  `(if (v128.any_true ${mask}) (then\n          ${fix}))`;
+export const rarely = (mask: string, fix: string) => `(if (v128.any_true ${mask}) (then\n          ${fix}))`;
 
 /** One xoshiro128** step of the stream in $s0..$s3 (sr-stream.ts), its output word's s1 first kept in lane `lane` of $rs. */
-const step = (lane: number) => `${set("rs", lane === 0 ? "(i32x4.splat (local.get $s1))" : `(i32x4.replace_lane ${lane} ${get("rs")} (local.get $s1))`)}
+const step = (
+  lane: number,
+) => `${set("rs", lane === 0 ? "(i32x4.splat (local.get $s1))" : `(i32x4.replace_lane ${lane} ${get("rs")} (local.get $s1))`)}
         (local.set $t0 (i32.shl (local.get $s1) (i32.const 9)))
         (local.set $s2 (i32.xor (local.get $s2) (local.get $s0)))
         (local.set $s3 (i32.xor (local.get $s3) (local.get $s1)))

@@ -59,7 +59,10 @@ function scaled(k: Kind, vec: string, t: [string, string]): { prep: string; grou
   }
   const mask = 0x8000 | (0x7f << (7 - m));
   const half = (h: number) =>
-    set(t[h] as string, `(v128.and (i16x8.shr_s ${topBytes(get(vec), h)} (i32.const ${m + 1})) ${v16(mask)})`);
+    set(
+      t[h] as string,
+      `(v128.and (i16x8.shr_s ${topBytes(get(vec), h)} (i32.const ${m + 1})) ${v16(mask)})`,
+    );
   return {
     prep: `${half(0)}\n          ${half(1)}`,
     group: (g) => topHalves(get(t[g >> 1] as string), g & 1),
@@ -96,7 +99,13 @@ function round(k: Kind, g: number, sr: boolean): string {
  * the sign at the code's top bit `to`; for ADD, lanes whose magnitude reaches the inf code (an
  * overflow) are or'ed into $spec.
  */
-function signDown(x: string, lanes: 16 | 32, from: number, to: number, overflowAt: number | undefined): string {
+function signDown(
+  x: string,
+  lanes: 16 | 32,
+  from: number,
+  to: number,
+  overflowAt: number | undefined,
+): string {
   const c = lanes === 16 ? v16 : v;
   const shape = lanes === 16 ? "i16x8" : "i32x4";
   const flag =
