@@ -2,10 +2,11 @@
 // keeps device memory), as bench/harness.ts times it: CPU time ÷ a warm copy of the two sources'
 // bytes. The target rows are issue 13's; each runs through aluReduceEncoded (one pass, what a
 // whole-array reduce costs) and, for bf16, through the steps the engine runs per ≤ 2048-element
-// packet (aluLoadEncoded + aluApplyEncodedThenEncode). The "JS loops" rows are the same reduce
-// with the wasm kernels switched off (useWasmKernels(false)): the path every dtype but bf16 / FP32
-// took before issue 13.
+// packet (aluLoadEncoded + aluApplyEncodedThenEncode). Every two-source row runs one kernel
+// (`<op>2_<dt>[_sr]`). The "JS loops" rows are the same reduce with the wasm kernels switched off
+// (useWasmKernels(false)): the path every dtype but bf16 / FP32 took before issue 13.
 import {
+  type AluOp,
   aluApplyEncodedThenEncode,
   aluLoadEncoded,
   aluReduceEncoded,
@@ -60,7 +61,7 @@ function reduceRow(
   name: string,
   target: string,
   dt: Dtype,
-  op: "add" | "fma",
+  op: AluOp,
   rounding: () => Rounding,
   wasm = true,
 ): BenchRow {
@@ -122,6 +123,11 @@ export default async function run(): Promise<BenchRow[]> {
       mode: "sr",
       rng: sr,
     })),
+    reduceRow("fp16 → fp32 → fp16 RNE ADD", "", Dtype.FP16, "add", () => RNE),
+    reduceRow("fp8_e4 SR ADD", "", Dtype.FP8_E4, "add", () => ({ mode: "sr", rng: sr })),
+    reduceRow("bf16 RNE MAX", "", Dtype.BFLOAT16, "max", () => RNE),
+    reduceRow("fp8_e5 fused FMA → fp8_e5 RNE", "", Dtype.FP8_E5, "fma", () => RNE),
+    reduceRow("int32 ADD", "", Dtype.INT32, "add", () => RNE),
     reduceRow("bf16 RNE ADD, JS loops (kernels off)", "", Dtype.BFLOAT16, "add", () => RNE, false),
     reduceRow("fp8_e4 RNE ADD, JS loops (kernels off)", "", Dtype.FP8_E4, "add", () => RNE, false),
   ];

@@ -466,7 +466,7 @@ export class Executor {
 
   /**
    * A source's bytes for the ALU: in place when they already share `k`'s arena or the kernels do not
-   * decode the dtype (the 64-bit integers); else read into `k.input`, so the kernel decodes them
+   * decode the dtype (wasmHasDtype: none today); else read into `k.input`, so the kernel decodes them
    * in place rather than through a staging copy.
    */
   private sourceForKernel(s: Segment & { readonly inDt: Dtype }, k: KernelScratch): Uint8Array {

@@ -162,9 +162,9 @@ export function aluConstantToF32(dt: Dtype, word: number): number {
  * One source step of a reduce, straight from the source's bytes: acc[i] ← op(acc[i], x[i]) for
  * i < count (FMA: x[i]·scale + acc[i], one rounding), x[i] being element i of dtype `dt` at
  * `bytes[byteOffset…]`. The same bits as `decodeToF32` into `scratch` followed by {@link aluAdd} /
- * {@link aluFma} / {@link aluMin} / {@link aluMax}, which is what runs for the 64-bit integers;
- * every other dtype is decoded inside a wasm kernel (no scratch pass; in place when acc and bytes
- * view one WasmArena).
+ * {@link aluFma} / {@link aluMin} / {@link aluMax}, which is what runs where no kernel does (fewer
+ * than 64 elements, a scale that is not an FP32 value, no wasm SIMD); otherwise every dtype is
+ * decoded inside a wasm kernel (no scratch pass; in place when acc and bytes view one WasmArena).
  * @throws {FieldError} as decodeToF32 and the ALU functions do (span, count, dtype).
  */
 export function aluApplyEncoded(
@@ -211,7 +211,7 @@ function inRange(
  * `bytes[byteOffset…]`, every NaN written as 0x7fc00000. Bit for bit what filling acc with
  * {@link aluIdentity}(op) and applying the source with {@link aluApplyEncoded} gives, whichever of
  * the three ops it starts (x + (−0) = x, −0 included; minimum(+inf, x) = maximum(−inf, x) = x), in one pass
- * instead of two; in a wasm kernel for every dtype but the 64-bit integers.
+ * instead of two; in a wasm kernel for every dtype.
  * @throws {FieldError} as decodeToF32 does (span, count, dtype).
  * @example
  * aluLoadEncoded(acc, Dtype.BFLOAT16, src0, 0, n);

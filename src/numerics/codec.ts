@@ -100,7 +100,7 @@ export function decodeToF32(
     outOffset,
     out.length,
   );
-  // The wasm SIMD twin of every branch below but FP32 (a copy) and the 64-bit integers.
+  // The wasm SIMD twin of every branch below but FP32 (a copy).
   if (wasmDecode(dt, bytes, byteOffset, count, out, outOffset)) return;
   const smallInt = SMALL_INTS[dt];
   const fp8 = FP8_DECODE[dt];
@@ -186,7 +186,7 @@ export function encodeFromF32(
 }
 
 /**
- * The wasm SIMD twin of encodeFromF32 for every dtype but FP32 and the 64-bit integers: the same
+ * The wasm SIMD twin of encodeFromF32 for every dtype but FP32 (a copy): the same
  * codes, and an SR stream left where the JS encoder leaves it. SR runs in the kernel only for an
  * {@link SrStream} (other random sources are drawn in JS); integers ignore `rounding`.
  */

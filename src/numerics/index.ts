@@ -14,10 +14,11 @@
  * @throws {FieldError} when `count` exceeds an array, on a constant dtype other than fp32 / int32 /
  * uint32, or an accum dtype code outside 1..15.
  * `aluApplyEncoded` is one reduce step straight from a source's bytes (decoded inside a wasm SIMD
- * kernel for every dtype but the 64-bit integers, which go through decodeToF32 into `scratch`);
+ * kernel for every dtype; below 64 elements through decodeToF32 into `scratch`);
  * `aluLoadEncoded` is the first step (= identity fill + apply, one pass),
  * `aluApplyEncodedThenEncode` the last step with the output encode, and `aluReduceEncoded` a whole
- * reduce in one pass over memory (one kernel with no accumulator for two sources of one dtype).
+ * reduce in one pass over memory (one kernel with no accumulator for two sources of the output's
+ * dtype, FMA included).
  * @example
  * const acc = new Float32Array(n).fill(aluIdentity("add"));
  * for (const src of sources) aluAdd(acc, src, n);
@@ -101,8 +102,8 @@ export type { RandomSource } from "./sr-stream.js";
 export { SrStream } from "./sr-stream.js";
 /**
  * Memory the WebAssembly SIMD kernels work on in place: allocate a reduce's accumulator, source
- * bytes and output as views of one arena and the ALU steps and codecs of every dtype but the 64-bit
- * integers run with no staging copy (other arrays are staged in 64 KiB chunks; same bits either way).
+ * bytes and output as views of one arena and the ALU steps and codecs of every dtype run with no
+ * staging copy (other arrays are staged in 64 KiB chunks; same bits either way).
  * @throws {FieldError} when the byte length is not an integer in 1..2^31.
  * @example
  * const arena = new WasmArena(8 * n);
@@ -110,8 +111,8 @@ export { SrStream } from "./sr-stream.js";
  * const bytes = arena.u8(4 * n, 2 * n); // one bf16 source
  */
 /**
- * Whether the wasm kernels decode a dtype themselves (every dtype but the 64-bit integers): the
- * engine reads such a source into the kernel arena rather than decoding it in JS. Never throws.
+ * Whether the wasm kernels decode a dtype themselves (every dtype): the engine reads such a source
+ * into the kernel arena rather than decoding it in JS. Never throws.
  * @example wasmHasDtype(Dtype.FP8_E4); // true
  */
 export { WasmArena, wasmHasDtype } from "./wasm/kernels.js";
