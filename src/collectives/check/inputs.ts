@@ -10,8 +10,8 @@
 import { decodeToF32, encodeFromF32, SrStream } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes, isFloatDtype } from "../../spec/dtype.js";
 import type { ReduceOp } from "../plan/plan.js";
+import { WasmCodeDraw } from "./check-kernels.js";
 import { exactIntegerRange, isUnsignedDtype } from "./dtypes.js";
-import { WasmCodeDraw } from "./input-gen.js";
 
 export type DataKind = "exact" | "random";
 
@@ -40,7 +40,7 @@ export type InputSink = (rank: number, firstElem: number, bytes: Uint8Array) => 
 
 /**
  * Exact data's few values, encoded once: a tile is then written by lookup, with no per-element
- * encode (the same bytes as encoding each value), in WebAssembly where it runs (input-gen.ts).
+ * encode (the same bytes as encoding each value), in WebAssembly where it runs (check-kernels.ts).
  * For 1-, 2- and 4-byte dtypes and up to 2^16 values.
  */
 class CodeTable {

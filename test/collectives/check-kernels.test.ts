@@ -1,0 +1,72 @@
+// The check module (check/check-kernels.ts): its committed .wat and binary are what the generator and
+// wabt make now, so the three cannot drift; its tile functions are the JS loops they stand for, bit
+// for bit (the input draw: inputs.test.ts).
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  CHECK_KERNELS_TILE,
+  checkTiles,
+  wasmAccumulate,
+  wasmDemote,
+  wasmMaxAbsErr,
+} from "../../src/collectives/check/check-kernels.js";
+import { checkKernelsBinaryText, compileCheckKernels } from "../../tools/wasm/build-check-kernels.js";
+import { checkKernelsWat } from "../../tools/wasm/check-kernels-wat.js";
+
+const dir = new URL("../../src/collectives/check/", import.meta.url);
+
+it("check-kernels.wat is the generator's text", () => {
+  expect(readFileSync(new URL("check-kernels.wat", dir), "utf8")).toBe(checkKernelsWat());
+});
+
+it("check-kernels-binary.ts is check-kernels.wat compiled", async () => {
+  const committed = readFileSync(new URL("check-kernels-binary.ts", dir), "utf8");
+  expect(committed).toBe(checkKernelsBinaryText(await compileCheckKernels()));
+});
+
+/** Values where the loops could part: zeros of both signs, infinities, NaN, tiny and huge. */
+function awkward(n: number, seed: number): number[] {
+  const special = [0, -0, 1, -1, 0.1, 1e-40, -3e38, Infinity, -Infinity, Number.NaN, 2 ** -149, 65504];
+  let x = seed;
+  return Array.from({ length: n }, () => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x % 3 === 0 ? (special[x % special.length] as number) : (x / 2 ** 31 - 1) * 2 ** ((x % 40) - 20);
+  });
+}
+
+describe("the tile functions are their JS loops", () => {
+  for (const len of [0, 3, 4, 1000, 1001, CHECK_KERNELS_TILE]) {
+    it(`${len} elements`, () => {
+      const { f32, acc } = checkTiles();
+      const x = Float32Array.from(awkward(len, len + 1));
+      const a = Float64Array.from(awkward(len, len + 2));
+      for (const op of ["add", "max", "min"] as const) {
+        const want = a.map((ai, i) =>
+          op === "add" ? ai + x[i]! * 0.125 : op === "max" ? Math.max(ai, x[i]!) : Math.min(ai, x[i]!),
+        );
+        f32.set(x);
+        acc.set(a);
+        expect(wasmAccumulate(op, acc.subarray(0, len), f32.subarray(0, len), len, 0.125)).toBe(true);
+        for (let i = 0; i < len; i++) expect(Object.is(acc[i], want[i]), `${op} ${i}`).toBe(true);
+      }
+      acc.set(a);
+      expect(wasmDemote(acc, f32, len)).toBe(true);
+      for (let i = 0; i < len; i++) expect(Object.is(f32[i], Math.fround(a[i]!)), `demote ${i}`).toBe(true);
+      f32.set(x);
+      acc.set(a);
+      let worst = 0;
+      for (let i = 0; i < len; i++) {
+        const e = Math.abs(x[i]! - a[i]!);
+        worst = Number.isNaN(e) ? Number.POSITIVE_INFINITY : Math.max(worst, e);
+      }
+      expect(wasmMaxAbsErr(f32, acc, len)).toBe(worst);
+    });
+  }
+  it("decline arrays that are not the module's tiles", () => {
+    const f32 = new Float32Array(8);
+    const acc = new Float64Array(8);
+    expect(wasmAccumulate("add", acc, f32, 8, 1)).toBe(false);
+    expect(wasmDemote(acc, f32, 8)).toBe(false);
+    expect(wasmMaxAbsErr(f32, acc, 8)).toBeUndefined();
+  });
+});
