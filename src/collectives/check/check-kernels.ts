@@ -5,7 +5,8 @@
  * for, bit for bit (test/collectives/inputs.test.ts, check-kernels.test.ts), several times faster:
  * - exact input data drawn and encoded in one pass ({@link WasmCodeDraw}, inputs.ts's CodeTable);
  * - the float64 exact result accumulated from FP32 tiles (exact-result.ts reduceInto), its FP32
- *   demotion (verify.ts encodeExact) and the largest error against it (verify.ts maxAbsError).
+ *   demotion (verify.ts encodeExact) and the largest error against it (verify.ts maxAbsError);
+ * - the count of wrong elements of a tile (verify.ts countWrong).
  * The tile functions work on the module's own tiles ({@link checkTiles}); given any other arrays,
  * or where WebAssembly (SIMD) is missing or switched off, they return false / undefined and the
  * caller runs its JS loop.
@@ -15,20 +16,25 @@ import { CHECK_KERNELS_WASM_BASE64 } from "./check-kernels-binary.js";
 
 /** Elements of the module's FP32 and float64 tiles (and of the code tile of a 4-byte dtype). */
 export const CHECK_KERNELS_TILE = 16384;
-/** Byte offsets in the module's memory. */
+const TILE = CHECK_KERNELS_TILE;
+const TABLE_CODES = 1 << 16;
+const CODES = 16 + 4 * TABLE_CODES;
+/** Byte offsets in the module's memory (each tile a multiple of 16 bytes). */
 export const CHECK_KERNELS_LAYOUT = {
   /** xoshiro128** state, four words. */
   STATE: 0,
   /** The code table: up to TABLE_CODES codes of up to 4 bytes. */
   TABLE: 16,
-  TABLE_CODES: 1 << 16,
-  /** A tile of codes (up to 4 bytes each). */
-  OUT: 16 + 4 * (1 << 16),
+  TABLE_CODES,
+  /** A tile of codes of up to 8 bytes: inputs drawn, the output wanted. */
+  CODES,
+  /** A tile of output codes as the device wrote them (up to 8 bytes each). */
+  ACTUAL: CODES + 8 * TILE,
   /** An FP32 tile. */
-  F32: 16 + 4 * (1 << 16) + 4 * CHECK_KERNELS_TILE,
+  F32: CODES + 16 * TILE,
   /** A float64 tile. */
-  ACC: 16 + 4 * (1 << 16) + 8 * CHECK_KERNELS_TILE,
-  END: 16 + 4 * (1 << 16) + 16 * CHECK_KERNELS_TILE,
+  ACC: CODES + 20 * TILE,
+  END: CODES + 28 * TILE,
 } as const;
 
 /* The slice of the WebAssembly JS API used here (tsconfig's lib declares none). */
@@ -50,6 +56,7 @@ interface Instance {
   readonly acc_min: Fn;
   readonly demote: Fn;
   readonly max_abs_err: Fn;
+  readonly count_wrong: Fn;
 }
 
 let enabled = true;
@@ -94,39 +101,44 @@ export class WasmCodeDraw {
    * @throws RangeError when `n` is more than a tile.
    */
   draw(rng: SrStream, span: number, n: number): Uint8Array {
-    const { STATE, OUT } = CHECK_KERNELS_LAYOUT;
+    const { STATE, CODES } = CHECK_KERNELS_LAYOUT;
     if (n > CHECK_KERNELS_TILE) throw new RangeError(`draw: n ${n} is more than ${CHECK_KERNELS_TILE}`);
     const buffer = this.wasm.memory.buffer;
     const state = new Uint32Array(buffer, STATE, 4);
     state.set(rng.stateWords());
     const gen = this.width === 1 ? this.wasm.gen1 : this.width === 2 ? this.wasm.gen2 : this.wasm.gen4;
-    gen(span, OUT, n);
+    gen(span, CODES, n);
     rng.stateWords().set(state);
-    return new Uint8Array(buffer, OUT, n * this.width);
+    return new Uint8Array(buffer, CODES, n * this.width);
   }
 }
 
 export interface CheckTiles {
   readonly f32: Float32Array;
   readonly acc: Float64Array;
+  /** Room for a tile of codes of up to 8 bytes (the output wanted: {@link wasmCountWrong} reads it). */
+  readonly want: Uint8Array;
 }
 
-/** An FP32 and a float64 tile: the module's (so the tile functions run), else plain arrays. */
+/** An FP32, a float64 and a code tile: the module's (so the tile functions run), else plain arrays. */
 export function checkTiles(): CheckTiles {
   const wasm = kernels();
-  if (wasm === null)
-    return { f32: new Float32Array(CHECK_KERNELS_TILE), acc: new Float64Array(CHECK_KERNELS_TILE) };
-  const { F32, ACC } = CHECK_KERNELS_LAYOUT;
+  if (wasm === null) {
+    return { f32: new Float32Array(TILE), acc: new Float64Array(TILE), want: new Uint8Array(8 * TILE) };
+  }
+  const { F32, ACC, CODES } = CHECK_KERNELS_LAYOUT;
+  const buffer = wasm.memory.buffer;
   return {
-    f32: new Float32Array(wasm.memory.buffer, F32, CHECK_KERNELS_TILE),
-    acc: new Float64Array(wasm.memory.buffer, ACC, CHECK_KERNELS_TILE),
+    f32: new Float32Array(buffer, F32, TILE),
+    acc: new Float64Array(buffer, ACC, TILE),
+    want: new Uint8Array(buffer, CODES, 8 * TILE),
   };
 }
 
 /** The instance when `f32` and `acc` start its tiles and `len` fits them; else undefined. */
 function onTiles(f32: Float32Array, acc: Float64Array, len: number): Instance | undefined {
   const wasm = kernels();
-  if (wasm === null || len > CHECK_KERNELS_TILE) return undefined;
+  if (wasm === null || len > TILE) return undefined;
   const buffer = wasm.memory.buffer;
   const { F32, ACC } = CHECK_KERNELS_LAYOUT;
   if (f32.buffer !== buffer || acc.buffer !== buffer) return undefined;
@@ -163,4 +175,20 @@ export function wasmDemote(acc: Float64Array, f32: Float32Array, len: number): b
 /** max |x[i] − acc[i]| over i < len, +inf when any is NaN; undefined when it did not run. */
 export function wasmMaxAbsErr(x: Float32Array, acc: Float64Array, len: number): number | undefined {
   return onTiles(x, acc, len)?.max_abs_err(len);
+}
+
+/**
+ * Elements of `actual` whose `eb` bytes differ from `want`'s (verify.ts countWrong over equal
+ * lengths), when `want` starts the module's code tile: `actual` is copied in beside it and compared
+ * 16 bytes at a time, element by element only inside a block that differs. Undefined when it did
+ * not run.
+ */
+export function wasmCountWrong(actual: Uint8Array, want: Uint8Array, eb: number): number | undefined {
+  const wasm = kernels();
+  const { CODES, ACTUAL } = CHECK_KERNELS_LAYOUT;
+  const n = actual.length;
+  if (wasm === null || want.buffer !== wasm.memory.buffer || want.byteOffset !== CODES) return undefined;
+  if (n !== want.length || n > 8 * TILE || n % eb !== 0 || 16 % eb !== 0) return undefined;
+  new Uint8Array(wasm.memory.buffer, ACTUAL, n).set(actual);
+  return wasm.count_wrong(n, eb);
 }

@@ -9,7 +9,13 @@ import { decodeToF32, encodeFromF32, type OverflowPolicy } from "../../numerics/
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { GUARD_FILL } from "../device/buffer-layout.js";
 import type { BufferName, CollectiveName, ReduceOp } from "../plan/plan.js";
-import { CHECK_KERNELS_TILE, checkTiles, wasmDemote, wasmMaxAbsErr } from "./check-kernels.js";
+import {
+  CHECK_KERNELS_TILE,
+  checkTiles,
+  wasmCountWrong,
+  wasmDemote,
+  wasmMaxAbsErr,
+} from "./check-kernels.js";
 import { exactTile, sharedExact } from "./exact-result.js";
 
 /** Elements checked at once: a tile of each input, the exact result and the output stay in cache. */
@@ -26,9 +32,10 @@ function wordViews(a: Uint8Array, b: Uint8Array, bytes: number): [Int32Array, In
 export function countWrong(actual: Uint8Array, expected: Uint8Array, dt: Dtype): number {
   const eb = dtypeBytes(dt);
   const both = Math.min(actual.length, expected.length);
-  const words = wordViews(actual, expected, both);
-  let wrong = 0;
-  for (let i = 0; i < both; i += eb) {
+  const fast = wasmCountWrong(actual.subarray(0, both), expected.subarray(0, both), eb);
+  const words = fast === undefined ? wordViews(actual, expected, both) : undefined;
+  let wrong = fast ?? 0;
+  for (let i = fast === undefined ? 0 : both; i < both; i += eb) {
     if (words !== undefined && i % 4 === 0) {
       // Equal words hold no wrong element: skip them a word at a time.
       const [a, e] = words;
@@ -65,7 +72,7 @@ export function encodeExact(
   dt: Dtype,
   exact: Float64Array,
   overflow: OverflowPolicy,
-  out = new Uint8Array(exact.length * dtypeBytes(dt)),
+  out: Uint8Array = new Uint8Array(exact.length * dtypeBytes(dt)),
   f32: Float32Array = new Float32Array(exact.length),
 ): Uint8Array {
   const n = exact.length;
@@ -126,8 +133,7 @@ export function checkOutputs(
 ): OutputCheck {
   const { collective, dtype, ranks, outputCount } = spec;
   const eb = dtypeBytes(dtype);
-  const { f32, acc } = checkTiles();
-  const encoded = new Uint8Array(CHECK_TILE * eb);
+  const { f32, acc, want: encoded } = checkTiles();
   const input = (q: number, from: number, len: number) => {
     decodeToF32(dtype, read(q, "input", from, len), 0, len, f32, 0);
     return f32;
