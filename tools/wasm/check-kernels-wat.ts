@@ -55,6 +55,59 @@ function genFunction(width: 1 | 2 | 4): string {
     ${save.join("\n    ")})`;
 }
 
+const i32x4 = (x: number) => `(v128.const i32x4 ${x} ${x} ${x} ${x})`;
+const vxor = (a: string, b: string) => `(local.set $${a} (v128.xor ${get(a)} ${get(b)}))`;
+const vrotl = (x: string, k: number) =>
+  `(v128.or (i32x4.shl ${x} (i32.const ${k})) (i32x4.shr_u ${x} (i32.const ${32 - k})))`;
+
+/**
+ * gen<width>_x4: the same draw in four SIMD lanes, each with its own xoshiro128** state (at LANES,
+ * set by the caller to the stream jumped 0, L, 2L and 3L words ahead: xoshiro-jump.ts): lane k's
+ * j-th word makes code k · L + j of the tile, so the tile is the stream's 4L words in order; the
+ * lanes' states are written back (lane 3's is then the stream's state after the tile).
+ */
+function genX4Function(width: 1 | 2 | 4): string {
+  const lanes = [0, 1, 2, 3];
+  const load = lanes.map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (i32.const 0)))`);
+  const save = lanes.map((i) => `(v128.store offset=${L.LANES + 16 * i} (i32.const 0) ${get(`s${i}`)})`);
+  const code = (lane: number) => {
+    const half = lane < 2 ? "lo" : "hi";
+    const idx = `(i32.wrap_i64 (i64x2.extract_lane ${lane % 2} ${get(half)}))`;
+    const at = lane === 0 ? get("p") : `(i32.add ${get("p")} ${get(`k${lane}`)})`;
+    return `(${STORE[width]} ${at} (${LOAD[width]} offset=${L.TABLE} (i32.shl ${idx} (i32.const ${SHIFT[width]}))))`;
+  };
+  return `  ;; four lanes: code k*len + j <- lane k's word j, for j < len
+  (func (export "gen${width}_x4") (param $span i32) (param $out i32) (param $len i32)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $t v128) (local $w v128)
+    (local $lo v128) (local $hi v128) (local $sp v128)
+    (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
+    ${load.join("\n    ")}
+    (local.set $sp (i32x4.splat (local.get $span)))
+    (local.set $k1 (i32.shl (local.get $len) (i32.const ${SHIFT[width]})))
+    (local.set $k2 (i32.shl (local.get $k1) (i32.const 1)))
+    (local.set $k3 (i32.add (local.get $k2) (local.get $k1)))
+    (local.set $p (local.get $out))
+    (local.set $end (i32.add (local.get $out) (local.get $k1)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $w (i32x4.mul ${get("s1")} ${i32x4(5)}))
+        (local.set $w (i32x4.mul ${vrotl(get("w"), 7)} ${i32x4(9)}))
+        (local.set $lo (i64x2.shr_u (i64x2.extmul_low_i32x4_u ${get("w")} ${get("sp")}) (i32.const 32)))
+        (local.set $hi (i64x2.shr_u (i64x2.extmul_high_i32x4_u ${get("w")} ${get("sp")}) (i32.const 32)))
+        ${lanes.map(code).join("\n        ")}
+        (local.set $t (i32x4.shl ${get("s1")} (i32.const 9)))
+        ${vxor("s2", "s0")}
+        ${vxor("s3", "s1")}
+        ${vxor("s1", "s2")}
+        ${vxor("s0", "s3")}
+        ${vxor("s2", "t")}
+        (local.set $s3 ${vrotl(get("s3"), 11)})
+        (local.set $p (i32.add (local.get $p) (i32.const ${width})))
+        (br $next)))
+    ${save.join("\n    ")})`;
+}
+
 /**
  * A loop over elements i < $n of the FP32 tile at F32 and the float64 tile at ACC: `four` for four
  * elements at once ($x: the FP32 lanes, $lo / $hi: lanes 0–1 / 2–3 widened, $a0 / $a1: acc there,
@@ -205,6 +258,7 @@ export function checkKernelsWat(): string {
 (module
   (memory (export "memory") ${pages})
 ${WIDTHS.map(genFunction).join("\n")}
+${WIDTHS.map(genX4Function).join("\n")}
 ${accAdd}
 ${combine("max")}
 ${combine("min")}

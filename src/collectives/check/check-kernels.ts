@@ -3,7 +3,9 @@
  * tools/wasm/check-kernels-wat.ts), a small module of their own — the numerics kernels are the
  * device's, and a check that reduced with them would not check them. Each is the JS loop it stands
  * for, bit for bit (test/collectives/inputs.test.ts, check-kernels.test.ts), several times faster:
- * - exact input data drawn and encoded in one pass ({@link WasmCodeDraw}, inputs.ts's CodeTable);
+ * - exact input data drawn and encoded in one pass ({@link WasmCodeDraw}, inputs.ts's CodeTable), a
+ *   whole tile in four SIMD lanes that each draw a quarter of it from the stream jumped ahead
+ *   (xoshiro-jump.ts): 256 Mi bf16 elements in 0.29 s here, against 1.4 s in JS;
  * - the float64 exact result accumulated from FP32 tiles (exact-result.ts reduceInto), its FP32
  *   demotion (verify.ts encodeExact) and the largest error against it (verify.ts maxAbsError);
  * - the count of wrong elements of a tile (verify.ts countWrong).
@@ -13,6 +15,7 @@
  */
 import type { SrStream } from "../../numerics/index.js";
 import { CHECK_KERNELS_WASM_BASE64 } from "./check-kernels-binary.js";
+import { jump, jumpMatrix } from "./xoshiro-jump.js";
 
 /** Elements of the module's FP32 and float64 tiles (and of the code tile of a 4-byte dtype). */
 export const CHECK_KERNELS_TILE = 16384;
@@ -34,7 +37,9 @@ export const CHECK_KERNELS_LAYOUT = {
   F32: CODES + 16 * TILE,
   /** A float64 tile. */
   ACC: CODES + 20 * TILE,
-  END: CODES + 28 * TILE,
+  /** Four lanes' xoshiro128** states: state word i of lane k at 16 · i + 4 · k. */
+  LANES: CODES + 28 * TILE,
+  END: CODES + 28 * TILE + 64,
 } as const;
 
 /* The slice of the WebAssembly JS API used here (tsconfig's lib declares none). */
@@ -51,6 +56,9 @@ interface Instance {
   readonly gen1: Fn;
   readonly gen2: Fn;
   readonly gen4: Fn;
+  readonly gen1_x4: Fn;
+  readonly gen2_x4: Fn;
+  readonly gen4_x4: Fn;
   readonly acc_add: Fn;
   readonly acc_max: Fn;
   readonly acc_min: Fn;
@@ -58,6 +66,9 @@ interface Instance {
   readonly max_abs_err: Fn;
   readonly count_wrong: Fn;
 }
+
+/** The jump of a quarter tile (made on the first whole tile drawn). */
+let quarterJump: ReturnType<typeof jumpMatrix> | undefined;
 
 let enabled = true;
 /** Switch the module off (`false`) or back on: for tests, which hold it against the JS loops. */
@@ -102,14 +113,42 @@ export class WasmCodeDraw {
    */
   draw(rng: SrStream, span: number, n: number): Uint8Array {
     const { STATE, CODES } = CHECK_KERNELS_LAYOUT;
-    if (n > CHECK_KERNELS_TILE) throw new RangeError(`draw: n ${n} is more than ${CHECK_KERNELS_TILE}`);
+    if (n > TILE) throw new RangeError(`draw: n ${n} is more than ${TILE}`);
     const buffer = this.wasm.memory.buffer;
-    const state = new Uint32Array(buffer, STATE, 4);
-    state.set(rng.stateWords());
-    const gen = this.width === 1 ? this.wasm.gen1 : this.width === 2 ? this.wasm.gen2 : this.wasm.gen4;
-    gen(span, CODES, n);
-    rng.stateWords().set(state);
-    return new Uint8Array(buffer, CODES, n * this.width);
+    const w = this.width;
+    if (n === TILE) this.drawLanes(rng, span);
+    else {
+      const state = new Uint32Array(buffer, STATE, 4);
+      state.set(rng.stateWords());
+      (w === 1 ? this.wasm.gen1 : w === 2 ? this.wasm.gen2 : this.wasm.gen4)(span, CODES, n);
+      rng.stateWords().set(state);
+    }
+    return new Uint8Array(buffer, CODES, n * w);
+  }
+
+  /** A whole tile in four lanes, each a quarter of it: the stream jumped 0, ¼, ½ and ¾ of a tile ahead. */
+  private drawLanes(rng: SrStream, span: number): void {
+    const quarter = TILE / 4;
+    quarterJump ??= jumpMatrix(quarter);
+    const lanes = new Uint32Array(this.wasm.memory.buffer, CHECK_KERNELS_LAYOUT.LANES, 16);
+    const s = new Uint32Array(4);
+    s.set(rng.stateWords());
+    const next = new Uint32Array(4);
+    for (let k = 0; k < 4; k++) {
+      for (let i = 0; i < 4; i++) lanes[4 * i + k] = s[i] as number;
+      if (k < 3) {
+        jump(quarterJump, s, next);
+        s.set(next);
+      }
+    }
+    const w = this.width;
+    (w === 1 ? this.wasm.gen1_x4 : w === 2 ? this.wasm.gen2_x4 : this.wasm.gen4_x4)(
+      span,
+      CHECK_KERNELS_LAYOUT.CODES,
+      quarter,
+    );
+    const state = rng.stateWords();
+    for (let i = 0; i < 4; i++) state[i] = lanes[4 * i + 3] as number;
   }
 }
 
