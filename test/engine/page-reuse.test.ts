@@ -43,3 +43,41 @@ describe("release and reuse", () => {
     expect(releaseFreeArenas()).toBeGreaterThan(0);
   });
 });
+
+describe("reused pages read as zero past partial writes, in order or not", () => {
+  /** A memory whose first pages are taken from a released memory that filled them with 0xff. */
+  function reused(): DeviceMemory {
+    releaseFreeArenas();
+    const a = memory();
+    a.fill(0x1000n, 4 * PAGE_BYTES, 0xff);
+    a.release();
+    return memory();
+  }
+  // Device page p (≥ 1: page 0 starts below the region) at byte `off`.
+  const at = (page: number, off: number) => BigInt((page + 1) * PAGE_BYTES + off);
+
+  it("tiles written from a page's start: the rest of the page reads as zero (read, peek, poke)", () => {
+    const m = reused();
+    m.write(at(0, 0), new Uint8Array(100).fill(1));
+    m.write(at(0, 100), new Uint8Array(50).fill(2));
+    expect([...m.read(at(0, 148), 4)]).toEqual([2, 2, 0, 0]);
+    m.write(at(1, 0), new Uint8Array(10).fill(3));
+    expect(m.peek(at(1, 0), PAGE_BYTES)?.subarray(8, 12)).toEqual(Uint8Array.of(3, 3, 0, 0));
+    m.fill(at(2, 0), 5, 4);
+    const view = m.poke(at(2, 3), 4);
+    expect([...(view ?? [])]).toEqual([4, 4, 0, 0]);
+  });
+  it("a write past the written part clears the gap before it; a fill does too", () => {
+    const m = reused();
+    m.write(at(0, 0), Uint8Array.of(1));
+    m.write(at(0, 10), Uint8Array.of(2));
+    m.fill(at(1, 20), 2, 5);
+    expect([...m.read(at(0, 0), 12)]).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]);
+    expect([...m.read(at(1, 18), 6)]).toEqual([0, 0, 5, 5, 0, 0]);
+  });
+  it("a write across a page boundary keeps both pages right", () => {
+    const m = reused();
+    m.write(at(0, PAGE_BYTES - 2), Uint8Array.of(7, 8, 9, 10));
+    expect([...m.read(at(0, PAGE_BYTES - 4), 8)]).toEqual([0, 0, 7, 8, 9, 10, 0, 0]);
+  });
+});
