@@ -1,7 +1,13 @@
 // Device memory touched once: fill in place, and arenas released by one memory reused by the next
 // (engine/page-arenas.ts) — a reused page must read as zero, as a fresh one does.
 import { describe, expect, it } from "vitest";
-import { DeviceMemory, PAGE_BYTES, releaseFreeArenas } from "../../src/engine/index.js";
+import {
+  DeviceMemory,
+  PAGE_BYTES,
+  POOL_MAX_BYTES,
+  pooledArenaBytes,
+  releaseFreeArenas,
+} from "../../src/engine/index.js";
 
 function memory(): DeviceMemory {
   const m = new DeviceMemory();
@@ -79,5 +85,23 @@ describe("reused pages read as zero past partial writes, in order or not", () =>
     const m = reused();
     m.write(at(0, PAGE_BYTES - 2), Uint8Array.of(7, 8, 9, 10));
     expect([...m.read(at(0, PAGE_BYTES - 4), 8)]).toEqual([0, 0, 7, 8, 9, 10, 0, 0]);
+  });
+});
+
+describe("the free list is bounded", () => {
+  it("keeps at most POOL_MAX_BYTES of released arenas, the largest first", () => {
+    releaseFreeArenas();
+    // Each memory writes one byte in 17 pages: the 16 MiB first arena, then a 1 GiB one.
+    const big = Array.from({ length: 5 }, () => {
+      const m = new DeviceMemory();
+      m.map({ name: "hbm", base: 0n, bytes: BigInt(64 * PAGE_BYTES), kind: "hbm" });
+      for (let p = 0; p < 17; p++) m.write(BigInt(p * PAGE_BYTES), Uint8Array.of(1));
+      return m;
+    });
+    for (const m of big) m.release();
+    expect(pooledArenaBytes()).toBeLessThanOrEqual(POOL_MAX_BYTES);
+    expect(pooledArenaBytes()).toBeGreaterThanOrEqual(POOL_MAX_BYTES - (16 << 20) * 5);
+    expect(releaseFreeArenas()).toBeGreaterThan(0);
+    expect(pooledArenaBytes()).toBe(0);
   });
 });
