@@ -10,13 +10,13 @@ import { checkKernelsWat } from "./check-kernels-wat.js";
 const WAT = new URL("../../src/collectives/check/check-kernels.wat", import.meta.url);
 const OUT = new URL("../../src/collectives/check/check-kernels-binary.ts", import.meta.url);
 
-/** The generated .wat compiled to a wasm binary (no names section: stable bytes). */
+/** The generated .wat compiled to a wasm binary (with its function names, so that profiles name them). */
 export async function compileCheckKernels(): Promise<Uint8Array> {
   const wabt = await wabtInit();
   const module = wabt.parseWat("check-kernels.wat", checkKernelsWat(), { simd: true });
   try {
     module.validate();
-    return Uint8Array.from(module.toBinary({ log: false, write_debug_names: false }).buffer);
+    return Uint8Array.from(module.toBinary({ log: false, write_debug_names: true }).buffer);
   } finally {
     module.destroy();
   }

@@ -28,7 +28,7 @@ function genFunction(width: 1 | 2 | 4): string {
   );
   const save = [0, 1, 2, 3].map((i) => `(i32.store offset=${L.STATE + 4 * i} (i32.const 0) ${get(`s${i}`)})`);
   return `  ;; out[i] <- table[floor(w_i * span / 2^32)] for i < n, codes of ${width} byte(s)
-  (func (export "gen${width}") (param $span i32) (param $out i32) (param $n i32)
+  (func $gen${width} (export "gen${width}") (param $span i32) (param $out i32) (param $n i32)
     (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32) (local $t i32) (local $w i32)
     (local $end i32) (local $span64 i64)
     ${load.join("\n    ")}
@@ -77,7 +77,7 @@ function genX4Function(width: 1 | 2 | 4): string {
     return `(${STORE[width]} ${at} (${LOAD[width]} offset=${L.TABLE} (i32.shl ${idx} (i32.const ${SHIFT[width]}))))`;
   };
   return `  ;; four lanes: code k*len + j <- lane k's word j, for j < len
-  (func (export "gen${width}_x4") (param $span i32) (param $out i32) (param $len i32)
+  (func $gen${width}_x4 (export "gen${width}_x4") (param $span i32) (param $out i32) (param $len i32)
     (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $t v128) (local $w v128)
     (local $lo v128) (local $hi v128) (local $sp v128)
     (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
@@ -121,7 +121,7 @@ function tileLoop(
   one: string,
   end: string,
 ): string {
-  return `  (func (export "${name}") ${params}${result}
+  return `  (func $${name} (export "${name}") ${params}${result}
     (local $f i32) (local $d i32) (local $fEnd i32) (local $fTail i32)
     (local $x v128) (local $lo v128) (local $hi v128) (local $a0 v128) (local $a1 v128) (local $w v128)
     (local $x1 f64) (local $a f64) (local $worst f64)
@@ -180,7 +180,7 @@ const worstOf = (x: string, a: string) =>
  * element by element, and so is the tail.
  */
 function countWrong(): string {
-  return `  (func (export "count_wrong") (param $n i32) (param $eb i32) (result i32)
+  return `  (func $count_wrong (export "count_wrong") (param $n i32) (param $eb i32) (result i32)
     (local $i i32) (local $blocks i32) (local $wrong i32)
     (local.set $blocks (i32.and (local.get $n) (i32.const -16)))
     (block $done
