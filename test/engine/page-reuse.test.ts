@@ -1,5 +1,6 @@
-// Device memory touched once: fill in place, and arenas released by one memory reused by the next
-// (engine/page-arenas.ts) — a reused page must read as zero, as a fresh one does.
+// Device memory touched once: fill in place (a page filled whole takes memory only when written),
+// and arenas released by one memory reused by the next (engine/page-arenas.ts) — a reused page must
+// read as zero, as a fresh one does.
 import { describe, expect, it } from "vitest";
 import {
   DeviceMemory,
@@ -22,6 +23,25 @@ describe("DeviceMemory.fill", () => {
     m.fill(at, 10, 0xa5);
     expect([...m.read(at - 1n, 12)]).toEqual([0, ...new Array(10).fill(0xa5), 0]);
     expect(m.allocatedBytes).toBe(2 * PAGE_BYTES);
+  });
+  it("a whole page filled holds no memory until written, and reads as the byte meanwhile", () => {
+    const m = memory();
+    const page = BigInt(PAGE_BYTES);
+    m.fill(page, 3 * PAGE_BYTES, 0xa5); // pages 1–3 whole
+    expect(m.allocatedBytes).toBe(0);
+    expect(m.peek(page, 4)).toBeUndefined();
+    expect([...m.read(page - 2n, 4)]).toEqual([0, 0, 0xa5, 0xa5]);
+    m.write(2n * page + 5n, Uint8Array.of(1)); // page 2 written: allocated, the byte around the write
+    expect(m.allocatedBytes).toBe(PAGE_BYTES);
+    expect([...m.read(2n * page + 3n, 4)]).toEqual([0xa5, 0xa5, 1, 0xa5]);
+    m.write(3n * page, new Uint8Array(PAGE_BYTES).fill(7)); // overwritten whole
+    expect([...m.read(3n * page - 1n, 2)]).toEqual([0xa5, 7]);
+    const view = m.poke(page + 8n, 2); // written through a view: allocated with the byte
+    expect([...(view ?? [])]).toEqual([0xa5, 0xa5]);
+    m.fill(page, 4, 0); // a partial fill of an allocated page
+    expect([...m.read(page, 6)]).toEqual([0, 0, 0, 0, 0xa5, 0xa5]);
+    m.release();
+    expect([...memory().read(page, 2)]).toEqual([0, 0]);
   });
   it("faults outside a region as a write does", () => {
     expect(() => memory().fill(0n, 4, 1)).toThrow(/not mapped/);
