@@ -71,15 +71,13 @@ function genX4Function(width: 1 | 2 | 4): string {
   const load = lanes.map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (i32.const 0)))`);
   const save = lanes.map((i) => `(v128.store offset=${L.LANES + 16 * i} (i32.const 0) ${get(`s${i}`)})`);
   const code = (lane: number) => {
-    const half = lane < 2 ? "lo" : "hi";
-    const idx = `(i32.wrap_i64 (i64x2.extract_lane ${lane % 2} ${get(half)}))`;
     const at = lane === 0 ? get("p") : `(i32.add ${get("p")} ${get(`k${lane}`)})`;
-    return `(${STORE[width]} ${at} (${LOAD[width]} offset=${L.TABLE} (i32.shl ${idx} (i32.const ${SHIFT[width]}))))`;
+    return `(${STORE[width]} ${at} (${LOAD[width]} offset=${L.TABLE} (i32x4.extract_lane ${lane} ${get("lo")})))`;
   };
   return `  ;; four lanes: code k*len + j <- lane k's word j, for j < len
   (func $gen${width}_x4 (export "gen${width}_x4") (param $span i32) (param $out i32) (param $len i32)
     (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $t v128) (local $w v128)
-    (local $lo v128) (local $hi v128) (local $sp v128)
+    (local $lo v128) (local $sp v128)
     (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
     ${load.join("\n    ")}
     (local.set $sp (i32x4.splat (local.get $span)))
@@ -93,8 +91,11 @@ function genX4Function(width: 1 | 2 | 4): string {
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
         (local.set $w (i32x4.mul ${get("s1")} ${i32x4(5)}))
         (local.set $w (i32x4.mul ${vrotl(get("w"), 7)} ${i32x4(9)}))
-        (local.set $lo (i64x2.shr_u (i64x2.extmul_low_i32x4_u ${get("w")} ${get("sp")}) (i32.const 32)))
-        (local.set $hi (i64x2.shr_u (i64x2.extmul_high_i32x4_u ${get("w")} ${get("sp")}) (i32.const 32)))
+        ;; the high words of the four 64-bit products w * span, as byte offsets into the table
+        (local.set $lo (i32x4.shl
+          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
+            (i64x2.extmul_low_i32x4_u ${get("w")} ${get("sp")}) (i64x2.extmul_high_i32x4_u ${get("w")} ${get("sp")}))
+          (i32.const ${SHIFT[width]})))
         ${lanes.map(code).join("\n        ")}
         (local.set $t (i32x4.shl ${get("s1")} (i32.const 9)))
         ${vxor("s2", "s0")}

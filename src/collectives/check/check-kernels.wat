@@ -104,7 +104,7 @@
   ;; four lanes: code k*len + j <- lane k's word j, for j < len
   (func $gen1_x4 (export "gen1_x4") (param $span i32) (param $out i32) (param $len i32)
     (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $t v128) (local $w v128)
-    (local $lo v128) (local $hi v128) (local $sp v128)
+    (local $lo v128) (local $sp v128)
     (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
     (local.set $s0 (v128.load offset=720912 (i32.const 0)))
     (local.set $s1 (v128.load offset=720928 (i32.const 0)))
@@ -121,12 +121,15 @@
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
         (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
         (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
-        (local.set $lo (i64x2.shr_u (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i32.const 32)))
-        (local.set $hi (i64x2.shr_u (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp)) (i32.const 32)))
-        (i32.store8 (local.get $p) (i32.load8_u offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $lo))) (i32.const 0))))
-        (i32.store8 (i32.add (local.get $p) (local.get $k1)) (i32.load8_u offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $lo))) (i32.const 0))))
-        (i32.store8 (i32.add (local.get $p) (local.get $k2)) (i32.load8_u offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $hi))) (i32.const 0))))
-        (i32.store8 (i32.add (local.get $p) (local.get $k3)) (i32.load8_u offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $hi))) (i32.const 0))))
+        ;; the high words of the four 64-bit products w * span, as byte offsets into the table
+        (local.set $lo (i32x4.shl
+          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
+            (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp)))
+          (i32.const 0)))
+        (i32.store8 (local.get $p) (i32.load8_u offset=16 (i32x4.extract_lane 0 (local.get $lo))))
+        (i32.store8 (i32.add (local.get $p) (local.get $k1)) (i32.load8_u offset=16 (i32x4.extract_lane 1 (local.get $lo))))
+        (i32.store8 (i32.add (local.get $p) (local.get $k2)) (i32.load8_u offset=16 (i32x4.extract_lane 2 (local.get $lo))))
+        (i32.store8 (i32.add (local.get $p) (local.get $k3)) (i32.load8_u offset=16 (i32x4.extract_lane 3 (local.get $lo))))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $s0)))
         (local.set $s3 (v128.xor (local.get $s3) (local.get $s1)))
@@ -143,7 +146,7 @@
   ;; four lanes: code k*len + j <- lane k's word j, for j < len
   (func $gen2_x4 (export "gen2_x4") (param $span i32) (param $out i32) (param $len i32)
     (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $t v128) (local $w v128)
-    (local $lo v128) (local $hi v128) (local $sp v128)
+    (local $lo v128) (local $sp v128)
     (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
     (local.set $s0 (v128.load offset=720912 (i32.const 0)))
     (local.set $s1 (v128.load offset=720928 (i32.const 0)))
@@ -160,12 +163,15 @@
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
         (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
         (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
-        (local.set $lo (i64x2.shr_u (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i32.const 32)))
-        (local.set $hi (i64x2.shr_u (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp)) (i32.const 32)))
-        (i32.store16 (local.get $p) (i32.load16_u offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $lo))) (i32.const 1))))
-        (i32.store16 (i32.add (local.get $p) (local.get $k1)) (i32.load16_u offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $lo))) (i32.const 1))))
-        (i32.store16 (i32.add (local.get $p) (local.get $k2)) (i32.load16_u offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $hi))) (i32.const 1))))
-        (i32.store16 (i32.add (local.get $p) (local.get $k3)) (i32.load16_u offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $hi))) (i32.const 1))))
+        ;; the high words of the four 64-bit products w * span, as byte offsets into the table
+        (local.set $lo (i32x4.shl
+          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
+            (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp)))
+          (i32.const 1)))
+        (i32.store16 (local.get $p) (i32.load16_u offset=16 (i32x4.extract_lane 0 (local.get $lo))))
+        (i32.store16 (i32.add (local.get $p) (local.get $k1)) (i32.load16_u offset=16 (i32x4.extract_lane 1 (local.get $lo))))
+        (i32.store16 (i32.add (local.get $p) (local.get $k2)) (i32.load16_u offset=16 (i32x4.extract_lane 2 (local.get $lo))))
+        (i32.store16 (i32.add (local.get $p) (local.get $k3)) (i32.load16_u offset=16 (i32x4.extract_lane 3 (local.get $lo))))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $s0)))
         (local.set $s3 (v128.xor (local.get $s3) (local.get $s1)))
@@ -182,7 +188,7 @@
   ;; four lanes: code k*len + j <- lane k's word j, for j < len
   (func $gen4_x4 (export "gen4_x4") (param $span i32) (param $out i32) (param $len i32)
     (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $t v128) (local $w v128)
-    (local $lo v128) (local $hi v128) (local $sp v128)
+    (local $lo v128) (local $sp v128)
     (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
     (local.set $s0 (v128.load offset=720912 (i32.const 0)))
     (local.set $s1 (v128.load offset=720928 (i32.const 0)))
@@ -199,12 +205,15 @@
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
         (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
         (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
-        (local.set $lo (i64x2.shr_u (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i32.const 32)))
-        (local.set $hi (i64x2.shr_u (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp)) (i32.const 32)))
-        (i32.store (local.get $p) (i32.load offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $lo))) (i32.const 2))))
-        (i32.store (i32.add (local.get $p) (local.get $k1)) (i32.load offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $lo))) (i32.const 2))))
-        (i32.store (i32.add (local.get $p) (local.get $k2)) (i32.load offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $hi))) (i32.const 2))))
-        (i32.store (i32.add (local.get $p) (local.get $k3)) (i32.load offset=16 (i32.shl (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $hi))) (i32.const 2))))
+        ;; the high words of the four 64-bit products w * span, as byte offsets into the table
+        (local.set $lo (i32x4.shl
+          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
+            (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp)))
+          (i32.const 2)))
+        (i32.store (local.get $p) (i32.load offset=16 (i32x4.extract_lane 0 (local.get $lo))))
+        (i32.store (i32.add (local.get $p) (local.get $k1)) (i32.load offset=16 (i32x4.extract_lane 1 (local.get $lo))))
+        (i32.store (i32.add (local.get $p) (local.get $k2)) (i32.load offset=16 (i32x4.extract_lane 2 (local.get $lo))))
+        (i32.store (i32.add (local.get $p) (local.get $k3)) (i32.load offset=16 (i32x4.extract_lane 3 (local.get $lo))))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $s0)))
         (local.set $s3 (v128.xor (local.get $s3) (local.get $s1)))
