@@ -52,6 +52,8 @@ export {
   ARENA_SCRATCH_BYTES,
   FIRST_ARENA_BYTES,
   MAX_ARENA_BYTES,
+  POOL_MAX_BYTES,
+  pooledArenaBytes,
   releaseFreeArenas,
 } from "./page-arenas.js";
 export { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";

@@ -1,6 +1,7 @@
 /**
  * Simulated device memory: named regions at exact 64-bit addresses, backed lazily by 1 MiB pages so
- * a Trn2 device does not cost its 96 GiB of HBM in host memory. An access outside every region, or
+ * a Trn2 device does not cost its 96 GiB of HBM in host memory (a page filled whole with one byte
+ * takes memory only once written). An access outside every region, or
  * one that runs past the end of its region, is a {@link DeviceFault} naming the address and the
  * reason — never a silent drop or a wrap. Pages live in WebAssembly arenas (page-arenas.ts) so the
  * numerics kernels read and write them in place.
@@ -68,6 +69,12 @@ export class DeviceMemory {
   private lastHi = 0;
   /** Pages are allocated in WebAssembly arenas, so the numerics kernels work on them in place. */
   private readonly arenas = new PageArenas();
+  /**
+   * Pages never allocated that a {@link fill} set whole: they read as the byte, holding no host
+   * memory until first written. A pre-fill the run never touches (the scratch of a plan that uses
+   * none) then costs nothing, and a pre-filled page is touched once, when it is written.
+   */
+  private readonly filled = new Map<number, number>();
 
   /**
    * Map a region. @throws DeviceFault when it overlaps a region already mapped or is empty.
@@ -165,7 +172,7 @@ export class DeviceMemory {
       const n = Math.min(PAGE_BYTES - off, out.length - done);
       const page = this.pages.get(pageNo);
       if (page) out.set(n === PAGE_BYTES ? page : page.subarray(off, off + n), done);
-      else out.fill(0, done, done + n);
+      else out.fill(this.filled.size > 0 ? (this.filled.get(pageNo) ?? 0) : 0, done, done + n);
       done += n;
       pageNo += 1;
       off = 0;
@@ -174,7 +181,8 @@ export class DeviceMemory {
 
   /**
    * The bytes [addr, addr + len) in place, without a copy, when they are plain memory inside one
-   * allocated page; undefined otherwise (MMIO, a page boundary, a never-written page) — then use
+   * allocated page; undefined otherwise (MMIO, a page boundary, a never-written page, a page only
+   * filled) — then use
    * {@link readInto}. The view is only valid until the next write to those bytes.
    * @throws MemoryFault as {@link readInto}.
    */
@@ -223,7 +231,10 @@ export class DeviceMemory {
     let off = Number(addr & PAGE_MASK);
     while (done < len) {
       const n = Math.min(PAGE_BYTES - off, len - done);
-      (this.pages.get(pageNo) ?? this.allocate(pageNo, n === PAGE_BYTES)).fill(byte, off, off + n);
+      const page = this.pages.get(pageNo);
+      if (page !== undefined) page.fill(byte, off, off + n);
+      else if (n === PAGE_BYTES) this.filled.set(pageNo, byte);
+      else this.allocate(pageNo).fill(byte, off, off + n);
       done += n;
       pageNo += 1;
       off = 0;
@@ -268,7 +279,7 @@ export class DeviceMemory {
     this.write(addr, b);
   }
 
-  /** Bytes of host memory actually allocated for pages (for tests of lazy allocation). */
+  /** Bytes of host memory actually allocated for pages (for tests of lazy allocation; filled pages hold none). */
   get allocatedBytes(): number {
     return this.pages.size * PAGE_BYTES;
   }
@@ -279,12 +290,21 @@ export class DeviceMemory {
    */
   release(): void {
     this.pages.clear();
+    this.filled.clear();
     this.arenas.release();
   }
 
-  /** A page for `pageNo`; `overwritten`: the caller writes all of it at once (no clearing needed). */
+  /**
+   * A page for `pageNo`, holding what it read as (zero, or the byte a fill set it to);
+   * `overwritten`: the caller writes all of it at once (no clearing or filling needed).
+   */
   private allocate(pageNo: number, overwritten = false): Uint8Array {
-    const page = this.arenas.page(PAGE_BYTES, overwritten);
+    const byte = this.filled.size > 0 ? this.filled.get(pageNo) : undefined;
+    const page = this.arenas.page(PAGE_BYTES, overwritten || byte !== undefined);
+    if (byte !== undefined) {
+      if (!overwritten) page.fill(byte);
+      this.filled.delete(pageNo);
+    }
     this.pages.set(pageNo, page);
     return page;
   }

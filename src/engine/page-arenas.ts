@@ -11,8 +11,9 @@
  * so the buffers of a large run share an arena and reduce in place (growing by doubling spread the
  * sources of a 3 × 64 MiB reduce over four arenas).
  *
- * Arenas are reused: a released memory hands its arenas back to a process-wide free list and the
- * next device takes them before making new ones. On our VMs the first touch of a 4 KiB page costs
+ * Arenas are reused: a released memory hands its arenas back to a process-wide free list (at most
+ * {@link POOL_MAX_BYTES}; {@link releaseFreeArenas} empties it) and the next device takes them
+ * before making new ones. On our VMs the first touch of a 4 KiB page costs
  * ≈ 19 µs (docs/reviews: a cold 512 MiB copy 2.3 s, a warm one 40 ms), so a sweep or a bench that
  * reuses touched memory runs at memory speed, and peak memory is the largest run, not the sum.
  * A page handed out reads as zero, as a fresh one: a reused page is cleared unless the caller
@@ -62,6 +63,17 @@ interface ArenaEntry {
 
 /** Arenas released by memories, for the next ones to take. */
 const freeArenas: ArenaEntry[] = [];
+
+/**
+ * The most arena bytes the free list keeps (4 GiB: a few of the largest runs a 2-core host takes);
+ * beyond it a release drops its smallest arenas to the garbage collector instead.
+ */
+export const POOL_MAX_BYTES = 4 * 2 ** 30;
+
+/** Bytes of arena the free list holds now. */
+export function pooledArenaBytes(): number {
+  return freeArenas.reduce((s, e) => s + e.arena.buffer.byteLength, 0);
+}
 
 /**
  * Drop the arenas released memories left for reuse, so the garbage collector can return them to
@@ -133,6 +145,8 @@ export class PageArenas {
    */
   release(): void {
     for (const e of this.held.splice(0)) freeArenas.push(e);
+    freeArenas.sort((a, b) => b.arena.buffer.byteLength - a.arena.buffer.byteLength);
+    while (pooledArenaBytes() > POOL_MAX_BYTES) freeArenas.pop();
     this.scratch.clear();
     this.current = undefined;
     this.next = 0;

@@ -1,6 +1,8 @@
 // Input data generated tile by tile (and by table lookup for exact data) is the data of the
-// per-element definition: one stream word per generated element, in rank then element order.
+// per-element definition: one stream word per generated element, in rank then element order — with
+// the exact data's WebAssembly draw (check/check-kernels.ts) and without it.
 import { describe, expect, it } from "vitest";
+import { useCheckKernels } from "../../src/collectives/check/check-kernels.js";
 import { exactIntegerRange, generateInputs, makeInputs } from "../../src/collectives/index.js";
 import { encodeFromF32, SrStream } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes, dtypeName, isFloatDtype } from "../../src/spec/dtype.js";
@@ -52,7 +54,12 @@ describe("generateInputs = the per-element definition", () => {
   ];
   for (const dt of dtypes) {
     it(dtypeName(dt), () => {
-      for (const kind of ["exact", "random"] as const) {
+      for (const [kind, wasm] of [
+        ["exact", true],
+        ["exact", false],
+        ["random", true],
+      ] as const) {
+        useCheckKernels(wasm);
         for (const ranks of [1, 3, 32]) {
           const count = 16384 + 37; // a whole tile and a tail
           const want = definition(kind, dt, ranks, count, 5);
@@ -61,6 +68,7 @@ describe("generateInputs = the per-element definition", () => {
             expect(firstDifference(got[r]!, want[r]!), `${kind} ${ranks} rank ${r}`).toBe(-1);
         }
       }
+      useCheckKernels(true);
     });
   }
   it("hands each tile to the sink once, in rank then element order", () => {

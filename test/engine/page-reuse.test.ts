@@ -1,7 +1,14 @@
-// Device memory touched once: fill in place, and arenas released by one memory reused by the next
-// (engine/page-arenas.ts) — a reused page must read as zero, as a fresh one does.
+// Device memory touched once: fill in place (a page filled whole takes memory only when written),
+// and arenas released by one memory reused by the next (engine/page-arenas.ts) — a reused page must
+// read as zero, as a fresh one does.
 import { describe, expect, it } from "vitest";
-import { DeviceMemory, PAGE_BYTES, releaseFreeArenas } from "../../src/engine/index.js";
+import {
+  DeviceMemory,
+  PAGE_BYTES,
+  POOL_MAX_BYTES,
+  pooledArenaBytes,
+  releaseFreeArenas,
+} from "../../src/engine/index.js";
 
 function memory(): DeviceMemory {
   const m = new DeviceMemory();
@@ -16,6 +23,25 @@ describe("DeviceMemory.fill", () => {
     m.fill(at, 10, 0xa5);
     expect([...m.read(at - 1n, 12)]).toEqual([0, ...new Array(10).fill(0xa5), 0]);
     expect(m.allocatedBytes).toBe(2 * PAGE_BYTES);
+  });
+  it("a whole page filled holds no memory until written, and reads as the byte meanwhile", () => {
+    const m = memory();
+    const page = BigInt(PAGE_BYTES);
+    m.fill(page, 3 * PAGE_BYTES, 0xa5); // pages 1–3 whole
+    expect(m.allocatedBytes).toBe(0);
+    expect(m.peek(page, 4)).toBeUndefined();
+    expect([...m.read(page - 2n, 4)]).toEqual([0, 0, 0xa5, 0xa5]);
+    m.write(2n * page + 5n, Uint8Array.of(1)); // page 2 written: allocated, the byte around the write
+    expect(m.allocatedBytes).toBe(PAGE_BYTES);
+    expect([...m.read(2n * page + 3n, 4)]).toEqual([0xa5, 0xa5, 1, 0xa5]);
+    m.write(3n * page, new Uint8Array(PAGE_BYTES).fill(7)); // overwritten whole
+    expect([...m.read(3n * page - 1n, 2)]).toEqual([0xa5, 7]);
+    const view = m.poke(page + 8n, 2); // written through a view: allocated with the byte
+    expect([...(view ?? [])]).toEqual([0xa5, 0xa5]);
+    m.fill(page, 4, 0); // a partial fill of an allocated page
+    expect([...m.read(page, 6)]).toEqual([0, 0, 0, 0, 0xa5, 0xa5]);
+    m.release();
+    expect([...memory().read(page, 2)]).toEqual([0, 0]);
   });
   it("faults outside a region as a write does", () => {
     expect(() => memory().fill(0n, 4, 1)).toThrow(/not mapped/);
@@ -41,5 +67,61 @@ describe("release and reuse", () => {
     expect(releaseFreeArenas()).toBe(0);
     b.release();
     expect(releaseFreeArenas()).toBeGreaterThan(0);
+  });
+});
+
+describe("reused pages read as zero past partial writes, in order or not", () => {
+  /** A memory whose first pages are taken from a released memory that filled them with 0xff. */
+  function reused(): DeviceMemory {
+    releaseFreeArenas();
+    const a = memory();
+    a.fill(0x1000n, 4 * PAGE_BYTES, 0xff);
+    a.release();
+    return memory();
+  }
+  // Device page p (≥ 1: page 0 starts below the region) at byte `off`.
+  const at = (page: number, off: number) => BigInt((page + 1) * PAGE_BYTES + off);
+
+  it("tiles written from a page's start: the rest of the page reads as zero (read, peek, poke)", () => {
+    const m = reused();
+    m.write(at(0, 0), new Uint8Array(100).fill(1));
+    m.write(at(0, 100), new Uint8Array(50).fill(2));
+    expect([...m.read(at(0, 148), 4)]).toEqual([2, 2, 0, 0]);
+    m.write(at(1, 0), new Uint8Array(10).fill(3));
+    expect(m.peek(at(1, 0), PAGE_BYTES)?.subarray(8, 12)).toEqual(Uint8Array.of(3, 3, 0, 0));
+    m.fill(at(2, 0), 5, 4);
+    const view = m.poke(at(2, 3), 4);
+    expect([...(view ?? [])]).toEqual([4, 4, 0, 0]);
+  });
+  it("a write past the written part clears the gap before it; a fill does too", () => {
+    const m = reused();
+    m.write(at(0, 0), Uint8Array.of(1));
+    m.write(at(0, 10), Uint8Array.of(2));
+    m.fill(at(1, 20), 2, 5);
+    expect([...m.read(at(0, 0), 12)]).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]);
+    expect([...m.read(at(1, 18), 6)]).toEqual([0, 0, 5, 5, 0, 0]);
+  });
+  it("a write across a page boundary keeps both pages right", () => {
+    const m = reused();
+    m.write(at(0, PAGE_BYTES - 2), Uint8Array.of(7, 8, 9, 10));
+    expect([...m.read(at(0, PAGE_BYTES - 4), 8)]).toEqual([0, 0, 7, 8, 9, 10, 0, 0]);
+  });
+});
+
+describe("the free list is bounded", () => {
+  it("keeps at most POOL_MAX_BYTES of released arenas, the largest first", () => {
+    releaseFreeArenas();
+    // Each memory writes one byte in 17 pages: the 16 MiB first arena, then a 1 GiB one.
+    const big = Array.from({ length: 5 }, () => {
+      const m = new DeviceMemory();
+      m.map({ name: "hbm", base: 0n, bytes: BigInt(64 * PAGE_BYTES), kind: "hbm" });
+      for (let p = 0; p < 17; p++) m.write(BigInt(p * PAGE_BYTES), Uint8Array.of(1));
+      return m;
+    });
+    for (const m of big) m.release();
+    expect(pooledArenaBytes()).toBeLessThanOrEqual(POOL_MAX_BYTES);
+    expect(pooledArenaBytes()).toBeGreaterThanOrEqual(POOL_MAX_BYTES - (16 << 20) * 5);
+    expect(releaseFreeArenas()).toBeGreaterThan(0);
+    expect(pooledArenaBytes()).toBe(0);
   });
 });

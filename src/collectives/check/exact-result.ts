@@ -5,11 +5,15 @@
  * a time, so a check never holds a float64 copy of a whole result.
  */
 import type { CollectiveName, ReduceOp } from "../plan/plan.js";
+import { wasmAccumulate } from "./check-kernels.js";
 
 /** Elements [from, from + len) of rank q's input, decoded (the view may be reused by the next call). */
 export type InputTiles = (q: number, from: number, len: number) => Float32Array;
 
-/** The reduction over every rank's input elements [from, from + len) into acc[0, len). */
+/**
+ * The reduction over every rank's input elements [from, from + len) into acc[0, len): in the check
+ * module when `acc` and the input tiles are its tiles (check-kernels.ts), else in these loops.
+ */
 function reduceInto(
   op: ReduceOp,
   ranks: number,
@@ -21,8 +25,10 @@ function reduceInto(
   const start = op === "min" ? Number.POSITIVE_INFINITY : op === "max" ? Number.NEGATIVE_INFINITY : 0;
   acc.fill(start, 0, len);
   const scale = op === "avg" ? Math.fround(1 / ranks) : 1;
+  const combine = op === "max" || op === "min" ? op : "add";
   for (let q = 0; q < ranks; q++) {
     const v = input(q, from, len);
+    if (wasmAccumulate(combine, acc, v, len, scale)) continue;
     if (op === "max") for (let i = 0; i < len; i++) acc[i] = Math.max(acc[i]!, v[i]!);
     else if (op === "min") for (let i = 0; i < len; i++) acc[i] = Math.min(acc[i]!, v[i]!);
     else for (let i = 0; i < len; i++) acc[i]! += v[i]! * scale;

@@ -10,6 +10,7 @@
 import { decodeToF32, encodeFromF32, SrStream } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes, isFloatDtype } from "../../spec/dtype.js";
 import type { ReduceOp } from "../plan/plan.js";
+import { WasmCodeDraw } from "./check-kernels.js";
 import { exactIntegerRange, isUnsignedDtype } from "./dtypes.js";
 
 export type DataKind = "exact" | "random";
@@ -39,12 +40,15 @@ export type InputSink = (rank: number, firstElem: number, bytes: Uint8Array) => 
 
 /**
  * Exact data's few values, encoded once: a tile is then written by lookup, with no per-element
- * encode (the same bytes as encoding each value). For 1-, 2- and 4-byte dtypes and up to 2^16 values.
+ * encode (the same bytes as encoding each value), in WebAssembly where it runs (check-kernels.ts).
+ * For 1-, 2- and 4-byte dtypes and up to 2^16 values.
  */
 class CodeTable {
   private constructor(
     private readonly codes: Uint8Array | Uint16Array | Uint32Array,
-    private readonly width: number,
+    private readonly width: 1 | 2 | 4,
+    private readonly span: number,
+    private readonly wasm: WasmCodeDraw | undefined,
   ) {}
 
   /** The table of the integers −off … span − 1 − off, or undefined where a lookup does not pay. */
@@ -55,13 +59,19 @@ class CodeTable {
     const bytes = new Uint8Array(span * eb);
     encodeFromF32(dt, values, 0, span, bytes, 0);
     const codes = eb === 1 ? bytes : eb === 2 ? new Uint16Array(bytes.buffer) : new Uint32Array(bytes.buffer);
-    return new CodeTable(codes, eb);
+    return new CodeTable(codes, eb, span, WasmCodeDraw.load(bytes, eb));
   }
 
-  /** Element i of `out` ← the code of ⌊words[i] / 2^32 · span⌋, for i < len. */
-  write(words: Uint32Array, len: number, span: number, out: Uint8Array): void {
+  /**
+   * The codes of the next `len` words w of `rng`: element i ← the code of ⌊w_i / 2^32 · span⌋, in
+   * the module's memory or in `out` (`words`: scratch for the JS path).
+   */
+  draw(rng: SrStream, len: number, words: Uint32Array, out: Uint8Array): Uint8Array {
+    if (this.wasm !== undefined) return this.wasm.draw(rng, this.span, len);
+    rng.fillU32(words, len);
     const U = 2 ** -32;
     const codes = this.codes;
+    const span = this.span;
     const o =
       this.width === 1
         ? out
@@ -69,6 +79,7 @@ class CodeTable {
           ? new Uint16Array(out.buffer, out.byteOffset, len)
           : new Uint32Array(out.buffer, out.byteOffset, len);
     for (let i = 0; i < len; i++) o[i] = codes[Math.floor((words[i] as number) * U * span)] as number;
+    return out.subarray(0, len * this.width);
   }
 }
 
@@ -106,17 +117,16 @@ export function generateInputs(
         const span = unsigned ? mag + 1 : 2 * mag + 1;
         const off = unsigned ? 0 : mag;
         const sparse = E < ranks;
+        if (table !== undefined && !sparse) {
+          sink(r, from, table.draw(rng, len, words, b));
+          continue;
+        }
         let draws = len;
         if (sparse) {
           draws = 0;
           for (let i = 0; i < len; i++) if ((r + from + i) % ranks < E) draws++;
         }
         rng.fillU32(words, draws);
-        if (table !== undefined && !sparse) {
-          table.write(words, len, span, b);
-          sink(r, from, b.subarray(0, len * dtypeBytes(dt)));
-          continue;
-        }
         let w = 0;
         for (let i = 0; i < len; i++) {
           if (sparse && (r + from + i) % ranks >= E) v[i] = 0;

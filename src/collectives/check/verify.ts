@@ -9,10 +9,17 @@ import { decodeToF32, encodeFromF32, type OverflowPolicy } from "../../numerics/
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { GUARD_FILL } from "../device/buffer-layout.js";
 import type { BufferName, CollectiveName, ReduceOp } from "../plan/plan.js";
+import {
+  CHECK_KERNELS_TILE,
+  checkTiles,
+  wasmCountWrong,
+  wasmDemote,
+  wasmMaxAbsErr,
+} from "./check-kernels.js";
 import { exactTile, sharedExact } from "./exact-result.js";
 
 /** Elements checked at once: a tile of each input, the exact result and the output stay in cache. */
-export const CHECK_TILE = 16384;
+export const CHECK_TILE = CHECK_KERNELS_TILE;
 
 /** Two aligned word views of the first `bytes` bytes of a and b, when both start on a word. */
 function wordViews(a: Uint8Array, b: Uint8Array, bytes: number): [Int32Array, Int32Array] | undefined {
@@ -25,9 +32,10 @@ function wordViews(a: Uint8Array, b: Uint8Array, bytes: number): [Int32Array, In
 export function countWrong(actual: Uint8Array, expected: Uint8Array, dt: Dtype): number {
   const eb = dtypeBytes(dt);
   const both = Math.min(actual.length, expected.length);
-  const words = wordViews(actual, expected, both);
-  let wrong = 0;
-  for (let i = 0; i < both; i += eb) {
+  const fast = wasmCountWrong(actual.subarray(0, both), expected.subarray(0, both), eb);
+  const words = fast === undefined ? wordViews(actual, expected, both) : undefined;
+  let wrong = fast ?? 0;
+  for (let i = fast === undefined ? 0 : both; i < both; i += eb) {
     if (words !== undefined && i % 4 === 0) {
       // Equal words hold no wrong element: skip them a word at a time.
       const [a, e] = words;
@@ -64,11 +72,11 @@ export function encodeExact(
   dt: Dtype,
   exact: Float64Array,
   overflow: OverflowPolicy,
-  out = new Uint8Array(exact.length * dtypeBytes(dt)),
-  f32 = new Float32Array(exact.length),
+  out: Uint8Array = new Uint8Array(exact.length * dtypeBytes(dt)),
+  f32: Float32Array = new Float32Array(exact.length),
 ): Uint8Array {
   const n = exact.length;
-  for (let i = 0; i < n; i++) f32[i] = exact[i]!;
+  if (!wasmDemote(exact, f32, n)) for (let i = 0; i < n; i++) f32[i] = exact[i]!;
   encodeFromF32(dt, f32, 0, n, out, 0, undefined, overflow);
   return out.subarray(0, n * dtypeBytes(dt));
 }
@@ -78,10 +86,12 @@ export function maxAbsError(
   actual: Uint8Array,
   dt: Dtype,
   exact: Float64Array,
-  scratch = new Float32Array(exact.length),
+  scratch: Float32Array = new Float32Array(exact.length),
 ): number {
   const n = exact.length;
   decodeToF32(dt, actual, 0, n, scratch, 0);
+  const fast = wasmMaxAbsErr(scratch, exact, n);
+  if (fast !== undefined) return fast;
   let worst = 0;
   for (let i = 0; i < n; i++) {
     const e = Math.abs(scratch[i]! - exact[i]!);
@@ -123,9 +133,7 @@ export function checkOutputs(
 ): OutputCheck {
   const { collective, dtype, ranks, outputCount } = spec;
   const eb = dtypeBytes(dtype);
-  const f32 = new Float32Array(CHECK_TILE);
-  const acc = new Float64Array(CHECK_TILE);
-  const encoded = new Uint8Array(CHECK_TILE * eb);
+  const { f32, acc, want: encoded } = checkTiles();
   const input = (q: number, from: number, len: number) => {
     decodeToF32(dtype, read(q, "input", from, len), 0, len, f32, 0);
     return f32;

@@ -3,9 +3,10 @@
  * built, and the refusal when that is more than the run may use (issue 16, reliability D1).
  *
  * The estimate follows the allocator (engine/memory.ts, engine/page-arenas.ts): device memory is
- * backed in 1 MiB pages on first write, and a run writes every byte of every rank's buffers and
+ * backed in 1 MiB pages on first write, and a run may write every byte of every rank's buffers and
  * guards (inputs generated in, outputs and scratch pre-filled) and its queues' rings; each arena
- * touches its kernel scratch block. The check adds: nothing of a buffer's size with exact data
+ * touches its kernel scratch block. An upper bound: a page the pre-fill sets whole takes memory only
+ * once the plan writes it (a plan without scratch never does). The check adds: nothing of a buffer's size with exact data
  * (tile by tile), and with the scalar reference a copy of every rank's input, output and scratch
  * plus the inputs read back for it. test/collectives/host-memory.test.ts holds the device and check
  * terms to the bytes the run allocates.

@@ -1,0 +1,121 @@
+// The check module (check/check-kernels.ts): its committed .wat and binary are what the generator and
+// wabt make now, so the three cannot drift; its tile functions are the JS loops they stand for, bit
+// for bit (the input draw: inputs.test.ts).
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  CHECK_KERNELS_TILE,
+  checkTiles,
+  wasmAccumulate,
+  wasmCountWrong,
+  wasmDemote,
+  wasmMaxAbsErr,
+} from "../../src/collectives/check/check-kernels.js";
+import { jump, jumpMatrix } from "../../src/collectives/check/xoshiro-jump.js";
+import { countWrong } from "../../src/collectives/index.js";
+import { SrStream } from "../../src/numerics/index.js";
+import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
+import { checkKernelsBinaryText, compileCheckKernels } from "../../tools/wasm/build-check-kernels.js";
+import { checkKernelsWat } from "../../tools/wasm/check-kernels-wat.js";
+
+const dir = new URL("../../src/collectives/check/", import.meta.url);
+
+it("check-kernels.wat is the generator's text", () => {
+  expect(readFileSync(new URL("check-kernels.wat", dir), "utf8")).toBe(checkKernelsWat());
+});
+
+it("check-kernels-binary.ts is check-kernels.wat compiled", async () => {
+  const committed = readFileSync(new URL("check-kernels-binary.ts", dir), "utf8");
+  expect(committed).toBe(checkKernelsBinaryText(await compileCheckKernels()));
+});
+
+/** Values where the loops could part: zeros of both signs, infinities, NaN, tiny and huge. */
+function awkward(n: number, seed: number): number[] {
+  const special = [0, -0, 1, -1, 0.1, 1e-40, -3e38, Infinity, -Infinity, Number.NaN, 2 ** -149, 65504];
+  let x = seed;
+  return Array.from({ length: n }, () => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x % 3 === 0 ? (special[x % special.length] as number) : (x / 2 ** 31 - 1) * 2 ** ((x % 40) - 20);
+  });
+}
+
+/** The first i < len where a[i] and b[i] are not the same value (NaN is NaN, −0 is not +0), else −1. */
+function firstNotSame(a: ArrayLike<number>, b: ArrayLike<number>, len: number): number {
+  for (let i = 0; i < len; i++) if (!Object.is(a[i], b[i])) return i;
+  return -1;
+}
+
+describe("the tile functions are their JS loops", () => {
+  for (const len of [0, 3, 4, 1000, 1001, CHECK_KERNELS_TILE]) {
+    it(`${len} elements`, () => {
+      const { f32, acc } = checkTiles();
+      const x = Float32Array.from(awkward(len, len + 1));
+      const a = Float64Array.from(awkward(len, len + 2));
+      for (const op of ["add", "max", "min"] as const) {
+        const want = a.map((ai, i) =>
+          op === "add" ? ai + x[i]! * 0.125 : op === "max" ? Math.max(ai, x[i]!) : Math.min(ai, x[i]!),
+        );
+        f32.set(x);
+        acc.set(a);
+        expect(wasmAccumulate(op, acc.subarray(0, len), f32.subarray(0, len), len, 0.125)).toBe(true);
+        expect(firstNotSame(acc, want, len), op).toBe(-1);
+      }
+      acc.set(a);
+      expect(wasmDemote(acc, f32, len)).toBe(true);
+      expect(firstNotSame(f32, a.map(Math.fround), len), "demote").toBe(-1);
+      f32.set(x);
+      acc.set(a);
+      let worst = 0;
+      for (let i = 0; i < len; i++) {
+        const e = Math.abs(x[i]! - a[i]!);
+        worst = Number.isNaN(e) ? Number.POSITIVE_INFINITY : Math.max(worst, e);
+      }
+      expect(wasmMaxAbsErr(f32, acc, len)).toBe(worst);
+    });
+  }
+  it("decline arrays that are not the module's tiles", () => {
+    const f32 = new Float32Array(8);
+    const acc = new Float64Array(8);
+    expect(wasmAccumulate("add", acc, f32, 8, 1)).toBe(false);
+    expect(wasmDemote(acc, f32, 8)).toBe(false);
+    expect(wasmMaxAbsErr(f32, acc, 8)).toBeUndefined();
+  });
+});
+
+describe("count_wrong is countWrong's loop", () => {
+  it("counts each element with a differing byte once, across blocks and in the tail", () => {
+    const { want } = checkTiles();
+    for (const dt of [Dtype.INT8, Dtype.BFLOAT16, Dtype.FP32, Dtype.INT64]) {
+      const eb = dtypeBytes(dt);
+      for (const elems of [0, 1, 7, 8, 9, 1000, 1001]) {
+        const n = elems * eb;
+        const a = new Uint8Array(n).map((_, i) => i * 31);
+        const w = want.subarray(0, n);
+        w.set(a);
+        let flips = 0;
+        for (let i = 3; i < n; i += 37) {
+          w[i]! ^= 1 << (i % 8);
+          flips++;
+        }
+        let naive = 0;
+        for (let i = 0; i < n; i += eb) if (a.subarray(i, i + eb).some((b, k) => b !== w[i + k])) naive++;
+        expect(flips === 0 || naive > 0).toBe(true);
+        expect(wasmCountWrong(a, w, eb), `${dtypeBytes(dt)} × ${elems}`).toBe(naive);
+        expect(countWrong(a, w, dt)).toBe(naive);
+      }
+    }
+  });
+});
+
+describe("xoshiro jump", () => {
+  it("jumping n words is n state updates", () => {
+    for (const n of [0, 1, 2, 3, 1000, 4096]) {
+      const rng = new SrStream(n + 7);
+      const from = Uint32Array.from(rng.stateWords());
+      for (let i = 0; i < n; i++) rng.nextU32();
+      const out = new Uint32Array(4);
+      jump(jumpMatrix(n), from, out);
+      expect([...out], `${n}`).toEqual([...rng.stateWords()]);
+    }
+  });
+});

@@ -1,0 +1,271 @@
+// Writes the text of src/collectives/check/check-kernels.wat: the collectives' check loops in
+// WebAssembly (check/check-kernels.ts binds them; each is pinned to its JS twin by the tests).
+// - gen<width>: exact input data (check/inputs.ts) drawn and encoded in one pass. Each element
+//   draws one xoshiro128** word w of the stream (numerics/sr-stream.ts fillU32; the state lives in
+//   memory at STATE, read before the loop and written back after) and stores the table's code
+//   number ⌊w · span / 2^32⌋ — the same integer as inputs.ts's ⌊(w / 2^32) · span⌋, exact in
+//   float64 (w · span < 2^49).
+// - acc_add / acc_max / acc_min: the float64 exact result (check/exact-result.ts reduceInto):
+//   acc[i] ← acc[i] + x[i]·scale, max(acc[i], x[i]), min(acc[i], x[i]) with x[i] an FP32 value
+//   widened; wasm's f64 max / min are Math.max / Math.min (NaN wins, −0 < +0), and wasm never fuses
+//   a multiply into an add.
+// - demote: FP32 of each float64 (RNE, as a Float32Array store); max_abs_err: max |x[i] − acc[i]|,
+//   +inf when any is NaN (verify.ts maxAbsError); count_wrong: elements whose bytes differ
+//   (verify.ts countWrong).
+// tools/wasm/build-check-kernels.ts writes the .wat and compiles it; test/collectives/
+// check-kernels.test.ts checks both committed files are current.
+import { CHECK_KERNELS_TILE, CHECK_KERNELS_LAYOUT as L } from "../../src/collectives/check/check-kernels.js";
+
+const get = (name: string) => `(local.get $${name})`;
+const WIDTHS = [1, 2, 4] as const;
+const LOAD = { 1: "i32.load8_u", 2: "i32.load16_u", 4: "i32.load" } as const;
+const STORE = { 1: "i32.store8", 2: "i32.store16", 4: "i32.store" } as const;
+const SHIFT = { 1: 0, 2: 1, 4: 2 } as const;
+
+function genFunction(width: 1 | 2 | 4): string {
+  const load = [0, 1, 2, 3].map(
+    (i) => `(local.set $s${i} (i32.load offset=${L.STATE + 4 * i} (i32.const 0)))`,
+  );
+  const save = [0, 1, 2, 3].map((i) => `(i32.store offset=${L.STATE + 4 * i} (i32.const 0) ${get(`s${i}`)})`);
+  return `  ;; out[i] <- table[floor(w_i * span / 2^32)] for i < n, codes of ${width} byte(s)
+  (func $gen${width} (export "gen${width}") (param $span i32) (param $out i32) (param $n i32)
+    (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32) (local $t i32) (local $w i32)
+    (local $end i32) (local $span64 i64)
+    ${load.join("\n    ")}
+    (local.set $span64 (i64.extend_i32_u (local.get $span)))
+    (local.set $end (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const ${SHIFT[width]}))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $out) (local.get $end)))
+        (local.set $w (i32.mul (i32.rotl (i32.mul (local.get $s1) (i32.const 5)) (i32.const 7)) (i32.const 9)))
+        (${STORE[width]} (local.get $out)
+          (${LOAD[width]} offset=${L.TABLE}
+            (i32.shl
+              (i32.wrap_i64 (i64.shr_u (i64.mul (i64.extend_i32_u (local.get $w)) (local.get $span64)) (i64.const 32)))
+              (i32.const ${SHIFT[width]}))))
+        (local.set $t (i32.shl (local.get $s1) (i32.const 9)))
+        (local.set $s2 (i32.xor (local.get $s2) (local.get $s0)))
+        (local.set $s3 (i32.xor (local.get $s3) (local.get $s1)))
+        (local.set $s1 (i32.xor (local.get $s1) (local.get $s2)))
+        (local.set $s0 (i32.xor (local.get $s0) (local.get $s3)))
+        (local.set $s2 (i32.xor (local.get $s2) (local.get $t)))
+        (local.set $s3 (i32.rotl (local.get $s3) (i32.const 11)))
+        (local.set $out (i32.add (local.get $out) (i32.const ${width})))
+        (br $next)))
+    ${save.join("\n    ")})`;
+}
+
+const i32x4 = (x: number) => `(v128.const i32x4 ${x} ${x} ${x} ${x})`;
+const vxor = (a: string, b: string) => `(local.set $${a} (v128.xor ${get(a)} ${get(b)}))`;
+const vrotl = (x: string, k: number) =>
+  `(v128.or (i32x4.shl ${x} (i32.const ${k})) (i32x4.shr_u ${x} (i32.const ${32 - k})))`;
+
+/**
+ * gen<width>_x4: the same draw in four SIMD lanes, each with its own xoshiro128** state (at LANES,
+ * set by the caller to the stream jumped 0, L, 2L and 3L words ahead: xoshiro-jump.ts): lane k's
+ * j-th word makes code k · L + j of the tile, so the tile is the stream's 4L words in order; the
+ * lanes' states are written back (lane 3's is then the stream's state after the tile).
+ */
+function genX4Function(width: 1 | 2 | 4): string {
+  const lanes = [0, 1, 2, 3];
+  const load = lanes.map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (i32.const 0)))`);
+  const save = lanes.map((i) => `(v128.store offset=${L.LANES + 16 * i} (i32.const 0) ${get(`s${i}`)})`);
+  const code = (lane: number) => {
+    const at = lane === 0 ? get("p") : `(i32.add ${get("p")} ${get(`k${lane}`)})`;
+    return `(${STORE[width]} ${at} (${LOAD[width]} offset=${L.TABLE} (i32x4.extract_lane ${lane} ${get("lo")})))`;
+  };
+  return `  ;; four lanes: code k*len + j <- lane k's word j, for j < len
+  (func $gen${width}_x4 (export "gen${width}_x4") (param $span i32) (param $out i32) (param $len i32)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $t v128) (local $w v128)
+    (local $lo v128) (local $sp v128)
+    (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
+    ${load.join("\n    ")}
+    (local.set $sp (i32x4.splat (local.get $span)))
+    (local.set $k1 (i32.shl (local.get $len) (i32.const ${SHIFT[width]})))
+    (local.set $k2 (i32.shl (local.get $k1) (i32.const 1)))
+    (local.set $k3 (i32.add (local.get $k2) (local.get $k1)))
+    (local.set $p (local.get $out))
+    (local.set $end (i32.add (local.get $out) (local.get $k1)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $w (i32x4.mul ${get("s1")} ${i32x4(5)}))
+        (local.set $w (i32x4.mul ${vrotl(get("w"), 7)} ${i32x4(9)}))
+        ;; the high words of the four 64-bit products w * span, as byte offsets into the table
+        (local.set $lo (i32x4.shl
+          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
+            (i64x2.extmul_low_i32x4_u ${get("w")} ${get("sp")}) (i64x2.extmul_high_i32x4_u ${get("w")} ${get("sp")}))
+          (i32.const ${SHIFT[width]})))
+        ${lanes.map(code).join("\n        ")}
+        (local.set $t (i32x4.shl ${get("s1")} (i32.const 9)))
+        ${vxor("s2", "s0")}
+        ${vxor("s3", "s1")}
+        ${vxor("s1", "s2")}
+        ${vxor("s0", "s3")}
+        ${vxor("s2", "t")}
+        (local.set $s3 ${vrotl(get("s3"), 11)})
+        (local.set $p (i32.add (local.get $p) (i32.const ${width})))
+        (br $next)))
+    ${save.join("\n    ")})`;
+}
+
+/**
+ * A loop over elements i < $n of the FP32 tile at F32 and the float64 tile at ACC: `four` for four
+ * elements at once ($x: the FP32 lanes, $lo / $hi: lanes 0–1 / 2–3 widened, $a0 / $a1: acc there,
+ * $f / $d pointing at them), `one` for each element of the tail ($x1 its FP32 value widened, $a acc).
+ */
+function tileLoop(
+  name: string,
+  params: string,
+  result: string,
+  four: string,
+  one: string,
+  end: string,
+): string {
+  return `  (func $${name} (export "${name}") ${params}${result}
+    (local $f i32) (local $d i32) (local $fEnd i32) (local $fTail i32)
+    (local $x v128) (local $lo v128) (local $hi v128) (local $a0 v128) (local $a1 v128) (local $w v128)
+    (local $x1 f64) (local $a f64) (local $worst f64)
+    (local.set $f (i32.const ${L.F32}))
+    (local.set $d (i32.const ${L.ACC}))
+    (local.set $fEnd (i32.add (local.get $f) (i32.shl (local.get $n) (i32.const 2))))
+    (local.set $fTail (i32.add (local.get $f) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $f) (local.get $fTail)))
+        (local.set $x (v128.load (local.get $f)))
+        (local.set $lo (f64x2.promote_low_f32x4 (local.get $x)))
+        (local.set $hi (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 (local.get $x) (local.get $x))))
+        (local.set $a0 (v128.load (local.get $d)))
+        (local.set $a1 (v128.load offset=16 (local.get $d)))
+        ${four}
+        (local.set $f (i32.add (local.get $f) (i32.const 16)))
+        (local.set $d (i32.add (local.get $d) (i32.const 32)))
+        (br $next)))
+    (block $done1
+      (loop $next1
+        (br_if $done1 (i32.ge_u (local.get $f) (local.get $fEnd)))
+        (local.set $x1 (f64.promote_f32 (f32.load (local.get $f))))
+        (local.set $a (f64.load (local.get $d)))
+        ${one}
+        (local.set $f (i32.add (local.get $f) (i32.const 4)))
+        (local.set $d (i32.add (local.get $d) (i32.const 8)))
+        (br $next1)))${end})`;
+}
+
+const N = "(param $n i32)";
+const storeAcc = (lo: string, hi: string) =>
+  `(v128.store (local.get $d) ${lo})\n        (v128.store offset=16 (local.get $d) ${hi})`;
+const combine = (op: "max" | "min") =>
+  tileLoop(
+    `acc_${op}`,
+    N,
+    "",
+    storeAcc(`(f64x2.${op} ${get("a0")} ${get("lo")})`, `(f64x2.${op} ${get("a1")} ${get("hi")})`),
+    `(f64.store (local.get $d) (f64.${op} (local.get $a) (local.get $x1)))`,
+    "",
+  );
+
+/**
+ * $w ← lanewise max($w, |x − a|) with the cheap pmax (one instruction; NaN-blind), and a NaN
+ * difference kept by OR-ing its all-ones compare mask into $w (a NaN then stays NaN: pmax keeps
+ * its first operand when the compare is false).
+ */
+const worstOf = (x: string, a: string) =>
+  `(local.set $x (f64x2.abs (f64x2.sub ${get(x)} ${get(a)})))
+        (local.set $w (v128.or (f64x2.pmax (local.get $w) (local.get $x)) (f64x2.ne (local.get $x) (local.get $x))))`;
+
+/**
+ * count_wrong(n, eb): elements of eb bytes (1, 2, 4 or 8) among the n bytes at ACTUAL that differ
+ * from those at CODES: 16 equal bytes are skipped at once, a block that differs is counted
+ * element by element, and so is the tail.
+ */
+function countWrong(): string {
+  return `  (func $count_wrong (export "count_wrong") (param $n i32) (param $eb i32) (result i32)
+    (local $i i32) (local $blocks i32) (local $wrong i32)
+    (local.set $blocks (i32.and (local.get $n) (i32.const -16)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $blocks)))
+        (if (i32.eqz (i8x16.all_true (i8x16.eq (v128.load offset=${L.ACTUAL} (local.get $i)) (v128.load offset=${L.CODES} (local.get $i)))))
+          (then (local.set $wrong (i32.add (local.get $wrong)
+            (call $wrong_in (local.get $i) (i32.add (local.get $i) (i32.const 16)) (local.get $eb))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $next)))
+    (i32.add (local.get $wrong) (call $wrong_in (local.get $blocks) (local.get $n) (local.get $eb))))
+  ;; elements of eb bytes in [from, to) that differ in any byte
+  (func $wrong_in (param $from i32) (param $to i32) (param $eb i32) (result i32)
+    (local $k i32) (local $bad i32) (local $wrong i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $from) (local.get $to)))
+        (local.set $bad (i32.const 0))
+        (local.set $k (i32.const 0))
+        (block $elem
+          (loop $byte
+            (br_if $elem (i32.ge_u (local.get $k) (local.get $eb)))
+            (local.set $bad (i32.or (local.get $bad)
+              (i32.ne (i32.load8_u offset=${L.ACTUAL} (i32.add (local.get $from) (local.get $k)))
+                      (i32.load8_u offset=${L.CODES} (i32.add (local.get $from) (local.get $k))))))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $byte)))
+        (local.set $wrong (i32.add (local.get $wrong) (local.get $bad)))
+        (local.set $from (i32.add (local.get $from) (local.get $eb)))
+        (br $next)))
+    (local.get $wrong))`;
+}
+
+/** The module's text. */
+export function checkKernelsWat(): string {
+  const pages = Math.ceil(L.END / 65536);
+  const accAdd = tileLoop(
+    "acc_add",
+    `${N} (param $scale f64)`,
+    "",
+    storeAcc(
+      "(f64x2.add (local.get $a0) (f64x2.mul (local.get $lo) (f64x2.splat (local.get $scale))))",
+      "(f64x2.add (local.get $a1) (f64x2.mul (local.get $hi) (f64x2.splat (local.get $scale))))",
+    ),
+    "(f64.store (local.get $d) (f64.add (local.get $a) (f64.mul (local.get $x1) (local.get $scale))))",
+    "",
+  );
+  const demote = tileLoop(
+    "demote",
+    N,
+    "",
+    `(v128.store (local.get $f) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+          (f32x4.demote_f64x2_zero (local.get $a0)) (f32x4.demote_f64x2_zero (local.get $a1))))`,
+    "(f32.store (local.get $f) (f32.demote_f64 (local.get $a)))",
+    "",
+  );
+  const maxAbsErr = tileLoop(
+    "max_abs_err",
+    N,
+    " (result f64)",
+    `${worstOf("lo", "a0")}
+        ${worstOf("hi", "a1")}`,
+    "(local.set $worst (f64.max (local.get $worst) (f64.abs (f64.sub (local.get $x1) (local.get $a)))))",
+    `
+    (local.set $worst (f64.max (local.get $worst)
+      (f64.max (f64x2.extract_lane 0 (local.get $w)) (f64x2.extract_lane 1 (local.get $w)))))
+    ;; a NaN difference anywhere: +inf, as maxAbsError
+    (select (f64.const inf) (local.get $worst) (f64.ne (local.get $worst) (local.get $worst)))`,
+  );
+  return `;; GENERATED by tools/wasm/check-kernels-wat.ts - do not edit.
+;; The collectives' check loops (see the generator). Memory: the stream state at ${L.STATE}, the code
+;; table at ${L.TABLE}, code tiles at ${L.CODES} and ${L.ACTUAL}, an FP32 tile at ${L.F32}, a float64
+;; tile at ${L.ACC}
+;; (${CHECK_KERNELS_TILE} elements each).
+(module
+  (memory (export "memory") ${pages})
+${WIDTHS.map(genFunction).join("\n")}
+${WIDTHS.map(genX4Function).join("\n")}
+${accAdd}
+${combine("max")}
+${combine("min")}
+${demote}
+${maxAbsErr}
+${countWrong()}
+)
+`;
+}
