@@ -298,7 +298,7 @@ function planEpilogue(
         desc: d,
         mode: mode === 1 ? "compress" : "decompress",
         blockLog2: field(d, GCE_BLOCK_LOG2),
-        headerAddr: GCE_HEADER_ADDR.read(d.bytes),
+        headerAddr: gceHeaderAddr(d),
       };
     } else if (
       metaOp(d.w1) === REPLICATION_META_CLASS.op &&
@@ -317,6 +317,9 @@ function planEpilogue(
   if (isGce && !gce) fault(c.tx[c.lastData] as Descriptor, "GCE sources without a gradient-desc after them");
   return gce === undefined ? { replicas } : { gce, replicas };
 }
+
+/** A gradient-desc's header_addr (through its layout). */
+export const gceHeaderAddr = (d: Descriptor): bigint => GCE_HEADER_ADDR.read(d.bytes);
 
 /** The FMA operands of an fma-desc. */
 function fmaOperands(d: Descriptor): FmaOperands {
