@@ -50,6 +50,17 @@ function isPlainFma(fma: NonNullable<CcePlan["sources"][number]["fma"]>): boolea
   );
 }
 
+/** A compute packet's result before it is delivered. */
+interface CceResult {
+  readonly out: Uint8Array;
+  /** `out` is the destination itself (the result was encoded straight into it). */
+  readonly inPlace: boolean;
+  /** GCE compress: where the header goes. */
+  readonly header: Segment | undefined;
+  readonly elements: number;
+  readonly bytesRead: number;
+}
+
 /** What a packet did, before the executor adds where it ran. */
 type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations">;
 
@@ -195,99 +206,110 @@ export class Executor {
     };
   }
 
+  /** A compute packet: the result (decompressed, or reduced from the sources), then delivered. */
   private cce(plan: CcePlan, sr: SrStream): Done {
     const rounding: Rounding = plan.seed === undefined ? RNE : { mode: "sr", rng: sr };
     if (plan.seed !== undefined) sr.reseed(plan.seed);
-    let bytesRead = 0;
-    let elements = plan.elements;
-    let out: Uint8Array;
-    let header: Segment | undefined;
-    /** True when `out` is the destination itself (the result was encoded straight into it). */
-    let inPlace = false;
+    const r =
+      plan.gce?.mode === "decompress" ? this.decompress(plan, rounding) : this.compute(plan, rounding);
+    return this.deliver(plan, r);
+  }
 
-    if (plan.gce?.mode === "decompress") {
-      const { desc, headerAddr, blockLog2 } = plan.gce;
-      const header = readGceHeader(this.read(desc, headerAddr, new Uint8Array(GCE_HEADER_BYTES)));
-      if (typeof header === "string") fault(desc, header, headerAddr);
-      const src = plan.sources[0] as CcePlan["sources"][number];
-      if (header.blockLog2 !== blockLog2)
-        fault(
-          desc,
-          `header block_log2 ${header.blockLog2} differs from the gradient-desc's ${blockLog2}`,
-          headerAddr,
-        );
-      if (header.dtype !== plan.outDt)
-        fault(
-          desc,
-          `header expands to ${dtypeName(header.dtype)}, the S2M meta out_dt is ${dtypeName(plan.outDt)}`,
-          headerAddr,
-        );
-      const payloadBytes = gcePayloadBytes(header.elements, blockLog2);
-      if (header.payloadBytes !== payloadBytes || src.len !== payloadBytes) {
-        fault(
-          src.desc,
-          `payload is ${src.len} bytes, header says ${header.payloadBytes}, ${header.elements} values need ${payloadBytes}`,
-        );
-      }
-      elements = header.elements;
-      const outBytes = elements * dtypeBytes(plan.outDt);
-      this.checkOutputs(plan, elements, outBytes, undefined);
-      const k = this.scratch.need(elements, outBytes);
-      const payload = this.read(src.desc, src.addr, this.scratch.staging(payloadBytes));
-      bytesRead = payloadBytes + GCE_HEADER_BYTES;
-      gceDecompress(payload, elements, blockLog2, k.acc);
-      out = k.out.subarray(0, outBytes);
-      encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
-    } else {
-      const outBytes = plan.gce
-        ? gcePayloadBytes(elements, plan.gce.blockLog2)
-        : elements * dtypeBytes(plan.outDt);
-      if (plan.gce) header = { desc: plan.gce.desc, addr: plan.gce.headerAddr, len: GCE_HEADER_BYTES };
-      // Every destination is checked before any compute, so the result can go straight into it.
-      this.checkOutputs(plan, elements, outBytes, header);
-      let maxIn = 0;
-      for (const s of plan.sources) if (s.len > maxIn) maxIn = s.len;
-      const dest = plan.gce ? undefined : this.destination(plan.rx, outBytes);
-      const k = this.kernelScratch(dest ?? this.peek(plan.sources[0] as Segment), elements, maxIn, outBytes);
-      out = dest ?? k.out.subarray(0, outBytes);
-      inPlace = dest !== undefined;
-      if (plan.op === "fma") {
-        k.acc.fill(accumulatorStart("fma"), 0, elements);
-        for (const s of plan.sources) {
-          bytesRead += s.len;
-          if (s.fma && isPlainFma(s.fma)) {
-            const bytes = this.sourceForKernel(s, k);
-            aluApplyEncoded("fma", k.acc, s.inDt, bytes, 0, elements, k.src, s.fma.scale);
-            continue;
-          }
-          decodeToF32(s.inDt, this.source(s), 0, elements, k.src, 0);
-          this.fma(k, s.fma, elements);
-        }
-      } else {
-        bytesRead = this.reduce(plan, k, elements, plan.constant || plan.gce ? undefined : out, rounding);
-      }
-      if (plan.constant) {
-        const { dt, word } = plan.constant;
-        aluClamp(plan.op as "min" | "max", k.acc, aluConstantToF32(dt, word), elements);
-      }
-      if (plan.gce) {
-        gceCompress(k.acc, elements, plan.gce.blockLog2, rounding, out, k.src);
-      } else if (plan.op === "fma" || plan.constant) {
-        encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
-      }
+  /** GCE decompress: the header checked against the packet, the payload expanded (seed 000 §5.2). */
+  private decompress(plan: CcePlan, rounding: Rounding): CceResult {
+    const { desc, headerAddr, blockLog2 } = plan.gce as NonNullable<CcePlan["gce"]>;
+    const src = plan.sources[0] as CcePlan["sources"][number];
+    const header = readGceHeader(this.read(desc, headerAddr, new Uint8Array(GCE_HEADER_BYTES)));
+    if (typeof header === "string") fault(desc, header, headerAddr);
+    if (header.blockLog2 !== blockLog2)
+      fault(
+        desc,
+        `header block_log2 ${header.blockLog2} differs from the gradient-desc's ${blockLog2}`,
+        headerAddr,
+      );
+    if (header.dtype !== plan.outDt)
+      fault(
+        desc,
+        `header expands to ${dtypeName(header.dtype)}, the S2M meta out_dt is ${dtypeName(plan.outDt)}`,
+        headerAddr,
+      );
+    const payloadBytes = gcePayloadBytes(header.elements, blockLog2);
+    if (header.payloadBytes !== payloadBytes || src.len !== payloadBytes) {
+      fault(
+        src.desc,
+        `payload is ${src.len} bytes, header says ${header.payloadBytes}, ${header.elements} values need ${payloadBytes}`,
+      );
     }
+    const elements = header.elements;
+    const outBytes = elements * dtypeBytes(plan.outDt);
+    this.checkOutputs(plan, elements, outBytes, undefined);
+    const k = this.scratch.need(elements, outBytes);
+    const payload = this.read(src.desc, src.addr, this.scratch.staging(payloadBytes));
+    gceDecompress(payload, elements, blockLog2, k.acc);
+    const out = k.out.subarray(0, outBytes);
+    encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
+    return { out, inPlace: false, header: undefined, elements, bytesRead: payloadBytes + GCE_HEADER_BYTES };
+  }
 
+  /**
+   * Reduce the sources (FMA, or ADD / MIN / MAX), clamp to the constant, compress for GCE. Every
+   * destination is checked before any compute, so the result can go straight into a single one.
+   */
+  private compute(plan: CcePlan, rounding: Rounding): CceResult {
+    const { elements, gce } = plan;
+    const outBytes = gce ? gcePayloadBytes(elements, gce.blockLog2) : elements * dtypeBytes(plan.outDt);
+    const header = gce ? { desc: gce.desc, addr: gce.headerAddr, len: GCE_HEADER_BYTES } : undefined;
+    this.checkOutputs(plan, elements, outBytes, header);
+    let maxIn = 0;
+    for (const s of plan.sources) if (s.len > maxIn) maxIn = s.len;
+    const dest = gce ? undefined : this.destination(plan.rx, outBytes);
+    const k = this.kernelScratch(dest ?? this.peek(plan.sources[0] as Segment), elements, maxIn, outBytes);
+    const out = dest ?? k.out.subarray(0, outBytes);
+    const bytesRead =
+      plan.op === "fma"
+        ? this.fmaSources(plan, k)
+        : this.reduce(plan, k, elements, plan.constant || gce ? undefined : out, rounding);
+    if (plan.constant) {
+      const { dt, word } = plan.constant;
+      aluClamp(plan.op as "min" | "max", k.acc, aluConstantToF32(dt, word), elements);
+    }
+    if (gce) gceCompress(k.acc, elements, gce.blockLog2, rounding, out, k.src);
+    else if (plan.op === "fma" || plan.constant)
+      encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
+    return { out, inPlace: dest !== undefined, header, elements, bytesRead };
+  }
+
+  /** acc ← Σ FMA over the sources from a cleared accumulator (MODEL above); returns the bytes read. */
+  private fmaSources(plan: CcePlan, k: KernelScratch): number {
+    const { elements } = plan;
+    let bytesRead = 0;
+    k.acc.fill(accumulatorStart("fma"), 0, elements);
+    for (const s of plan.sources) {
+      bytesRead += s.len;
+      if (s.fma && isPlainFma(s.fma)) {
+        const bytes = this.sourceForKernel(s, k);
+        aluApplyEncoded("fma", k.acc, s.inDt, bytes, 0, elements, k.src, s.fma.scale);
+        continue;
+      }
+      decodeToF32(s.inDt, this.source(s), 0, elements, k.src, 0);
+      this.fma(k, s.fma, elements);
+    }
+    return bytesRead;
+  }
+
+  /** Write the result: GCE header, RX chain (unless computed in place), every replica; the work done. */
+  private deliver(plan: CcePlan, r: CceResult): Done {
+    const { out, header } = r;
     if (header && plan.gce)
-      this.write(header.desc, header.addr, gceHeader(elements, plan.outDt, plan.gce.blockLog2));
-    if (!inPlace) this.scatter(plan.rx, out);
-    for (const r of plan.replicas) this.write(r.desc, r.addr, out);
+      this.write(header.desc, header.addr, gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
+    if (!r.inPlace) this.scatter(plan.rx, out);
+    for (const rep of plan.replicas) this.write(rep.desc, rep.addr, out);
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
-    const written = out.length * (1 + plan.replicas.length) + (header?.len ?? 0);
     return {
       kind,
       op: plan.op,
-      bytesRead,
-      bytesWritten: written,
+      bytesRead: r.bytesRead,
+      bytesWritten: out.length * (1 + plan.replicas.length) + (header?.len ?? 0),
       sources: plan.sources.length,
       destinations: plan.rx.length + plan.replicas.length,
     };
