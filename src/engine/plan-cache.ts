@@ -11,7 +11,7 @@
  * next call (the executor uses it at once); {@link planPacket} stays the allocating reference.
  */
 import type { ArchProfile } from "../hal/arch-profile.js";
-import { GRADIENT_DESC, REPLICATION_DESC } from "../spec/layouts/index.js";
+import { ADDRESS_KINDS, txKindOf } from "../spec/ring-packet.js";
 import { type Descriptor, hasMeta, pointer } from "./descriptor.js";
 import { type CcePlan, gceHeaderAddr, type PacketPlan, planPacket, type Segment } from "./packet-plan.js";
 
@@ -37,8 +37,9 @@ function keyWords(d: Descriptor, tx: boolean, out: Uint32Array, n: number): numb
   out[n++] = d.w0;
   out[n++] = d.w1;
   // A data descriptor's W2..W3 (TX buf_ptr, RX buf1_ptr) and the replication / gradient
-  // descriptors' (destination, header address) are addresses: left out, rebound per packet.
-  if (tx && hasMeta(d) && !REPLICATION_DESC.matches(d.bytes) && !GRADIENT_DESC.matches(d.bytes)) {
+  // descriptors' (destination, header address) are addresses: left out, rebound per packet. Which
+  // compute descriptor is which, the grammar tells (an unknown one keeps its words: it will fault).
+  if (tx && hasMeta(d) && !ADDRESS_KINDS.has(txKindOf(d.bytes) ?? "fma")) {
     out[n++] = d.w2;
     out[n++] = d.w3;
   }

@@ -65,14 +65,19 @@ describe("plan cache", () => {
         vring,
         request(KbinDmaDescOp.FMA, DST + BigInt(64 * p), {
           sources: [A + BigInt(16 * p), B],
-          cceInfo: { numSources: 2, numDests: 1, fmaInfo: { scaleDtype: Dtype.FP32, scale: [0.5, 2] } },
+          cceInfo: {
+            numSources: 2,
+            numDests: 1,
+            fmaInfo: { scaleDtype: Dtype.FP32, scale: [0.5, 2 + (p % 2)] },
+          },
         }),
       );
       const tx = fetched(w, "tx");
       const rx = fetched(w, "rx");
       expect(cache.plan(tx, rx)).toEqual(planPacket(dev.profile, tx, rx));
     }
-    expect(cache.size).toBe(1);
+    // Two scales, two shapes: an fma-desc's W3 is part of the key, its addresses are not.
+    expect(cache.size).toBe(2);
   });
 
   it("a ring write that changes a cached shape's words is seen (ADD rewritten as MAX, then as 2 elements)", () => {
