@@ -323,9 +323,10 @@ export class Device {
     const descs: Descriptor[] = [];
     const base = ring.base;
     const ringView = this.ringView(ring);
+    // Slot and phase advance as the head does (Ring.slotOf / phaseOf), one descriptor at a time.
+    let slot = ring.head;
+    let phase = ring.phase;
     for (let k = 0; k < ring.posted; k++) {
-      const slot = ring.slotOf(k);
-      const phase = ring.phaseOf(k);
       const ref = this.ref(q, name, slot);
       let bytes: Uint8Array;
       try {
@@ -364,6 +365,10 @@ export class Device {
           ref,
           `packet runs past ${2 * MAX_PACKET_DESCRIPTORS} descriptors (the hardware maximum) without LAST`,
         );
+      if (++slot === ring.slots) {
+        slot = 0;
+        phase = (phase + 1) % 4;
+      }
     }
     const head = this.ref(q, name, ring.head);
     return {
