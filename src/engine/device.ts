@@ -281,7 +281,10 @@ export class Device {
       if (q.tx.posted === 0 && q.rx.posted === 0) this.unpost(idx);
       const start = this.engineClock[q.engine] ?? 0;
       const end = start + this.costModel.durationNs(work);
-      const event: EngineEvent = Object.assign(work, { start, end });
+      // start / end assigned onto the work (no Object.assign of a temporary per packet).
+      const event = work as { -readonly [K in keyof EngineEvent]: EngineEvent[K] };
+      event.start = start;
+      event.end = end;
       this.engineClock[q.engine] = end;
       this.events.push(event);
       return { event };

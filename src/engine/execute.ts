@@ -19,6 +19,7 @@ import {
   aluLoadEncoded,
   aluReduceEncoded,
   decodeToF32,
+  type EncodedSource,
   encodeFromF32,
   fmaF32,
   type OverflowPolicy,
@@ -28,7 +29,7 @@ import {
   WasmArena,
   wasmHasDtype,
 } from "../numerics/index.js";
-import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { FmaOperand } from "../spec/enums.js";
 import { GCE_HEADER_BYTES, gcePayloadBytes } from "../spec/gce-header.js";
 import { type Descriptor, fault } from "./descriptor.js";
@@ -60,6 +61,9 @@ interface CceResult {
   readonly elements: number;
   readonly bytesRead: number;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+const EMPTY = new Uint8Array(0);
 
 /** What a packet did, before the executor adds where it ran. */
 type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations">;
@@ -105,6 +109,11 @@ export interface ExecContext {
 
 export class Executor {
   private readonly scratch = new Scratch();
+  /** The two sources of {@link reduceTwo}, reused packet after packet (numerics keeps no reference). */
+  private readonly pair: [Mutable<EncodedSource>, Mutable<EncodedSource>] = [
+    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0 },
+    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0 },
+  ];
 
   constructor(private readonly ctx: ExecContext) {}
 
@@ -133,15 +142,16 @@ export class Executor {
       tx = plan.tx;
       rx = plan.rx;
     }
-    // One object shape for every packet (the done part is assigned, not spread: faster in V8).
-    return Object.assign(done, {
-      engine,
-      queue,
-      descriptors,
-      txSlot: tx?.ref.slot ?? 0,
-      rxSlot: rx?.ref.slot ?? 0,
-      barrier: plan.kind === "fence" || plan.kind === "transpose" ? false : plan.barrier,
-    });
+    // One object shape for every packet: the done part gets the rest assigned field by field (no
+    // spread, no Object.assign of a temporary: both build objects on V8's slow path).
+    const work = done as Mutable<Work>;
+    work.engine = engine;
+    work.queue = queue;
+    work.descriptors = descriptors;
+    work.txSlot = tx?.ref.slot ?? 0;
+    work.rxSlot = rx?.ref.slot ?? 0;
+    work.barrier = plan.kind === "fence" || plan.kind === "transpose" ? false : plan.barrier;
+    return work;
   }
 
   /**
@@ -381,14 +391,15 @@ export class Executor {
     const a = this.peek(s0);
     const b = this.peek(s1);
     if (a?.buffer !== k.acc.buffer || b?.buffer !== k.acc.buffer) return false;
-    const sources = [
-      { dt: s0.inDt, bytes: a, byteOffset: 0 },
-      { dt: s1.inDt, bytes: b, byteOffset: 0 },
-    ];
+    const [p0, p1] = this.pair;
+    p0.dt = s0.inDt;
+    p0.bytes = a;
+    p1.dt = s1.inDt;
+    p1.bytes = b;
     aluReduceEncoded(
       plan.op,
       k.acc,
-      sources,
+      this.pair,
       elements,
       k.src,
       plan.outDt,
