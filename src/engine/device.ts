@@ -30,7 +30,7 @@ import { Executor } from "./execute.js";
 import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./faults.js";
 import { DeviceMemory, MemoryFault } from "./memory.js";
 import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
-import { planPacket } from "./packet-plan.js";
+import { PlanCache } from "./plan-cache.js";
 import { DEFAULT_QOS_CLASS, QOS_SERVICE_ORDER, qosClassOf, qosQueueAt } from "./qos.js";
 import { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";
 
@@ -103,11 +103,15 @@ export class Device {
   /** Trn3: each queue's QoS class, as its udma_qos_ctrl register was last written (qos.ts). */
   private readonly qosClass: Uint8Array | undefined;
   private readonly executor: Executor;
+  /** Compute packets planned once per shape (plan-cache.ts). */
+  private readonly plans: PlanCache;
   /** Queue indices with posted work, ascending (the round-robin order). */
   private readonly posted: number[] = [];
   /** Faults raised by a doorbell (bad ring, overflow), reported by the next run(). */
   private readonly doorbellFaults: DescriptorFault[] = [];
   private cursor = 0;
+  /** The profile's SDMA engine stride as a Number (register decoding runs for every doorbell). */
+  private readonly engineStride: number;
 
   /**
    * @param arch a profile or its name (`trn1` | `trn2` | `trn3`, codename or arch code).
@@ -120,6 +124,7 @@ export class Device {
     this.costModel = options.costModel ?? new ProfileCostModel(this.profile);
     this.overflow = options.overflow ?? "nan";
     this.packetBudget = checkBudget(options.packetBudget ?? DEFAULT_PACKET_BUDGET);
+    this.engineStride = Number(this.profile.sdmaEngineStride);
     const engines = engineCount(this.profile);
     this.qosClass =
       this.profile.queueArbitration === "qos"
@@ -159,6 +164,7 @@ export class Device {
       onWrite: (addr, v) => this.csrWrite(addr, v),
       onRead: (addr) => this.csrRead(addr),
     });
+    this.plans = new PlanCache(this.profile);
     this.executor = new Executor({ profile: this.profile, memory: this.memory, overflow: this.overflow });
   }
 
@@ -266,7 +272,7 @@ export class Device {
       if ("stall" in tx) return this.stalled(q, tx.stall);
       const rx = this.fetch(q, "rx", q.rx);
       if ("stall" in rx) return this.stalled(q, rx.stall);
-      const plan = planPacket(this.profile, tx.descs, rx.descs);
+      const plan = this.plans.plan(tx.descs, rx.descs);
       const n = tx.descs.length + rx.descs.length;
       const work = this.executor.run(plan, q.engine, q.queue, n, this.srStreams[idx] as SrStream);
       q.tx.consume(tx.descs.length);
@@ -275,7 +281,10 @@ export class Device {
       if (q.tx.posted === 0 && q.rx.posted === 0) this.unpost(idx);
       const start = this.engineClock[q.engine] ?? 0;
       const end = start + this.costModel.durationNs(work);
-      const event: EngineEvent = Object.assign(work, { start, end });
+      // start / end assigned onto the work (no Object.assign of a temporary per packet).
+      const event = work as { -readonly [K in keyof EngineEvent]: EngineEvent[K] };
+      event.start = start;
+      event.end = end;
       this.engineClock[q.engine] = end;
       this.events.push(event);
       return { event };
@@ -317,9 +326,10 @@ export class Device {
     const descs: Descriptor[] = [];
     const base = ring.base;
     const ringView = this.ringView(ring);
+    // Slot and phase advance as the head does (Ring.slotOf / phaseOf), one descriptor at a time.
+    let slot = ring.head;
+    let phase = ring.phase;
     for (let k = 0; k < ring.posted; k++) {
-      const slot = ring.slotOf(k);
-      const phase = ring.phaseOf(k);
       const ref = this.ref(q, name, slot);
       let bytes: Uint8Array;
       try {
@@ -358,6 +368,10 @@ export class Device {
           ref,
           `packet runs past ${2 * MAX_PACKET_DESCRIPTORS} descriptors (the hardware maximum) without LAST`,
         );
+      if (++slot === ring.slots) {
+        slot = 0;
+        phase = (phase + 1) % 4;
+      }
     }
     const head = this.ref(q, name, ring.head);
     return {
@@ -384,10 +398,15 @@ export class Device {
   private locate(
     addr: bigint,
   ): { q: DmaQueue; idx: number; ring: Ring; name: "tx" | "rx"; reg: string | undefined } | undefined {
+    // Number arithmetic and no closure: a doorbell and two head reads per packet come through here.
     const { engine, off } = this.engineOffset(addr);
-    const inBlock = (first: number) =>
-      off >= first && off < first + this.profile.queuesPerEngine * QUEUE_BLOCK_BYTES;
-    const name = inBlock(M2S_QUEUES_OFFSET) ? "tx" : inBlock(S2M_QUEUES_OFFSET) ? "rx" : undefined;
+    const block = this.profile.queuesPerEngine * QUEUE_BLOCK_BYTES;
+    const name =
+      off >= M2S_QUEUES_OFFSET && off < M2S_QUEUES_OFFSET + block
+        ? "tx"
+        : off >= S2M_QUEUES_OFFSET && off < S2M_QUEUES_OFFSET + block
+          ? "rx"
+          : undefined;
     if (!name) return undefined;
     const queue = Math.floor(
       (off - (name === "tx" ? M2S_QUEUES_OFFSET : S2M_QUEUES_OFFSET)) / QUEUE_BLOCK_BYTES,
@@ -405,11 +424,10 @@ export class Device {
 
   /** Which engine's register space `addr` is in, and its offset there. */
   private engineOffset(addr: bigint): { engine: number; off: number } {
-    const rel = addr - SDMA_CSR_BASE;
-    return {
-      engine: Number(rel / this.profile.sdmaEngineStride),
-      off: Number(rel % this.profile.sdmaEngineStride),
-    };
+    // The window is engines × stride bytes above SDMA_CSR_BASE: exact as a Number.
+    const rel = Number(addr - SDMA_CSR_BASE);
+    const engine = Math.floor(rel / this.engineStride);
+    return { engine, off: rel - engine * this.engineStride };
   }
 
   /** A udma_qos_ctrl write sets its queue's class (Trn3; elsewhere the register is only stored). */

@@ -55,7 +55,8 @@ export class Ring {
     if (this.slots === 0 || this.slots % RING_SLOTS_MULTIPLE !== 0) {
       return `ring size drl = ${this.slots} descriptors is not a positive multiple of ${RING_SLOTS_MULTIPLE}`;
     }
-    if (this.base % BigInt(RING_ALIGN_BYTES) !== 0n) {
+    // The low word alone decides the alignment (2^32 is a multiple of it): no bigint per fetch.
+    if (this.lo % RING_ALIGN_BYTES !== 0) {
       return `ring base 0x${this.base.toString(16)} is not ${RING_ALIGN_BYTES}-byte aligned`;
     }
     return undefined;

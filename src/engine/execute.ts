@@ -19,6 +19,7 @@ import {
   aluLoadEncoded,
   aluReduceEncoded,
   decodeToF32,
+  type EncodedSource,
   encodeFromF32,
   fmaF32,
   type OverflowPolicy,
@@ -28,7 +29,7 @@ import {
   WasmArena,
   wasmHasDtype,
 } from "../numerics/index.js";
-import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { FmaOperand } from "../spec/enums.js";
 import { GCE_HEADER_BYTES, gcePayloadBytes } from "../spec/gce-header.js";
 import { type Descriptor, fault } from "./descriptor.js";
@@ -49,6 +50,20 @@ function isPlainFma(fma: NonNullable<CcePlan["sources"][number]["fma"]>): boolea
     fma.a === FmaOperand.INPUT_BUFFER && fma.b === FmaOperand.SCALE && fma.c === FmaOperand.STORED_BUFFER
   );
 }
+
+/** A compute packet's result before it is delivered. */
+interface CceResult {
+  readonly out: Uint8Array;
+  /** `out` is the destination itself (the result was encoded straight into it). */
+  readonly inPlace: boolean;
+  /** GCE compress: where the header goes. */
+  readonly header: Segment | undefined;
+  readonly elements: number;
+  readonly bytesRead: number;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+const EMPTY = new Uint8Array(0);
 
 /** What a packet did, before the executor adds where it ran. */
 type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations">;
@@ -94,6 +109,11 @@ export interface ExecContext {
 
 export class Executor {
   private readonly scratch = new Scratch();
+  /** The two sources of {@link reduceTwo}, reused packet after packet (numerics keeps no reference). */
+  private readonly pair: [Mutable<EncodedSource>, Mutable<EncodedSource>] = [
+    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0 },
+    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0 },
+  ];
 
   constructor(private readonly ctx: ExecContext) {}
 
@@ -122,15 +142,16 @@ export class Executor {
       tx = plan.tx;
       rx = plan.rx;
     }
-    // One object shape for every packet (the done part is assigned, not spread: faster in V8).
-    return Object.assign(done, {
-      engine,
-      queue,
-      descriptors,
-      txSlot: tx?.ref.slot ?? 0,
-      rxSlot: rx?.ref.slot ?? 0,
-      barrier: plan.kind === "fence" || plan.kind === "transpose" ? false : plan.barrier,
-    });
+    // One object shape for every packet: the done part gets the rest assigned field by field (no
+    // spread, no Object.assign of a temporary: both build objects on V8's slow path).
+    const work = done as Mutable<Work>;
+    work.engine = engine;
+    work.queue = queue;
+    work.descriptors = descriptors;
+    work.txSlot = tx?.ref.slot ?? 0;
+    work.rxSlot = rx?.ref.slot ?? 0;
+    work.barrier = plan.kind === "fence" || plan.kind === "transpose" ? false : plan.barrier;
+    return work;
   }
 
   /**
@@ -195,99 +216,110 @@ export class Executor {
     };
   }
 
+  /** A compute packet: the result (decompressed, or reduced from the sources), then delivered. */
   private cce(plan: CcePlan, sr: SrStream): Done {
     const rounding: Rounding = plan.seed === undefined ? RNE : { mode: "sr", rng: sr };
     if (plan.seed !== undefined) sr.reseed(plan.seed);
-    let bytesRead = 0;
-    let elements = plan.elements;
-    let out: Uint8Array;
-    let header: Segment | undefined;
-    /** True when `out` is the destination itself (the result was encoded straight into it). */
-    let inPlace = false;
+    const r =
+      plan.gce?.mode === "decompress" ? this.decompress(plan, rounding) : this.compute(plan, rounding);
+    return this.deliver(plan, r);
+  }
 
-    if (plan.gce?.mode === "decompress") {
-      const { desc, headerAddr, blockLog2 } = plan.gce;
-      const header = readGceHeader(this.read(desc, headerAddr, new Uint8Array(GCE_HEADER_BYTES)));
-      if (typeof header === "string") fault(desc, header, headerAddr);
-      const src = plan.sources[0] as CcePlan["sources"][number];
-      if (header.blockLog2 !== blockLog2)
-        fault(
-          desc,
-          `header block_log2 ${header.blockLog2} differs from the gradient-desc's ${blockLog2}`,
-          headerAddr,
-        );
-      if (header.dtype !== plan.outDt)
-        fault(
-          desc,
-          `header expands to ${dtypeName(header.dtype)}, the S2M meta out_dt is ${dtypeName(plan.outDt)}`,
-          headerAddr,
-        );
-      const payloadBytes = gcePayloadBytes(header.elements, blockLog2);
-      if (header.payloadBytes !== payloadBytes || src.len !== payloadBytes) {
-        fault(
-          src.desc,
-          `payload is ${src.len} bytes, header says ${header.payloadBytes}, ${header.elements} values need ${payloadBytes}`,
-        );
-      }
-      elements = header.elements;
-      const outBytes = elements * dtypeBytes(plan.outDt);
-      this.checkOutputs(plan, elements, outBytes, undefined);
-      const k = this.scratch.need(elements, outBytes);
-      const payload = this.read(src.desc, src.addr, this.scratch.staging(payloadBytes));
-      bytesRead = payloadBytes + GCE_HEADER_BYTES;
-      gceDecompress(payload, elements, blockLog2, k.acc);
-      out = k.out.subarray(0, outBytes);
-      encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
-    } else {
-      const outBytes = plan.gce
-        ? gcePayloadBytes(elements, plan.gce.blockLog2)
-        : elements * dtypeBytes(plan.outDt);
-      if (plan.gce) header = { desc: plan.gce.desc, addr: plan.gce.headerAddr, len: GCE_HEADER_BYTES };
-      // Every destination is checked before any compute, so the result can go straight into it.
-      this.checkOutputs(plan, elements, outBytes, header);
-      let maxIn = 0;
-      for (const s of plan.sources) if (s.len > maxIn) maxIn = s.len;
-      const dest = plan.gce ? undefined : this.destination(plan.rx, outBytes);
-      const k = this.kernelScratch(dest ?? this.peek(plan.sources[0] as Segment), elements, maxIn, outBytes);
-      out = dest ?? k.out.subarray(0, outBytes);
-      inPlace = dest !== undefined;
-      if (plan.op === "fma") {
-        k.acc.fill(accumulatorStart("fma"), 0, elements);
-        for (const s of plan.sources) {
-          bytesRead += s.len;
-          if (s.fma && isPlainFma(s.fma)) {
-            const bytes = this.sourceForKernel(s, k);
-            aluApplyEncoded("fma", k.acc, s.inDt, bytes, 0, elements, k.src, s.fma.scale);
-            continue;
-          }
-          decodeToF32(s.inDt, this.source(s), 0, elements, k.src, 0);
-          this.fma(k, s.fma, elements);
-        }
-      } else {
-        bytesRead = this.reduce(plan, k, elements, plan.constant || plan.gce ? undefined : out, rounding);
-      }
-      if (plan.constant) {
-        const { dt, word } = plan.constant;
-        aluClamp(plan.op as "min" | "max", k.acc, aluConstantToF32(dt, word), elements);
-      }
-      if (plan.gce) {
-        gceCompress(k.acc, elements, plan.gce.blockLog2, rounding, out, k.src);
-      } else if (plan.op === "fma" || plan.constant) {
-        encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
-      }
+  /** GCE decompress: the header checked against the packet, the payload expanded (seed 000 §5.2). */
+  private decompress(plan: CcePlan, rounding: Rounding): CceResult {
+    const { desc, headerAddr, blockLog2 } = plan.gce as NonNullable<CcePlan["gce"]>;
+    const src = plan.sources[0] as CcePlan["sources"][number];
+    const header = readGceHeader(this.read(desc, headerAddr, new Uint8Array(GCE_HEADER_BYTES)));
+    if (typeof header === "string") fault(desc, header, headerAddr);
+    if (header.blockLog2 !== blockLog2)
+      fault(
+        desc,
+        `header block_log2 ${header.blockLog2} differs from the gradient-desc's ${blockLog2}`,
+        headerAddr,
+      );
+    if (header.dtype !== plan.outDt)
+      fault(
+        desc,
+        `header expands to ${dtypeName(header.dtype)}, the S2M meta out_dt is ${dtypeName(plan.outDt)}`,
+        headerAddr,
+      );
+    const payloadBytes = gcePayloadBytes(header.elements, blockLog2);
+    if (header.payloadBytes !== payloadBytes || src.len !== payloadBytes) {
+      fault(
+        src.desc,
+        `payload is ${src.len} bytes, header says ${header.payloadBytes}, ${header.elements} values need ${payloadBytes}`,
+      );
     }
+    const elements = header.elements;
+    const outBytes = elements * dtypeBytes(plan.outDt);
+    this.checkOutputs(plan, elements, outBytes, undefined);
+    const k = this.scratch.need(elements, outBytes);
+    const payload = this.read(src.desc, src.addr, this.scratch.staging(payloadBytes));
+    gceDecompress(payload, elements, blockLog2, k.acc);
+    const out = k.out.subarray(0, outBytes);
+    encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
+    return { out, inPlace: false, header: undefined, elements, bytesRead: payloadBytes + GCE_HEADER_BYTES };
+  }
 
+  /**
+   * Reduce the sources (FMA, or ADD / MIN / MAX), clamp to the constant, compress for GCE. Every
+   * destination is checked before any compute, so the result can go straight into a single one.
+   */
+  private compute(plan: CcePlan, rounding: Rounding): CceResult {
+    const { elements, gce } = plan;
+    const outBytes = gce ? gcePayloadBytes(elements, gce.blockLog2) : elements * dtypeBytes(plan.outDt);
+    const header = gce ? { desc: gce.desc, addr: gce.headerAddr, len: GCE_HEADER_BYTES } : undefined;
+    this.checkOutputs(plan, elements, outBytes, header);
+    let maxIn = 0;
+    for (const s of plan.sources) if (s.len > maxIn) maxIn = s.len;
+    const dest = gce ? undefined : this.destination(plan.rx, outBytes);
+    const k = this.kernelScratch(dest ?? this.peek(plan.sources[0] as Segment), elements, maxIn, outBytes);
+    const out = dest ?? k.out.subarray(0, outBytes);
+    const bytesRead =
+      plan.op === "fma"
+        ? this.fmaSources(plan, k)
+        : this.reduce(plan, k, elements, plan.constant || gce ? undefined : out, rounding);
+    if (plan.constant) {
+      const { dt, word } = plan.constant;
+      aluClamp(plan.op as "min" | "max", k.acc, aluConstantToF32(dt, word), elements);
+    }
+    if (gce) gceCompress(k.acc, elements, gce.blockLog2, rounding, out, k.src);
+    else if (plan.op === "fma" || plan.constant)
+      encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
+    return { out, inPlace: dest !== undefined, header, elements, bytesRead };
+  }
+
+  /** acc ← Σ FMA over the sources from a cleared accumulator (MODEL above); returns the bytes read. */
+  private fmaSources(plan: CcePlan, k: KernelScratch): number {
+    const { elements } = plan;
+    let bytesRead = 0;
+    k.acc.fill(accumulatorStart("fma"), 0, elements);
+    for (const s of plan.sources) {
+      bytesRead += s.len;
+      if (s.fma && isPlainFma(s.fma)) {
+        const bytes = this.sourceForKernel(s, k);
+        aluApplyEncoded("fma", k.acc, s.inDt, bytes, 0, elements, k.src, s.fma.scale);
+        continue;
+      }
+      decodeToF32(s.inDt, this.source(s), 0, elements, k.src, 0);
+      this.fma(k, s.fma, elements);
+    }
+    return bytesRead;
+  }
+
+  /** Write the result: GCE header, RX chain (unless computed in place), every replica; the work done. */
+  private deliver(plan: CcePlan, r: CceResult): Done {
+    const { out, header } = r;
     if (header && plan.gce)
-      this.write(header.desc, header.addr, gceHeader(elements, plan.outDt, plan.gce.blockLog2));
-    if (!inPlace) this.scatter(plan.rx, out);
-    for (const r of plan.replicas) this.write(r.desc, r.addr, out);
+      this.write(header.desc, header.addr, gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
+    if (!r.inPlace) this.scatter(plan.rx, out);
+    for (const rep of plan.replicas) this.write(rep.desc, rep.addr, out);
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
-    const written = out.length * (1 + plan.replicas.length) + (header?.len ?? 0);
     return {
       kind,
       op: plan.op,
-      bytesRead,
-      bytesWritten: written,
+      bytesRead: r.bytesRead,
+      bytesWritten: out.length * (1 + plan.replicas.length) + (header?.len ?? 0),
       sources: plan.sources.length,
       destinations: plan.rx.length + plan.replicas.length,
     };
@@ -359,14 +391,15 @@ export class Executor {
     const a = this.peek(s0);
     const b = this.peek(s1);
     if (a?.buffer !== k.acc.buffer || b?.buffer !== k.acc.buffer) return false;
-    const sources = [
-      { dt: s0.inDt, bytes: a, byteOffset: 0 },
-      { dt: s1.inDt, bytes: b, byteOffset: 0 },
-    ];
+    const [p0, p1] = this.pair;
+    p0.dt = s0.inDt;
+    p0.bytes = a;
+    p1.dt = s1.inDt;
+    p1.bytes = b;
     aluReduceEncoded(
       plan.op,
       k.acc,
-      sources,
+      this.pair,
       elements,
       k.src,
       plan.outDt,

@@ -5,24 +5,28 @@
  *   TX: [seed-init] [min-max constant] { [fma-desc | …] udma-tx }×sources [gradient-desc] [replication-desc]×k
  *   RX: udma-rx × k' (has_meta: buf2_ptr_lo is the S2M meta-control: add-meta, or ext-meta for a combo)
  *
- * A compute descriptor (W0 bit 23) is identified by its position and W1/W2 (packet-model.ts): before
- * the first source a seed-init (W2 = 0, W1 sub_desc 2 | 3) or the MIN/MAX constant (W2 bit 25); right
- * before a source of an FMA packet its fma-desc; after the last source the gradient-desc (W1 op 4
- * optype 5) and replication-desc (W1 op 1 optype 2). Anything else is a fault naming the descriptor.
+ * A compute packet's TX chain is read through the ring-packet grammar (spec/ring-packet.ts
+ * matchCceTx): each grammar step, in order, recognises its descriptor from the bytes where the
+ * grammar allows it (seed-init W1 sub_desc 2 | 3 with W2 = 0, the MIN/MAX constant W2 bit 25, fma-desc
+ * op 4 optype 1, gradient op 4 optype 5, replication op 1 optype 2); a chain that departs from it is a
+ * fault naming the descriptor. The device plans each shape once (plan-cache.ts).
  */
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { AluOp } from "../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeName, isDtype, MIN_MAX_CONSTANT_DTYPES } from "../spec/dtype.js";
 import { FmaOperand, SdmaCceType } from "../spec/enums.js";
+import { ADD_META, FMA_DESC, GRADIENT_DESC, MIN_MAX_DESC, SEED_INIT_DESC } from "../spec/layouts/index.js";
 import {
-  ADD_META,
-  FMA_DESC,
-  GRADIENT_DESC,
-  MIN_MAX_DESC,
-  REPLICATION_META_CLASS,
-  SEED_INIT_DESC,
-} from "../spec/layouts/index.js";
-import { COMBO_MEMBER, DEFAULT_COPY_META, SUB_DESCRIPTOR } from "../spec/tables.js";
+  cceDescriptors,
+  type DescriptorKind,
+  matchCceTx,
+  type PacketOp,
+  type PacketShape,
+  type PacketSlot,
+  SUB_DESC_LOAD,
+  txKindOf,
+} from "../spec/ring-packet.js";
+import { DEFAULT_COPY_META } from "../spec/tables.js";
 import {
   type Descriptor,
   dataLength,
@@ -118,9 +122,7 @@ const OPS: Readonly<Record<number, AluOp>> = {
 };
 /** The compute-descriptor fields the planner reads, compiled from their layouts. */
 const SEED_SUB = SEED_INIT_DESC.field("sub_desc");
-const SEED_W2 = SEED_INIT_DESC.field("reserved_w2");
 const SEED = SEED_INIT_DESC.field("seed");
-const MM_SUB = MIN_MAX_DESC.field("sub_desc");
 const MM_CONST_DT = MIN_MAX_DESC.field("const_dt");
 const MM_CONSTANT = MIN_MAX_DESC.field("constant");
 const GCE_MODE = GRADIENT_DESC.field("mode");
@@ -130,8 +132,6 @@ const FMA_A = FMA_DESC.field("a_sel");
 const FMA_B = FMA_DESC.field("b_sel");
 const FMA_C = FMA_DESC.field("c_sel");
 const FMA_SCALE = FMA_DESC.field("scale");
-/** sub_desc 3: the descriptor loads its sub-descriptor (seed-init's seed, min-max's constant). */
-const SUB_DESC_LOAD = 3;
 
 /** min-max-desc const_dt = the constant's SDMA dtype & 7 (seed 000 §2.4): int32 0, uint32 1, fp32 2. */
 const CONST_DTYPES: ReadonlyMap<number, Dtype> = new Map(
@@ -205,30 +205,49 @@ function planCopy(
   };
 }
 
-/** The TX chain split around its data descriptors (the sources). */
+/** The TX chain and its data descriptors (the sources). */
 interface Chain {
   readonly tx: readonly Descriptor[];
   readonly data: readonly Descriptor[];
-  readonly firstData: number;
-  readonly lastData: number;
 }
 
-/** A compute packet, read step by step in ring-packet grammar order (spec/ring-packet.ts). */
+/** What the grammar-read TX chain holds besides its sources. */
+interface TxParts {
+  seedInit?: Descriptor;
+  seed?: number;
+  constant?: CcePlan["constant"];
+  gce?: CcePlan["gce"];
+  readonly replicas: Segment[];
+  readonly sources: Source[];
+}
+
+/**
+ * A compute packet: the op from its sources' meta-control, the TX chain read through the ring-packet
+ * grammar (spec/ring-packet.ts matchCceTx: which descriptor is what), each part checked, the RX side,
+ * and last the check that the grammar, given the shape read, spells exactly this chain.
+ */
 function planCce(profile: ArchProfile, tx: readonly Descriptor[], rx: readonly Descriptor[]): CcePlan {
   const data = tx.filter((d) => !hasMeta(d));
   if (data.length === 0) fault(tx[0] as Descriptor, "compute packet has no source (udma-tx data descriptor)");
-  const c: Chain = {
-    tx,
-    data,
-    firstData: tx.indexOf(data[0] as Descriptor),
-    lastData: tx.indexOf(data[data.length - 1] as Descriptor),
-  };
+  const c: Chain = { tx, data };
   const { optype, op } = sourceOp(data);
-  const { seed, constant, seedInit } = planPrologue(c, op);
-  const { gce, replicas } = planEpilogue(profile, c, optype === SdmaCceType.GCE);
-  const sources = planSources(c, op, optype, gce?.mode === "decompress");
-  const { combo, outDt } = planRx(profile, c, rx, { seedInit, seed, replicas });
-  return assembleCcePlan({ c, rx, op, sources, outDt, combo, replicas, seed, constant, gce });
+  const packetOp: PacketOp = optype === SdmaCceType.GCE ? "gce" : op;
+  const match = matchCceTx(
+    packetOp,
+    tx.map((d) => d.bytes),
+  );
+  if ("at" in match) grammarFault(c, match, packetOp);
+  const parts = readSlots(profile, c, match.slots, optype);
+  const { combo, outDt } = planRx(profile, c, rx, parts);
+  checkGrammarShape(tx, match.slots, {
+    op: packetOp,
+    sources: parts.sources.length,
+    dests: 1 + parts.replicas.length,
+    sr: parts.seed !== undefined,
+    useConst: parts.constant !== undefined,
+    combo,
+  });
+  return assembleCcePlan({ c, rx, op, outDt, combo, ...parts });
 }
 
 /** The op: every source's meta-control must agree (GCE sources reduce by ADD). */
@@ -247,81 +266,105 @@ function sourceOp(data: readonly Descriptor[]): { optype: number; op: AluOp } {
   return { optype, op: optype === SdmaCceType.GCE ? "add" : (OPS[optype] as AluOp) };
 }
 
-/**
- * Prologue: seed-init, then the MIN/MAX constant; the descriptor right before a source is its prefix.
- * Seed-init W1: 0x6000000 loads the seed (also as a combo head), 0x4000000 is the combo-member flag
- * alone; which packets are combos is said by the EXT S2M meta ({@link planRx}).
- */
-function planPrologue(
+/** The fault for a TX chain that departs from the grammar, named for what is there instead. */
+function grammarFault(
   c: Chain,
-  op: AluOp,
-): { seed?: number; constant?: CcePlan["constant"]; seedInit?: Descriptor } {
-  const out: { seed?: number; constant?: CcePlan["constant"]; seedInit?: Descriptor } = {};
-  for (let i = 0; i < c.firstData - (op === "fma" ? 1 : 0); i++) {
-    const d = c.tx[i] as Descriptor;
-    if (field(d, SEED_W2) === 0 && i === 0 && (d.w1 === SUB_DESCRIPTOR || d.w1 === COMBO_MEMBER)) {
-      out.seedInit = d;
-      if (field(d, SEED_SUB) === SUB_DESC_LOAD) out.seed = field(d, SEED);
-    } else if (MIN_MAX_DESC.matches(d.bytes) && field(d, MM_SUB) === SUB_DESC_LOAD) {
-      if (op !== "min" && op !== "max")
-        fault(d, `constant (min-max) descriptor in a ${op.toUpperCase()} packet`);
-      const cdt = CONST_DTYPES.get(field(d, MM_CONST_DT));
-      if (cdt === undefined)
-        fault(d, `min-max const_dt ${field(d, MM_CONST_DT)} is not int32 (0), uint32 (1) or fp32 (2)`);
-      out.constant = { desc: d, dt: cdt, word: field(d, MM_CONSTANT) };
-    } else {
-      fault(
-        d,
-        `compute descriptor W1 0x${d.w1.toString(16)} W2 0x${d.w2.toString(16)} is neither seed-init nor a MIN/MAX constant`,
-      );
-    }
+  m: { readonly at: number; readonly expected: DescriptorKind | "end" },
+  op: PacketOp,
+): never {
+  const last = c.tx[c.tx.length - 1] as Descriptor;
+  const d = c.tx[m.at];
+  if (d === undefined) {
+    if (m.expected === "gradient") fault(last, "GCE sources without a gradient-desc after them");
+    fault(last, `TX chain ends where the ring-packet grammar expects a ${m.expected} descriptor`);
   }
-  return out;
+  const is = txKindOf(d.bytes);
+  const words = `W1 0x${d.w1.toString(16)} W2 0x${d.w2.toString(16)}`;
+  const beforeSources = m.at < c.tx.indexOf(c.data[0] as Descriptor);
+  const afterSources = m.at > c.tx.indexOf(c.data[c.data.length - 1] as Descriptor);
+  if (is === "source") {
+    if (m.expected === "fma") fault(d, "FMA source without its fma-desc before it");
+    fault(d, `source (udma-tx) where the ring-packet grammar expects a ${m.expected} descriptor`);
+  }
+  if (is === "min-max") fault(d, `constant (min-max) descriptor in a ${op.toUpperCase()} packet`);
+  if (is === "gradient" && op !== "gce") fault(d, "gradient-desc in a packet whose sources are not GCE");
+  if (m.expected === "fma") fault(d, `fma-desc ${words} is not op 4 optype 1`);
+  if (beforeSources) fault(d, `compute descriptor ${words} is neither seed-init nor a MIN/MAX constant`);
+  if (afterSources)
+    fault(
+      d,
+      `compute descriptor W1 0x${d.w1.toString(16)} after the last source is neither gradient nor replication`,
+    );
+  if (m.expected === "source") fault(d, "compute descriptor where a source (udma-tx) was expected");
+  fault(d, `${is ?? "unknown compute"} descriptor where the ring-packet grammar expects ${m.expected}`);
 }
 
-/** Epilogue: the gradient-desc (GCE packets), then the replication descriptors. */
-function planEpilogue(
-  profile: ArchProfile,
-  c: Chain,
-  isGce: boolean,
-): { gce?: CcePlan["gce"]; replicas: Segment[] } {
-  let gce: CcePlan["gce"];
-  const replicas: Segment[] = [];
-  for (let i = c.lastData + 1; i < c.tx.length; i++) {
+/** Each grammar slot's descriptor read and checked: seed, constant, FMA operands, sources, GCE, replicas. */
+function readSlots(profile: ArchProfile, c: Chain, slots: readonly PacketSlot[], optype: number): TxParts {
+  const parts: TxParts = { replicas: [], sources: [] };
+  const lastSource = c.tx.indexOf(c.data[c.data.length - 1] as Descriptor);
+  // The gradient-desc follows the sources but says how to read them: a decompress source is a payload.
+  const gradient = slots.findIndex((s) => s.kind === "gradient");
+  if (gradient >= 0) parts.gce = gradientOf(c.tx[gradient] as Descriptor);
+  const packed = parts.gce?.mode === "decompress";
+  let fma: FmaOperands | undefined;
+  for (let i = 0; i < slots.length; i++) {
     const d = c.tx[i] as Descriptor;
-    if (GRADIENT_DESC.matches(d.bytes) && replicas.length === 0 && !gce) {
-      if (!isGce) fault(d, "gradient-desc in a packet whose sources are not GCE");
-      const mode = field(d, GCE_MODE);
-      if (mode !== 1 && mode !== 2)
-        fault(d, `gradient-desc mode ${mode} is neither COMPRESS (1) nor DECOMPRESS (2)`);
-      gce = {
-        desc: d,
-        mode: mode === 1 ? "compress" : "decompress",
-        blockLog2: field(d, GCE_BLOCK_LOG2),
-        headerAddr: GCE_HEADER_ADDR.read(d.bytes),
-      };
-    } else if (
-      metaOp(d.w1) === REPLICATION_META_CLASS.op &&
-      metaOptype(d.w1) === REPLICATION_META_CLASS.optype
-    ) {
-      if (!profile.hasCceReplication)
-        fault(d, `replication descriptor on ${profile.codename}: CCE replication needs arch > 2`);
-      replicas.push({ desc: d, addr: pointer(d), len: 0 });
-    } else {
-      fault(
-        d,
-        `compute descriptor W1 0x${d.w1.toString(16)} after the last source is neither gradient nor replication`,
-      );
+    switch ((slots[i] as PacketSlot).kind) {
+      case "seed-init":
+        parts.seedInit = d;
+        if (field(d, SEED_SUB) === SUB_DESC_LOAD) parts.seed = field(d, SEED);
+        break;
+      case "min-max":
+        parts.constant = constantOf(d);
+        break;
+      case "fma":
+        fma = fmaOperands(d);
+        break;
+      case "source":
+        parts.sources.push(sourceOf(d, optype, i === lastSource, packed, fma));
+        fma = undefined;
+        break;
+      case "gradient":
+        break;
+      case "replication":
+        if (!profile.hasCceReplication)
+          fault(d, `replication descriptor on ${profile.codename}: CCE replication needs arch > 2`);
+        parts.replicas.push({ desc: d, addr: pointer(d), len: 0 });
+        break;
+      default:
+        fault(d, `${(slots[i] as PacketSlot).kind} descriptor on the TX ring`);
     }
   }
-  if (isGce && !gce) fault(c.tx[c.lastData] as Descriptor, "GCE sources without a gradient-desc after them");
-  return gce === undefined ? { replicas } : { gce, replicas };
+  return parts;
 }
+
+/** The MIN/MAX constant of a min-max-desc. */
+function constantOf(d: Descriptor): NonNullable<CcePlan["constant"]> {
+  const cdt = CONST_DTYPES.get(field(d, MM_CONST_DT));
+  if (cdt === undefined)
+    fault(d, `min-max const_dt ${field(d, MM_CONST_DT)} is not int32 (0), uint32 (1) or fp32 (2)`);
+  return { desc: d, dt: cdt, word: field(d, MM_CONSTANT) };
+}
+
+/** The GCE direction, block and header of a gradient-desc. */
+function gradientOf(d: Descriptor): NonNullable<CcePlan["gce"]> {
+  const mode = field(d, GCE_MODE);
+  if (mode !== 1 && mode !== 2)
+    fault(d, `gradient-desc mode ${mode} is neither COMPRESS (1) nor DECOMPRESS (2)`);
+  return {
+    desc: d,
+    mode: mode === 1 ? "compress" : "decompress",
+    blockLog2: field(d, GCE_BLOCK_LOG2),
+    headerAddr: gceHeaderAddr(d),
+  };
+}
+
+/** A gradient-desc's header_addr (through its layout). */
+export const gceHeaderAddr = (d: Descriptor): bigint => GCE_HEADER_ADDR.read(d.bytes);
 
 /** The FMA operands of an fma-desc. */
 function fmaOperands(d: Descriptor): FmaOperands {
-  if (!hasMeta(d)) fault(d, "FMA source without its fma-desc before it");
-  if (!FMA_DESC.matches(d.bytes)) fault(d, `fma-desc W1 0x${d.w1.toString(16)} is not op 4 optype 1`);
   const fma = { a: field(d, FMA_A), b: field(d, FMA_B), c: field(d, FMA_C), scale: FMA_SCALE.read(d.bytes) };
   for (const [k, v] of Object.entries(fma)) {
     if (k !== "scale" && v > FmaOperand.SCALE)
@@ -330,40 +373,53 @@ function fmaOperands(d: Descriptor): FmaOperands {
   return fma;
 }
 
-/** The sources, each with its fma-desc for FMA; `packed`: a GCE decompress payload. */
-function planSources(c: Chain, op: AluOp, optype: number, packed: boolean): Source[] {
-  const sources: Source[] = [];
-  if (op === "fma" && c.firstData === 0)
-    fault(c.data[0] as Descriptor, "FMA source without its fma-desc before it");
-  for (let i = c.firstData - (op === "fma" ? 1 : 0); i <= c.lastData; i++) {
-    let d = c.tx[i] as Descriptor;
-    let fma: FmaOperands | undefined;
-    if (op === "fma") {
-      fma = fmaOperands(d);
-      i++;
-      d = c.tx[i] as Descriptor;
-    }
-    if (hasMeta(d)) fault(d, "compute descriptor where a source (udma-tx) was expected");
-    // ADD's meta has no in_dt: its 15:12 nibble is the dtype the stream delivers (packet-model.ts).
-    const inDt = checkDtype(d, "source dtype", optype === SdmaCceType.ADD ? metaOutDt(d.w1) : metaInDt(d.w1));
-    checkDtype(d, "accum dtype", metaAccumDt(d.w1));
-    const seg = dataSegment(d);
-    // A GCE decompress source is a payload (scales + codes), sized by its header, not by in_dt.
-    if (!packed && seg.len % dtypeBytes(inDt) !== 0)
-      fault(d, `length ${seg.len} is not a whole number of ${dtypeName(inDt)} elements`);
-    if (metaLast(d.w1) !== (i === c.lastData)) {
-      fault(
-        d,
-        i === c.lastData
-          ? "final source's meta-control lacks the last bit (7)"
-          : "meta-control last bit (7) set before the final source",
-      );
-    }
-    const elements = packed ? 0 : seg.len / dtypeBytes(inDt);
-    const source: Source = { desc: seg.desc, addr: seg.addr, len: seg.len, inDt, elements };
-    sources.push(fma ? { ...source, fma } : source);
+/** One source: its dtype and element count from its meta-control, the last bit where it belongs. */
+function sourceOf(
+  d: Descriptor,
+  optype: number,
+  last: boolean,
+  packed: boolean,
+  fma: FmaOperands | undefined,
+): Source {
+  // ADD's meta has no in_dt: its 15:12 nibble is the dtype the stream delivers (packet-model.ts).
+  const inDt = checkDtype(d, "source dtype", optype === SdmaCceType.ADD ? metaOutDt(d.w1) : metaInDt(d.w1));
+  checkDtype(d, "accum dtype", metaAccumDt(d.w1));
+  const seg = dataSegment(d);
+  // A GCE decompress source is a payload (scales + codes), sized by its header, not by in_dt.
+  if (!packed && seg.len % dtypeBytes(inDt) !== 0)
+    fault(d, `length ${seg.len} is not a whole number of ${dtypeName(inDt)} elements`);
+  if (metaLast(d.w1) !== last) {
+    fault(
+      d,
+      last
+        ? "final source's meta-control lacks the last bit (7)"
+        : "meta-control last bit (7) set before the final source",
+    );
   }
-  return sources;
+  const elements = packed ? 0 : seg.len / dtypeBytes(inDt);
+  const source: Source = { desc: seg.desc, addr: seg.addr, len: seg.len, inDt, elements };
+  return fma ? { ...source, fma } : source;
+}
+
+/**
+ * The shape read from the chain, given back to the grammar, must spell the chain descriptor for
+ * descriptor (a seed-init in a packet that neither loads a seed nor is a combo, for one).
+ */
+function checkGrammarShape(
+  tx: readonly Descriptor[],
+  slots: readonly PacketSlot[],
+  shape: PacketShape,
+): void {
+  const want = cceDescriptors(shape).tx;
+  for (let i = 0; i < Math.max(want.length, slots.length); i++) {
+    const have = slots[i]?.kind;
+    const kind = want[i]?.kind;
+    if (have !== kind)
+      fault(
+        (tx[i] ?? tx[tx.length - 1]) as Descriptor,
+        `TX chain departs from the ring-packet grammar for this packet: ${have ?? "nothing"} where it has ${kind ?? "nothing"}`,
+      );
+  }
 }
 
 /**

@@ -90,7 +90,9 @@ export class RegisterFile {
   }
 
   private windowOf(addr: bigint): Window | undefined {
-    return this.windows.find((w) => addr >= w.base && addr < w.end);
+    // A loop, not find(): every doorbell and ring-head read comes through here.
+    for (const w of this.windows) if (addr >= w.base && addr < w.end) return w;
+    return undefined;
   }
 }
 

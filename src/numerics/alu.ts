@@ -320,13 +320,16 @@ function reduceTwo(
   const scales: [number, number] = [a.scale ?? 0, b.scale ?? 0];
   if (op === "fma" && !(isF32(scales[0]) && isF32(scales[1]))) return false;
   if (a.dt !== outDt || b.dt !== outDt) return false;
-  const width = dtypeBytes(outDt);
-  const fits = (bytes: Uint8Array, at: number) =>
-    Number.isInteger(at) && at >= 0 && at + count * width <= bytes.length;
-  if (!Number.isInteger(count) || count < 0 || !fits(a.bytes, a.byteOffset) || !fits(b.bytes, b.byteOffset)) {
+  const span = count * dtypeBytes(outDt);
+  if (
+    !Number.isInteger(count) ||
+    count < 0 ||
+    !fits(a.bytes, a.byteOffset, span) ||
+    !fits(b.bytes, b.byteOffset, span)
+  ) {
     return false;
   }
-  if (!fits(out, outOffset)) return false;
+  if (!fits(out, outOffset, span)) return false;
   const fmt = narrowFloatFormat(outDt);
   const sr = rounding.mode === "sr" && fmt !== undefined ? rounding.rng : undefined;
   if (sr !== undefined && !(sr instanceof SrStream)) return false;
@@ -346,6 +349,11 @@ function reduceTwo(
     codes?.inf ?? 0,
     scales,
   );
+}
+
+/** `span` bytes from `at` lie inside `bytes` (a module function: no closure made per packet). */
+function fits(bytes: Uint8Array, at: number, span: number): boolean {
+  return Number.isInteger(at) && at >= 0 && at + span <= bytes.length;
 }
 
 /** Elements per block of aluApplyEncodedThenEncode: 16 KiB of accumulator, resident in L1. */

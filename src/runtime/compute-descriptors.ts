@@ -16,6 +16,7 @@ import {
   REPLICATION_DESC,
   SEED_INIT_DESC,
 } from "../spec/layouts/index.js";
+import { SUB_DESC_COMBO_MEMBER, SUB_DESC_LOAD } from "../spec/ring-packet.js";
 import { maskedAsLibnrt } from "./layout-word.js";
 import { replicationMetaFields } from "./meta-ctrl.js";
 
@@ -55,11 +56,6 @@ export interface MinMaxDescArgs {
   /** The constant's SDMA dtype; libnrt keeps `& 7` (fp32 → 2, int32 → 0, uint32 → 1). */
   readonly const_dt: number;
 }
-
-/** sub_desc 3 (0x6000000): the descriptor loads a sub-descriptor (the constant, the seed). */
-const SUB_DESC_LOAD = 3;
-/** sub_desc 2 (0x4000000): the combo-member flag alone. */
-const SUB_DESC_COMBO_MEMBER = 2;
 
 /** The MIN/MAX descriptor's fields (no position). */
 export function minMaxDescriptorFields(a: MinMaxDescArgs): LayoutInput<typeof MIN_MAX_DESC> {

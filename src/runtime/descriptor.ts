@@ -84,6 +84,12 @@ function positionWord(layout: Layout): PositionWord {
   return fn;
 }
 
+/** The position bits ring phase `phase` alone puts in a descriptor's W0 (no FIRST / LAST / DMB). */
+export function phaseBits(layout: Layout, phase: number): number {
+  return positionWord(layout)(NO_POSITION, phase) >>> 0;
+}
+const NO_POSITION = { first: false, last: false, dmb: false } as DescriptorSpec;
+
 /**
  * The 16 bytes of a descriptor written at a slot whose ring phase is `phase`: the fields through
  * the layout, then the position bits ORed into word 0 (they are zero after the encode, so this

@@ -20,18 +20,21 @@ export const DOORBELL_ACCESSOR = "vring_doorbell";
  * @example new RegisterDoorbell(registers, CAYMAN, { engine: 0, queue: 0 }).ring(1, 3)
  */
 export class RegisterDoorbell implements Doorbell {
+  /** The two drtp_inc registers, computed once (the doorbell rings for every packet). */
+  private readonly rxAddr: bigint;
+  private readonly txAddr: bigint;
+
   constructor(
     private readonly registers: RegisterFile,
-    private readonly profile: AddressProfile,
-    private readonly queue: QueueId,
-  ) {}
-
-  private address(side: "tx" | "rx"): bigint {
-    return queueRegisterAddress(this.profile, this.queue.engine, side, this.queue.queue, "drtp_inc");
+    profile: AddressProfile,
+    queue: QueueId,
+  ) {
+    this.rxAddr = queueRegisterAddress(profile, queue.engine, "rx", queue.queue, "drtp_inc");
+    this.txAddr = queueRegisterAddress(profile, queue.engine, "tx", queue.queue, "drtp_inc");
   }
 
   ring(rxCount: number, txCount: number): void {
-    this.registers.write32(this.address("rx"), rxCount, DOORBELL_ACCESSOR);
-    this.registers.write32(this.address("tx"), txCount, DOORBELL_ACCESSOR);
+    this.registers.write32(this.rxAddr, rxCount, DOORBELL_ACCESSOR);
+    this.registers.write32(this.txAddr, txCount, DOORBELL_ACCESSOR);
   }
 }

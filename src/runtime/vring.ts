@@ -99,17 +99,69 @@ export class DescriptorRing {
     });
   }
 
+  /**
+   * Write `chain.count` descriptors given as little-endian words (four a descriptor, W0 without
+   * the ring phase) from the tail, ORing each one's phase bits for the slot's phase into W0: the
+   * template path (cce-template.ts), with no encode. The caller has checked they fit.
+   */
+  writeWords(memory: DeviceMemory, chain: EncodedChain): void {
+    const { words, phaseBits, count } = chain;
+    let k = 0;
+    while (k < count) {
+      // One view over the run of slots up to the ring's end (plain memory in one page), else a slot at a time.
+      const run = Math.min(count - k, this.slots - this.tail);
+      const at = this.base + BigInt(this.tail * DESCRIPTOR_BYTES);
+      const view = memory.poke(at, run * DESCRIPTOR_BYTES, RING_WRITE[this.side]);
+      for (let j = 0; j < run; j++, k++) {
+        const out = view ?? new Uint8Array(DESCRIPTOR_BYTES);
+        const o = view ? j * DESCRIPTOR_BYTES : 0;
+        putWord(out, o, ((words[4 * k] as number) | (phaseBits[4 * k + this.phase] as number)) >>> 0);
+        putWord(out, o + 4, words[4 * k + 1] as number);
+        putWord(out, o + 8, words[4 * k + 2] as number);
+        putWord(out, o + 12, words[4 * k + 3] as number);
+        if (!view) memory.write(at + BigInt(j * DESCRIPTOR_BYTES), out, RING_WRITE[this.side]);
+        this.advance();
+      }
+    }
+  }
+
   /** Write staged descriptors (the next ones from the tail; the caller has checked they fit). */
   write(memory: DeviceMemory, staged: readonly WrittenDescriptor[]): void {
     for (const w of staged) {
       memory.write(w.addr, w.bytes, `${this.side} ring slot ${w.slot}`);
-      this.tail = w.slot + 1;
-      if (this.tail === this.slots) {
-        this.tail = 0;
-        this.phase = (this.phase + 1) % 4;
-      }
+      this.advance();
     }
   }
+
+  /** The tail moves to the next slot; the phase advances at the wrap. */
+  private advance(): void {
+    this.tail += 1;
+    if (this.tail === this.slots) {
+      this.tail = 0;
+      this.phase = (this.phase + 1) % 4;
+    }
+  }
+}
+
+/**
+ * A chain already encoded: `count` descriptors as words, four each, W0 without its ring phase;
+ * `phaseBits[4·k + p]` is what phase p adds to descriptor k's W0.
+ */
+export interface EncodedChain {
+  readonly words: Uint32Array;
+  readonly phaseBits: Uint32Array;
+  readonly count: number;
+}
+
+/** What a ring write is called in a memory fault (a constant: no string is built per packet). */
+const RING_WRITE = { tx: "tx ring write", rx: "rx ring write" } as const;
+
+/** Store `w` little-endian at `o`. */
+function putWord(out: Uint8Array, o: number, w: number): void {
+  out[o] = w;
+  out[o + 1] = w >>> 8;
+  out[o + 2] = w >>> 16;
+  out[o + 3] = w >>> 24;
 }
 
 export class Vring {
@@ -188,13 +240,26 @@ export class Vring {
    * @throws RingFullError naming the ring, the slots needed and the slots free.
    */
   checkRoom(packet: Packet): void {
-    for (const [ring, specs] of [
-      [this.tx, packet.tx],
-      [this.rx, packet.rx],
-    ] as const) {
-      const free = ring.available();
-      if (specs.length > free) throw new RingFullError(ring.side, specs.length, free);
-    }
+    this.checkRoomFor(packet.tx.length, packet.rx.length);
+  }
+
+  /** {@link checkRoom} by counts. @throws RingFullError */
+  checkRoomFor(txCount: number, rxCount: number): void {
+    const txFree = this.tx.available();
+    if (txCount > txFree) throw new RingFullError("tx", txCount, txFree);
+    const rxFree = this.rx.available();
+    if (rxCount > rxFree) throw new RingFullError("rx", rxCount, rxFree);
+  }
+
+  /**
+   * Post a packet already encoded (cce-template.ts): refuse it whole when it does not fit, write
+   * both chains, ring the doorbell. @throws RingFullError (nothing written).
+   */
+  postEncoded(tx: EncodedChain, rx: EncodedChain): void {
+    this.checkRoomFor(tx.count, rx.count);
+    this.tx.writeWords(this.memory, tx);
+    this.rx.writeWords(this.memory, rx);
+    this.doorbell.ring(rx.count, tx.count);
   }
 
   /**

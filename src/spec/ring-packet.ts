@@ -1,19 +1,22 @@
 /**
  * The CCE ring-packet grammar as data: which descriptors a compute packet puts on its TX and RX
- * rings, in what order (the prose is in packet-model.ts). The runtime's builders walk it
- * (runtime/cce-packet.ts, runtime/gradient-packet.ts), the engine's planner recognises the same
- * order (engine/packet-plan.ts, pinned by test/spec/ring-packet.test.ts for every packet kind),
- * and {@link cceDescriptorCount} counts it for the timing model.
+ * rings, in what order, and how each is told from its bytes (the prose is in packet-model.ts). The
+ * runtime's builders walk it (runtime/cce-packet.ts, runtime/gradient-packet.ts), the engine reads
+ * a fetched TX chain through it ({@link matchCceTx}, engine/packet-plan.ts; pinned by
+ * test/spec/ring-packet.test.ts for every packet kind), and {@link cceDescriptorCount} counts it for
+ * the timing model.
  *
  *   TX: [seed-init] [min-max] { [fma] source }×sources [gradient] [replication]×(dests − 1)
  *   RX: rx
  */
 import type { Layout } from "../bits/index.js";
+
 import {
   FMA_DESC,
   GRADIENT_DESC,
   MIN_MAX_DESC,
   REPLICATION_DESC,
+  REPLICATION_META_CLASS,
   SEED_INIT_DESC,
   UDMA_RX,
   UDMA_TX,
@@ -45,26 +48,163 @@ type Repeat = "once" | "each-source" | "each-extra-dest";
 interface Step {
   readonly kind: DescriptorKind;
   readonly layout: Layout;
+  /**
+   * The descriptor's 16 bytes are this step's kind (its layout's constants, and what else tells
+   * it: the packet-model.ts prose). Asked only where the grammar allows the kind.
+   */
+  readonly recognise: (bytes: Uint8Array) => boolean;
   /** The ops whose packets hold it (every op when absent). */
   readonly ops?: readonly PacketOp[];
   readonly when: Presence;
   readonly repeat: Repeat;
 }
 
+/** sub_desc 3: the descriptor loads its sub-descriptor (seed-init's seed, min-max's constant). */
+export const SUB_DESC_LOAD = 3;
+/** sub_desc 2: seed-init's combo-member flag alone (seed 000 §5.1). */
+export const SUB_DESC_COMBO_MEMBER = 2;
+
+const TX_HAS_META = UDMA_TX.field("len_ctrl.has_meta");
+const RX_HAS_META = UDMA_RX.field("len_ctrl.has_meta");
+const SEED_SUB = SEED_INIT_DESC.field("sub_desc");
+const MM_SUB = MIN_MAX_DESC.field("sub_desc");
+const REPLICATION_OP = REPLICATION_DESC.field("meta.op");
+const REPLICATION_OPTYPE = REPLICATION_DESC.field("meta.optype");
+
+/** A compute descriptor (W0 has_meta); every kind but `source` is one. */
+const isCompute = (b: Uint8Array): boolean => TX_HAS_META.read(b) === true;
+
 /** The TX chain, in ring order. Consecutive `each-source` steps repeat together, source by source. */
 export const CCE_TX_GRAMMAR: readonly Step[] = [
-  { kind: "seed-init", layout: SEED_INIT_DESC, when: "sr-or-combo", repeat: "once" },
-  { kind: "min-max", layout: MIN_MAX_DESC, ops: ["min", "max"], when: "use-const", repeat: "once" },
-  { kind: "fma", layout: FMA_DESC, ops: ["fma"], when: "always", repeat: "each-source" },
-  { kind: "source", layout: UDMA_TX, when: "always", repeat: "each-source" },
-  { kind: "gradient", layout: GRADIENT_DESC, ops: ["gce"], when: "always", repeat: "once" },
-  { kind: "replication", layout: REPLICATION_DESC, when: "combo", repeat: "each-extra-dest" },
+  {
+    kind: "seed-init",
+    layout: SEED_INIT_DESC,
+    // W1 nothing but sub_desc 3 (the seed) or 2 (the combo-member flag), W2 zero.
+    recognise: (b) => {
+      const sub = SEED_SUB.read(b);
+      return (
+        SEED_INIT_DESC.matches(b) &&
+        (sub === SUB_DESC_LOAD || sub === SUB_DESC_COMBO_MEMBER) &&
+        SEED_INIT_DESC.issues(b).length === 0
+      );
+    },
+    when: "sr-or-combo",
+    repeat: "once",
+  },
+  {
+    kind: "min-max",
+    layout: MIN_MAX_DESC,
+    recognise: (b) => MIN_MAX_DESC.matches(b) && MM_SUB.read(b) === SUB_DESC_LOAD,
+    ops: ["min", "max"],
+    when: "use-const",
+    repeat: "once",
+  },
+  {
+    kind: "fma",
+    layout: FMA_DESC,
+    recognise: (b) => FMA_DESC.matches(b),
+    ops: ["fma"],
+    when: "always",
+    repeat: "each-source",
+  },
+  {
+    kind: "source",
+    layout: UDMA_TX,
+    recognise: (b) => !isCompute(b),
+    when: "always",
+    repeat: "each-source",
+  },
+  {
+    kind: "gradient",
+    layout: GRADIENT_DESC,
+    recognise: (b) => GRADIENT_DESC.matches(b),
+    ops: ["gce"],
+    when: "always",
+    repeat: "once",
+  },
+  {
+    kind: "replication",
+    layout: REPLICATION_DESC,
+    recognise: (b) =>
+      REPLICATION_DESC.matches(b) &&
+      REPLICATION_OP.read(b) === REPLICATION_META_CLASS.op &&
+      REPLICATION_OPTYPE.read(b) === REPLICATION_META_CLASS.optype,
+    when: "combo",
+    repeat: "each-extra-dest",
+  },
 ];
 
 /** The RX chain: one descriptor for destination 0 carrying the S2M meta-control. */
 export const CCE_RX_GRAMMAR: readonly Step[] = [
-  { kind: "rx", layout: UDMA_RX, when: "always", repeat: "once" },
+  {
+    kind: "rx",
+    layout: UDMA_RX,
+    recognise: (b) => RX_HAS_META.read(b) === true,
+    when: "always",
+    repeat: "once",
+  },
 ];
+
+/** The kinds whose W2..W3 hold an address (a source, an extra destination, the GCE header). */
+export const ADDRESS_KINDS: ReadonlySet<DescriptorKind> = new Set([
+  "source",
+  "replication",
+  "gradient",
+  "rx",
+]);
+
+/**
+ * The kind of a TX descriptor as the grammar tells it from its bytes, any op: the first step that
+ * recognises it (data descriptors are sources). Undefined: a compute descriptor of no known kind.
+ */
+export function txKindOf(bytes: Uint8Array): DescriptorKind | undefined {
+  for (const step of CCE_TX_GRAMMAR) if (step.recognise(bytes)) return step.kind;
+  return undefined;
+}
+
+/** A TX chain read through the grammar: its slots, or where it departs and what the grammar wanted. */
+export type CceTxMatch =
+  | { readonly slots: readonly PacketSlot[] }
+  | { readonly at: number; readonly expected: DescriptorKind | "end" };
+
+/**
+ * Read a fetched TX chain of an `op` packet through {@link CCE_TX_GRAMMAR}: each step, in order,
+ * takes the next descriptor when it recognises it; a step that must be there and is not, or a
+ * descriptor left after the last step, is where the chain departs from the grammar.
+ */
+export function matchCceTx(op: PacketOp, tx: readonly Uint8Array[]): CceTxMatch {
+  const steps = CCE_TX_GRAMMAR.filter((g) => g.ops === undefined || g.ops.includes(op));
+  const slots: PacketSlot[] = [];
+  let i = 0;
+  const take = (step: Step, index: number): boolean => {
+    const b = tx[i];
+    if (b === undefined || !step.recognise(b)) return false;
+    slots.push({ kind: step.kind, layout: step.layout, index });
+    i++;
+    return true;
+  };
+  for (let g = 0; g < steps.length; ) {
+    const step = steps[g] as Step;
+    if (step.repeat === "each-source") {
+      let end = g;
+      while (steps[end]?.repeat === "each-source") end++;
+      const group = steps.slice(g, end);
+      for (
+        let k = 0;
+        k === 0 || (tx[i] !== undefined && (group[0] as Step).recognise(tx[i] as Uint8Array));
+        k++
+      )
+        for (const s of group) if (!take(s, k)) return { at: i, expected: s.kind };
+      g = end;
+      continue;
+    }
+    if (step.repeat === "once") {
+      if (!take(step, 0) && step.when === "always") return { at: i, expected: step.kind };
+    } else for (let d = 1; take(step, d); d++);
+    g++;
+  }
+  return i === tx.length ? { slots } : { at: i, expected: "end" };
+}
 
 /** A packet with more than one destination is the EXT combo packet (seed 000 §5.1). */
 export const isCombo = (s: PacketShape): boolean => s.combo ?? s.dests > 1;

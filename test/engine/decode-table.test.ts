@@ -96,6 +96,24 @@ describe("raw descriptor chains → the fault the engine names", () => {
       [ADD_RX],
       /neither seed-init nor a MIN\/MAX constant/,
     ],
+    [
+      "a MIN/MAX constant in an ADD packet (the grammar has none there)",
+      ["00008005000020061000000200000000", ADD_SRC], // W1 0x6200000 sub_desc 3, W2 0x2000010
+      [ADD_RX],
+      /constant \(min-max\) descriptor in a ADD packet/,
+    ],
+    [
+      "a combo-member seed-init in a packet whose S2M meta is not EXT",
+      ["00008005000000040000000000000000", ADD_SRC], // W1 0x4000000 sub_desc 2
+      [ADD_RX],
+      /combo-member seed-init \(0x4000000\) in a packet whose S2M meta is not EXT/,
+    ],
+    [
+      "a compute descriptor of no grammar kind after the last source",
+      [ADD_SRC, "00008009000030000000000000000000"], // W1 0x300000: op 0 optype 3
+      [ADD_RX],
+      /after the last source is neither gradient nor replication/,
+    ],
   ])("%s", (_, tx, rx, message) => {
     expect(() => plan(tx, rx)).toThrow(DescriptorFault);
     expect(() => plan(tx, rx)).toThrow(message);

@@ -1,7 +1,8 @@
 /**
  * The ring-packet grammar (spec/ring-packet.ts) is the one declaration of a compute packet's
  * descriptors: for every packet kind the runtime's builder writes exactly the grammar's chain, the
- * engine's planner recognises that chain as the same packet, and cceDescriptorCount counts it.
+ * engine reads that chain back through the grammar (matchCceTx) and plans it as the same packet, and
+ * cceDescriptorCount counts it.
  */
 import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/index.js";
@@ -19,6 +20,7 @@ import {
   cceDescriptors,
   Dtype,
   KbinDmaDescOp,
+  matchCceTx,
   type PacketOp,
   type PacketShape,
 } from "../../src/spec/index.js";
@@ -87,6 +89,13 @@ describe("builder, grammar and engine agree on every packet kind", () => {
     expect(layoutsOf("tx")).toEqual(want.tx.map((x) => x.layout.name));
     expect(layoutsOf("rx")).toEqual(want.rx.map((x) => x.layout.name));
     expect(written.length).toBe(cceDescriptorCount(s));
+    // The engine reads the TX bytes through the grammar into the same slots.
+    expect(
+      matchCceTx(
+        s.op,
+        written.filter((d) => d.ring === "tx").map((d) => d.bytes),
+      ),
+    ).toEqual({ slots: want.tx });
     // The engine plans the bytes as the same packet.
     const fetched = (ring: "tx" | "rx") =>
       written

@@ -1,0 +1,134 @@
+/**
+ * The packet templates (runtime/cce-template.ts): a request of a shape seen before on a vring is
+ * posted from its template — it must write the very bytes building it afresh writes, at every ring
+ * position, across the wrap, for every packet kind; and a new shape must never hit an old template.
+ */
+import { describe, expect, it } from "vitest";
+import { isEinval } from "../../src/bits/index.js";
+import {
+  addDmaPacketCce,
+  type CceRequest,
+  remapCceRequest,
+  vringAddDmaPacketCceInt,
+  type WrittenDescriptor,
+} from "../../src/runtime/index.js";
+import { Dtype, KbinDmaDescOp, queueRegisterAddress } from "../../src/spec/index.js";
+import { makeVring, RING_REGION } from "./fixtures.js";
+
+const SLOTS = 16;
+
+/** Requests of one shape, packet p at its own addresses. */
+function requests(op: number, sources: number, dests: number, useConst: boolean): CceRequest[] {
+  const cceInfo = {
+    numSources: sources,
+    numDests: dests,
+    fmaInfo: { scaleDtype: Dtype.FP32, scale: Array.from({ length: sources }, (_, i) => 0.5 + i) },
+    minMaxInfo: { useConstant: useConst, constantDtype: Dtype.FP32, constant: 0x3f80_0000 },
+  };
+  return Array.from({ length: 12 }, (_, p) => ({
+    op,
+    sources: Array.from({ length: sources }, (_, i) => BigInt(p * 0x1_0000 + i * 0x100)),
+    dests: Array.from({ length: dests }, (_, i) => 0x80_0000n + BigInt(p * 0x1_0000 + i * 0x100)),
+    size: 64,
+    inDtype: Dtype.BFLOAT16,
+    wrbar: p % 2 === 0,
+    cceInfo,
+  }));
+}
+
+/** Post every request on a fresh 16-slot vring, the engine's head kept just behind the tail. */
+function postAll(
+  rs: readonly CceRequest[],
+  post: (v: ReturnType<typeof makeVring>["vring"], r: CceRequest) => ReturnType<typeof addDmaPacketCce>,
+  sr: boolean,
+) {
+  const f = makeVring({ slots: SLOTS, sr, seed: 99 });
+  const written: WrittenDescriptor[][] = [];
+  for (const r of rs) {
+    for (const side of ["tx", "rx"] as const) {
+      const drhp = queueRegisterAddress(f.vring.profile, 0, side, 0, "drhp");
+      f.registers.write32(drhp, f.vring[side].tail, "engine");
+    }
+    const w = post(f.vring, r);
+    if (isEinval(w)) throw new Error(w.message);
+    written.push(w);
+  }
+  const ring = (base: bigint) => f.memory.read(base, SLOTS * 16);
+  return { written, tx: ring(RING_REGION.base), rx: ring(RING_REGION.base + 0x8_0000n) };
+}
+
+const view = (w: WrittenDescriptor) => ({
+  ring: w.ring,
+  slot: w.slot,
+  addr: w.addr,
+  phase: w.phase,
+  bytes: w.bytes,
+  layout: w.spec.layout.name,
+  fields: w.spec.fields,
+  first: w.spec.first,
+  last: w.spec.last,
+});
+
+const CASES: [string, number, number, number, boolean][] = [];
+for (const [name, op] of Object.entries({ ADD: 2, FMA: 1, MIN: 3, MAX: 4 }))
+  for (const [sources, dests] of [
+    [1, 1],
+    [2, 1],
+    [3, 2],
+  ] as const)
+    for (const useConst of op >= 3 ? [false, true] : [false])
+      CASES.push([`${name} ${sources}→${dests}${useConst ? " const" : ""}`, op, sources, dests, useConst]);
+
+describe("a packet from its template is the packet built afresh", () => {
+  it.each(CASES)("%s", (_, op, sources, dests, useConst) => {
+    for (const sr of [false, true]) {
+      const rs = requests(op, sources, dests, useConst);
+      const templated = postAll(rs, addDmaPacketCce, sr);
+      const fresh = postAll(rs, (v, r) => vringAddDmaPacketCceInt(v, remapCceRequest(r)), sr);
+      expect(templated.tx).toEqual(fresh.tx);
+      expect(templated.rx).toEqual(fresh.rx);
+      expect(templated.written.map((w) => w.map(view))).toEqual(fresh.written.map((w) => w.map(view)));
+    }
+  });
+
+  it("a request that differs in anything but its addresses gets its own packet", () => {
+    const [r] = requests(KbinDmaDescOp.ADD, 2, 1, false) as [CceRequest];
+    const variants: CceRequest[] = [
+      r,
+      { ...r, size: 128 },
+      { ...r, inDtype: Dtype.FP32, size: 128 },
+      { ...r, outDtype: Dtype.FP32 },
+      { ...r, accumDtype: Dtype.BFLOAT16 },
+      { ...r, wrbar: !r.wrbar },
+      { ...r, dmb: true },
+      { ...r, op: KbinDmaDescOp.MAX },
+      { ...r, op: KbinDmaDescOp.FMA },
+      {
+        ...r,
+        op: KbinDmaDescOp.FMA,
+        cceInfo: { numSources: 2, numDests: 1, fmaInfo: { scaleDtype: Dtype.FP32, scale: [0.5, -0] } },
+      },
+      {
+        ...r,
+        op: KbinDmaDescOp.MIN,
+        cceInfo: {
+          ...(r.cceInfo as NonNullable<CceRequest["cceInfo"]>),
+          minMaxInfo: { useConstant: true, constantDtype: Dtype.FP32, constant: 7 },
+        },
+      },
+    ];
+    const posted = postAll(variants, addDmaPacketCce, false);
+    const fresh = postAll(variants, (v, x) => vringAddDmaPacketCceInt(v, remapCceRequest(x)), false);
+    expect(posted.tx).toEqual(fresh.tx);
+    expect(posted.rx).toEqual(fresh.rx);
+  });
+
+  it("an address outside u64 on a templated shape is the builder's FieldError, nothing written", () => {
+    const [a, b] = requests(KbinDmaDescOp.ADD, 2, 1, false) as [CceRequest, CceRequest];
+    const f = makeVring({ slots: SLOTS });
+    addDmaPacketCce(f.vring, a);
+    const tail = f.vring.tx.tail;
+    expect(() => addDmaPacketCce(f.vring, { ...b, sources: [-1n, 0n] })).toThrow(/udma-tx\(buf_ptr\)/);
+    expect(f.vring.tx.tail).toBe(tail);
+  });
+});
