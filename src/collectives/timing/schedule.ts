@@ -141,7 +141,7 @@ class Placer implements LegSink {
       least = Math.max(least, this.queueFree[qi]! + this.cutoff.ahead[qi]!);
     if (least > this.cutoff.lastNs) throw CUT_OFF;
     const busy = this.cutoff.stepBusy.get(step) as Float64Array;
-    for (let k = 0; k < busy.length; k += 2) this.cutoff.ahead[busy[k]!]! -= busy[k + 1];
+    for (let k = 0; k < busy.length; k += 2) this.cutoff.ahead[busy[k]!]! -= busy[k + 1] as number;
   }
 
   add(leg: LegSpec): void {

@@ -35,6 +35,67 @@ export class ShapeCoster {
 }
 
 /**
+ * Bytes per (resource, queue) pair of one rank, in the order pairs first get some (the order the
+ * step's sharers are summed in): dense typed arrays over the resources the rank touches, as a Map
+ * keyed by pair cost a fifth of the pass.
+ */
+class RankPairs {
+  /** Per resource id: its slot, or −1. */
+  private readonly slotOf: Int32Array;
+  private readonly ids: number[] = [];
+  private pairBytes: Float64Array;
+  /** Pairs (slot · channels + queue) in first-touch order. */
+  private readonly order: number[] = [];
+
+  constructor(
+    resources: number,
+    private readonly channels: number,
+  ) {
+    this.slotOf = new Int32Array(resources).fill(-1);
+    this.pairBytes = new Float64Array(64 * channels);
+  }
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  add(id: number, queue: number, bytes: number): void {
+    let slot = this.slotOf[id]!;
+    if (slot < 0) {
+      slot = this.ids.length;
+      this.slotOf[id] = slot;
+      this.ids.push(id);
+      if ((slot + 1) * this.channels > this.pairBytes.length) {
+        const grown = new Float64Array(2 * this.pairBytes.length);
+        grown.set(this.pairBytes);
+        this.pairBytes = grown;
+      }
+    }
+    const pair = slot * this.channels + queue;
+    if (this.pairBytes[pair]! === 0) this.order.push(pair);
+    this.pairBytes[pair]! += bytes;
+  }
+
+  /** The k-th pair's resource id, queue and bytes. */
+  id(k: number): number {
+    return this.ids[Math.floor(this.order[k]! / this.channels)]!;
+  }
+  queue(k: number): number {
+    return this.order[k]! % this.channels;
+  }
+  bytes(k: number): number {
+    return this.pairBytes[this.order[k]!]!;
+  }
+
+  clear(): void {
+    for (const pair of this.order) this.pairBytes[pair] = 0;
+    for (const id of this.ids) this.slotOf[id] = -1;
+    this.ids.length = 0;
+    this.order.length = 0;
+  }
+}
+
+/**
  * Pre-pass: per step, how many queues share each resource at once, as (id, sharers) pairs. A queue
  * runs its legs one after another, so it counts for the share of its step's bytes that go through
  * the resource: sharers(r) = Σ over queues q of bytes(q through r) / bytes(q). When every leg of
@@ -62,7 +123,7 @@ export class StepUsers implements LegSink {
   private readonly queueBytes: Float64Array;
   private readonly queues: number[] = [];
   /** Bytes per (resource, queue) pair of the current rank in the current step. */
-  private readonly pairs = new Map<number, number>();
+  private readonly pairs: RankPairs;
   private readonly sharers: Float64Array;
   private readonly touched: number[] = [];
   private readonly touches = new Touches();
@@ -84,10 +145,11 @@ export class StepUsers implements LegSink {
     private readonly fold: NodeFold,
     private readonly coster: ShapeCoster,
     private readonly channels: number,
-    private readonly queueCount: number,
+    queueCount: number,
     private readonly eb: number,
   ) {
     this.queueBytes = new Float64Array(queueCount);
+    this.pairs = new RankPairs(res.count, channels);
     this.sharers = new Float64Array(res.count);
     this.image = Int32Array.from({ length: res.count }, (_, id) => (fold.nodes === 1 ? id : res.image(id)));
     this.engineNs = new Float64Array(queueCount);
@@ -119,10 +181,7 @@ export class StepUsers implements LegSink {
     if (this.engineNs[qi]! === 0) this.stepQueues.push(qi);
     this.engineNs[qi]! += this.coster.cost(leg).ns;
     const { ids, size } = this.touches.of(this.res, leg);
-    for (let k = 0; k < size; k++) {
-      const pair = ids[k]! * this.queueCount + qi;
-      this.pairs.set(pair, (this.pairs.get(pair) ?? 0) + bytes);
-    }
+    for (let k = 0; k < size; k++) this.pairs.add(ids[k]!, leg.queue, bytes);
   }
 
   private share(id: number, share: number): void {
@@ -132,9 +191,11 @@ export class StepUsers implements LegSink {
 
   /** Add the current rank's queues to the step's sharers. */
   private flushRank(): void {
-    for (const [pair, bytes] of this.pairs) {
-      const id = Math.floor(pair / this.queueCount);
-      const qi = pair - id * this.queueCount;
+    const pairs = this.pairs;
+    for (let k = 0; k < pairs.size; k++) {
+      const id = pairs.id(k);
+      const qi = this.rank * this.channels + pairs.queue(k);
+      const bytes = pairs.bytes(k);
       const share = bytes / this.queueBytes[qi]!;
       this.stepPairs.push(id, qi, bytes);
       const nodes = this.fold.nodes === 1 ? 0 : this.res.nodeOf(id);
@@ -143,7 +204,7 @@ export class StepUsers implements LegSink {
     }
     for (const qi of this.queues) this.queueBytes[qi] = 0;
     this.queues.length = 0;
-    this.pairs.clear();
+    pairs.clear();
   }
 
   /** Add the shares of other nodes' resources, by issuing rank, then in arrival order. */
@@ -184,9 +245,10 @@ export class StepUsers implements LegSink {
     }
     const busy = new Float64Array(2 * this.stepQueues.length);
     this.stepQueues.forEach((qi, k) => {
+      const ns = stepNs[qi] as number;
       busy[2 * k] = qi;
-      busy[2 * k + 1] = stepNs[qi]!;
-      this.busyNs[qi]! += stepNs[qi];
+      busy[2 * k + 1] = ns;
+      this.busyNs[qi]! += ns;
       stepNs[qi] = 0;
     });
     this.stepBusy.set(this.step, busy);
