@@ -70,13 +70,14 @@ class Recorder {
 }
 
 /**
- * A placement that stops once it cannot end by `lastNs` (after the launch): the least busy time each
- * queue has ahead of it (the pre-pass's, step-users.ts), counted down as steps are entered.
+ * A placement that stops once it cannot end by `lastNs` (after the launch): at the pre-pass's
+ * checkpoints (step-users.ts), each queue still has its least busy time from there on ahead of it.
  */
 interface Cutoff {
   readonly lastNs: number;
-  readonly ahead: Float64Array;
-  readonly stepBusy: ReadonlyMap<number, Float64Array>;
+  /** Per queue, the least busy time of all steps; per checkpoint step, of the steps before it. */
+  readonly busyNs: Float64Array;
+  readonly checkpoints: ReadonlyMap<number, Float64Array>;
 }
 
 /** Thrown through the planner's emission when a placement passes its cutoff. */
@@ -134,14 +135,14 @@ class Placer implements LegSink {
     for (let k = 0; k < entering.length; k += 2) this.users[entering[k]!] = entering[k + 1]!;
     this.step = step;
     this.writes.enter(step);
-    if (this.cutoff === undefined) return;
+    const before = this.cutoff?.checkpoints.get(step);
+    if (this.cutoff === undefined || before === undefined) return;
     // Every queue is busy at least its remaining steps' least time after it is next free.
+    const total = this.cutoff.busyNs;
     let least = 0;
     for (let qi = 0; qi < this.queueFree.length; qi++)
-      least = Math.max(least, this.queueFree[qi]! + this.cutoff.ahead[qi]!);
+      least = Math.max(least, this.queueFree[qi]! + (total[qi]! - before[qi]!));
     if (least > this.cutoff.lastNs) throw CUT_OFF;
-    const busy = this.cutoff.stepBusy.get(step) as Float64Array;
-    for (let k = 0; k < busy.length; k += 2) this.cutoff.ahead[busy[k]!]! -= busy[k + 1] as number;
   }
 
   add(leg: LegSpec): void {
@@ -255,7 +256,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
     const cutoff =
       cutoffNs === undefined
         ? undefined
-        : { lastNs: cutoffNs - launchNs, ahead: users.busyNs.slice(), stepBusy: users.stepBusy };
+        : { lastNs: cutoffNs - launchNs, busyNs: users.busyNs, checkpoints: users.checkpoints };
     const placer = new Placer(t, req, res, fold, users.steps, users.images, coster, recorder, cutoff);
     try {
       emitPlan(req, placer, fold.perNode);

@@ -7,6 +7,9 @@ import type { LegCost, LegCoster } from "./leg-cost.js";
 import type { NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
 
+/** Steps between the checkpoints a placement checks its cutoff at. */
+const CHECKPOINT_STEPS = 16;
+
 /** A leg coster asked again only when a leg's shape differs from the last one's (legs come in runs). */
 export class ShapeCoster {
   private kind = "";
@@ -137,8 +140,13 @@ export class StepUsers implements LegSink {
   private readonly stepQueues: number[] = [];
   /** Per queue: the least time it is busy, over the steps closed so far. */
   readonly busyNs: Float64Array;
-  /** Per step: (queue, least busy ns) pairs — what a placement still has ahead of it. */
-  readonly stepBusy = new Map<number, Float64Array>();
+  /**
+   * Every {@link CHECKPOINT_STEPS} steps, per queue the least busy time of the steps before (keyed
+   * by the step): where a placement checks what it still has ahead of it (memory: a snapshot per
+   * checkpoint, not per step).
+   */
+  readonly checkpoints = new Map<number, Float64Array>();
+  private closed = 0;
 
   constructor(
     private readonly res: Resources,
@@ -171,6 +179,8 @@ export class StepUsers implements LegSink {
       this.flush();
       if (this.steps.has(leg.step)) throw new Error(`planner: step ${leg.step} emitted in two runs`);
       this.step = leg.step;
+      if (this.closed > 0 && this.closed % CHECKPOINT_STEPS === 0)
+        this.checkpoints.set(leg.step, this.busyNs.slice());
     }
     if (leg.rank !== this.rank) this.flushRank();
     this.rank = leg.rank;
@@ -243,15 +253,11 @@ export class StepUsers implements LegSink {
       const users = Math.max(1, this.sharers[this.image[id]!]!);
       stepNs[qi] = Math.max(stepNs[qi]!, (p[k + 2]! * users) / this.res.bandwidth(id));
     }
-    const busy = new Float64Array(2 * this.stepQueues.length);
-    this.stepQueues.forEach((qi, k) => {
-      const ns = stepNs[qi] as number;
-      busy[2 * k] = qi;
-      busy[2 * k + 1] = ns;
-      this.busyNs[qi]! += ns;
+    for (const qi of this.stepQueues) {
+      this.busyNs[qi]! += stepNs[qi] as number;
       stepNs[qi] = 0;
-    });
-    this.stepBusy.set(this.step, busy);
+    }
+    this.closed++;
     this.stepQueues.length = 0;
     p.length = 0;
   }
