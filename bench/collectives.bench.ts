@@ -78,7 +78,7 @@ function timingOnlyRun(ranks: number, nodes: number): { seconds: number; rss: nu
 }
 
 /** Two rows, seconds and peak MB, of RUNS timing-only runs at `ranks` (16 ranks a node). */
-function timingOnlyRows(ranks: number, targetS: string, targetMb: string): BenchRow[] {
+export function timingOnlyRows(ranks: number, targetS: string, targetMb: string): BenchRow[] {
   const runs = Array.from({ length: RUNS }, () => timingOnlyRun(ranks, ranks / 16));
   const name = `timing-only allr 1 GiB × ${ranks} ranks / ${ranks / 16} nodes auto`;
   const note = `${RUNS} runs, each its own process; CPU time`;

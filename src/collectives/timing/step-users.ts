@@ -208,9 +208,9 @@ export class StepUsers implements LegSink {
       const bytes = pairs.bytes(k);
       const share = bytes / this.queueBytes[qi]!;
       this.stepPairs.push(id, qi, bytes);
-      const nodes = this.fold.nodes === 1 ? 0 : this.res.nodeOf(id);
-      if (nodes === 0) this.share(id, share);
-      else this.later.push(this.res.image(id), this.fold.unfold(this.rank, this.fold.nodes - nodes), share);
+      const image = this.image[id]!;
+      if (image === id) this.share(id, share);
+      else this.later.push(image, this.fold.unfold(this.rank, this.fold.nodes - this.res.nodeOf(id)), share);
     }
     for (const qi of this.queues) this.queueBytes[qi] = 0;
     this.queues.length = 0;
@@ -220,9 +220,14 @@ export class StepUsers implements LegSink {
   /** Add the shares of other nodes' resources, by issuing rank, then in arrival order. */
   private flushLater(): void {
     const later = this.later;
-    const order = Array.from({ length: later.length / 3 }, (_, k) => k);
-    order.sort((a, b) => later[3 * a + 1]! - later[3 * b + 1]! || a - b);
-    for (const k of order) this.share(later[3 * k]!, later[3 * k + 2]!);
+    let sorted = true;
+    for (let k = 4; k < later.length && sorted; k += 3) sorted = later[k - 3]! <= later[k]!;
+    if (sorted) for (let k = 0; k < later.length; k += 3) this.share(later[k]!, later[k + 2]!);
+    else {
+      const order = Array.from({ length: later.length / 3 }, (_, k) => k);
+      order.sort((a, b) => later[3 * a + 1]! - later[3 * b + 1]! || a - b);
+      for (const k of order) this.share(later[3 * k]!, later[3 * k + 2]!);
+    }
     later.length = 0;
   }
 
