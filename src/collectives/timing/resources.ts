@@ -128,7 +128,12 @@ export class Touches {
   linkBase = 0;
   readonly addLink = (id: number): void => this.add(this.linkBase + id, 1);
 
+  /** Per resource id: its index in `ids`, or −1 (a mesh leg of 32 sources touches hundreds). */
+  private slot = new Int32Array(0);
+
   of(res: Resources, leg: LegSpec): this {
+    for (let k = 0; k < this.size; k++) this.slot[this.ids[k]!] = -1;
+    if (this.slot.length !== res.count) this.slot = new Int32Array(res.count).fill(-1);
     this.size = 0;
     for (const s of leg.srcs) {
       this.add(res.hbm(s.ref.rank), 1);
@@ -152,12 +157,12 @@ export class Touches {
 
   private add(id: number, times: number): void {
     if (id < 0) return;
-    for (let k = 0; k < this.size; k++) {
-      if (this.ids[k] === id) {
-        this.times[k]! += times;
-        return;
-      }
+    const k = this.slot[id]!;
+    if (k >= 0) {
+      this.times[k]! += times;
+      return;
     }
+    this.slot[id] = this.size;
     this.ids[this.size] = id;
     this.times[this.size++] = times;
   }
