@@ -1,12 +1,13 @@
 /**
  * The one scheduler: places a collective's legs in time with the cost model (cost-model.ts) as the
  * planner emits them, in one streaming pass that keeps no leg. A pre-pass over the same emission
- * counts, per step, the queues touching each shared resource (what bandwidth is shared by). Memory
- * is bounded by the ranges written (one end time and writer per range, in typed arrays), not by the
- * legs, so timing-only reaches rank counts and sizes whose plans would not fit in memory. A trace
- * asks for the per-leg times: `record` keeps start / end per leg (plan order = leg id) on the same
- * pass. The result depends only on the request and SR — never on data — so a timing-only run and a
- * full run report the same time.
+ * (step-users.ts) counts, per step, the queues touching each shared resource (what bandwidth is
+ * shared by) and bounds the time from below (what `auto` prunes with). Memory is a few steps' writes
+ * (last-writes.ts), not the legs; on several nodes only the first node's legs are emitted and placed
+ * where that is exact (node-fold.ts), so timing-only grows linearly in ranks. A trace asks for the
+ * per-leg times: `record` keeps start / end per leg (plan order = leg id) on the same pass, every
+ * rank placed. The result depends only on the request and SR — never on data — so a timing-only run
+ * and a full run report the same time.
  */
 import { dtypeBytes } from "../../spec/dtype.js";
 import { emitPlan } from "../plan/build-plan.js";
