@@ -4,7 +4,9 @@
 // data, every element); the device arenas are reused across runs, as a size sweep reuses them.
 // The checked run's peak RSS is measured in a process of its own against the simulated device bytes.
 // Timing-only at scale: the one (streaming) scheduler on a 64-rank, 4-node 1 GiB Ring all-reduce as
-// a ratio to materialising the same plan (buildPlan), in the same run.
+// a ratio to materialising the same plan (buildPlan), in the same run; and `--timing-only` auto
+// all-reduces of 1 GiB over 1024 and 4096 ranks (16 a node) in absolute CPU seconds and peak RSS,
+// each run in a process of its own (the issue's targets for these are absolute).
 import { execFileSync } from "node:child_process";
 import {
   buildPlan,
@@ -58,6 +60,40 @@ function checkedPeakRss(): number {
   return Number(out.trim());
 }
 
+/** CPU seconds and peak RSS (bytes) of a timing-only auto all-reduce of 1 GiB in a process of its own. */
+function timingOnlyRun(ranks: number, nodes: number): { seconds: number; rss: number } {
+  const code = `
+    import { runSize } from "./src/collectives/index.ts";
+    import { archProfile } from "./src/hal/arch-profile.ts";
+    const c0 = process.cpuUsage();
+    runSize({ profile: archProfile("trn2"), ranks: ${ranks}, nodes: ${nodes}, collective: "allr",
+      algorithm: "auto", dtype: ${Dtype.BFLOAT16}, op: "sum", check: "none", timingOnly: true, dataSeed: 0 }, 2 ** 30);
+    const c = process.cpuUsage(c0);
+    process.stdout.write(JSON.stringify({ seconds: (c.user + c.system) / 1e6, rss: process.resourceUsage().maxRSS * 1024 }));`;
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+    cwd: new URL("..", import.meta.url),
+    encoding: "utf8",
+  });
+  return JSON.parse(out) as { seconds: number; rss: number };
+}
+
+/** Two rows, seconds and peak MB, of RUNS timing-only runs at `ranks` (16 ranks a node). */
+export function timingOnlyRows(ranks: number, targetS: string, targetMb: string): BenchRow[] {
+  const runs = Array.from({ length: RUNS }, () => timingOnlyRun(ranks, ranks / 16));
+  const name = `timing-only allr 1 GiB × ${ranks} ranks / ${ranks / 16} nodes auto`;
+  const note = `${RUNS} runs, each its own process; CPU time`;
+  return [
+    { name: `${name}, CPU s`, target: targetS, unit: "s", ...spread(runs.map((r) => r.seconds)), note },
+    {
+      name: `${name}, peak RSS`,
+      target: targetMb,
+      unit: "MB",
+      ...spread(runs.map((r) => r.rss / 1e6)),
+      note: "the process's, node and tsx included",
+    },
+  ];
+}
+
 export default async function bench(): Promise<BenchRow[]> {
   const spec: CollectiveRun = {
     profile: archProfile("trn2"),
@@ -94,6 +130,8 @@ export default async function bench(): Promise<BenchRow[]> {
       ...spread([streamedMs / materialisedMs]),
       note: `${legs} legs; one run`,
     },
+    ...timingOnlyRows(1024, "≤ 2", "≤ 300"),
+    ...timingOnlyRows(4096, "≤ 10", "≤ 500"),
     allReduceRow(spec, "≤ 20"),
     allReduceRow({ ...spec, check: "exact" }, "≤ 30"),
     {

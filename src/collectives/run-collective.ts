@@ -18,7 +18,13 @@ import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./p
 import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
 import { bandwidths, type ReportRow } from "./report/report.js";
-import { type Schedule, scheduleCollective, type Timing } from "./timing/schedule.js";
+import {
+  type PreparedSchedule,
+  prepareSchedule,
+  type Schedule,
+  scheduleCollective,
+  type Timing,
+} from "./timing/schedule.js";
 import { buildTopology, defaultLnc, type Topology } from "./timing/topology.js";
 
 /** `exact`: nccl-tests data, bits vs the exact result; `reference`: random data, bits vs the scalar reference. */
@@ -104,9 +110,18 @@ function requestOf(run: CollectiveRun, t: Topology, algorithm: AlgorithmName, co
 }
 
 /**
+ * Timing more than this relative margin above the best so far cannot win: what a lower bound must
+ * exceed to prune a candidate (the bound and the schedule round differently).
+ */
+const PRUNE_MARGIN = 1e-9;
+
+/**
  * The request of each candidate algorithm, timed without materialising it; the fastest wins (first
- * on a tie). Under `auto` a candidate that refuses the request (UsageError) is skipped; when none can
- * run, the error names each one's reason.
+ * on a tie). Each candidate's pre-pass gives a lower bound of its time; candidates are placed from
+ * the lowest bound up, one whose bound already exceeds the best time is not placed at all, and a
+ * placement stops once what it has left cannot end before the best.
+ * Under `auto` a candidate that refuses the request (UsageError) is skipped; when none can run, the
+ * error names each one's reason.
  * @throws UsageError when no candidate can run.
  */
 function chooseAlgorithm(
@@ -117,19 +132,27 @@ function chooseAlgorithm(
   const sr = { sr: run.srSeed !== undefined };
   const auto = run.algorithm === "auto";
   const algos = !auto ? [run.algorithm] : run.collective === "sendrecv" ? ["ring" as const] : ALGORITHMS;
-  let best: { req: PlanRequest; timing: Timing } | undefined;
+  const candidates: { req: PlanRequest; order: number; prepared: PreparedSchedule }[] = [];
   const refused: string[] = [];
-  for (const algorithm of algos) {
+  algos.forEach((algorithm, order) => {
     const req = requestOf(run, t, algorithm, count);
-    let timing: Timing;
     try {
-      timing = scheduleCollective(req, sr);
+      candidates.push({ req, order, prepared: prepareSchedule(req, sr) });
     } catch (e) {
       if (!auto || !(e instanceof UsageError)) throw e;
       refused.push(`${algorithm}: ${e.message}`);
-      continue;
     }
-    if (best === undefined || timing.totalNs < best.timing.totalNs) best = { req, timing };
+  });
+  candidates.sort((a, b) => a.prepared.boundNs - b.prepared.boundNs || a.order - b.order);
+  let best: { req: PlanRequest; order: number; timing: Timing } | undefined;
+  for (const { req, order, prepared } of candidates) {
+    const cutoff = best === undefined ? undefined : best.timing.totalNs * (1 + PRUNE_MARGIN);
+    if (cutoff !== undefined && prepared.boundNs > cutoff) break;
+    const timing = prepared.place(cutoff);
+    if (timing === undefined) continue;
+    const ns = best?.timing.totalNs;
+    if (ns === undefined || timing.totalNs < ns || (timing.totalNs === ns && order < best!.order))
+      best = { req, order, timing };
   }
   if (best === undefined)
     throw new UsageError(`no algorithm can run this collective (${refused.join("; ")})`);

@@ -22,17 +22,23 @@ function kangaGroupSize(req: PlanRequest): number {
 
 /**
  * Emit the legs of a collective, in plan order, into `sink` (normalized: see {@link normalizingSink}),
- * and return its buffer sizes. Deterministic: emitting twice gives the same legs.
+ * and return its buffer sizes. Deterministic: emitting twice gives the same legs. `issuers`: only
+ * the legs planned for ranks below it (before an SB2SB rewrite; a multiple of the group size) —
+ * what a scheduler that times one node for all (timing/node-fold.ts) asks for.
  * @throws UsageError on a count the collective cannot take (see {@link bufferSizes}).
  */
-export function emitPlan(req: PlanRequest, sink: LegSink): Record<BufferName, number> {
+export function emitPlan(
+  req: PlanRequest,
+  sink: LegSink,
+  issuers = req.topology.ranks,
+): Record<BufferName, number> {
   const sizes = bufferSizes(req);
   const b = normalizingSink(sink, sb2sbAllowed(req) ? (spec) => sb2sbRewrite(req, spec) : undefined);
   const n = req.topology.ranks;
   if (req.collective === "sendrecv") {
     const ch = channelsFor(req, req.count, 1);
     const subs = splitRange({ start: 0, count: req.count }, ch, dtypeBytes(req.dtype));
-    for (let r = 0; r < n; r++) {
+    for (let r = 0; r < issuers; r++) {
       subs.forEach((range, queue) => {
         b.add({
           step: 0,
@@ -45,8 +51,8 @@ export function emitPlan(req: PlanRequest, sink: LegSink): Record<BufferName, nu
         });
       });
     }
-  } else if (req.algorithm === "mesh") planMesh(req, b);
-  else planGroupRing(req, req.algorithm === "kangaring" ? kangaGroupSize(req) : 1, b);
+  } else if (req.algorithm === "mesh") planMesh(req, b, issuers);
+  else planGroupRing(req, req.algorithm === "kangaring" ? kangaGroupSize(req) : 1, b, issuers);
   return sizes;
 }
 

@@ -33,9 +33,12 @@ interface Sub {
   readonly queue: number;
 }
 
-/** Plan a ring over groups of `g` consecutive ranks (g must divide the rank count). */
-export function planGroupRing(req: PlanRequest, g: number, b: LegSink): void {
-  const ring = groupRing(req, g);
+/**
+ * Plan a ring over groups of `g` consecutive ranks (g must divide the rank count); only the legs
+ * issued by ranks below `issuers` (a multiple of g: whole groups), all by default.
+ */
+export function planGroupRing(req: PlanRequest, g: number, b: LegSink, issuers = req.topology.ranks): void {
+  const ring = groupRing(req, g, issuers);
   let step = 0;
   if (req.collective === "allr" || req.collective === "redsct") step = reduceScatter(ring, b, step);
   if (req.collective === "redsct") return;
@@ -50,6 +53,8 @@ interface GroupRing {
   readonly g: number;
   /** Groups on the ring: n / g. */
   readonly G: number;
+  /** Groups whose legs are emitted: the first issuers / g. */
+  readonly emitted: number;
   readonly mod: (x: number) => number;
   /** The rank of member m of group p (p taken mod G). */
   readonly rankOf: (p: number, m: number) => number;
@@ -62,7 +67,7 @@ interface GroupRing {
   readonly partial: (rank: number, elem: number) => LegSource;
 }
 
-function groupRing(req: PlanRequest, g: number): GroupRing {
+function groupRing(req: PlanRequest, g: number, issuers: number): GroupRing {
   const n = req.topology.ranks;
   const G = n / g;
   const eb = dtypeBytes(req.dtype);
@@ -92,6 +97,7 @@ function groupRing(req: PlanRequest, g: number): GroupRing {
     n,
     g,
     G,
+    emitted: issuers / g,
     mod,
     rankOf: (p, m) => mod(p) * g + m,
     piece,
@@ -106,12 +112,12 @@ function groupRing(req: PlanRequest, g: number): GroupRing {
 
 /** Reduce-scatter, G − 1 steps (one when G = 1). @returns the next step. */
 function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
-  const { req, g, G, mod, rankOf, piece, subs, at, input, partial } = ring;
+  const { req, g, G, emitted, mod, rankOf, piece, subs, at, input, partial } = ring;
   const rsSteps = Math.max(1, G - 1);
   let step = first;
   for (let s = 0; s < rsSteps; s++, step++) {
     const last = s === rsSteps - 1;
-    for (let p = 0; p < G; p++) {
+    for (let p = 0; p < emitted; p++) {
       const c = G === 1 ? 0 : mod(p - s - 2);
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);
@@ -141,9 +147,9 @@ function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
  * @returns the next step.
  */
 function placeOwnPieces(ring: GroupRing, b: LegSink, step: number): number {
-  const { req, n, g, G, rankOf, piece, subs, at } = ring;
+  const { req, g, emitted, rankOf, piece, subs, at } = ring;
   if (g > 1) {
-    for (let p = 0; p < G; p++) {
+    for (let p = 0; p < emitted; p++) {
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);
         const base = piece(p, m).start;
@@ -160,7 +166,7 @@ function placeOwnPieces(ring: GroupRing, b: LegSink, step: number): number {
     return step + 1;
   }
   if (req.collective !== "allg") return step;
-  for (let r = 0; r < n; r++) {
+  for (let r = 0; r < emitted; r++) {
     const base = piece(r, 0).start;
     for (const { range, queue } of subs(r, 0)) {
       const src = at(r, "input", range.start - base);
@@ -173,10 +179,10 @@ function placeOwnPieces(ring: GroupRing, b: LegSink, step: number): number {
 
 /** All-gather, G − 1 steps: piece m of chunk (p − 1 − s) from group p − 1 into the group's outputs. */
 function allGather(ring: GroupRing, b: LegSink, first: number): void {
-  const { req, g, G, mod, rankOf, piece, subs, at } = ring;
+  const { req, g, G, emitted, mod, rankOf, piece, subs, at } = ring;
   let step = first;
   for (let s = 0; s < G - 1; s++, step++) {
-    for (let p = 0; p < G; p++) {
+    for (let p = 0; p < emitted; p++) {
       const c = mod(p - 1 - s);
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);

@@ -26,8 +26,8 @@ function subsOf(req: PlanRequest, chunk: ElemRange, offset = 0): { range: ElemRa
   }));
 }
 
-/** Plan a mesh collective. */
-export function planMesh(req: PlanRequest, b: LegSink): void {
+/** Plan a mesh collective: the legs issued by ranks below `issuers` (all by default). */
+export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ranks): void {
   const n = req.topology.ranks;
   const eb = dtypeBytes(req.dtype);
   const per = req.collective === "allr" ? 0 : req.count / n;
@@ -40,7 +40,7 @@ export function planMesh(req: PlanRequest, b: LegSink): void {
   const maxSources = req.topology.profile.maxCceSources;
 
   if (req.collective === "allr" || req.collective === "redsct") {
-    for (let r = 0; r < n; r++) {
+    for (let r = 0; r < issuers; r++) {
       const base = chunk(r).start;
       for (const { range, queue } of subsOf(req, chunk(r))) {
         const out: BufRef = {
@@ -77,7 +77,7 @@ export function planMesh(req: PlanRequest, b: LegSink): void {
   if (req.collective === "redsct") return;
   const step = req.collective === "allr" ? 1 : 0;
   const first = req.collective === "allr" ? 1 : 0;
-  for (let q = 0; q < n; q++) {
+  for (let q = 0; q < issuers; q++) {
     for (let k = first; k < n; k++) {
       const r = (q + k) % n;
       const base = chunk(r).start;

@@ -1,0 +1,83 @@
+/**
+ * The node symmetry the scheduler uses to time one node for all (timing-only at thousands of ranks).
+ * Shifting every rank by one node's ranks P maps the topology onto itself (every node has the same
+ * chips, links and NICs, and the ring's node-to-node hops, the wrap included, stay node-to-node), and
+ * it maps the plan onto itself when every rank's chunk has the same shape: a rank's legs are then
+ * its predecessor-by-a-node's legs with ranks + P and elements + P chunks. So the legs of the other
+ * nodes start and end exactly when the first node's do: the scheduler places only the first node's
+ * legs, reads another node's range at its image in the first node, and counts a resource of another
+ * node as its image's. The times are the full schedule's, bit for bit (the same float operations on
+ * the same values, sums in the same order: schedule.ts) — test/collectives/node-fold.test.ts compares
+ * them over a grid.
+ *
+ * Where it is exact (else the scheduler places every rank): two or more nodes; no SB2SB rewrite (one
+ * node only); an all-reduce count that cuts into equal chunks (a multiple of ranks × 32-byte granules
+ * — else the last chunk is longer); reduce-scatter, all-gather and send-recv always (their chunks are
+ * count / ranks by definition).
+ */
+import { dtypeBytes } from "../../spec/dtype.js";
+import { GRANULE_BYTES } from "../plan/partition.js";
+import type { BufferName, BufRef } from "../plan/plan.js";
+import { bufferSizes, type PlanRequest } from "../plan/plan-request.js";
+import { sb2sbAllowed } from "../plan/sb2sb-legs.js";
+
+/** A range's image in the first node: the rank there, the element, and how many nodes it moved. */
+export interface Folded {
+  rank: number;
+  elem: number;
+  /** Nodes the image is shifted by (0: the range is on the first node already). */
+  nodes: number;
+}
+
+export class NodeFold {
+  /** Ranks of one node (P): the ranks the scheduler places. */
+  readonly perNode: number;
+  readonly nodes: number;
+  readonly ranks: number;
+  /** Per buffer: its size, and how far its elements move when ranks move one node. */
+  private readonly size: Readonly<Record<BufferName, number>>;
+  private readonly shift: Readonly<Record<BufferName, number>>;
+
+  /** `nodes`: the topology's (folded), or 1 (every rank placed: the identity). */
+  private constructor(req: PlanRequest, nodes: number) {
+    const t = req.topology;
+    this.perNode = t.ranks / nodes;
+    this.nodes = nodes;
+    this.ranks = t.ranks;
+    this.size = bufferSizes(req);
+    // A buffer in the full-size coordinate moves by P chunks of count / ranks; a chunk-sized one
+    // (the reduce-scatter output, the all-gather input) and send-recv's whole buffers do not move.
+    const chunk = req.collective === "sendrecv" ? 0 : (req.count / t.ranks) * this.perNode;
+    const full = (b: BufferName) => (this.size[b] === req.count ? chunk : 0);
+    this.shift = { input: full("input"), output: full("output"), scratch: full("scratch") };
+  }
+
+  /** The fold of a request onto its first node where that is exact (see the module doc), else none. */
+  static of(req: PlanRequest): NodeFold {
+    const t = req.topology;
+    const granule = Math.max(1, Math.floor(GRANULE_BYTES / dtypeBytes(req.dtype)));
+    const unequal = req.collective === "allr" && req.count % (t.ranks * granule) !== 0;
+    return new NodeFold(req, t.nodes < 2 || sb2sbAllowed(req) || unequal ? 1 : t.nodes);
+  }
+
+  /** No fold: every rank placed (what a recorded schedule needs, a leg per plan leg). */
+  static none(req: PlanRequest): NodeFold {
+    return new NodeFold(req, 1);
+  }
+
+  /** Write into `out` the image of `ref` in the first node. */
+  fold(ref: BufRef, out: Folded): Folded {
+    const k = Math.floor(ref.rank / this.perNode);
+    const shift = k * this.shift[ref.buffer];
+    const size = this.size[ref.buffer];
+    out.rank = ref.rank - k * this.perNode;
+    out.elem = shift === 0 ? ref.elem : (((ref.elem - shift) % size) + size) % size;
+    out.nodes = k;
+    return out;
+  }
+
+  /** `rank` moved forward by `nodes` nodes (around the ring of ranks). */
+  unfold(rank: number, nodes: number): number {
+    return (rank + nodes * this.perNode) % this.ranks;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The shared resources a leg's bytes go through, as integer ids — what the scheduler divides
+ * bandwidth by (cost-model.ts) — and the ones a leg touches.
+ */
+import type { LegSpec } from "../plan/plan-builder.js";
+import { ARCH_TIMING } from "./cost-model.js";
+import type { ArchLinks } from "./links.js";
+import { CHIP_PORTS, chipRoute } from "./route.js";
+import type { Topology } from "./topology.js";
+
+/**
+ * Integer ids of the shared resources: each chip's HBM, each direction of each chip-to-chip link
+ * inside a node (route.ts), each node's EFA NICs (out and in), each rank's DMA ceiling.
+ */
+export class Resources {
+  readonly count: number;
+  private readonly chip: Int32Array;
+  private readonly chipInNode: Int32Array;
+  private readonly node: Int32Array;
+  /** Per rank: its node's first NIC id and its chip's own NIC index. */
+  private readonly nicBase: Int32Array;
+  private readonly nicOwn: Int32Array;
+  private readonly nics: number;
+  private readonly hbmEnd: number;
+  private readonly c2cEnd: number;
+  private readonly nicOutEnd: number;
+  private readonly nicInEnd: number;
+  private readonly cpn: number;
+  private readonly ranksPerNode: number;
+  private readonly links: ArchLinks;
+  private readonly bw: readonly [number, number, number, number];
+
+  constructor(t: Topology) {
+    const cpn = t.links.chipsPerNode;
+    const nics = t.links.nicsPerNode;
+    this.cpn = cpn;
+    this.ranksPerNode = t.ranks / t.nodes;
+    this.chip = Int32Array.from(t.places, (p) => p.node * cpn + p.chip);
+    this.chipInNode = Int32Array.from(t.places, (p) => p.chip);
+    this.node = Int32Array.from(t.places, (p) => p.node);
+    this.nics = nics;
+    this.nicBase = Int32Array.from(t.places, (p) => p.node * nics);
+    this.nicOwn = Int32Array.from(t.places, (p) => Math.floor((p.chip * nics) / cpn));
+    this.links = t.links;
+    this.hbmEnd = t.nodes * cpn;
+    this.c2cEnd = this.hbmEnd + t.nodes * cpn * CHIP_PORTS;
+    this.nicOutEnd = this.c2cEnd + t.nodes * nics;
+    this.nicInEnd = this.nicOutEnd + t.nodes * nics;
+    this.count = this.nicInEnd + t.ranks;
+    const l = t.links.links;
+    const dma = ARCH_TIMING[t.profile.name].coreDmaBytesPerNs * t.lnc;
+    this.bw = [l["intra-chip"].bytesPerNs, l["chip-to-chip"].bytesPerNs, l["node-to-node"].bytesPerNs, dma];
+  }
+
+  /** The HBM of a rank's chip. */
+  hbm(rank: number): number {
+    return this.chip[rank]!;
+  }
+
+  /** A rank's DMA ceiling. */
+  dma(rank: number): number {
+    return this.nicInEnd + rank;
+  }
+
+  /** Add every chip-to-chip link a transfer from → to crosses inside a node (none across nodes). */
+  c2c(from: number, to: number, touches: Touches): void {
+    const node = this.node[from]!;
+    if (node !== this.node[to]! || this.chip[from]! === this.chip[to]!) return;
+    touches.linkBase = this.hbmEnd + node * this.cpn * CHIP_PORTS;
+    chipRoute(this.links, this.chipInNode[from]!, this.chipInNode[to]!, touches.addLink);
+  }
+
+  /**
+   * The sending NIC of a transfer from → to across nodes on a rank's DMA channel, or −1. MODEL: the
+   * runtime spreads a rank's channels over the node's NICs, starting at its chip's own.
+   */
+  nicOut(from: number, to: number, channel: number): number {
+    if (this.node[from]! === this.node[to]!) return -1;
+    return this.c2cEnd + this.nicBase[from]! + ((this.nicOwn[from]! + channel) % this.nics);
+  }
+
+  /** The receiving NIC of a transfer from → to across nodes on a channel (as {@link nicOut}), or −1. */
+  nicIn(from: number, to: number, channel: number): number {
+    if (this.node[from]! === this.node[to]!) return -1;
+    return this.nicOutEnd + this.nicBase[to]! + ((this.nicOwn[to]! + channel) % this.nics);
+  }
+
+  bandwidth(id: number): number {
+    return this.bw[id < this.hbmEnd ? 0 : id < this.c2cEnd ? 1 : id < this.nicInEnd ? 2 : 3];
+  }
+
+  /** Ids per node of a resource's kind (a rank's DMA: per node's ranks). */
+  private perNode(id: number): number {
+    if (id < this.hbmEnd) return this.cpn;
+    if (id < this.c2cEnd) return this.cpn * CHIP_PORTS;
+    if (id < this.nicInEnd) return this.nics;
+    return this.ranksPerNode;
+  }
+
+  /** The node a resource is in. */
+  nodeOf(id: number): number {
+    const base =
+      id < this.hbmEnd
+        ? 0
+        : id < this.c2cEnd
+          ? this.hbmEnd
+          : id < this.nicOutEnd
+            ? this.c2cEnd
+            : id < this.nicInEnd
+              ? this.nicOutEnd
+              : this.nicInEnd;
+    return Math.floor((id - base) / this.perNode(id));
+  }
+
+  /** The same resource of the first node (node-fold.ts): the id whose sharers it has. */
+  image(id: number): number {
+    return id - this.nodeOf(id) * this.perNode(id);
+  }
+}
+
+/** The resources one leg touches, with its bytes there in units of the leg's bytes. */
+export class Touches {
+  /** At most 7 per source and destination (HBM, 4 links, 2 NICs) and one more; ≤ 32 sources. */
+  readonly ids = new Int32Array(512);
+  readonly times = new Int32Array(512);
+  size = 0;
+  /** The first link id of the node a route runs in. */
+  linkBase = 0;
+  readonly addLink = (id: number): void => this.add(this.linkBase + id, 1);
+
+  /** Per resource id: its index in `ids`, or −1 (a mesh leg of 32 sources touches hundreds). */
+  private slot = new Int32Array(0);
+
+  of(res: Resources, leg: LegSpec): this {
+    for (let k = 0; k < this.size; k++) this.slot[this.ids[k]!] = -1;
+    if (this.slot.length !== res.count) this.slot = new Int32Array(res.count).fill(-1);
+    this.size = 0;
+    for (const s of leg.srcs) {
+      this.add(res.hbm(s.ref.rank), 1);
+      this.links(res, s.ref.rank, leg.rank, leg.queue);
+    }
+    for (const d of leg.dsts) {
+      this.add(res.hbm(d.rank), 1);
+      this.links(res, leg.rank, d.rank, leg.queue);
+    }
+    // The engine moves max(read, written): so does the rank's DMA.
+    this.add(res.dma(leg.rank), Math.max(leg.srcs.length, leg.dsts.length));
+    return this;
+  }
+
+  /** The links data crosses from one rank's memory to another's, beyond the HBM. */
+  private links(res: Resources, from: number, to: number, channel: number): void {
+    res.c2c(from, to, this);
+    this.add(res.nicOut(from, to, channel), 1);
+    this.add(res.nicIn(from, to, channel), 1);
+  }
+
+  private add(id: number, times: number): void {
+    if (id < 0) return;
+    const k = this.slot[id]!;
+    if (k >= 0) {
+      this.times[k]! += times;
+      return;
+    }
+    this.slot[id] = this.size;
+    this.ids[this.size] = id;
+    this.times[this.size++] = times;
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * The scheduler's pre-pass over a plan's emission: what bandwidth is shared by in each step, and a
+ * lower bound of the schedule's time (what `auto` prunes candidates with before placing them).
+ */
+import type { LegSink, LegSpec } from "../plan/plan-builder.js";
+import type { LegCost, LegCoster } from "./leg-cost.js";
+import type { NodeFold } from "./node-fold.js";
+import { type Resources, Touches } from "./resources.js";
+
+/** Steps between the checkpoints a placement checks its cutoff at. */
+const CHECKPOINT_STEPS = 16;
+
+/** A leg coster asked again only when a leg's shape differs from the last one's (legs come in runs). */
+export class ShapeCoster {
+  private kind = "";
+  private count = -1;
+  private srcs = 0;
+  private dsts = 0;
+  private last: LegCost = { descriptors: 0, ns: 0 };
+
+  constructor(private readonly coster: LegCoster) {}
+
+  cost(leg: LegSpec): LegCost {
+    if (
+      leg.kind !== this.kind ||
+      leg.count !== this.count ||
+      leg.srcs.length !== this.srcs ||
+      leg.dsts.length !== this.dsts
+    ) {
+      this.kind = leg.kind;
+      this.count = leg.count;
+      this.srcs = leg.srcs.length;
+      this.dsts = leg.dsts.length;
+      this.last = this.coster.cost(leg);
+    }
+    return this.last;
+  }
+}
+
+/**
+ * Bytes per (resource, queue) pair of one rank, in the order pairs first get some (the order the
+ * step's sharers are summed in): dense typed arrays over the resources the rank touches, as a Map
+ * keyed by pair cost a fifth of the pass.
+ */
+class RankPairs {
+  /** Per resource id: its slot, or −1. */
+  private readonly slotOf: Int32Array;
+  private readonly ids: number[] = [];
+  private pairBytes: Float64Array;
+  /** Pairs (slot · channels + queue) in first-touch order. */
+  private readonly order: number[] = [];
+
+  constructor(
+    resources: number,
+    private readonly channels: number,
+  ) {
+    this.slotOf = new Int32Array(resources).fill(-1);
+    this.pairBytes = new Float64Array(64 * channels);
+  }
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  add(id: number, queue: number, bytes: number): void {
+    let slot = this.slotOf[id]!;
+    if (slot < 0) {
+      slot = this.ids.length;
+      this.slotOf[id] = slot;
+      this.ids.push(id);
+      if ((slot + 1) * this.channels > this.pairBytes.length) {
+        const grown = new Float64Array(2 * this.pairBytes.length);
+        grown.set(this.pairBytes);
+        this.pairBytes = grown;
+      }
+    }
+    const pair = slot * this.channels + queue;
+    if (this.pairBytes[pair]! === 0) this.order.push(pair);
+    this.pairBytes[pair]! += bytes;
+  }
+
+  /** The k-th pair's resource id, queue and bytes. */
+  id(k: number): number {
+    return this.ids[Math.floor(this.order[k]! / this.channels)]!;
+  }
+  queue(k: number): number {
+    return this.order[k]! % this.channels;
+  }
+  bytes(k: number): number {
+    return this.pairBytes[this.order[k]!]!;
+  }
+
+  clear(): void {
+    for (const pair of this.order) this.pairBytes[pair] = 0;
+    for (const id of this.ids) this.slotOf[id] = -1;
+    this.ids.length = 0;
+    this.order.length = 0;
+  }
+}
+
+/**
+ * Pre-pass: per step, how many queues share each resource at once, as (id, sharers) pairs. A queue
+ * runs its legs one after another, so it counts for the share of its step's bytes that go through
+ * the resource: sharers(r) = Σ over queues q of bytes(q through r) / bytes(q). When every leg of
+ * every queue crosses r (a ring step) that is the number of queues; when a queue's pulls go to many
+ * places (a mesh step) each place counts only its part. Planners emit a rank's legs of a step
+ * together, so the per-queue sums are kept for one rank at a time (memory: one rank's channels ×
+ * the resources they touch, not the step's); a rank that comes back later in a step (SB2SB legs are
+ * issued by the partner) counts as a further set of queues.
+ *
+ * Folded (node-fold.ts), a first-node rank's share of another node's resource is its image's share
+ * of the first node's, issued by the rank as many nodes back: those shares are added after the
+ * step's own, in the order of that rank — the order the full schedule adds them in, so the sums are
+ * the same floats.
+ *
+ * The lower bound: a queue's legs run one after another, each at least its engine time and at least
+ * its bytes × sharers ÷ bandwidth at every resource it touches; so in each step a queue is busy at
+ * least max(Σ engine ns, max over resources of Σ bytes there × sharers ÷ bandwidth), and the
+ * schedule lasts at least the launch plus the busiest queue's sum of those over the steps.
+ */
+export class StepUsers implements LegSink {
+  readonly steps = new Map<number, Float64Array>();
+  private step = -1;
+  private rank = -1;
+  /** Bytes per queue of the current rank in the current step, and the queues that have some. */
+  private readonly queueBytes: Float64Array;
+  private readonly queues: number[] = [];
+  /** Bytes per (resource, queue) pair of the current rank in the current step. */
+  private readonly pairs: RankPairs;
+  private readonly sharers: Float64Array;
+  private readonly touched: number[] = [];
+  private readonly touches = new Touches();
+  /** Shares of other nodes' resources this step: (image id, issuing rank, share), in arrival order. */
+  private readonly later: number[] = [];
+  /** Per resource id: the id whose sharers it has (itself, or its first-node image when folded). */
+  private readonly image: Int32Array;
+  /** The step's (resource, queue, bytes) triples, and per queue its engine ns, for the bound. */
+  private readonly stepPairs: number[] = [];
+  private readonly engineNs: Float64Array;
+  private readonly stepQueues: number[] = [];
+  /** Per queue: the least time it is busy, over the steps closed so far. */
+  readonly busyNs: Float64Array;
+  /**
+   * Every {@link CHECKPOINT_STEPS} steps, per queue the least busy time of the steps before (keyed
+   * by the step): where a placement checks what it still has ahead of it (memory: a snapshot per
+   * checkpoint, not per step).
+   */
+  readonly checkpoints = new Map<number, Float64Array>();
+  private closed = 0;
+
+  constructor(
+    private readonly res: Resources,
+    private readonly fold: NodeFold,
+    private readonly coster: ShapeCoster,
+    private readonly channels: number,
+    queueCount: number,
+    private readonly eb: number,
+  ) {
+    this.queueBytes = new Float64Array(queueCount);
+    this.pairs = new RankPairs(res.count, channels);
+    this.sharers = new Float64Array(res.count);
+    this.image = Int32Array.from({ length: res.count }, (_, id) => (fold.nodes === 1 ? id : res.image(id)));
+    this.engineNs = new Float64Array(queueCount);
+    this.busyNs = new Float64Array(queueCount);
+  }
+
+  /** Per resource id, the id whose sharers a leg there is slowed by. */
+  get images(): Int32Array {
+    return this.image;
+  }
+
+  /** The least time, after the launch, that the emitted legs take (after {@link flush}). */
+  get boundNs(): number {
+    return this.busyNs.reduce((a, b) => Math.max(a, b), 0);
+  }
+
+  add(leg: LegSpec): void {
+    if (leg.step !== this.step) {
+      this.flush();
+      if (this.steps.has(leg.step)) throw new Error(`planner: step ${leg.step} emitted in two runs`);
+      this.step = leg.step;
+      if (this.closed > 0 && this.closed % CHECKPOINT_STEPS === 0)
+        this.checkpoints.set(leg.step, this.busyNs.slice());
+    }
+    if (leg.rank !== this.rank) this.flushRank();
+    this.rank = leg.rank;
+    const qi = leg.rank * this.channels + leg.queue;
+    const bytes = leg.count * this.eb;
+    if (this.queueBytes[qi]! === 0) this.queues.push(qi);
+    this.queueBytes[qi]! += bytes;
+    if (this.engineNs[qi]! === 0) this.stepQueues.push(qi);
+    this.engineNs[qi]! += this.coster.cost(leg).ns;
+    const { ids, size } = this.touches.of(this.res, leg);
+    for (let k = 0; k < size; k++) this.pairs.add(ids[k]!, leg.queue, bytes);
+  }
+
+  private share(id: number, share: number): void {
+    if (this.sharers[id]! === 0) this.touched.push(id);
+    this.sharers[id]! += share;
+  }
+
+  /** Add the current rank's queues to the step's sharers. */
+  private flushRank(): void {
+    const pairs = this.pairs;
+    for (let k = 0; k < pairs.size; k++) {
+      const id = pairs.id(k);
+      const qi = this.rank * this.channels + pairs.queue(k);
+      const bytes = pairs.bytes(k);
+      const share = bytes / this.queueBytes[qi]!;
+      this.stepPairs.push(id, qi, bytes);
+      const image = this.image[id]!;
+      if (image === id) this.share(id, share);
+      else this.later.push(image, this.fold.unfold(this.rank, this.fold.nodes - this.res.nodeOf(id)), share);
+    }
+    for (const qi of this.queues) this.queueBytes[qi] = 0;
+    this.queues.length = 0;
+    pairs.clear();
+  }
+
+  /** Add the shares of other nodes' resources, by issuing rank, then in arrival order. */
+  private flushLater(): void {
+    const later = this.later;
+    let sorted = true;
+    for (let k = 4; k < later.length && sorted; k += 3) sorted = later[k - 3]! <= later[k]!;
+    if (sorted) for (let k = 0; k < later.length; k += 3) this.share(later[k]!, later[k + 2]!);
+    else {
+      const order = Array.from({ length: later.length / 3 }, (_, k) => k);
+      order.sort((a, b) => later[3 * a + 1]! - later[3 * b + 1]! || a - b);
+      for (const k of order) this.share(later[3 * k]!, later[3 * k + 2]!);
+    }
+    later.length = 0;
+  }
+
+  /** Close the current step. */
+  flush(): void {
+    if (this.step < 0) return;
+    this.flushRank();
+    this.flushLater();
+    this.flushBound();
+    this.rank = -1;
+    const out = new Float64Array(2 * this.touched.length);
+    this.touched.forEach((id, k) => {
+      out[2 * k] = id;
+      out[2 * k + 1] = Math.max(1, this.sharers[id]!);
+      this.sharers[id] = 0;
+    });
+    this.touched.length = 0;
+    this.steps.set(this.step, out);
+  }
+
+  /** Add each queue's least busy time in the step (sharers final, not yet cleared) to its sum. */
+  private flushBound(): void {
+    const p = this.stepPairs;
+    const stepNs = this.engineNs;
+    for (let k = 0; k < p.length; k += 3) {
+      const id = p[k]!;
+      const qi = p[k + 1]!;
+      const users = Math.max(1, this.sharers[this.image[id]!]!);
+      stepNs[qi] = Math.max(stepNs[qi]!, (p[k + 2]! * users) / this.res.bandwidth(id));
+    }
+    for (const qi of this.stepQueues) {
+      this.busyNs[qi]! += stepNs[qi] as number;
+      stepNs[qi] = 0;
+    }
+    this.closed++;
+    this.stepQueues.length = 0;
+    p.length = 0;
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import {
+  type AlgorithmName,
+  buildTopology,
+  type CollectiveName,
+  scheduleCollective,
+} from "../../src/collectives/index.js";
+import type { PlanRequest } from "../../src/collectives/plan/plan-request.js";
+import { NodeFold } from "../../src/collectives/timing/node-fold.js";
+import { type ArchName, archProfile } from "../../src/hal/arch-profile.js";
+import { Dtype } from "../../src/spec/dtype.js";
+
+// [arch, ranks, nodes, lnc]: one rank per node, pairs, chips, a node of 64 ranks, Trn1's hypercube.
+const SHAPES: [ArchName, number, number, 1 | 2][] = [
+  ["trn2", 4, 4, 1],
+  ["trn2", 8, 2, 1],
+  ["trn2", 8, 2, 2],
+  ["trn2", 24, 3, 2],
+  ["trn2", 96, 2, 1],
+  ["trn3", 32, 4, 2],
+  ["trn1", 12, 3, 1],
+  ["trn1", 64, 2, 1],
+];
+const COLLECTIVES: CollectiveName[] = ["allr", "redsct", "allg", "sendrecv"];
+const ALGORITHMS: AlgorithmName[] = ["ring", "kangaring", "mesh"];
+/** Elements per rank-unit: equal chunks (a multiple of ranks × 32 B) and not (the fold steps aside). */
+const PER_RANK = [16, 1000, 65536 + 16];
+
+function* requests(): Generator<{ req: PlanRequest; sr: boolean }> {
+  let k = 0;
+  for (const [arch, ranks, nodes, lnc] of SHAPES)
+    for (const collective of COLLECTIVES)
+      for (const algorithm of ALGORITHMS)
+        for (const per of PER_RANK) {
+          k++;
+          const dtype = [Dtype.BFLOAT16, Dtype.FP32, Dtype.FP8_E4][k % 3]!;
+          yield {
+            req: {
+              topology: buildTopology(archProfile(arch), ranks, nodes, lnc),
+              collective,
+              algorithm,
+              dtype,
+              op: (["sum", "avg", "max"] as const)[k % 3]!,
+              count: per * ranks + (collective === "allr" && k % 2 === 0 ? 7 : 0),
+            },
+            sr: k % 4 === 0,
+          };
+        }
+}
+
+describe("timing one node for all (node-fold.ts)", () => {
+  it("gives the full (recording) schedule's times bit for bit, and its leg and descriptor counts", () => {
+    let folded = 0;
+    let n = 0;
+    for (const { req, sr } of requests()) {
+      const fast = scheduleCollective(req, { sr });
+      const full = scheduleCollective(req, { sr, record: true });
+      const what = `${req.topology.profile.name} ${req.topology.ranks}/${req.topology.nodes} lnc ${req.topology.lnc} ${req.collective} ${req.algorithm} ${req.count}`;
+      expect(fast.totalNs, what).toBe(full.totalNs);
+      expect(fast.legKinds, what).toEqual(full.legKinds);
+      expect(fast.descriptors, what).toBe(full.descriptors);
+      if (NodeFold.of(req).nodes > 1) folded++;
+      n++;
+    }
+    expect(n).toBe(SHAPES.length * COLLECTIVES.length * ALGORITHMS.length * PER_RANK.length);
+    expect(folded).toBeGreaterThan(n / 2);
+  }, 600_000);
+
+  it("folds only where exact: several nodes, equal chunks", () => {
+    const req: PlanRequest = {
+      topology: buildTopology(archProfile("trn2"), 64, 4),
+      collective: "allr",
+      algorithm: "ring",
+      dtype: Dtype.BFLOAT16,
+      op: "sum",
+      count: 1 << 20,
+    };
+    expect(NodeFold.of(req).nodes).toBe(4);
+    expect(NodeFold.of({ ...req, count: (1 << 20) + 16 }).nodes).toBe(1);
+    expect(NodeFold.of({ ...req, topology: buildTopology(archProfile("trn2"), 64, 1) }).nodes).toBe(1);
+    expect(NodeFold.of({ ...req, collective: "redsct", count: 64 * 3 }).nodes).toBe(4);
+  });
+});
