@@ -5,6 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
+import type { CceInfo } from "../../src/runtime/index.js";
 import { CCE_INFO, FMA_DESC, FMA_META, LAYOUTS, UDMA_TX } from "../../src/spec/index.js";
 
 describe("typed layouts", () => {
@@ -17,6 +18,18 @@ describe("typed layouts", () => {
     expect(() => FMA_META.field("f4")).toThrow(FieldError);
     // @ts-expect-error a flag takes a boolean, not a string
     expect(() => FMA_META.encode({ last: "yes" })).toThrow(FieldError);
+  });
+
+  it("the builders' cce_info is the CCE_INFO layout's own shape, not a twin", () => {
+    const decoded = CCE_INFO.decode(CCE_INFO.encode({ num_sources: 2, num_dests: 1 }));
+    const info: CceInfo = decoded;
+    expect(info.num_sources).toBe(2);
+    // @ts-expect-error the counts are the layout's names (numSources was the old twin's)
+    const twin: CceInfo = { numSources: 2, numDests: 1 };
+    expect(twin).toBeDefined();
+    // @ts-expect-error a misspelt union field does not compile
+    const misspelt: CceInfo = { num_sources: 1, num_dests: 1, "fma_info.scale_dtpe": 10 };
+    expect(misspelt).toBeDefined();
   });
 
   it("decode gives each field its type: number, boolean, bigint for wide fields", () => {

@@ -10,6 +10,7 @@ import {
   addDmaPacket,
   addDmaPacketCce,
   type CceRequest,
+  fmaInfo,
   type WrittenDescriptor,
 } from "../../src/runtime/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
@@ -88,12 +89,12 @@ function checkCce(r: CceRequest, w: WrittenDescriptor[], useConstant: boolean): 
   expect(rx[0]!["len_ctrl.length"]).toBe(promoted ? r.size : elements * dtypeBytes(r.outDtype as Dtype));
   if (r.op === KbinDmaDescOp.FMA) {
     const scales = tx.filter((t) => t.d.spec.layout === FMA_DESC).map((t) => t.f.scale);
-    expect(scales).toEqual(r.sources.map((_, i) => Math.fround(r.cceInfo!.fmaInfo!.scale[i]!)));
+    expect(scales).toEqual(r.sources.map((_, i) => Math.fround(r.cceInfo![`fma_info.scale.${i}`]!)));
   }
   const consts = tx.filter((t) => t.d.spec.layout === MIN_MAX_DESC).map((t) => t.f.constant);
   expect(consts).toEqual(
     useConstant && (r.op === KbinDmaDescOp.MIN || r.op === KbinDmaDescOp.MAX)
-      ? [r.cceInfo!.minMaxInfo!.constant]
+      ? [r.cceInfo!["min_max_info.constant"]]
       : [],
   );
   expect(tx.filter((t) => t.d.spec.layout === REPLICATION_DESC).map((t) => t.f.dest)).toEqual(
@@ -116,19 +117,13 @@ describe("properties", () => {
         const n = g.sources.length;
         const cceInfo =
           g.op === KbinDmaDescOp.FMA
-            ? {
-                numSources: n,
-                numDests: g.dests.length,
-                fmaInfo: { scaleDtype: Dtype.FP32, scale: g.scales },
-              }
+            ? { num_sources: n, num_dests: g.dests.length, ...fmaInfo(g.scales) }
             : {
-                numSources: n,
-                numDests: g.dests.length,
-                minMaxInfo: {
-                  useConstant: g.useConstant,
-                  constantDtype: g.constantDtype,
-                  constant: g.constant,
-                },
+                num_sources: n,
+                num_dests: g.dests.length,
+                "min_max_info.use_constant": g.useConstant,
+                "min_max_info.constant_dtype": g.constantDtype,
+                "min_max_info.constant": g.constant,
               };
         const r: CceRequest = {
           op: g.op,

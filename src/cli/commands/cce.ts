@@ -6,7 +6,7 @@
  */
 import { FieldError, fromHex, isEinval, lookupOwn, toHex, UsageError } from "../../bits/index.js";
 import { Device, HBM_BASE } from "../../engine/index.js";
-import { addDmaPacketCce, type CceInfo, Vring } from "../../runtime/index.js";
+import { addDmaPacketCce, type CceInfo, fmaInfo, minMaxConstant, Vring } from "../../runtime/index.js";
 import {
   CCE_OP_BY_NAME,
   DTYPE_NAMES,
@@ -104,14 +104,10 @@ function run(args: readonly string[], io: Io): number {
       .map((s) => parseNumber("--scales", s));
     if (scales.length !== sources.length)
       throw new FieldError("cce", "--scales", scales.length, `${sources.length} values, one per source`);
-    cceInfo = { numSources: sources.length, numDests: 1, fmaInfo: { scaleDtype: Dtype.FP32, scale: scales } };
+    cceInfo = { num_sources: sources.length, num_dests: 1, ...fmaInfo(scales) };
   } else if (constText !== undefined) {
     const constant = f32Word(parseNumber("--const", constText));
-    cceInfo = {
-      numSources: sources.length,
-      numDests: 1,
-      minMaxInfo: { useConstant: true, constantDtype: Dtype.FP32, constant },
-    };
+    cceInfo = { num_sources: sources.length, num_dests: 1, ...minMaxConstant(constant) };
   }
 
   const srcAddrs = sources.map((_, i) => SOURCES + BigInt(i) * SOURCE_STRIDE);
