@@ -27,6 +27,11 @@ export function fmaInfo(scale: readonly number[], scaleDtype: number = Dtype.FP3
   return fields as Partial<CceInfoFields>;
 }
 
+/** Scale `i` of the fma_info arm, undefined when the caller left it out. */
+export function fmaScale(info: CceInfo, i: number): number | undefined {
+  return info[`fma_info.scale.${i}` as Extract<keyof CceInfoFields, `fma_info.scale.${string}`>];
+}
+
 /**
  * The min_max_info arm with a clamp constant (raw 32 bits) of a kbin dtype (fp32 unless given).
  * @example ({ num_sources: 2, num_dests: 1, ...minMaxConstant(0x3f800000) })["min_max_info.use_constant"] // true

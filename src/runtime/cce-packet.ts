@@ -21,7 +21,7 @@ import {
 import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import { cceDescriptors, type PacketOp, type PacketShape, type PacketSlot } from "../spec/ring-packet.js";
 import { CCE_INFO_MAX_SOURCES, COMBO_MORE } from "../spec/tables.js";
-import type { CceInfo } from "./cce-info.js";
+import { type CceInfo, fmaScale } from "./cce-info.js";
 import {
   fmaDescriptorFields,
   minMaxDescriptorFields,
@@ -278,7 +278,7 @@ function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
       "sdma_scale_dtype == al_sdma_m2m_meta_ctrl_data_type_fp32",
     );
   }
-  const scale = t.sources.map((_, i) => info[`fma_info.scale.${i}`]);
+  const scale = t.sources.map((_, i) => fmaScale(info, i));
   const missing = scale.indexOf(undefined);
   if (missing >= 0) {
     throw new FieldError("cce-info", `fma_info.scale.${missing}`, undefined, "a scale for every source");

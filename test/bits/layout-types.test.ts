@@ -43,9 +43,11 @@ describe("typed layouts", () => {
     // @ts-expect-error decode has no field the declaration does not name
     expect(tx.buf1_ptr).toBeUndefined();
     const info = CCE_INFO.decode(CCE_INFO.encode({ num_sources: 2, "fma_info.scale.1": 0.5 }));
-    // Array elements are a pattern key (`fma_info.scale.${number}`), so possibly undefined.
-    expectTypeOf(info["fma_info.scale.1"]).toEqualTypeOf<number | undefined>();
+    // An array of literal length has exact element keys: scale.0 .. scale.31, and no scale.32.
+    expectTypeOf(info["fma_info.scale.1"]).toEqualTypeOf<number>();
     expect(info["fma_info.scale.1"]).toBe(0.5);
+    // @ts-expect-error fma_info.scale has 32 elements
+    expect(info["fma_info.scale.32"]).toBeUndefined();
   });
 });
 

@@ -11,6 +11,7 @@ import {
   addDmaPacketCce,
   type CceRequest,
   fmaInfo,
+  fmaScale,
   type WrittenDescriptor,
 } from "../../src/runtime/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
@@ -89,7 +90,7 @@ function checkCce(r: CceRequest, w: WrittenDescriptor[], useConstant: boolean): 
   expect(rx[0]!["len_ctrl.length"]).toBe(promoted ? r.size : elements * dtypeBytes(r.outDtype as Dtype));
   if (r.op === KbinDmaDescOp.FMA) {
     const scales = tx.filter((t) => t.d.spec.layout === FMA_DESC).map((t) => t.f.scale);
-    expect(scales).toEqual(r.sources.map((_, i) => Math.fround(r.cceInfo![`fma_info.scale.${i}`]!)));
+    expect(scales).toEqual(r.sources.map((_, i) => Math.fround(fmaScale(r.cceInfo!, i)!)));
   }
   const consts = tx.filter((t) => t.d.spec.layout === MIN_MAX_DESC).map((t) => t.f.constant);
   expect(consts).toEqual(
