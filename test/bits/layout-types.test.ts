@@ -5,6 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
+import { decodeS3d3, encodeS3d3, type S3d3Word } from "../../src/isa/index.js";
 import type { CceInfo } from "../../src/runtime/index.js";
 import { CCE_INFO, FMA_DESC, FMA_META, LAYOUTS, UDMA_TX } from "../../src/spec/index.js";
 
@@ -30,6 +31,19 @@ describe("typed layouts", () => {
     // @ts-expect-error a misspelt union field does not compile
     const misspelt: CceInfo = { num_sources: 1, num_dests: 1, "fma_info.scale_dtpe": 10 };
     expect(misspelt).toBeDefined();
+  });
+
+  it("the S3D3 word is the s3d3 layout's own shape, not a twin", () => {
+    const word: S3d3Word = decodeS3d3(new Uint8Array(64));
+    expectTypeOf(word.num_active_channels).toEqualTypeOf<number>();
+    expectTypeOf(word["dst_mem_pattern.step_elem.2"]).toEqualTypeOf<number>();
+    expectTypeOf(word.reserved1).toEqualTypeOf<bigint>();
+    // @ts-expect-error numActiveChannels was the old twin's name
+    expect(word.numActiveChannels).toBeUndefined();
+    // @ts-expect-error TENSOR3D has three dimensions
+    expect(word["src_mem_pattern.num_elem.3"]).toBeUndefined();
+    // @ts-expect-error a misspelt field does not compile
+    expect(() => encodeS3d3({ num_active_chanels: 1 })).toThrow(FieldError);
   });
 
   it("decode gives each field its type: number, boolean, bigint for wide fields", () => {

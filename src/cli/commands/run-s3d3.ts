@@ -167,7 +167,7 @@ function run(args: readonly string[], io: Io): number {
     return 1;
   }
   const read = (leg: Sb2sbLeg) => toHex(concat(leg.segments.map((s) => dev.memory.read(s.dst, s.bytes))));
-  const dtype = DTYPE_NAMES[word.inDtype] ?? String(word.inDtype);
+  const dtype = DTYPE_NAMES[word.in_dtype] ?? String(word.in_dtype);
   if (json) {
     const legs = r.posted.map((p) => ({
       channel: p.leg.channel,
@@ -189,7 +189,7 @@ function run(args: readonly string[], io: Io): number {
   }
   const first = r.legs[0] as Sb2sbLeg;
   io.out(
-    `s3d3 on ${dev.profile.name} core ${core} → core ${first.dstCore} (${word.lncSizeFmt === LncSizeFmt.LNC2 ? "LNC2 partner" : "LNC1 self-test"}), ${r.legs.length} channel(s), ${dtype}, ${reduceText === undefined ? "copy" : `reduce-copy ${reduceText}`}\n`,
+    `s3d3 on ${dev.profile.name} core ${core} → core ${first.dstCore} (${word.lnc_size_fmt === LncSizeFmt.LNC2 ? "LNC2 partner" : "LNC1 self-test"}), ${r.legs.length} channel(s), ${dtype}, ${reduceText === undefined ? "copy" : `reduce-copy ${reduceText}`}\n`,
   );
   for (const p of r.posted) {
     const l = p.leg;
