@@ -90,6 +90,7 @@ export {
   type ArchTiming,
   CALIBRATION,
   calibratedEngineRate,
+  engineCostModel,
   SEMAPHORE_TO_START_NS,
 } from "./timing/cost-model.js";
 export { type LegCost, LegCoster } from "./timing/leg-cost.js";
