@@ -104,7 +104,9 @@ export function buildSeedInitDescriptor(a: SeedInitArgs & ComputeW0): Uint8Array
 }
 
 /** Arguments of the replication descriptor: the extra destination (`dest`, W2..W3, MODEL) and the meta's mode. */
-export type ReplicationDescArgs = Pick<LayoutShape<typeof REPLICATION_DESC>, "dest"> & { readonly mode: number };
+export type ReplicationDescArgs = Pick<LayoutShape<typeof REPLICATION_DESC>, "dest"> & {
+  readonly mode: number;
+};
 
 /** The replication descriptor's fields (no position). */
 export function replicationDescriptorFields(a: ReplicationDescArgs): LayoutInput<typeof REPLICATION_DESC> {
