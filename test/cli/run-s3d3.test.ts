@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DecodeError, FieldError, UsageError } from "../../src/bits/errors.js";
-import { toHex } from "../../src/bits/hex.js";
-import { runCommand } from "../../src/cli/commands/run-s3d3.js";
-import { encodeS3d3, type S3d3Word } from "../../src/isa/s3d3-word.js";
+import { DecodeError, FieldError, toHex, UsageError } from "../../src/bits/index.js";
+import { runCommand } from "../../src/cli/index.js";
+import { encodeS3d3, type S3d3Word } from "../../src/isa/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { tensor, VALID_WORD, withPattern } from "../isa/s3d3-fixtures.js";
 

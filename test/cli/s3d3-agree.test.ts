@@ -5,10 +5,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { toHex } from "../../src/bits/hex.js";
-import { runCommand } from "../../src/cli/commands/run-s3d3.js";
-import { validateCommand } from "../../src/cli/commands/validate.js";
-import { encodeS3d3 } from "../../src/isa/s3d3-word.js";
+import { toHex } from "../../src/bits/index.js";
+import { runCommand, validateCommand } from "../../src/cli/index.js";
+import { encodeS3d3 } from "../../src/isa/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { counts, countsOf, validWord, withPattern } from "../isa/s3d3-fixtures.js";
 

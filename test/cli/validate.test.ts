@@ -1,11 +1,8 @@
 // `sdmakit validate`, run in-process with a capturing io.
 import { describe, expect, it } from "vitest";
-import { DecodeError, UsageError } from "../../src/bits/errors.js";
-import { toHex } from "../../src/bits/hex.js";
-import { validateCommand } from "../../src/cli/commands/validate.js";
-import { issuesWithAddr4Arms } from "../../src/isa/addr4.js";
-import { S3D3_RULES } from "../../src/isa/s3d3-reasons.js";
-import { encodeS3d3 } from "../../src/isa/s3d3-word.js";
+import { DecodeError, toHex, UsageError } from "../../src/bits/index.js";
+import { validateCommand } from "../../src/cli/index.js";
+import { encodeS3d3, issuesWithAddr4Arms, S3D3_RULES } from "../../src/isa/index.js";
 import { ADDR4, LAYOUTS, S3D3, TENSOR3D } from "../../src/spec/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { VALID_WORD } from "../isa/s3d3-fixtures.js";

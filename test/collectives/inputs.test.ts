@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { exactIntegerRange, generateInputs, makeInputs } from "../../src/collectives/index.js";
 import { encodeFromF32, SrStream } from "../../src/numerics/index.js";
-import { Dtype, dtypeBytes, dtypeName, isFloatDtype } from "../../src/spec/dtype.js";
+import { Dtype, dtypeBytes, dtypeName, isFloatDtype } from "../../src/spec/index.js";
 
 const UNSIGNED = new Set<Dtype>([Dtype.UINT8, Dtype.UINT16, Dtype.UINT32, Dtype.UINT64]);
 

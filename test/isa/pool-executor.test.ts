@@ -1,21 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { FieldError, isEinval } from "../../src/bits/errors.js";
-import { Device, sbufAddress, semaphoreAddress } from "../../src/engine/index.js";
-import { CAYMAN } from "../../src/hal/arch-profile.js";
-import { executeS3d3, type S3d3Done, type S3d3Execution } from "../../src/isa/pool-executor.js";
-import { encodeS3d3, type PatternName, type S3d3Word, tensorOf } from "../../src/isa/s3d3-word.js";
+import { FieldError, isEinval } from "../../src/bits/index.js";
+import { Device, semaphoreAddress } from "../../src/engine/index.js";
+import { CAYMAN } from "../../src/hal/index.js";
 import {
   encdDmaCopySb2sb,
   encdDmaReduceCopySb2sb,
+  encodeS3d3,
+  executeS3d3,
+  type PatternName,
+  postSb2sbLegs,
+  resolveNeighbor,
+  type S3d3Done,
+  type S3d3Execution,
+  type S3d3Word,
   SB2SB_MULTI_NODE_MESSAGE,
   type Sb2sbLeg,
+  Sb2sbQueues,
   type Sb2sbRequest,
-} from "../../src/isa/sb2sb-lowering.js";
-import { resolveNeighbor } from "../../src/isa/sb2sb-neighbors.js";
-import { reducePacketBytes, sb2sbLegPackets } from "../../src/isa/sb2sb-packets.js";
-import { postSb2sbLegs, Sb2sbQueues, sb2sbChannelQueue } from "../../src/isa/sb2sb-queues.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { EncdNeigh, SdmaCceType } from "../../src/spec/enums.js";
+  sb2sbChannelQueue,
+  sb2sbLegPackets,
+  tensorOf,
+} from "../../src/isa/index.js";
+import { reducePacketBytes } from "../../src/runtime/index.js";
+import { Dtype, EncdNeigh, SdmaCceType, sbufAddress } from "../../src/spec/index.js";
 import { countsOf, type Triple, tensor, VALID_WORD, withPattern } from "./s3d3-fixtures.js";
 
 // ---- an independent reference, computed from the word's fields alone -------------------------------

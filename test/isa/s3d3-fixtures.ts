@@ -1,8 +1,15 @@
 /** Valid S3D3 words for tests: a fixed one and a fast-check generator of valid parts. */
 import fc from "fast-check";
-import { type Addr4, addr4ToU32 } from "../../src/isa/addr4.js";
-import { UPDATE_MODE_NAMES, WAIT_MODE_NAMES } from "../../src/isa/header-events-model.js";
-import { type PatternName, patternFields, type S3d3Word, type Tensor3d } from "../../src/isa/s3d3-word.js";
+import {
+  type Addr4,
+  addr4ToU32,
+  type PatternName,
+  patternFields,
+  type S3d3Word,
+  type Tensor3d,
+  UPDATE_MODE_NAMES,
+  WAIT_MODE_NAMES,
+} from "../../src/isa/index.js";
 
 /** Three values, one per dimension d ∈ {0, 1, 2}. */
 export type Triple = readonly [number, number, number];

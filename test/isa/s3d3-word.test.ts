@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DecodeError, FieldError } from "../../src/bits/errors.js";
-import { addr4FromU32, addr4ToU32 } from "../../src/isa/addr4.js";
-import { decodeS3d3, encodeS3d3, S3D3_BYTES } from "../../src/isa/s3d3-word.js";
+import { DecodeError, FieldError } from "../../src/bits/index.js";
+import { addr4FromU32, addr4ToU32, decodeS3d3, encodeS3d3, S3D3_BYTES } from "../../src/isa/index.js";
 import { S3D3 } from "../../src/spec/index.js";
 import { anyWord, counts, steps, VALID_WORD, withPattern } from "./s3d3-fixtures.js";
 

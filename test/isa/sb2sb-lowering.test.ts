@@ -1,21 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { isEinval, SdmaAbortError, UsageError } from "../../src/bits/errors.js";
-import { CAYMAN, MARIANA } from "../../src/hal/arch-profile.js";
-import { type S3d3Word, tensorOf } from "../../src/isa/s3d3-word.js";
-import { eventsPlan } from "../../src/isa/sb2sb-events.js";
+import { isEinval, SdmaAbortError, UsageError } from "../../src/bits/index.js";
+import { CAYMAN, MARIANA } from "../../src/hal/index.js";
 import {
   encdDmaCopySb2sb,
   encdDmaReduceCopySb2sb,
+  eventsPlan,
   lowerS3d3Word,
+  moveSegments,
+  resolveNeighbor,
+  type S3d3Word,
   SB2SB_MULTI_NODE_MESSAGE,
   type Sb2sbLeg,
+  type Sb2sbPlace,
   type Sb2sbRequest,
-} from "../../src/isa/sb2sb-lowering.js";
-import { resolveNeighbor, type Sb2sbPlace } from "../../src/isa/sb2sb-neighbors.js";
-import { moveSegments, tensor3dElementOffsets } from "../../src/isa/tensor3d-walk.js";
-import { sbufAddress } from "../../src/spec/address-map.js";
-import { EncdNeigh, SdmaCceType } from "../../src/spec/enums.js";
-import { SBUF_WINDOWS } from "../../src/spec/tables.js";
+  tensor3dElementOffsets,
+  tensorOf,
+} from "../../src/isa/index.js";
+import { EncdNeigh, SBUF_WINDOWS, SdmaCceType, sbufAddress } from "../../src/spec/index.js";
 import { counts, start, steps, tensor, VALID_WORD } from "./s3d3-fixtures.js";
 
 const place: Sb2sbPlace = { self: 2, ringSize: 8, lnc: 2 };

@@ -1,10 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CAYMAN, MARIANA, SUNDA } from "../../src/hal/arch-profile.js";
-import { type Addr4, addr4FromU32 } from "../../src/isa/addr4.js";
-import { S3D3_REASON_CODES, type S3d3ReasonCode } from "../../src/isa/s3d3-reasons.js";
-import { encodeS3d3, type S3d3Word, tensorOf } from "../../src/isa/s3d3-word.js";
-import { isValidSb2sbCollective, t3dElementCount } from "../../src/isa/sb2sb-validator.js";
+import { CAYMAN, MARIANA, SUNDA } from "../../src/hal/index.js";
+import {
+  type Addr4,
+  addr4FromU32,
+  encodeS3d3,
+  isValidSb2sbCollective,
+  S3D3_REASON_CODES,
+  type S3d3ReasonCode,
+  type S3d3Word,
+  t3dElementCount,
+  tensorOf,
+} from "../../src/isa/index.js";
 import {
   counts,
   countsOf,

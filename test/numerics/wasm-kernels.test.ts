@@ -20,10 +20,11 @@ import {
   RNE,
   type Rounding,
   SrStream,
+  useWasmKernels,
   WasmArena,
+  wasmHasDtype,
 } from "../../src/numerics/index.js";
-import { useWasmKernels, wasmHasDtype } from "../../src/numerics/wasm/kernels.js";
-import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 import { binaryModuleText, compileKernels } from "../../tools/wasm/build.js";
 import { kernelsWat } from "../../tools/wasm/kernels-wat.js";
 import { hexWords, loadVectors, mismatches, sameAluF32, sameF32 } from "./vectors.js";

@@ -1,7 +1,7 @@
 /** The CCE packets: seed 000 §9 worked examples, every error path and every limit at its edge. */
 import { describe, expect, it } from "vitest";
-import { type Einval, FieldError, isEinval, SdmaAssertError } from "../../src/bits/errors.js";
-import { CAYMAN, SUNDA } from "../../src/hal/arch-profile.js";
+import { type Einval, FieldError, isEinval, SdmaAssertError } from "../../src/bits/index.js";
+import { CAYMAN, SUNDA } from "../../src/hal/index.js";
 import {
   addDmaPacketCce,
   awsCaymanSdmaM2mBuildComboOp,
@@ -10,9 +10,7 @@ import {
   remapCceRequest,
   type WrittenDescriptor,
 } from "../../src/runtime/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { KbinDmaDescOp } from "../../src/spec/enums.js";
-import { COMBO_MORE } from "../../src/spec/tables.js";
+import { COMBO_MORE, Dtype, KbinDmaDescOp } from "../../src/spec/index.js";
 import { makeVring, words } from "./fixtures.js";
 
 const S = (k: number) => Array.from({ length: k }, (_, i) => BigInt(0x1000 * (i + 1)));

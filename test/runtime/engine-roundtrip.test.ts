@@ -3,7 +3,7 @@
  * register file; the engine fetches and executes them. A wrong bit in an encoder gives a wrong result.
  */
 import { describe, expect, it } from "vitest";
-import { isEinval } from "../../src/bits/errors.js";
+import { isEinval } from "../../src/bits/index.js";
 import { HBM_BASE } from "../../src/engine/index.js";
 import {
   addDmaPacket,
@@ -13,8 +13,7 @@ import {
   GceMode,
   minMaxConstant,
 } from "../../src/runtime/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { KbinDmaDescOp } from "../../src/spec/enums.js";
+import { Dtype, KbinDmaDescOp } from "../../src/spec/index.js";
 import { deviceVring } from "./fixtures.js";
 
 const f32 = (a: number[]) => new Uint8Array(Float32Array.from(a).buffer);

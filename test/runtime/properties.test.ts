@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isEinval, SdmakitError } from "../../src/bits/errors.js";
+import { isEinval, SdmakitError } from "../../src/bits/index.js";
 import {
   addDmaPacket,
   addDmaPacketCce,
@@ -14,10 +14,17 @@ import {
   fmaScale,
   type WrittenDescriptor,
 } from "../../src/runtime/index.js";
-import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
-import { KbinDmaDescOp } from "../../src/spec/enums.js";
-import { FMA_DESC, MIN_MAX_DESC, REPLICATION_DESC, UDMA_RX, UDMA_TX } from "../../src/spec/layouts/index.js";
-import { COMBO_MORE } from "../../src/spec/tables.js";
+import {
+  COMBO_MORE,
+  Dtype,
+  dtypeBytes,
+  FMA_DESC,
+  KbinDmaDescOp,
+  MIN_MAX_DESC,
+  REPLICATION_DESC,
+  UDMA_RX,
+  UDMA_TX,
+} from "../../src/spec/index.js";
 import { type Fixture, makeVring } from "./fixtures.js";
 
 const addr = fc.bigInt({ min: 0n, max: 2n ** 48n });

@@ -1,6 +1,6 @@
 // Runtime facts of seed 000 pinned to the seed's literal numbers (not the code's enums).
 import { describe, expect, it } from "vitest";
-import { isEinval } from "../../src/bits/errors.js";
+import { isEinval } from "../../src/bits/index.js";
 import { addDmaPacket, addDmaPacketCce, fmaInfo, kbinCceOpToSdmaCceOp } from "../../src/runtime/index.js";
 import { makeVring, words } from "./fixtures.js";
 

@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/index.js";
-import { toDescriptor } from "../../src/engine/descriptor.js";
-import { type CcePlan, planPacket } from "../../src/engine/packet-plan.js";
-import { CAYMAN } from "../../src/hal/arch-profile.js";
+import { type CcePlan, planPacket, toDescriptor } from "../../src/engine/index.js";
+import { CAYMAN } from "../../src/hal/index.js";
 import {
   addDmaPacketCce,
   addGradientPacket,
