@@ -44,7 +44,7 @@ export function readBigBits(bytes: Uint8Array, base: number, bit: number, width:
   return (acc >> shift) & ((1n << BigInt(width)) - 1n);
 }
 
-/** Write an unsigned field of any width from a bigint already known to fit. */
+/** Write an unsigned field of any width from a bigint already known to fit, 32 bits at a time. */
 export function writeBigBits(
   bytes: Uint8Array,
   base: number,
@@ -52,19 +52,9 @@ export function writeBigBits(
   width: number,
   value: bigint,
 ): void {
-  let pos = bit;
-  let left = width;
-  let v = value;
-  while (left > 0) {
-    const at = base + (pos >> 3);
-    const shift = pos & 7;
-    const n = Math.min(8 - shift, left);
-    const lowMask = (1 << n) - 1;
-    const mask = lowMask << shift;
-    bytes[at] = ((bytes[at] as number) & ~mask) | ((Number(v & BigInt(lowMask)) & lowMask) << shift);
-    v >>= BigInt(n);
-    pos += n;
-    left -= n;
+  for (let done = 0; done < width; done += 32) {
+    const n = Math.min(32, width - done);
+    writeBits(bytes, base, bit + done, n, Number(BigInt.asUintN(n, value >> BigInt(done))));
   }
 }
 

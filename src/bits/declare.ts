@@ -42,11 +42,12 @@ export interface StructNode<
 export interface ArrayNode<
   N extends string = string,
   I extends readonly LayoutNode[] = readonly LayoutNode[],
+  C extends number = number,
 > {
   readonly node: "array";
   readonly name: N;
   readonly bit: number;
-  readonly count: number;
+  readonly count: C;
   readonly strideBits: number;
   /** The element: a single leaf (named "") or a list of fields relative to the element start. */
   readonly item: I;
@@ -146,13 +147,13 @@ export const struct = <N extends string, const F extends readonly LayoutNode[]>(
 });
 
 /** `count` elements every `strideBits`, starting at `bit`. */
-export const array = <N extends string, const I extends readonly LayoutNode[]>(
+export const array = <N extends string, const I extends readonly LayoutNode[], C extends number>(
   name: N,
   bit: number,
-  count: number,
+  count: C,
   strideBits: number,
   item: I,
-): ArrayNode<N, I> => ({ node: "array", name, bit, count, strideBits, item });
+): ArrayNode<N, I, C> => ({ node: "array", name, bit, count, strideBits, item });
 
 /** Views over the same bits: each arm is a list of fields relative to `bit`. */
 export const union = <N extends string, const A extends Readonly<Record<string, readonly LayoutNode[]>>>(

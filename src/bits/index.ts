@@ -1,7 +1,53 @@
-export * from "./bitfield.js";
-export * from "./declare.js";
-export * from "./errors.js";
-export * from "./hex.js";
-export * from "./layout.js";
-export * from "./lookup.js";
-export * from "./shape.js";
+/**
+ * sdmakit bits: the generic little-endian bit-field and layout engine (declare a layout as data,
+ * compile it once into encode / decode / field readers, its TypeScript shape inferred), hex helpers
+ * and the error classes every layer throws. Zero dependencies.
+ * @module
+ */
+export { f32FromBits, f32ToBits, readBigBits, readBits, writeBigBits, writeBits } from "./bitfield.js";
+export {
+  array,
+  bool,
+  constant,
+  enumField,
+  type Fidelity,
+  f32,
+  int,
+  type LayoutDecl,
+  type LayoutNode,
+  type LeafKind,
+  reserved,
+  struct,
+  uint,
+  union,
+} from "./declare.js";
+export {
+  DecodeError,
+  DeviceFault,
+  type Einval,
+  ERROR_EXIT_STATUS,
+  type ErrorCode,
+  einval,
+  FieldError,
+  isEinval,
+  LayoutDefinitionError,
+  SdmaAbortError,
+  SdmaAssertError,
+  SdmakitError,
+  UsageError,
+} from "./errors.js";
+export { fromHex, hex32, toHex, wordsOf } from "./hex.js";
+export {
+  compileLayout,
+  type DecodeIssue,
+  type FieldReader,
+  type Fields,
+  type FieldValue,
+  type Layout,
+  type LayoutInput,
+  type LayoutShape,
+  type Leaf,
+  reservedIssue,
+} from "./layout.js";
+export { lookupOwn } from "./lookup.js";
+export type { DecodedValue, EncodedValue, InputOf, ShapeOf } from "./shape.js";

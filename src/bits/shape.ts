@@ -68,13 +68,20 @@ export type EncodedValue<K extends LeafKind, W extends number> = K extends "bool
 /** `prefix` + `name`; an unnamed leaf (an array element) is the prefix without its dot. */
 type Join<P extends string, N extends string> = N extends "" ? (P extends `${infer Q}.` ? Q : P) : `${P}${N}`;
 
+/** The indices 0..C-1 of an array of literal length C (any number when C is not literal). */
+type Indices<C extends number, Seen extends unknown[] = []> = number extends C
+  ? number
+  : Seen["length"] extends C
+    ? never
+    : Seen["length"] | Indices<C, [...Seen, unknown]>;
+
 /** [path, kind, width] for every leaf under one node. */
 type NodeEntries<X, P extends string> = X extends LeafNode<infer N, infer K, infer W>
   ? [Join<P, N>, K, W]
   : X extends StructNode<infer N, infer F>
     ? ListEntries<F, `${Join<P, N>}.`>
-    : X extends ArrayNode<infer N, infer I>
-      ? ListEntries<I, `${Join<P, N>}.${number}.`>
+    : X extends ArrayNode<infer N, infer I, infer C>
+      ? ListEntries<I, `${Join<P, N>}.${Indices<C>}.`>
       : X extends UnionNode<infer N, infer A>
         ? {
             [Arm in keyof A & string]: ListEntries<

@@ -9,6 +9,7 @@
  * @module
  */
 
+export { useCheckKernels } from "./check/check-kernels.js";
 export { COLLECTIVE_DTYPES, collectiveDtype, exactIntegerRange } from "./check/dtypes.js";
 export { exactResult } from "./check/exact-result.js";
 export {
@@ -90,11 +91,20 @@ export {
   type ArchTiming,
   CALIBRATION,
   calibratedEngineRate,
+  engineCostModel,
   SEMAPHORE_TO_START_NS,
 } from "./timing/cost-model.js";
 export { type LegCost, LegCoster } from "./timing/leg-cost.js";
 export { ARCH_LINKS, type ArchLinks, type LinkClass, type LinkSpec } from "./timing/links.js";
-export { type Schedule, type ScheduleOptions, scheduleCollective, type Timing } from "./timing/schedule.js";
+export { NodeFold } from "./timing/node-fold.js";
+export {
+  type PreparedSchedule,
+  prepareSchedule,
+  type Schedule,
+  type ScheduleOptions,
+  scheduleCollective,
+  type Timing,
+} from "./timing/schedule.js";
 export {
   buildTopology,
   checkLnc,

@@ -5,6 +5,8 @@
  * @module
  */
 export { type CostModel, ProfileCostModel, type ProfileCostOptions } from "./cost-model.js";
+/** The decoder on its own: fetched descriptor bytes → the engine's view and its packet plan or fault. */
+export { type Descriptor, toDescriptor } from "./descriptor.js";
 export {
   DEFAULT_PACKET_BUDGET,
   Device,
@@ -48,6 +50,7 @@ export {
   sbufAddress,
   semaphoreAddress,
 } from "./memory-map.js";
+export { type CcePlan, type PacketPlan, planPacket } from "./packet-plan.js";
 export {
   ARENA_SCRATCH_BYTES,
   FIRST_ARENA_BYTES,
@@ -56,4 +59,5 @@ export {
   pooledArenaBytes,
   releaseFreeArenas,
 } from "./page-arenas.js";
+export { PlanCache } from "./plan-cache.js";
 export { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";

@@ -82,7 +82,7 @@ export function planS3d3(
   const { core } = options;
   if (!Number.isInteger(core) || core < 0 || core >= profile.neuronCores)
     throw new FieldError("execute-s3d3", "core", core, `0..${profile.neuronCores - 1} (${profile.name})`);
-  const lnc = word.lncSizeFmt === LncSizeFmt.LNC2 ? 2 : 1;
+  const lnc = word.lnc_size_fmt === LncSizeFmt.LNC2 ? 2 : 1;
   return lowerS3d3Word(
     word,
     { arch: profile, nodes: options.nodes ?? 1, place: { self: core, ringSize: profile.neuronCores, lnc } },

@@ -21,7 +21,7 @@ export const S3D3_LOWERING_LIMIT = "sdmakit-lowering";
 /** One thing sdmakit's lowering cannot do with a word libnrt calls valid. */
 export interface S3d3LoweringLimit {
   readonly code: typeof S3D3_LOWERING_LIMIT;
-  /** The field the lowering names (`dst.numElem`, `src.pattern`, …), or `events` / `word`. */
+  /** The field the lowering names (`dst.num_elem`, `src.pattern`, …), or `events` / `word`. */
   readonly field: string;
   readonly message: string;
 }
@@ -30,7 +30,7 @@ export interface S3d3LoweringLimit {
  * The lowering limits of a word libnrt's rules pass (call it only on a valid word), lowered as
  * `options` say (the core; `reduceOp` for a reduce-copy leg); empty when it lowers.
  * @throws FieldError for a core outside the device (a bad argument, not a limit).
- * @example s3d3LoweringLimits(word, archProfile("trn2"), { core: 0 }).map((l) => l.field) // ["dst.numElem"]
+ * @example s3d3LoweringLimits(word, archProfile("trn2"), { core: 0 }).map((l) => l.field) // ["dst.num_elem"]
  */
 export function s3d3LoweringLimits(
   word: S3d3Word,
@@ -51,7 +51,7 @@ export function s3d3LoweringLimits(
   };
   // The events first: the lowering checks them last, after the legs, so a leg limit would hide them.
   try {
-    eventsPlan(word.events);
+    eventsPlan(word);
   } catch (e) {
     note("events", e);
   }

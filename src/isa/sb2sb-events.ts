@@ -4,7 +4,7 @@
  */
 import { UsageError } from "../bits/errors.js";
 import { UPDATE_COMPLETE_OFFSET, UPDATE_MODE_NAMES, WAIT_MODE_NAMES } from "./header-events-model.js";
-import type { S3d3Events } from "./s3d3-word.js";
+import type { S3d3Word } from "./s3d3-word.js";
 
 /** A semaphore comparison the instruction waits on: sem[index] <cmp> value. */
 export interface SemaphoreWait {
@@ -45,30 +45,33 @@ const UPDATE_ACTION: Readonly<Record<number, SemaphoreUpdate["action"]>> = {
 /**
  * The semaphore wait and update of an events field. Only the immediate semaphore modes are modelled.
  * @throws UsageError for an event-flag or register mode (sdmakit models semaphores, not event flags or registers).
- * @example eventsPlan({ waitMode: 5, waitIdx: 3, updateMode: 3, updateIdx: 4, semaphoreValue: 1 })
+ * @example eventsPlan({ ...word, "events.wait_mode": 5, "events.wait_idx": 3, "events.update_mode": 3, "events.update_idx": 4, "events.semaphore_value": 1 })
  *   // { wait: { index: 3, compare: "ge", value: 1 }, update: { index: 4, action: "inc", value: 1, when: "read" } }
  */
-export function eventsPlan(e: S3d3Events): EventsPlan {
+export function eventsPlan(w: Pick<S3d3Word, `events.${string}` & keyof S3d3Word>): EventsPlan {
+  const waitMode = w["events.wait_mode"];
+  const updateMode = w["events.update_mode"];
+  const semaphoreValue = w["events.semaphore_value"];
   let wait: SemaphoreWait | undefined;
   let update: SemaphoreUpdate | undefined;
-  if (e.waitMode !== 0) {
-    const compare = WAIT_COMPARE[e.waitMode];
+  if (waitMode !== 0) {
+    const compare = WAIT_COMPARE[waitMode];
     if (compare === undefined)
       throw new UsageError(
-        `wait_mode ${WAIT_MODE_NAMES[e.waitMode] ?? e.waitMode} is not modelled (only NONE and SEM_*_IMM)`,
+        `wait_mode ${WAIT_MODE_NAMES[waitMode] ?? waitMode} is not modelled (only NONE and SEM_*_IMM)`,
       );
-    wait = { index: e.waitIdx, compare, value: e.semaphoreValue };
+    wait = { index: w["events.wait_idx"], compare, value: semaphoreValue };
   }
-  if (e.updateMode !== 0) {
-    const complete = e.updateMode > UPDATE_COMPLETE_OFFSET;
-    const action = UPDATE_ACTION[complete ? e.updateMode - UPDATE_COMPLETE_OFFSET : e.updateMode];
+  if (updateMode !== 0) {
+    const complete = updateMode > UPDATE_COMPLETE_OFFSET;
+    const action = UPDATE_ACTION[complete ? updateMode - UPDATE_COMPLETE_OFFSET : updateMode];
     if (action === undefined)
       throw new UsageError(
-        `update_mode ${UPDATE_MODE_NAMES[e.updateMode] ?? e.updateMode} is not modelled (only NONE and SEM_*)`,
+        `update_mode ${UPDATE_MODE_NAMES[updateMode] ?? updateMode} is not modelled (only NONE and SEM_*)`,
       );
     // MODEL: INC / DEC move by 1; ADD / SUB / WR use semaphore_value.
-    const value = action === "inc" || action === "dec" ? 1 : e.semaphoreValue;
-    update = { index: e.updateIdx, action, value, when: complete ? "complete" : "read" };
+    const value = action === "inc" || action === "dec" ? 1 : semaphoreValue;
+    update = { index: w["events.update_idx"], action, value, when: complete ? "complete" : "read" };
   }
   return { ...(wait && { wait }), ...(update && { update }) };
 }

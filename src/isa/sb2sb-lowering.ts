@@ -10,8 +10,8 @@ import { sbufAddress } from "../spec/address-map.js";
 import { type Dtype, dtypeBytes } from "../spec/dtype.js";
 import { EncdNeigh, LncSizeFmt, type SdmaCceType } from "../spec/enums.js";
 import { SBUF_PARTITION_SHIFT } from "../spec/tables.js";
-import type { Addr4 } from "./addr4.js";
-import type { S3d3Word, Tensor3d } from "./s3d3-word.js";
+import { addr4FromU32 } from "./addr4.js";
+import { type S3d3Word, type Tensor3d, tensorOf } from "./s3d3-word.js";
 import { type EventsPlan, eventsPlan } from "./sb2sb-events.js";
 import { type EncdNeighRef, resolveNeighbor, type Sb2sbPlace } from "./sb2sb-neighbors.js";
 import { isValidSb2sbCollective } from "./sb2sb-validator.js";
@@ -104,14 +104,14 @@ function encdDmaCommonSb2sb(req: Sb2sbRequest, ops: readonly SdmaCceType[] | und
   if (nodes > 1) return einval(SB2SB_MULTI_NODE_MESSAGE);
   const elemBytes = dtypeBytes(req.dtype as Dtype);
   if (elemBytes === 0) throw new FieldError("sb2sb", "dtype", req.dtype, "a dtype with a size");
-  const src = partitionStart(req.src.startAddr, "src");
-  const dst = partitionStart(req.dst.startAddr, "dst");
+  const src = partitionStart(req.src, "src");
+  const dst = partitionStart(req.dst, "dst");
   const srcElems = tensor3dElementOffsets(req.src);
   const dstElems = tensor3dElementOffsets(req.dst);
   if (srcElems.length !== dstElems.length) {
     throw new FieldError(
       "sb2sb",
-      "dst.numElem",
+      "dst.num_elem",
       dstElems.length,
       `${srcElems.length} elements, as many as the source moves`,
     );
@@ -165,7 +165,8 @@ function encdDmaCommonSb2sb(req: Sb2sbRequest, ops: readonly SdmaCceType[] | und
   return legs;
 }
 
-function partitionStart(a: Addr4, side: string): { partition: number; byte: number } {
+function partitionStart(t: Tensor3d, side: string): { partition: number; byte: number } {
+  const a = addr4FromU32(t["start_addr.addr_immediate"]);
   if (a.kind !== "imm")
     throw new UsageError(
       `${side} start address is register-sourced (${a.kind}); sdmakit lowers immediate addresses only`,
@@ -215,20 +216,20 @@ export function lowerS3d3Word(
   const verdict = isValidSb2sbCollective(word, { arch: topology.arch });
   if (!verdict.valid)
     throw new UsageError(`the S3D3 word is invalid: ${verdict.reasons.map((r) => r.code).join(", ")}`);
-  const lnc2 = word.lncSizeFmt === LncSizeFmt.LNC2;
+  const lnc2 = word.lnc_size_fmt === LncSizeFmt.LNC2;
   const neigh = resolveNeighbor(lnc2 ? EncdNeigh.PEER_LOCAL : EncdNeigh.LOCAL, {
     ...topology.place,
     lnc: lnc2 ? 2 : 1,
   });
   const req: Sb2sbRequest = {
     neigh,
-    src: word.src,
-    dst: word.dst,
-    dtype: word.inDtype,
-    channels: word.numActiveChannels,
+    src: tensorOf(word, "src_mem_pattern"),
+    dst: tensorOf(word, "dst_mem_pattern"),
+    dtype: word.in_dtype,
+    channels: word.num_active_channels,
     topology,
   };
   const legs = reduceOp === undefined ? encdDmaCopySb2sb(req) : encdDmaReduceCopySb2sb(req, reduceOp);
   if (!Array.isArray(legs)) return legs;
-  return { events: eventsPlan(word.events), legs };
+  return { events: eventsPlan(word), legs };
 }

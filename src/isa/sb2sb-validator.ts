@@ -6,7 +6,7 @@ import { type ArchName, type ArchProfile, archProfile } from "../hal/arch-profil
 import { DTYPE_NAMES, isDtype } from "../spec/dtype.js";
 import { LncSizeFmt, namesOf } from "../spec/enums.js";
 import { POOLING_NUM_CHANNELS, S3D3_MAX_ELEMENTS } from "../spec/tables.js";
-import { addr4HasShapeReg, addr4IsPsum, PARTITION_OFFSET_PSUM_BIT } from "./addr4.js";
+import { addr4FromU32, addr4HasShapeReg, addr4IsPsum, PARTITION_OFFSET_PSUM_BIT } from "./addr4.js";
 import {
   DEBUG_CMD_NAMES,
   INST_WORD_LEN_DWORDS,
@@ -15,7 +15,7 @@ import {
 } from "./header-events-model.js";
 import { OPCODE_SB2SB_COLLECTIVE } from "./opcodes.js";
 import type { S3d3Reason, S3d3ReasonCode, S3d3Verdict } from "./s3d3-reasons.js";
-import { decodeS3d3, type S3d3Word, type Tensor3d } from "./s3d3-word.js";
+import { decodeS3d3, type PatternName, type S3d3Word, type Tensor3d, tensorOf } from "./s3d3-word.js";
 
 /** Options of {@link isValidSb2sbCollective}. */
 export interface Sb2sbValidateOptions {
@@ -34,10 +34,10 @@ const LNC_NAMES = namesOf(LncSizeFmt);
 
 /**
  * t3d_element_count (common.h:1742-1744): num_elem[0] · num_elem[1] · num_elem[2], exact.
- * @example t3dElementCount({ ..., numElem: [16, 4, 2] }) // 128
+ * @example t3dElementCount({ ..., "num_elem.0": 16, "num_elem.1": 4, "num_elem.2": 2 }) // 128
  */
 export function t3dElementCount(t: Tensor3d): number {
-  return t.numElem[0] * t.numElem[1] * t.numElem[2];
+  return t["num_elem.0"] * t["num_elem.1"] * t["num_elem.2"];
 }
 
 /**
@@ -67,49 +67,49 @@ export function isValidSb2sbCollective(
   checkHeaderAndEvents(w, fail);
 
   for (const [field, dt] of [
-    ["in_dtype", w.inDtype],
-    ["out_dtype", w.outDtype],
+    ["in_dtype", w.in_dtype],
+    ["out_dtype", w.out_dtype],
   ] as const) {
     if (!isDtype(dt)) {
       fail("dtype-invalid", field, `${field} = ${dt} is not a valid dtype (1..15)`);
     }
   }
-  if (w.inDtype !== w.outDtype) {
+  if (w.in_dtype !== w.out_dtype) {
     fail(
       "dtype-mismatch",
       "out_dtype",
-      `in_dtype ${dtypeLabel(w.inDtype)} ≠ out_dtype ${dtypeLabel(w.outDtype)}: SB2SB does not convert`,
+      `in_dtype ${dtypeLabel(w.in_dtype)} ≠ out_dtype ${dtypeLabel(w.out_dtype)}: SB2SB does not convert`,
     );
   }
   if (w.reserved0 !== 0)
     fail("reserved-nonzero", "reserved0", `reserved0 (bytes 14..15) is 0x${w.reserved0.toString(16)}, not 0`);
 
-  const lnc = LNC_NAMES[w.lncSizeFmt];
+  const lnc = LNC_NAMES[w.lnc_size_fmt];
   if (lnc === undefined) {
     fail(
       "lnc-size-fmt-invalid",
       "lnc_size_fmt",
-      `lnc_size_fmt = ${w.lncSizeFmt} is not an LNC_SIZE_FMT value (0..3)`,
+      `lnc_size_fmt = ${w.lnc_size_fmt} is not an LNC_SIZE_FMT value (0..3)`,
     );
-  } else if (w.lncSizeFmt === LncSizeFmt.LNC4 || w.lncSizeFmt === LncSizeFmt.LNC8) {
+  } else if (w.lnc_size_fmt === LncSizeFmt.LNC4 || w.lnc_size_fmt === LncSizeFmt.LNC8) {
     fail(
       "lnc-size-fmt-unsupported",
       "lnc_size_fmt",
       `lnc_size_fmt ${lnc} is rejected: only LNC1 (self-test) and LNC2 (NC pair)`,
     );
   }
-  if (w.numActiveChannels === 0 || w.numActiveChannels > POOLING_NUM_CHANNELS) {
+  if (w.num_active_channels === 0 || w.num_active_channels > POOLING_NUM_CHANNELS) {
     fail(
       "active-channels-range",
       "num_active_channels",
-      `num_active_channels = ${w.numActiveChannels} is out of range 1..${POOLING_NUM_CHANNELS}`,
+      `num_active_channels = ${w.num_active_channels} is out of range 1..${POOLING_NUM_CHANNELS}`,
     );
   }
   if (w.reserved1 !== 0n)
     fail("reserved-nonzero", "reserved1", `reserved1 (bytes 34..47) is 0x${w.reserved1.toString(16)}, not 0`);
 
-  checkTensor(w.src, "src_mem_pattern", "read", fail);
-  const srcCount = t3dElementCount(w.src);
+  checkTensor(tensorOf(w, "src_mem_pattern"), "src_mem_pattern", "read", fail);
+  const srcCount = t3dElementCount(tensorOf(w, "src_mem_pattern"));
   if (srcCount > S3D3_MAX_ELEMENTS) {
     fail(
       "src-too-many-elements",
@@ -117,7 +117,7 @@ export function isValidSb2sbCollective(
       `the source moves ${srcCount} elements; at most ${S3D3_MAX_ELEMENTS} per word`,
     );
   }
-  checkTensor(w.dst, "dst_mem_pattern", "write", fail);
+  checkTensor(tensorOf(w, "dst_mem_pattern"), "dst_mem_pattern", "write", fail);
   return { valid: reasons.length === 0, reasons };
 }
 
@@ -125,36 +125,36 @@ type Fail = (code: S3d3ReasonCode, field: string, message: string) => void;
 
 /** dbg_has_valid_neuron_header + dbg_has_valid_neuron_events (seed 002 §4.5; the tables are MODEL). */
 function checkHeaderAndEvents(w: S3d3Word, fail: Fail): void {
-  const { header: h, events: e } = w;
-  if (h.opcode !== OPCODE_SB2SB_COLLECTIVE) {
-    fail("header-opcode", "header.opcode", `opcode 0x${h.opcode.toString(16)} is not SB2SB_COLLECTIVE 0xbf`);
+  const opcode = w["header.opcode"];
+  if (opcode !== OPCODE_SB2SB_COLLECTIVE) {
+    fail("header-opcode", "header.opcode", `opcode 0x${opcode.toString(16)} is not SB2SB_COLLECTIVE 0xbf`);
   }
-  if (h.instWordLen !== INST_WORD_LEN_DWORDS) {
+  if (w["header.inst_word_len"] !== INST_WORD_LEN_DWORDS) {
     fail(
       "header-inst-word-len",
       "header.inst_word_len",
-      `inst_word_len = ${h.instWordLen}; a 64-byte word is ${INST_WORD_LEN_DWORDS} dwords`,
+      `inst_word_len = ${w["header.inst_word_len"]}; a 64-byte word is ${INST_WORD_LEN_DWORDS} dwords`,
     );
   }
-  if (DEBUG_CMD_NAMES[h.debugCmd] === undefined) {
+  if (DEBUG_CMD_NAMES[w["header.debug_cmd"]] === undefined) {
     fail(
       "header-debug-cmd",
       "header.debug_cmd",
-      `debug_cmd = ${h.debugCmd} is not a DEBUG_CMD_LEVELS value (${codes(DEBUG_CMD_NAMES)})`,
+      `debug_cmd = ${w["header.debug_cmd"]} is not a DEBUG_CMD_LEVELS value (${codes(DEBUG_CMD_NAMES)})`,
     );
   }
-  if (WAIT_MODE_NAMES[e.waitMode] === undefined) {
+  if (WAIT_MODE_NAMES[w["events.wait_mode"]] === undefined) {
     fail(
       "events-wait-mode",
       "events.wait_mode",
-      `wait_mode = ${e.waitMode} is not a WAIT_MODE value (0..15)`,
+      `wait_mode = ${w["events.wait_mode"]} is not a WAIT_MODE value (0..15)`,
     );
   }
-  if (UPDATE_MODE_NAMES[e.updateMode] === undefined) {
+  if (UPDATE_MODE_NAMES[w["events.update_mode"]] === undefined) {
     fail(
       "events-update-mode",
       "events.update_mode",
-      `update_mode = ${e.updateMode} is not an UPDATE_MODE value (0..9, 17..25)`,
+      `update_mode = ${w["events.update_mode"]} is not an UPDATE_MODE value (0..9, 17..25)`,
     );
   }
 }
@@ -163,9 +163,10 @@ function checkHeaderAndEvents(w: S3d3Word, fail: Fail): void {
  * tensor3d_valid(t, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True) (common.h:1906) plus
  * the 0xffff guard. The dtype argument is checked once, by the dtype rule.
  */
-function checkTensor(t: Tensor3d, p: string, access: "read" | "write", fail: Fail): void {
-  if (!addr4HasShapeReg(t.startAddr)) {
-    t.numElem.forEach((n, d) => {
+function checkTensor(t: Tensor3d, p: PatternName, access: "read" | "write", fail: Fail): void {
+  const a = addr4FromU32(t["start_addr.addr_immediate"]);
+  if (!addr4HasShapeReg(a)) {
+    [t["num_elem.0"], t["num_elem.1"], t["num_elem.2"]].forEach((n, d) => {
       if (n === 0)
         fail(
           "tensor-num-elem-zero",
@@ -174,7 +175,6 @@ function checkTensor(t: Tensor3d, p: string, access: "read" | "write", fail: Fai
         );
     });
   }
-  const a = t.startAddr;
   if (addr4IsPsum(a) && a.kind === "imm") {
     fail(
       "tensor-addr-psum",

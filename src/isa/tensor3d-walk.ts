@@ -6,11 +6,11 @@ import type { Tensor3d } from "./s3d3-word.js";
 
 /**
  * The element offsets (in elements, from the start address) the pattern visits, in order.
- * @example tensor3dElementOffsets({ ..., stepElem: [1, 8, 0], numElem: [2, 2, 1] }) // [0, 1, 8, 9]
+ * @example tensor3dElementOffsets({ ..., "step_elem.0": 1, "step_elem.1": 8, "num_elem.0": 2, "num_elem.1": 2, "num_elem.2": 1 }) // [0, 1, 8, 9]
  */
 export function tensor3dElementOffsets(t: Tensor3d): number[] {
-  const [n0, n1, n2] = t.numElem;
-  const [s0, s1, s2] = t.stepElem;
+  const [n0, n1, n2] = [t["num_elem.0"], t["num_elem.1"], t["num_elem.2"]];
+  const [s0, s1, s2] = [t["step_elem.0"], t["step_elem.1"], t["step_elem.2"]];
   const out: number[] = [];
   for (let k = 0; k < n2; k++)
     for (let j = 0; j < n1; j++) for (let i = 0; i < n0; i++) out.push(i * s0 + j * s1 + k * s2);

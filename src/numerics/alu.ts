@@ -106,23 +106,27 @@ function isF32(x: number): boolean {
 
 /** MIN: acc[i] = minimum(acc[i], src[i]). */
 export function aluMin(acc: Float32Array, src: Float32Array, count: number): void {
-  checkCount("aluMin", count, acc, src);
-  if (wasmAlu("min", acc, Dtype.FP32, src, 0, count)) return;
-  const bits = f32Bits(acc);
-  for (let i = 0; i < count; i++) {
-    const r = Math.min(acc[i]!, src[i]!);
-    acc[i] = r;
-    if (Number.isNaN(r)) bits[i] = CANONICAL_NAN_BITS;
-  }
+  minMax("min", Math.min, acc, src, count);
 }
 
 /** MAX: acc[i] = maximum(acc[i], src[i]). */
 export function aluMax(acc: Float32Array, src: Float32Array, count: number): void {
-  checkCount("aluMax", count, acc, src);
-  if (wasmAlu("max", acc, Dtype.FP32, src, 0, count)) return;
+  minMax("max", Math.max, acc, src, count);
+}
+
+/** MIN or MAX element by element, a NaN result canonical (the wasm kernel when there is one). */
+function minMax(
+  op: "min" | "max",
+  pick: (a: number, b: number) => number,
+  acc: Float32Array,
+  src: Float32Array,
+  count: number,
+): void {
+  checkCount(op === "min" ? "aluMin" : "aluMax", count, acc, src);
+  if (wasmAlu(op, acc, Dtype.FP32, src, 0, count)) return;
   const bits = f32Bits(acc);
   for (let i = 0; i < count; i++) {
-    const r = Math.max(acc[i]!, src[i]!);
+    const r = pick(acc[i]!, src[i]!);
     acc[i] = r;
     if (Number.isNaN(r)) bits[i] = CANONICAL_NAN_BITS;
   }

@@ -61,6 +61,8 @@ export {
  * encodeFromF32(Dtype.FP8_E4, Float32Array.of(300), 0, 1, out, 0, RNE, "satfinite"); // out[0] = 0x77 (240)
  */
 export { decodeToF32, encodeFromF32 } from "./codec.js";
+/** The scalar narrow-float encoder the kernels are checked against, and the switch between wasm and JS kernels. */
+export { encodeNarrowFloat } from "./float-encode.js";
 /**
  * The five narrow float formats (bf16, fp16, fp8 e3m4 / e4m3 / e5m2) as data.
  * @example narrowFloatFormat(Dtype.FP8_E4)?.maxCode; // 0x77
@@ -70,7 +72,7 @@ export type { NarrowFloatFormat } from "./float-formats.js";
  * The format of a narrow float dtype; undefined for FP32 and the integers. Never throws.
  * @example narrowFloatFormat(Dtype.FP8_E5)?.infCode; // 0x7c
  */
-export { narrowFloatFormat } from "./float-formats.js";
+export { BF16_FORMAT, narrowFloatFormat } from "./float-formats.js";
 /**
  * FP32 fused multiply-add a·b + c with a single rounding. Never throws.
  * @example fmaF32((1 + 2 ** -23) * 2 ** -12, (2 - 2 ** -22) * 2 ** -13, 1 + 2 ** -23); // 1 + 2^-23, not 1 + 2^-22
@@ -115,4 +117,4 @@ export { SrStream } from "./sr-stream.js";
  * into the kernel arena rather than decoding it in JS. Never throws.
  * @example wasmHasDtype(Dtype.FP8_E4); // true
  */
-export { WasmArena, wasmHasDtype } from "./wasm/kernels.js";
+export { useWasmKernels, WasmArena, wasmHasDtype, wasmKernelsRun } from "./wasm/kernels.js";

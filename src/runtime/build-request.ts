@@ -9,7 +9,7 @@ import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import { RegisterFile } from "../hal/register-file.js";
 import { Dtype, dtypeBytes, dtypeFromName } from "../spec/dtype.js";
 import { KBIN_OP_BY_NAME, KbinDmaDescOp } from "../spec/enums.js";
-import type { CceInfo } from "./cce-info.js";
+import { type CceInfo, fmaInfo, minMaxConstant } from "./cce-info.js";
 import { addDmaPacketCce, type CceRequest } from "./cce-packet.js";
 import { addDmaPacket, type CopyRequest } from "./copy-packet.js";
 import { encdGetCceReducePacketSize } from "./gates.js";
@@ -252,15 +252,15 @@ function cceInfoOf(
       throw new FieldError("build-request", "scales", o.scales, "an array of numbers");
     }
     const scaleDtype = o.scaleDtype === undefined ? Dtype.FP32 : dtype("scaleDtype", o.scaleDtype);
-    return { numSources, numDests, fmaInfo: { scaleDtype, scale: o.scales as number[] } };
+    return { num_sources: numSources, num_dests: numDests, ...fmaInfo(o.scales as number[], scaleDtype) };
   }
   if ((op === KbinDmaDescOp.MIN || op === KbinDmaDescOp.MAX) && o.constant !== undefined) {
     const constantDtype =
       o.constantDtype === undefined ? Dtype.FP32 : dtype("constantDtype", o.constantDtype);
     return {
-      numSources,
-      numDests,
-      minMaxInfo: { useConstant: true, constantDtype, constant: constantBits(o.constant, constantDtype) },
+      num_sources: numSources,
+      num_dests: numDests,
+      ...minMaxConstant(constantBits(o.constant, constantDtype), constantDtype),
     };
   }
   return null;

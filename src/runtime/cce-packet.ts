@@ -21,7 +21,7 @@ import {
 import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import { cceDescriptors, type PacketOp, type PacketShape, type PacketSlot } from "../spec/ring-packet.js";
 import { CCE_INFO_MAX_SOURCES, COMBO_MORE } from "../spec/tables.js";
-import type { CceInfo } from "./cce-info.js";
+import { type CceInfo, fmaScale } from "./cce-info.js";
 import { CcePacketTemplate, TemplateCache } from "./cce-template.js";
 import {
   fmaDescriptorFields,
@@ -231,18 +231,18 @@ function checkShape(profile: ArchProfile, t: CceTransfer): Shape {
   }
   if (t.dests.length < 1) throw new FieldError("cce-request", "dests", t.dests.length, "1.. destinations");
   if (t.cceInfo !== null) {
-    if (t.cceInfo.numSources !== n)
+    if (t.cceInfo.num_sources !== n)
       throw new FieldError(
         "cce-info",
         "num_sources",
-        t.cceInfo.numSources,
+        t.cceInfo.num_sources,
         `${n} (the source addresses given)`,
       );
-    if (t.cceInfo.numDests !== t.dests.length) {
+    if (t.cceInfo.num_dests !== t.dests.length) {
       throw new FieldError(
         "cce-info",
         "num_dests",
-        t.cceInfo.numDests,
+        t.cceInfo.num_dests,
         `${t.dests.length} (the destination addresses given)`,
       );
     }
@@ -297,8 +297,7 @@ function addArm(t: CceTransfer, s: Shape): OpArm {
 function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
   const info = t.cceInfo;
   if (info === null) throw new SdmaAssertError(VRING_C, 0x3b8, CCE_INT, "cce_info != NULL");
-  const fma = info.fmaInfo ?? { scaleDtype: 0, scale: [] };
-  const scaleDt = kbinDtypeToSdmaDtype(fma.scaleDtype);
+  const scaleDt = kbinDtypeToSdmaDtype(info["fma_info.scale_dtype"] ?? 0);
   if (scaleDt !== Dtype.FP32) {
     throw new SdmaAssertError(
       VRING_C,
@@ -307,13 +306,10 @@ function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
       "sdma_scale_dtype == al_sdma_m2m_meta_ctrl_data_type_fp32",
     );
   }
-  if (fma.scale.length < t.sources.length) {
-    throw new FieldError(
-      "cce-info",
-      "fma_info.scale",
-      fma.scale.length,
-      `${t.sources.length}.. scales (one per source)`,
-    );
+  const scale = t.sources.map((_, i) => fmaScale(info, i));
+  const missing = scale.indexOf(undefined);
+  if (missing >= 0) {
+    throw new FieldError("cce-info", `fma_info.scale.${missing}`, undefined, "a scale for every source");
   }
   return {
     metaLayout: FMA_META,
@@ -323,7 +319,7 @@ function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
         a_sel: FmaOperand.INPUT_BUFFER,
         b_sel: FmaOperand.SCALE,
         c_sel: FmaOperand.STORED_BUFFER,
-        scale: fma.scale[i] as number,
+        scale: scale[i] as number,
       }),
     }),
     meta: (last, wrbar) =>
@@ -333,20 +329,21 @@ function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
 
 /** The MIN / MAX arm: libnrt al_sdma_m2m_build_min_max_packet @0x454130, seed 000 §4.1. */
 function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
-  const mm = t.cceInfo?.minMaxInfo;
-  const useConst = mm?.useConstant ?? false;
+  const info = t.cceInfo;
+  const useConst = info?.["min_max_info.use_constant"] ?? false;
   let constantDesc: OpArm["constantDesc"];
-  if (useConst && mm !== undefined) {
-    const constDt = kbinDtypeToSdmaDtype(mm.constantDtype);
+  if (useConst && info !== null) {
+    const constDt = kbinDtypeToSdmaDtype(info["min_max_info.constant_dtype"] ?? 0);
     if (!MIN_MAX_CONSTANT_DTYPES.includes(constDt))
       return einval(CCE_MESSAGES.minMaxDtype(dtypeName(constDt)));
-    if (!Number.isInteger(mm.constant) || mm.constant < 0 || mm.constant > 0xffffffff) {
-      throw new FieldError("cce-info", "min_max_info.constant", mm.constant, "0..0xffffffff (raw 32 bits)");
+    const constant = info["min_max_info.constant"] ?? 0;
+    if (!Number.isInteger(constant) || constant < 0 || constant > 0xffffffff) {
+      throw new FieldError("cce-info", "min_max_info.constant", constant, "0..0xffffffff (raw 32 bits)");
     }
     constantDesc = {
       layout: MIN_MAX_DESC,
       fields: minMaxDescriptorFields({
-        constant: mm.constant,
+        constant,
         length: s.txBytes,
         use_const: useConst,
         const_dt: constDt,

@@ -215,7 +215,7 @@ function shapeHash(r: CceRequest): number {
   h = mix(h, r.sources.length);
   h = mix(h, r.dests.length);
   h = mix(h, (r.dmb === undefined ? 0 : r.dmb ? 1 : 2) + (r.wrbar === undefined ? 0 : r.wrbar ? 4 : 8));
-  return mix(h, r.cceInfo === null ? -1 : r.cceInfo.numSources);
+  return mix(h, r.cceInfo === null ? -1 : r.cceInfo.num_sources);
 }
 
 /** Two requests build the same packet but for the addresses. */
@@ -237,25 +237,16 @@ function sameShape(a: CceRequest, b: CceRequest): boolean {
 function sameCceInfo(a: CceInfo | null, b: CceInfo | null): boolean {
   if (a === b) return true;
   if (a === null || b === null) return false;
-  if (a.numSources !== b.numSources || a.numDests !== b.numDests) return false;
-  const fa = a.fmaInfo;
-  const fb = b.fmaInfo;
-  if (fa !== fb) {
-    if (fa === undefined || fb === undefined || fa.scaleDtype !== fb.scaleDtype) return false;
-    if (fa.scale.length !== fb.scale.length) return false;
-    // Object.is: a scale of −0 or NaN is bits in the fma-desc, not a number to compare.
-    for (let i = 0; i < fa.scale.length; i++) if (!Object.is(fa.scale[i], fb.scale[i])) return false;
+  const fa = a as Record<string, unknown>;
+  const fb = b as Record<string, unknown>;
+  let fields = 0;
+  // Object.is: a scale or constant of −0 or NaN is bits in a descriptor, not a number to compare.
+  for (const k in fa) {
+    if (!Object.is(fa[k], fb[k])) return false;
+    fields++;
   }
-  const ma = a.minMaxInfo;
-  const mb = b.minMaxInfo;
-  if (ma === mb) return true;
-  return (
-    ma !== undefined &&
-    mb !== undefined &&
-    ma.useConstant === mb.useConstant &&
-    ma.constantDtype === mb.constantDtype &&
-    Object.is(ma.constant, mb.constant)
-  );
+  for (const _ in fb) fields--;
+  return fields === 0;
 }
 
 /** The little-endian u32 at byte `i`. */

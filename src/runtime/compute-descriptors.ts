@@ -8,7 +8,7 @@
  * The libnrt encoders mask what the decompiled code masks (`a9 & 7`, `sema & 0xFFFFFF`,
  * `length & 0xFFFFFF`, `const_dt & 7`, `a8 << 29` in a u32); the layouts' `encode` stays strict.
  */
-import type { LayoutInput } from "../bits/index.js";
+import type { LayoutInput, LayoutShape } from "../bits/index.js";
 import {
   FMA_DESC,
   GRADIENT_DESC,
@@ -20,11 +20,9 @@ import { SUB_DESC_COMBO_MEMBER, SUB_DESC_LOAD } from "../spec/ring-packet.js";
 import { maskedAsLibnrt } from "./layout-word.js";
 import { replicationMetaFields } from "./meta-ctrl.js";
 
-/** W0 bits 22:0 and 31:24, common to every compute descriptor. */
-export interface ComputeW0 {
-  readonly meta_idx: number;
-  readonly wb?: number;
-}
+/** W0 bits 22:0 and 31:24, common to every compute descriptor: the position and the write-back bits. */
+export type ComputeW0 = Pick<LayoutShape<typeof FMA_DESC>, "meta_idx"> &
+  Partial<Pick<LayoutShape<typeof FMA_DESC>, "wb">>;
 
 /** Fields a builder never takes: W0's constant has_meta, the op tags, the position. */
 type Fixed = "has_meta" | "optype" | "op" | "meta_idx" | "wb";
@@ -47,15 +45,13 @@ export function buildFmaDescriptor(a: FmaDescArgs & ComputeW0): Uint8Array {
   return FMA_DESC.encode({ ...fmaDescriptorFields(a), meta_idx: a.meta_idx, wb: a.wb ?? 0 });
 }
 
-/** Arguments of the MIN/MAX descriptor: its fields plus libnrt's use_const. */
-export interface MinMaxDescArgs {
-  /** The constant, raw 32 bits (W3; the seed's W1 argument). */
-  readonly constant: number;
-  readonly length: number;
+/**
+ * Arguments of the MIN/MAX descriptor: its fields (the constant, raw 32 bits, is the seed's W1
+ * argument; libnrt keeps `const_dt & 7`: fp32 → 2, int32 → 0, uint32 → 1) plus libnrt's use_const.
+ */
+export type MinMaxDescArgs = Pick<LayoutShape<typeof MIN_MAX_DESC>, "constant" | "length" | "const_dt"> & {
   readonly use_const: boolean;
-  /** The constant's SDMA dtype; libnrt keeps `& 7` (fp32 → 2, int32 → 0, uint32 → 1). */
-  readonly const_dt: number;
-}
+};
 
 /** The MIN/MAX descriptor's fields (no position). */
 export function minMaxDescriptorFields(a: MinMaxDescArgs): LayoutInput<typeof MIN_MAX_DESC> {
@@ -78,14 +74,15 @@ export function buildMinMaxDescriptor(a: MinMaxDescArgs & ComputeW0): Uint8Array
   return MIN_MAX_DESC.encode({ ...minMaxDescriptorFields(a), meta_idx: a.meta_idx, wb: a.wb ?? 0 });
 }
 
-/** Arguments of the seed-init descriptor. */
-export interface SeedInitArgs {
+/**
+ * Arguments of the seed-init descriptor: its `seed` field (the 32-bit SR seed, W3, MODEL) plus
+ * libnrt's seed_enable and the combo-member flag 0x4000000 (seed 000 §5.1, set at 0x44ae3e), which
+ * together make its sub_desc.
+ */
+export type SeedInitArgs = Pick<LayoutShape<typeof SEED_INIT_DESC>, "seed"> & {
   readonly seed_enable: boolean;
-  /** The 32-bit SR seed (W3, MODEL). */
-  readonly seed: number;
-  /** The combo-member flag 0x4000000 (seed 000 §5.1, set at 0x44ae3e). */
   readonly combo_member?: boolean;
-}
+};
 
 /** The seed-init descriptor's fields (no position). */
 export function seedInitDescriptorFields(a: SeedInitArgs): LayoutInput<typeof SEED_INIT_DESC> {
@@ -102,11 +99,10 @@ export function buildSeedInitDescriptor(a: SeedInitArgs & ComputeW0): Uint8Array
   return SEED_INIT_DESC.encode({ ...seedInitDescriptorFields(a), meta_idx: a.meta_idx, wb: a.wb ?? 0 });
 }
 
-/** Arguments of the replication descriptor: the meta's mode and the extra destination (W2..W3, MODEL). */
-export interface ReplicationDescArgs {
+/** Arguments of the replication descriptor: the extra destination (`dest`, W2..W3, MODEL) and the meta's mode. */
+export type ReplicationDescArgs = Pick<LayoutShape<typeof REPLICATION_DESC>, "dest"> & {
   readonly mode: number;
-  readonly dest: bigint;
-}
+};
 
 /** The replication descriptor's fields (no position). */
 export function replicationDescriptorFields(a: ReplicationDescArgs): LayoutInput<typeof REPLICATION_DESC> {

@@ -4,22 +4,65 @@
  * bytes on a queue's TX and RX rings and rings the doorbell. MODEL choices: docs/FIDELITY.md.
  * @module
  */
-export * from "./build-request.js";
-export * from "./cce-info.js";
-export * from "./cce-packet.js";
-export * from "./compute-descriptors.js";
-export * from "./copy-packet.js";
-export * from "./describe-written.js";
-export * from "./descriptor.js";
-export * from "./doorbell.js";
-export * from "./gates.js";
-export * from "./gradient-packet.js";
-export * from "./layout-word.js";
-export * from "./meta-ctrl.js";
-export * from "./queue-registers.js";
-export * from "./reduce-chunks.js";
-export * from "./remaps.js";
-export * from "./ring-full.js";
-export * from "./validate-cce-info.js";
-export * from "./vring.js";
-export * from "./vring-pool.js";
+export { parseBuildRequest, runBuildRequest } from "./build-request.js";
+export { type CceInfo, fmaInfo, fmaScale, minMaxConstant } from "./cce-info.js";
+export {
+  addDmaPacketCce,
+  awsCaymanSdmaM2mBuildComboOp,
+  buildCcePacket,
+  type CceRequest,
+  remapCceRequest,
+  type SrSettings,
+  vringAddDmaPacketCceInt,
+} from "./cce-packet.js";
+export {
+  buildFmaDescriptor,
+  buildGradientDescriptor,
+  buildMinMaxDescriptor,
+  buildReplicationDescriptor,
+  buildSeedInitDescriptor,
+  type ComputeW0,
+  type FmaDescArgs,
+  GceMode,
+  type GradientDescArgs,
+  type MinMaxDescArgs,
+  type ReplicationDescArgs,
+  type SeedInitArgs,
+} from "./compute-descriptors.js";
+export { addDmaPacket, buildCopyPacket, type CopyRequest, MAX_COPY_BYTES } from "./copy-packet.js";
+export { describeLine, describeWritten } from "./describe-written.js";
+export { DOORBELL_ACCESSOR } from "./doorbell.js";
+export {
+  awsHalGetSdmaMaxCceElements,
+  encdGetCceReducePacketSize,
+  hasValidDmaCceInoutDtypeNcV1,
+} from "./gates.js";
+export { addGradientPacket, type GceRequest } from "./gradient-packet.js";
+export { wordBytes } from "./layout-word.js";
+export {
+  type AddMetaArgs,
+  buildAddMetaCtrl,
+  buildCceExtMetaCtrl,
+  buildFmaMetaCtrl,
+  buildGradientMetaCtrl,
+  buildMinMaxMetaCtrl,
+  buildReplicationMetaCtrl,
+  type CceExtMetaArgs,
+  copyMetaCtrl,
+  type FmaMetaArgs,
+  type GradientMetaArgs,
+  type MinMaxMetaArgs,
+} from "./meta-ctrl.js";
+export type { QueueId } from "./queue-registers.js";
+export {
+  chunkCount,
+  chunkRun,
+  REDUCE_PRIORITY_CLASS,
+  type RunChunk,
+  reducePacketBytes,
+} from "./reduce-chunks.js";
+export { kbinCceOpToSdmaCceOp, kbinDtypeToSdmaDtype } from "./remaps.js";
+export { RingFullError } from "./ring-full.js";
+export { validateCceInfo } from "./validate-cce-info.js";
+export { Vring, type WrittenDescriptor } from "./vring.js";
+export { ringAreaEnd, VringPool } from "./vring-pool.js";

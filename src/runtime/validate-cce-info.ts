@@ -12,7 +12,6 @@ import { Dtype } from "../spec/dtype.js";
 import { CCE_OP_BY_NAME, type CceOpName } from "../spec/enums.js";
 import { CCE_INFO } from "../spec/layouts/index.js";
 import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
-import type { CceInfo } from "./cce-info.js";
 import { buildCcePacket, remapCceRequest } from "./cce-packet.js";
 
 /** One refusal: how libnrt fails (assert, -EINVAL, or a count the struct cannot hold) and its message. */
@@ -20,28 +19,6 @@ export interface CceInfoReason {
   readonly code: "assert" | "einval" | "field";
   readonly field: string;
   readonly message: string;
-}
-
-/** The builder's view of cce_info bytes: the union arm the op reads, as add_dma_packet_cce sees it. */
-export function cceInfoFromBytes(bytes: Uint8Array, op: CceOpName): CceInfo {
-  const f = CCE_INFO.decode(bytes);
-  const base = { numSources: f.num_sources, numDests: f.num_dests };
-  if (op === "fma") {
-    const scale = Array.from(
-      { length: Math.min(f.num_sources, 32) },
-      (_, i) => f[`fma_info.scale.${i}`] ?? 0,
-    );
-    return { ...base, fmaInfo: { scaleDtype: f["fma_info.scale_dtype"], scale } };
-  }
-  if (op === "min" || op === "max") {
-    const minMaxInfo = {
-      useConstant: f["min_max_info.use_constant"],
-      constantDtype: f["min_max_info.constant_dtype"],
-      constant: f["min_max_info.constant"],
-    };
-    return { ...base, minMaxInfo };
-  }
-  return base;
 }
 
 /**
@@ -52,15 +29,16 @@ export function cceInfoFromBytes(bytes: Uint8Array, op: CceOpName): CceInfo {
  * @throws DecodeError when `bytes` is not 140 bytes.
  */
 export function validateCceInfo(bytes: Uint8Array, op: CceOpName, profile: ArchProfile): CceInfoReason[] {
-  const info = cceInfoFromBytes(bytes, op);
+  // The builder reads the union arm its op reads, as add_dma_packet_cce does from these bytes.
+  const info = CCE_INFO.decode(bytes);
   const cut = (n: number) => Math.min(n, MAX_PACKET_DESCRIPTORS + 1);
   const request = {
     op: CCE_OP_BY_NAME[op],
-    sources: Array.from({ length: cut(info.numSources) }, (_, i) => BigInt(i + 1) * 0x1000n),
-    dests: Array.from({ length: cut(info.numDests) }, (_, i) => BigInt(i + 1) * 0x100000n),
+    sources: Array.from({ length: cut(info.num_sources) }, (_, i) => BigInt(i + 1) * 0x1000n),
+    dests: Array.from({ length: cut(info.num_dests) }, (_, i) => BigInt(i + 1) * 0x100000n),
     size: 4,
     inDtype: Dtype.FP32,
-    cceInfo: { ...info, numSources: cut(info.numSources), numDests: cut(info.numDests) },
+    cceInfo: { ...info, num_sources: cut(info.num_sources), num_dests: cut(info.num_dests) },
   };
   try {
     const packet = buildCcePacket(
@@ -74,7 +52,7 @@ export function validateCceInfo(bytes: Uint8Array, op: CceOpName, profile: ArchP
     if (e instanceof FieldError) {
       // Report the count the bytes hold, not the cut one the builder saw.
       const real =
-        e.field === "num_sources" ? info.numSources : e.field === "num_dests" ? info.numDests : undefined;
+        e.field === "num_sources" ? info.num_sources : e.field === "num_dests" ? info.num_dests : undefined;
       const err = real === undefined ? e : new FieldError(e.context, e.field, real, e.allowed);
       return [{ code: "field", field: err.field, message: err.message }];
     }

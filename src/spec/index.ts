@@ -1,9 +1,133 @@
-export * from "./address-map.js";
-export * from "./dtype.js";
-export * from "./enums.js";
-export * from "./gce-header.js";
-export * from "./layouts/index.js";
-export * from "./packet-model.js";
-export * from "./ring-packet.js";
-export * from "./tables.js";
-export * from "./udma-regs.js";
+/**
+ * sdmakit spec: the seeds as data — the dtype table, enums, the address map, ring and packet
+ * constants, the ring-packet grammar and every declared layout (`LAYOUTS`, `layoutByName`).
+ * @module
+ */
+export {
+  type AddressProfile,
+  engineCount,
+  engineCsrBase,
+  queueRegisterAddress,
+  sbufAddress,
+} from "./address-map.js";
+export {
+  DATA_TYPE_SIZES,
+  DTYPE_ALIASES,
+  DTYPE_ENUM_NAMES,
+  DTYPE_NAMES,
+  DTYPES,
+  Dtype,
+  dtypeBytes,
+  dtypeFromName,
+  dtypeName,
+  isDtype,
+  isFloatDtype,
+  MIN_MAX_CONSTANT_DTYPES,
+  SDMA_DATA_TYPE_SIZE,
+} from "./dtype.js";
+export {
+  Addr4Marker,
+  ArchType,
+  CCE_OP_BY_NAME,
+  type CceOpName,
+  EncdNeigh,
+  FmaOperand,
+  KBIN_OP_BY_NAME,
+  KbinDmaDescOp,
+  LncSizeFmt,
+  namesOf,
+  Opcode,
+  ReductionType,
+  SdmaCceType,
+} from "./enums.js";
+export {
+  GCE_HEADER,
+  GCE_HEADER_ALIGN,
+  GCE_HEADER_BYTES,
+  GCE_HEADER_MAGIC,
+  gcePayloadBytes,
+} from "./gce-header.js";
+export {
+  ADD_META,
+  ADDR4,
+  CCE_INFO,
+  COPY_META,
+  EMBEDDED_SEM,
+  EMBEDDED_SEM_W1,
+  EVENTS,
+  EXT_META,
+  FMA_DESC,
+  FMA_META,
+  GCE_META,
+  GRADIENT_DESC,
+  HEADER,
+  LAYOUTS,
+  layoutByName,
+  MIN_MAX_DESC,
+  MIN_MAX_META,
+  PSEUDO_ADDR8_TENSOR2D,
+  REPLICATION_DESC,
+  REPLICATION_META,
+  REPLICATION_META_CLASS,
+  S3D3,
+  SEED_INIT_DESC,
+  TENSOR3D,
+  TRANSPOSE_DESC,
+  TRANSPOSE_META,
+  UDMA_RX,
+  UDMA_TX,
+  UDMA_TX_META,
+} from "./layouts/index.js";
+export {
+  DESCRIPTOR_BYTES,
+  INITIAL_RING_PHASE,
+  LEN_CTRL_EMBEDDED_SEM,
+  LEN_CTRL_FIRST,
+  LEN_CTRL_LAST,
+  MAX_DESCRIPTOR_BYTES,
+  MAX_PACKET_DESCRIPTORS,
+  META_IDX_DMB,
+  META_IDX_FIRST,
+  META_IDX_LAST,
+  META_IDX_RING_ID_MASK,
+  RING_ALIGN_BYTES,
+  RING_MAX_SLOTS,
+  RING_RESERVED_SLOTS,
+  RING_SLOTS_MULTIPLE,
+} from "./packet-model.js";
+export {
+  type CceTxMatch,
+  cceDescriptorCount,
+  cceDescriptors,
+  matchCceTx,
+  type PacketOp,
+  type PacketShape,
+  type PacketSlot,
+} from "./ring-packet.js";
+export {
+  CCE_INFO_MAX_SOURCES,
+  COMBO_MEMBER,
+  COMBO_MORE,
+  CSWTCH_19,
+  CSWTCH_21,
+  DEFAULT_COPY_META,
+  MARIANA_SDMA_BASE,
+  MAX_CCE_ELEMENTS,
+  POOLING_NUM_CHANNELS,
+  S3D3_MAX_ELEMENTS,
+  SBUF_PARTITION_SHIFT,
+  SBUF_WINDOW_BYTES,
+  SBUF_WINDOWS,
+  SUB_DESCRIPTOR,
+  W0_HAS_META,
+} from "./tables.js";
+export {
+  EVENT_BLOCK_OFFSET,
+  M2S_QUEUES_OFFSET,
+  QUEUE_BLOCK_BYTES,
+  QUEUE_REG,
+  S2M_QUEUES_OFFSET,
+  SDMA_CSR_BASE,
+  SEMAPHORE_COUNT,
+  SEMAPHORE_WINDOWS,
+} from "./udma-regs.js";

@@ -5,6 +5,8 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
+import { decodeS3d3, encodeS3d3, type S3d3Word } from "../../src/isa/index.js";
+import type { CceInfo } from "../../src/runtime/index.js";
 import { CCE_INFO, FMA_DESC, FMA_META, LAYOUTS, UDMA_TX } from "../../src/spec/index.js";
 
 describe("typed layouts", () => {
@@ -19,6 +21,31 @@ describe("typed layouts", () => {
     expect(() => FMA_META.encode({ last: "yes" })).toThrow(FieldError);
   });
 
+  it("the builders' cce_info is the CCE_INFO layout's own shape, not a twin", () => {
+    const decoded = CCE_INFO.decode(CCE_INFO.encode({ num_sources: 2, num_dests: 1 }));
+    const info: CceInfo = decoded;
+    expect(info.num_sources).toBe(2);
+    // @ts-expect-error the counts are the layout's names (numSources was the old twin's)
+    const twin: CceInfo = { numSources: 2, numDests: 1 };
+    expect(twin).toBeDefined();
+    // @ts-expect-error a misspelt union field does not compile
+    const misspelt: CceInfo = { num_sources: 1, num_dests: 1, "fma_info.scale_dtpe": 10 };
+    expect(misspelt).toBeDefined();
+  });
+
+  it("the S3D3 word is the s3d3 layout's own shape, not a twin", () => {
+    const word: S3d3Word = decodeS3d3(new Uint8Array(64));
+    expectTypeOf(word.num_active_channels).toEqualTypeOf<number>();
+    expectTypeOf(word["dst_mem_pattern.step_elem.2"]).toEqualTypeOf<number>();
+    expectTypeOf(word.reserved1).toEqualTypeOf<bigint>();
+    // @ts-expect-error numActiveChannels was the old twin's name
+    expect(word.numActiveChannels).toBeUndefined();
+    // @ts-expect-error TENSOR3D has three dimensions
+    expect(word["src_mem_pattern.num_elem.3"]).toBeUndefined();
+    // @ts-expect-error a misspelt field does not compile
+    expect(() => encodeS3d3({ num_active_chanels: 1 })).toThrow(FieldError);
+  });
+
   it("decode gives each field its type: number, boolean, bigint for wide fields", () => {
     const meta = FMA_META.decode(FMA_META.encode({ in_dt: 6, last: true }));
     expectTypeOf(meta.in_dt).toEqualTypeOf<number>();
@@ -30,9 +57,11 @@ describe("typed layouts", () => {
     // @ts-expect-error decode has no field the declaration does not name
     expect(tx.buf1_ptr).toBeUndefined();
     const info = CCE_INFO.decode(CCE_INFO.encode({ num_sources: 2, "fma_info.scale.1": 0.5 }));
-    // Array elements are a pattern key (`fma_info.scale.${number}`), so possibly undefined.
-    expectTypeOf(info["fma_info.scale.1"]).toEqualTypeOf<number | undefined>();
+    // An array of literal length has exact element keys: scale.0 .. scale.31, and no scale.32.
+    expectTypeOf(info["fma_info.scale.1"]).toEqualTypeOf<number>();
     expect(info["fma_info.scale.1"]).toBe(0.5);
+    // @ts-expect-error fma_info.scale has 32 elements
+    expect(info["fma_info.scale.32"]).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@
 // estimate, the budget, what to do), never grown until the machine gives out or a raw V8 message.
 // One case per command of the report; every one would otherwise build gigabytes or run for minutes.
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
+import { main } from "../../src/cli/index.js";
 
 async function cli(...args: string[]) {
   const out: string[] = [];

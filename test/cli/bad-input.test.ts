@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
+import { main } from "../../src/cli/index.js";
 import { runInProcess } from "../helpers/cli.js";
 
 /** The whole CLI in-process: main has a command's run(args, io) shape. */

@@ -1,7 +1,7 @@
 /** `sdmakit build`, in-process with a capturing io. */
 import { describe, expect, it } from "vitest";
-import { FieldError, UsageError } from "../../src/bits/errors.js";
-import { buildCommand } from "../../src/cli/commands/build.js";
+import { FieldError, UsageError } from "../../src/bits/index.js";
+import { buildCommand } from "../../src/cli/index.js";
 
 function run(...args: string[]): { code: number; out: string; err: string } {
   let out = "";

@@ -1,7 +1,7 @@
 // `sdmakit cast`, run in-process with a capturing io.
 import { describe, expect, it } from "vitest";
-import { FieldError, UsageError } from "../../src/bits/errors.js";
-import { castCommand } from "../../src/cli/commands/cast.js";
+import { FieldError, UsageError } from "../../src/bits/index.js";
+import { castCommand } from "../../src/cli/index.js";
 import { runInProcess } from "../helpers/cli.js";
 
 const cast = (...args: string[]) => runInProcess(castCommand, args);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/bits/errors.js";
-import { cceCommand } from "../../src/cli/commands/cce.js";
+import { UsageError } from "../../src/bits/index.js";
+import { cceCommand } from "../../src/cli/index.js";
 import { runInProcess } from "../helpers/cli.js";
 
 const f32 = (...v: number[]) => Buffer.from(new Float32Array(v).buffer).toString("hex");

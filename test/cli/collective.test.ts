@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/bits/errors.js";
+import { UsageError } from "../../src/bits/index.js";
 import {
   allgCommand,
   allrCommand,
+  createProgress,
   redsctCommand,
   sendrecvCommand,
-} from "../../src/cli/commands/collective.js";
-import { createProgress } from "../../src/cli/progress.js";
+} from "../../src/cli/index.js";
 
 /** The JSON Lines of --json: config, rows, summary. */
 function jsonl(out: string[]) {

@@ -2,10 +2,7 @@
 // run it means (table-driven; parse only, no run), and the routing main does around them: the op
 // word anywhere, the long op names, -h on every command, --version.
 import { describe, expect, it } from "vitest";
-import { COLLECTIVE_OPTIONS, collectiveSettings } from "../../src/cli/collective-options.js";
-import { COMMANDS } from "../../src/cli/commands/index.js";
-import { main } from "../../src/cli/main.js";
-import { parseOptions } from "../../src/cli/options.js";
+import { COLLECTIVE_OPTIONS, COMMANDS, collectiveSettings, main, parseOptions } from "../../src/cli/index.js";
 import { Dtype } from "../../src/spec/index.js";
 import { runInProcess } from "../helpers/cli.js";
 

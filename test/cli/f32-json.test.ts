@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeCommand, encodeCommand } from "../../src/cli/commands/layout-commands.js";
+import { decodeCommand, encodeCommand } from "../../src/cli/index.js";
 import { runInProcess } from "../helpers/cli.js";
 
 const FMA = "000080000000100200000009"; // fma-desc W0..W2 of the seed's example; W3 is the scale

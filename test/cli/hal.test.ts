@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/bits/errors.js";
-import { halCommand } from "../../src/cli/commands/hal.js";
-import { HAL_SYMBOLS } from "../../src/hal/hal-symbols.js";
+import { UsageError } from "../../src/bits/index.js";
+import { halCommand } from "../../src/cli/index.js";
+import { HAL_SYMBOLS } from "../../src/hal/index.js";
 
 async function run(...argv: string[]) {
   let out = "";

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { allrCommand } from "../../src/cli/commands/collective.js";
+import { allrCommand } from "../../src/cli/index.js";
 import { runInProcess } from "../helpers/cli.js";
 
 interface Ev {

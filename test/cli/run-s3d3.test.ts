@@ -1,20 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { DecodeError, FieldError, UsageError } from "../../src/bits/errors.js";
-import { toHex } from "../../src/bits/hex.js";
-import { runCommand } from "../../src/cli/commands/run-s3d3.js";
-import { encodeS3d3, type S3d3Word } from "../../src/isa/s3d3-word.js";
+import { DecodeError, FieldError, toHex, UsageError } from "../../src/bits/index.js";
+import { runCommand } from "../../src/cli/index.js";
+import { encodeS3d3, type S3d3Word } from "../../src/isa/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { VALID_WORD } from "../isa/s3d3-fixtures.js";
+import { tensor, VALID_WORD, withPattern } from "../isa/s3d3-fixtures.js";
 
 /** The fixture's events (wait sem 3 ≥ 1, inc sem 4) and LNC2; 4 × 2 fp32 elements, partition 0 + 0x1000 of core 0 → partition 1 + 0x200 of core 1, reversed, 2 channels. */
-const WORD: S3d3Word = {
-  ...VALID_WORD,
-  inDtype: 10,
-  outDtype: 10,
-  src: { startAddr: { kind: "imm", partitionOffset: 0x1000 }, stepElem: [1, 4, 0], numElem: [4, 2, 1] },
-  numActiveChannels: 2,
-  dst: { startAddr: { kind: "imm", partitionOffset: 0x40200 }, stepElem: [-1, -4, 0], numElem: [4, 2, 1] },
-};
+const WORD: S3d3Word = withPattern(
+  withPattern(
+    { ...VALID_WORD, in_dtype: 10, out_dtype: 10, num_active_channels: 2 },
+    "src_mem_pattern",
+    tensor(0x1000, [1, 4, 0], [4, 2, 1]),
+  ),
+  "dst_mem_pattern",
+  tensor(0x40200, [-1, -4, 0], [4, 2, 1]),
+);
 const hex = (w: Partial<S3d3Word> = {}) => toHex(encodeS3d3({ ...WORD, ...w }));
 const run = (...args: string[]) => runInProcess(runCommand, ["s3d3", ...args]);
 
@@ -87,7 +87,7 @@ describe("sdmakit run s3d3", () => {
   });
 
   it("an invalid word: exit 1 with every reason; --json gives them too", async () => {
-    const bad = hex({ numActiveChannels: 0, lncSizeFmt: 2 });
+    const bad = hex({ num_active_channels: 0, lnc_size_fmt: 2 });
     const r = await run(bad);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("lnc-size-fmt-unsupported");

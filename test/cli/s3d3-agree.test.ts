@@ -5,12 +5,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { toHex } from "../../src/bits/hex.js";
-import { runCommand } from "../../src/cli/commands/run-s3d3.js";
-import { validateCommand } from "../../src/cli/commands/validate.js";
-import { encodeS3d3 } from "../../src/isa/s3d3-word.js";
+import { toHex } from "../../src/bits/index.js";
+import { runCommand, validateCommand } from "../../src/cli/index.js";
+import { encodeS3d3 } from "../../src/isa/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { validWord } from "../isa/s3d3-fixtures.js";
+import { counts, countsOf, validWord, withPattern } from "../isa/s3d3-fixtures.js";
 
 /** The review's word: 16 source elements, 8 destination ones. */
 const D12 =
@@ -34,8 +33,8 @@ describe("validate s3d3 and run s3d3 agree (D12)", () => {
     expect(j.loweringLimits).toEqual([
       {
         code: "sdmakit-lowering",
-        field: "dst.numElem",
-        message: "sb2sb(dst.numElem): 8 is out of range 16 elements, as many as the source moves",
+        field: "dst.num_elem",
+        message: "sb2sb(dst.num_elem): 8 is out of range 16 elements, as many as the source moves",
       },
     ]);
     const text = await runInProcess(validateCommand, ["s3d3", D12]);
@@ -45,7 +44,7 @@ describe("validate s3d3 and run s3d3 agree (D12)", () => {
     const r = await runInProcess(runCommand, ["s3d3", D12]);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("s3d3: valid, but sdmakit's lowering cannot run it (1 limit(s)); not run");
-    expect(r.stdout).toContain("sdmakit-lowering  dst.numElem");
+    expect(r.stdout).toContain("sdmakit-lowering  dst.num_elem");
   });
 
   it("a start partition past the last one is named, not 'at most -128'", async () => {
@@ -59,7 +58,9 @@ describe("validate s3d3 and run s3d3 agree (D12)", () => {
   it("on random valid words, run exits 1 exactly with validate's lowering limits, never 2", async () => {
     await fc.assert(
       fc.asyncProperty(validWord, fc.boolean(), async (word, sameCounts) => {
-        const w = sameCounts ? { ...word, dst: { ...word.dst, numElem: word.src.numElem } } : word;
+        const w = sameCounts
+          ? withPattern(word, "dst_mem_pattern", counts(countsOf(word, "src_mem_pattern")))
+          : word;
         const hex = toHex(encodeS3d3(w));
         const v = JSON.parse(
           (await runInProcess(validateCommand, ["s3d3", hex, "--json"])).stdout,

@@ -1,9 +1,8 @@
 // `sdmakit validate cce-info <hex> --op …`: what libnrt checks on those bytes, run in-process.
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/bits/errors.js";
-import { toHex } from "../../src/bits/hex.js";
-import { validateCommand } from "../../src/cli/commands/validate.js";
-import { CAYMAN, SUNDA } from "../../src/hal/arch-profile.js";
+import { toHex, UsageError } from "../../src/bits/index.js";
+import { validateCommand } from "../../src/cli/index.js";
+import { CAYMAN, SUNDA } from "../../src/hal/index.js";
 import { validateCceInfo } from "../../src/runtime/index.js";
 import { CCE_INFO, Dtype } from "../../src/spec/index.js";
 import { runInProcess } from "../helpers/cli.js";

@@ -1,17 +1,14 @@
 // `sdmakit validate`, run in-process with a capturing io.
 import { describe, expect, it } from "vitest";
-import { DecodeError, UsageError } from "../../src/bits/errors.js";
-import { toHex } from "../../src/bits/hex.js";
-import { validateCommand } from "../../src/cli/commands/validate.js";
-import { issuesWithAddr4Arms } from "../../src/isa/addr4.js";
-import { S3D3_RULES } from "../../src/isa/s3d3-reasons.js";
-import { encodeS3d3 } from "../../src/isa/s3d3-word.js";
+import { DecodeError, toHex, UsageError } from "../../src/bits/index.js";
+import { validateCommand } from "../../src/cli/index.js";
+import { encodeS3d3, issuesWithAddr4Arms, S3D3_RULES } from "../../src/isa/index.js";
 import { ADDR4, LAYOUTS, S3D3, TENSOR3D } from "../../src/spec/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { VALID_WORD } from "../isa/s3d3-fixtures.js";
 
 const VALID_HEX = toHex(encodeS3d3(VALID_WORD));
-const BAD_HEX = toHex(encodeS3d3({ ...VALID_WORD, numActiveChannels: 129, lncSizeFmt: 2 }));
+const BAD_HEX = toHex(encodeS3d3({ ...VALID_WORD, num_active_channels: 129, lnc_size_fmt: 2 }));
 
 describe("sdmakit validate s3d3", () => {
   it("a valid word: exit 0", async () => {
@@ -96,7 +93,12 @@ describe("sdmakit validate <other layout>", () => {
     expect(JSON.parse(r.stdout).reasons).toEqual([
       expect.objectContaining({ code: "reserved", field: "addr_reg.reserved0" }),
     ]);
-    const t = TENSOR3D.encode({ "start_addr.addr_immediate": 0x0000_ff00, num_elem: [1, 1, 1] });
+    const t = TENSOR3D.encode({
+      "start_addr.addr_immediate": 0x0000_ff00,
+      "num_elem.0": 1,
+      "num_elem.1": 1,
+      "num_elem.2": 1,
+    });
     expect((await runInProcess(validateCommand, ["tensor3d", toHex(t)])).status).toBe(0);
   });
 });

@@ -4,13 +4,13 @@ import {
   buildTopology,
   type CollectiveName,
   countForSize,
+  type PlanRequest,
+  prepareSchedule,
   runSize,
   scheduleCollective,
 } from "../../src/collectives/index.js";
-import type { PlanRequest } from "../../src/collectives/plan/plan-request.js";
-import { prepareSchedule } from "../../src/collectives/timing/schedule.js";
-import { type ArchName, archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { type ArchName, archProfile } from "../../src/hal/index.js";
+import { Dtype } from "../../src/spec/index.js";
 
 const ALGORITHMS: AlgorithmName[] = ["ring", "kangaring", "mesh"];
 const SHAPES: [ArchName, number, number][] = [

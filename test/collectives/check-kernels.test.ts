@@ -14,7 +14,7 @@ import {
 import { jump, jumpMatrix } from "../../src/collectives/check/xoshiro-jump.js";
 import { countWrong } from "../../src/collectives/index.js";
 import { SrStream } from "../../src/numerics/index.js";
-import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
+import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 import { checkKernelsBinaryText, compileCheckKernels } from "../../tools/wasm/build-check-kernels.js";
 import { checkKernelsWat } from "../../tools/wasm/check-kernels-wat.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COLLECTIVE_DTYPES, type CollectiveName, runSize } from "../../src/collectives/index.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+import { archProfile } from "../../src/hal/index.js";
+import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 import { smallRun } from "../helpers/collective-run.js";
 
 const COLLECTIVES: CollectiveName[] = ["allr", "redsct", "allg", "sendrecv"];

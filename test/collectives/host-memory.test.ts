@@ -2,8 +2,9 @@
 // and the refusal of runs over the budget before any buffer is built.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/bits/errors.js";
+import { UsageError } from "../../src/bits/index.js";
 import {
+  buildTopology,
   type CollectiveName,
   type CollectiveRun,
   countForSize,
@@ -12,9 +13,8 @@ import {
   lazyPlan,
   runSize,
 } from "../../src/collectives/index.js";
-import { buildTopology } from "../../src/collectives/timing/topology.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
+import { archProfile } from "../../src/hal/index.js";
+import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 import { smallRun } from "../helpers/collective-run.js";
 
 function base(over: Partial<CollectiveRun>): CollectiveRun {

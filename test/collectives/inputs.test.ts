@@ -2,10 +2,14 @@
 // per-element definition: one stream word per generated element, in rank then element order — with
 // the exact data's WebAssembly draw (check/check-kernels.ts) and without it.
 import { describe, expect, it } from "vitest";
-import { useCheckKernels } from "../../src/collectives/check/check-kernels.js";
-import { exactIntegerRange, generateInputs, makeInputs } from "../../src/collectives/index.js";
+import {
+  exactIntegerRange,
+  generateInputs,
+  makeInputs,
+  useCheckKernels,
+} from "../../src/collectives/index.js";
 import { encodeFromF32, SrStream } from "../../src/numerics/index.js";
-import { Dtype, dtypeBytes, dtypeName, isFloatDtype } from "../../src/spec/dtype.js";
+import { Dtype, dtypeBytes, dtypeName, isFloatDtype } from "../../src/spec/index.js";
 
 const UNSIGNED = new Set<Dtype>([Dtype.UINT8, Dtype.UINT16, Dtype.UINT32, Dtype.UINT64]);
 

@@ -3,8 +3,8 @@
 // tests of one file, in parallel); excluded with them: npx vitest run test/collectives --exclude '**/large*'
 import { describe, expect, it } from "vitest";
 import { type CollectiveRun, runSize } from "../../src/collectives/index.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { archProfile } from "../../src/hal/index.js";
+import { Dtype } from "../../src/spec/index.js";
 
 const spec: CollectiveRun = {
   profile: archProfile("trn2"),

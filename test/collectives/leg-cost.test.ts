@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CollectiveRun, DeviceMachine, LegCoster, runSize } from "../../src/collectives/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { Dtype } from "../../src/spec/index.js";
 import { collectiveRun } from "../helpers/collective-run.js";
 
 const run = (over: Partial<CollectiveRun>): CollectiveRun =>

@@ -7,7 +7,7 @@ import {
   maxDeviceRanks,
   runSize,
 } from "../../src/collectives/index.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
+import { archProfile } from "../../src/hal/index.js";
 import { collectiveRun } from "../helpers/collective-run.js";
 
 const run = (over: Partial<CollectiveRun>): CollectiveRun =>

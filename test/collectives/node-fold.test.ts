@@ -3,12 +3,12 @@ import {
   type AlgorithmName,
   buildTopology,
   type CollectiveName,
+  NodeFold,
+  type PlanRequest,
   scheduleCollective,
 } from "../../src/collectives/index.js";
-import type { PlanRequest } from "../../src/collectives/plan/plan-request.js";
-import { NodeFold } from "../../src/collectives/timing/node-fold.js";
-import { type ArchName, archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { type ArchName, archProfile } from "../../src/hal/index.js";
+import { Dtype } from "../../src/spec/index.js";
 
 // [arch, ranks, nodes, lnc]: one rank per node, pairs, chips, a node of 64 ranks, Trn1's hypercube.
 const SHAPES: [ArchName, number, number, 1 | 2][] = [

@@ -9,9 +9,9 @@ import {
   runReference,
   splitRange,
 } from "../../src/collectives/index.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
+import { archProfile } from "../../src/hal/index.js";
 import { decodeToF32 } from "../../src/numerics/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { Dtype } from "../../src/spec/index.js";
 
 const COLLECTIVES: CollectiveName[] = ["allr", "redsct", "allg", "sendrecv"];
 const ALGOS: AlgorithmName[] = ["ring", "kangaring", "mesh"];

@@ -6,8 +6,8 @@ import {
   type SizeResult,
   traceOf,
 } from "../../src/collectives/index.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+import { archProfile } from "../../src/hal/index.js";
+import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 import { smallRun } from "../helpers/collective-run.js";
 
 function base(over: Partial<CollectiveRun>): CollectiveRun {

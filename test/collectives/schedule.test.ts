@@ -6,12 +6,12 @@ import {
   buildTopology,
   type CollectiveName,
   LegCoster,
+  type PlanRequest,
   type ReduceOp,
   scheduleCollective,
 } from "../../src/collectives/index.js";
-import type { PlanRequest } from "../../src/collectives/plan/plan-request.js";
-import { type ArchName, archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { type ArchName, archProfile } from "../../src/hal/index.js";
+import { Dtype } from "../../src/spec/index.js";
 
 interface Case {
   arch: ArchName;

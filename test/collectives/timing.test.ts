@@ -4,14 +4,14 @@ import {
   CALIBRATION,
   type CollectiveName,
   calibratedEngineRate,
+  engineCostModel,
   formatTable,
   parseSize,
   runSize,
   sweepSizes,
 } from "../../src/collectives/index.js";
-import { engineCostModel } from "../../src/collectives/timing/cost-model.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { archProfile } from "../../src/hal/index.js";
+import { Dtype } from "../../src/spec/index.js";
 import { collectiveRun } from "../helpers/collective-run.js";
 
 const run = collectiveRun;

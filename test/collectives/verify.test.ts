@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { countWrong } from "../../src/collectives/index.js";
-import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
+import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 
 /** The definition: elements with any differing byte, plus the length difference in elements. */
 function naiveWrong(a: Uint8Array, e: Uint8Array, eb: number): number {

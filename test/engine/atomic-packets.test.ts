@@ -6,14 +6,12 @@
 import { describe, expect, it } from "vitest";
 import {
   Device,
-  engineCsrBase,
   HBM_BASE,
   queueRegAddress,
   semaphoreAddress,
   WatchdogFault,
 } from "../../src/engine/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { DEFAULT_COPY_META } from "../../src/spec/tables.js";
+import { DEFAULT_COPY_META, Dtype, engineCsrBase } from "../../src/spec/index.js";
 import { ccePacket, type Packet, QueueWriter, rxData, txData } from "./helpers/packets.js";
 
 const RING_TX = HBM_BASE + 0x10_0000n;

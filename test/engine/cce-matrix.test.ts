@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { Device, HBM_BASE } from "../../src/engine/index.js";
 import { SrStream } from "../../src/numerics/index.js";
-import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 import { ccePacket, type Op, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
 

@@ -5,10 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { fromHex } from "../../src/bits/index.js";
-import { type Descriptor, toDescriptor } from "../../src/engine/descriptor.js";
-import { DescriptorFault } from "../../src/engine/faults.js";
-import { type PacketPlan, planPacket } from "../../src/engine/packet-plan.js";
-import { CAYMAN, SUNDA } from "../../src/hal/arch-profile.js";
+import {
+  type Descriptor,
+  DescriptorFault,
+  type PacketPlan,
+  planPacket,
+  toDescriptor,
+} from "../../src/engine/index.js";
+import { CAYMAN, SUNDA } from "../../src/hal/index.js";
 
 // len_ctrl 0x0d000010: 16 bytes, ring id 1, FIRST, LAST (0x0d800010 with has_meta, bit 23).
 const COPY_TX = "1000000d030008010010000000000000"; // meta_ctrl 0x01080003, buf_ptr 0x1000

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Device, DeviceMemory, HBM_BASE, sbufAddress, semaphoreAddress } from "../../src/engine/index.js";
-import { RegisterFile } from "../../src/hal/register-file.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { Device, DeviceMemory, HBM_BASE, semaphoreAddress } from "../../src/engine/index.js";
+import { RegisterFile } from "../../src/hal/index.js";
+import { Dtype, sbufAddress } from "../../src/spec/index.js";
 import { ccePacket, copyPacket, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
 

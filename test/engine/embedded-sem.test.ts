@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { Device, engineCsrBase, HBM_BASE, semaphoreAddress } from "../../src/engine/index.js";
-import { marianaInitEmbeddedSem, s2mSetEmbeddedSemFields } from "../../src/hal/embedded-sem.js";
-import { HalDevice } from "../../src/hal/hal-device.js";
-import { registerKhal } from "../../src/hal/khal-registrars.js";
-import type { EmbeddedSemFields } from "../../src/hal/khal-slots.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { Device, HBM_BASE, semaphoreAddress } from "../../src/engine/index.js";
+import {
+  type EmbeddedSemFields,
+  HalDevice,
+  marianaInitEmbeddedSem,
+  registerKhal,
+  s2mSetEmbeddedSemFields,
+} from "../../src/hal/index.js";
+import { Dtype, engineCsrBase } from "../../src/spec/index.js";
 import { ccePacket, copyPacket, type Packet, QueueWriter } from "./helpers/packets.js";
 
 const RING_TX = HBM_BASE + 0x100000n;

@@ -3,7 +3,7 @@
 // placement — overlapping, across page boundaries, across arenas — gives the reference bits.
 import { describe, expect, it } from "vitest";
 import { Device, HBM_BASE } from "../../src/engine/index.js";
-import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
+import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 import { ccePacket, type Op, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
 

@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Device, HBM_BASE, queueRegAddress, sbufAddress } from "../../src/engine/index.js";
+import { Device, HBM_BASE, queueRegAddress } from "../../src/engine/index.js";
 import { decodeToF32, encodeFromF32, fmaF32, RNE } from "../../src/numerics/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { gcePayloadBytes } from "../../src/spec/gce-header.js";
+import { Dtype, gcePayloadBytes, sbufAddress } from "../../src/spec/index.js";
 import { type CceRequest, ccePacket, copyPacket, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
 

@@ -5,11 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/index.js";
-import { toDescriptor } from "../../src/engine/descriptor.js";
-import { Device, HBM_BASE } from "../../src/engine/index.js";
-import { planPacket } from "../../src/engine/packet-plan.js";
-import { PlanCache } from "../../src/engine/plan-cache.js";
-import { addDmaPacketCce, type CceRequest, Vring, type WrittenDescriptor } from "../../src/runtime/index.js";
+import { Device, HBM_BASE, PlanCache, planPacket, toDescriptor } from "../../src/engine/index.js";
+import {
+  addDmaPacketCce,
+  type CceRequest,
+  fmaInfo,
+  Vring,
+  type WrittenDescriptor,
+} from "../../src/runtime/index.js";
 import { Dtype, KbinDmaDescOp } from "../../src/spec/index.js";
 
 const A = HBM_BASE + 0x100_0000n;
@@ -65,11 +68,7 @@ describe("plan cache", () => {
         vring,
         request(KbinDmaDescOp.FMA, DST + BigInt(64 * p), {
           sources: [A + BigInt(16 * p), B],
-          cceInfo: {
-            numSources: 2,
-            numDests: 1,
-            fmaInfo: { scaleDtype: Dtype.FP32, scale: [0.5, 2 + (p % 2)] },
-          },
+          cceInfo: { num_sources: 2, num_dests: 1, ...fmaInfo([0.5, 2 + (p % 2)]) },
         }),
       );
       const tx = fetched(w, "tx");

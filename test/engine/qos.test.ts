@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Device, engineCsrBase, HBM_BASE } from "../../src/engine/index.js";
-import { HalDevice } from "../../src/hal/hal-device.js";
-import { MARIANA_CSR_MODEL, marianaSetUdmaQos } from "../../src/hal/mariana-csr.js";
+import { Device, HBM_BASE } from "../../src/engine/index.js";
+import { HalDevice, MARIANA_CSR_MODEL, marianaSetUdmaQos } from "../../src/hal/index.js";
+import { engineCsrBase } from "../../src/spec/index.js";
 import { copyPacket, QueueWriter } from "./helpers/packets.js";
 
 const RING = HBM_BASE + 0x100000n;

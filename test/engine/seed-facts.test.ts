@@ -1,7 +1,8 @@
 // Engine memory-map facts pinned to the seeds' literal numbers.
 import { describe, expect, it } from "vitest";
-import { deviceMemoryMap, psumAddress, sbufAddress } from "../../src/engine/memory-map.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
+import { deviceMemoryMap, psumAddress } from "../../src/engine/index.js";
+import { archProfile } from "../../src/hal/index.js";
+import { sbufAddress } from "../../src/spec/index.js";
 
 describe("seed 002 §3.2: partition-offset bit 25 (0x2000000) marks PSUM", () => {
   it.each(["trn1", "trn2", "trn3"])("%s: each core's PSUM starts at its SBUF window + 0x2000000", (arch) => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isEinval } from "../../src/bits/errors.js";
-import { Device, HBM_BASE, sbufAddress } from "../../src/engine/index.js";
+import { isEinval } from "../../src/bits/index.js";
+import { Device, HBM_BASE } from "../../src/engine/index.js";
 import {
   buildCaymanTransposeFlushPacket,
   buildCaymanTransposePacket,
   type DmaPacket,
-} from "../../src/hal/cayman-transpose.js";
-import { tpbBase } from "../../src/hal/tpb-address-map.js";
-import { Dtype } from "../../src/spec/dtype.js";
+  tpbBase,
+} from "../../src/hal/index.js";
+import { Dtype, sbufAddress } from "../../src/spec/index.js";
 import { type Packet, QueueWriter } from "./helpers/packets.js";
 
 const RING_TX = HBM_BASE + 0x100000n;

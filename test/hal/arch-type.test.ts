@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SdmaAssertError, UsageError } from "../../src/bits/errors.js";
-import { archOf, HalDevice, halTpbGetArchType } from "../../src/hal/hal-device.js";
+import { SdmaAssertError, UsageError } from "../../src/bits/index.js";
+import { archOf, HalDevice, halTpbGetArchType } from "../../src/hal/index.js";
 
 describe("al_hal_tpb_get_arch_type", () => {
   it.each([

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SdmaAbortError, SdmaAssertError } from "../../src/bits/errors.js";
-import { CSR_ACCESSORS, csrAccessor, csrRead, csrWrite } from "../../src/hal/csr-accessors.js";
-import { HalDevice } from "../../src/hal/hal-device.js";
+import { SdmaAbortError, SdmaAssertError } from "../../src/bits/index.js";
+import { CSR_ACCESSORS, csrAccessor, csrRead, csrWrite, HalDevice } from "../../src/hal/index.js";
 
 const BASE = 0x1000n;
 const ARCHES = ["trn1", "trn2", "trn3"] as const;

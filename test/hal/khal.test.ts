@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { isEinval, SdmaAssertError } from "../../src/bits/errors.js";
-import { khalCall } from "../../src/hal/khal-dispatch.js";
-import { createHalDevice, UNSUPPORTED_RETURN } from "../../src/hal/khal-registrars.js";
-import { KHAL_SLOTS, slotState } from "../../src/hal/khal-slots.js";
-import { q7MemoryBase } from "../../src/hal/q7-ucode.js";
-import { EMBEDDED_SEM } from "../../src/spec/layouts/embedded-sem.js";
+import { isEinval, SdmaAssertError } from "../../src/bits/index.js";
+import {
+  createHalDevice,
+  KHAL_SLOTS,
+  khalCall,
+  q7MemoryBase,
+  slotState,
+  UNSUPPORTED_RETURN,
+} from "../../src/hal/index.js";
+import { EMBEDDED_SEM } from "../../src/spec/index.js";
 
 const EMBEDDED = [
   "init_embedded_sem",

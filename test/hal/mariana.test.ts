@@ -1,29 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { FieldError, SdmaAbortError, SdmaAssertError } from "../../src/bits/errors.js";
-import { MARIANA } from "../../src/hal/arch-profile.js";
-import { csrAccessor, csrAddress } from "../../src/hal/csr-accessors.js";
-import {
-  EMBEDDED_SEM_AXI_BASE,
-  s2mSetEmbeddedSemFields,
-  unpackEmbeddedSem,
-} from "../../src/hal/embedded-sem.js";
-import { khalCall } from "../../src/hal/khal-dispatch.js";
-import { createHalDevice } from "../../src/hal/khal-registrars.js";
+import { FieldError, SdmaAbortError, SdmaAssertError } from "../../src/bits/index.js";
 import {
   actSequencerForceRspcombEightDeep,
   B0_FEATURES_ENABLE,
+  createHalDevice,
+  csrAccessor,
+  csrAddress,
+  EMBEDDED_SEM_AXI_BASE,
   FP8_E4_DEFAULT,
   FP8_E5_DEFAULT,
+  khalCall,
+  MARIANA,
   MARIANA_CSR_MODEL,
   marianaEnableB0Features,
   marianaReadSeed,
   marianaSetFp8Defaults,
   marianaSetUdmaQos,
   marianaWriteSeed,
+  s2mSetEmbeddedSemFields,
   sdmaCceUserOffset,
-} from "../../src/hal/mariana-csr.js";
-import { topSpBase, topSpEvtSemIncBase, tpbBase, tpbEvtSemIncBase } from "../../src/hal/tpb-address-map.js";
-import { EMBEDDED_SEM } from "../../src/spec/layouts/embedded-sem.js";
+  topSpBase,
+  topSpEvtSemIncBase,
+  tpbBase,
+  tpbEvtSemIncBase,
+  unpackEmbeddedSem,
+} from "../../src/hal/index.js";
+import { EMBEDDED_SEM } from "../../src/spec/index.js";
 
 const CSR = 0x1000n;
 const writes = (dev: ReturnType<typeof createHalDevice>) =>

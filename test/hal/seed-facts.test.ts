@@ -1,10 +1,13 @@
 // HAL facts of seed 003 pinned to the seed's literal text.
 import { describe, expect, it } from "vitest";
-import { SdmaAssertError } from "../../src/bits/errors.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
-import { khalCall } from "../../src/hal/khal-dispatch.js";
-import { createHalDevice, KHAL_REGISTRARS } from "../../src/hal/khal-registrars.js";
-import { khalSlotSpec } from "../../src/hal/khal-slots.js";
+import { SdmaAssertError } from "../../src/bits/index.js";
+import {
+  archProfile,
+  createHalDevice,
+  KHAL_REGISTRARS,
+  khalCall,
+  khalSlotSpec,
+} from "../../src/hal/index.js";
 
 describe("seed 003 §1: the khal registrars and trampolines", () => {
   it("kaena_khal_register_funcs_v{2,3,4} @0x468740 / @0x46ED70 / @0x4622E0 map to SUNDA 2 / CAYMAN 3 / MARIANA 4", () => {

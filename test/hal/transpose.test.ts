@@ -1,21 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { isEinval, SdmaAbortError } from "../../src/bits/errors.js";
+import { isEinval, SdmaAbortError } from "../../src/bits/index.js";
 import {
   buildCaymanTransposeFlushPacket,
   buildCaymanTransposePacket,
+  buildTransposeDescriptor,
+  buildTransposeMetaCtrl,
   type CaymanTransposeRequest,
   classifySbuf,
   type DmaPacket,
-} from "../../src/hal/cayman-transpose.js";
-import { tpbBase } from "../../src/hal/tpb-address-map.js";
-import {
-  buildTransposeDescriptor,
-  buildTransposeMetaCtrl,
+  tpbBase,
   verifyTransposeDimensions,
-} from "../../src/hal/transpose-descriptor.js";
-import { TRANSPOSE_DESC } from "../../src/spec/layouts/descriptors.js";
-import { UDMA_RX, UDMA_TX } from "../../src/spec/layouts/udma.js";
-import { SBUF_WINDOWS } from "../../src/spec/tables.js";
+} from "../../src/hal/index.js";
+import { SBUF_WINDOWS, TRANSPOSE_DESC, UDMA_RX, UDMA_TX } from "../../src/spec/index.js";
 
 const BF16 = 6;
 const FP32 = 10;

@@ -1,6 +1,6 @@
 import type { CollectiveRun } from "../../src/collectives/index.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { archProfile } from "../../src/hal/index.js";
+import { Dtype } from "../../src/spec/index.js";
 
 /** A CollectiveRun on the CLI's defaults (trn2, 8 ranks, auto, bf16 sum, exact check), with overrides. */
 export function collectiveRun(over: Partial<CollectiveRun> = {}): CollectiveRun {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  isPoolEngineOpcode,
-  isPseudoOp,
-  isPseudoOpByTopBits,
-  Opcode,
-  PSEUDO_OPCODES,
-} from "../../src/isa/opcodes.js";
+import { isPoolEngineOpcode, isPseudoOp, isPseudoOpByTopBits, PSEUDO_OPCODES } from "../../src/isa/index.js";
+import { Opcode } from "../../src/spec/index.js";
 
 describe("opcodes (seed 002 §1)", () => {
   it("pins the gcc-probed values", () => {

@@ -1,41 +1,64 @@
 import { describe, expect, it } from "vitest";
-import { FieldError, isEinval } from "../../src/bits/errors.js";
-import { Device, sbufAddress, semaphoreAddress } from "../../src/engine/index.js";
-import { CAYMAN } from "../../src/hal/arch-profile.js";
-import { executeS3d3, type S3d3Done, type S3d3Execution } from "../../src/isa/pool-executor.js";
-import { encodeS3d3, type S3d3Word, type Tensor3d } from "../../src/isa/s3d3-word.js";
+import { FieldError, isEinval } from "../../src/bits/index.js";
+import { Device, semaphoreAddress } from "../../src/engine/index.js";
+import { CAYMAN } from "../../src/hal/index.js";
 import {
   encdDmaCopySb2sb,
   encdDmaReduceCopySb2sb,
+  encodeS3d3,
+  executeS3d3,
+  type PatternName,
+  postSb2sbLegs,
+  resolveNeighbor,
+  type S3d3Done,
+  type S3d3Execution,
+  type S3d3Word,
   SB2SB_MULTI_NODE_MESSAGE,
   type Sb2sbLeg,
+  Sb2sbQueues,
   type Sb2sbRequest,
-} from "../../src/isa/sb2sb-lowering.js";
-import { resolveNeighbor } from "../../src/isa/sb2sb-neighbors.js";
-import { reducePacketBytes, sb2sbLegPackets } from "../../src/isa/sb2sb-packets.js";
-import { postSb2sbLegs, Sb2sbQueues, sb2sbChannelQueue } from "../../src/isa/sb2sb-queues.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { EncdNeigh, SdmaCceType } from "../../src/spec/enums.js";
-import { VALID_WORD } from "./s3d3-fixtures.js";
+  sb2sbChannelQueue,
+  sb2sbLegPackets,
+  tensorOf,
+} from "../../src/isa/index.js";
+import { reducePacketBytes } from "../../src/runtime/index.js";
+import { Dtype, EncdNeigh, SdmaCceType, sbufAddress } from "../../src/spec/index.js";
+import { countsOf, type Triple, tensor, VALID_WORD, withPattern } from "./s3d3-fixtures.js";
 
 // ---- an independent reference, computed from the word's fields alone -------------------------------
 
 const PARTITION_BITS = 18;
-const NO_EVENTS = { waitMode: 0, waitIdx: 0, updateMode: 0, updateIdx: 0, semaphoreValue: 0 };
+const NO_EVENTS = {
+  "events.wait_mode": 0,
+  "events.wait_idx": 0,
+  "events.update_mode": 0,
+  "events.update_idx": 0,
+  "events.semaphore_value": 0,
+};
+
+/** A pattern as the reference reads it: the immediate start word, strides and counts. */
+interface Pattern {
+  readonly start: number;
+  readonly step: Triple;
+  readonly count: Triple;
+}
+const patternOf = (w: S3d3Word, p: PatternName): Pattern => ({
+  start: w[`${p}.start_addr.addr_immediate`],
+  step: [w[`${p}.step_elem.0`], w[`${p}.step_elem.1`], w[`${p}.step_elem.2`]],
+  count: countsOf(w, p),
+});
 
 /** The element offset of the n-th element a pattern visits: n = i + n0·(j + n1·k). */
-function elementOffset(t: Tensor3d, n: number): number {
-  const [n0, n1] = t.numElem;
+function elementOffset(t: Pattern, n: number): number {
+  const [n0, n1] = t.count;
   const i = n % n0;
   const j = Math.floor(n / n0) % n1;
   const k = Math.floor(n / (n0 * n1));
-  return i * t.stepElem[0] + j * t.stepElem[1] + k * t.stepElem[2];
+  return i * t.step[0] + j * t.step[1] + k * t.step[2];
 }
 
-function startOf(t: Tensor3d): { partition: number; byte: number } {
-  if (t.startAddr.kind !== "imm") throw new Error("immediate only");
-  const off = t.startAddr.partitionOffset;
-  return { partition: off >>> PARTITION_BITS, byte: off & ((1 << PARTITION_BITS) - 1) };
+function startOf(t: Pattern): { partition: number; byte: number } {
+  return { partition: t.start >>> PARTITION_BITS, byte: t.start & ((1 << PARTITION_BITS) - 1) };
 }
 
 function mulberry32(seed: number): () => number {
@@ -57,8 +80,8 @@ const ADD_F32: Combine = (s, d) => f32Bytes(Math.fround(f32(s) + f32(d)));
 const MAX_F32: Combine = (s, d) => f32Bytes(Math.max(f32(s), f32(d)));
 
 /** The byte window of a pattern in its partition, with a 64-byte margin on each side (guards). */
-function windowOf(t: Tensor3d, eb: number): { lo: number; hi: number } {
-  const count = t.numElem[0] * t.numElem[1] * t.numElem[2];
+function windowOf(t: Pattern, eb: number): { lo: number; hi: number } {
+  const count = t.count[0] * t.count[1] * t.count[2];
   const offs = Array.from({ length: count }, (_, n) => elementOffset(t, n));
   const { byte } = startOf(t);
   return {
@@ -77,12 +100,13 @@ function runAndCheck(
   opts: { self: number; peer: number; reduceOp?: SdmaCceType; combine: Combine; seed: number },
 ): S3d3Done {
   const dev = new Device("trn2");
-  const eb = word.inDtype === Dtype.FP32 ? 4 : 2;
+  const eb = word.in_dtype === Dtype.FP32 ? 4 : 2;
   const rand = mulberry32(opts.seed);
-  const src = startOf(word.src);
-  const dst = startOf(word.dst);
-  const sw = windowOf(word.src, eb);
-  const dw = windowOf(word.dst, eb);
+  const [sp, dp] = [patternOf(word, "src_mem_pattern"), patternOf(word, "dst_mem_pattern")];
+  const src = startOf(sp);
+  const dst = startOf(dp);
+  const sw = windowOf(sp, eb);
+  const dw = windowOf(dp, eb);
   const fill = (n: number) => {
     const out = new Uint8Array(n);
     for (let i = 0; i < n; i += 4) {
@@ -93,7 +117,7 @@ function runAndCheck(
     return out;
   };
   const before: { src: Uint8Array; dst: Uint8Array }[] = [];
-  for (let ch = 0; ch < word.numActiveChannels; ch++) {
+  for (let ch = 0; ch < word.num_active_channels; ch++) {
     const s = fill(sw.hi - sw.lo);
     const d = fill(dw.hi - dw.lo);
     dev.memory.write(sbufAddress(CAYMAN, opts.self, src.partition + ch, sw.lo), s);
@@ -105,13 +129,13 @@ function runAndCheck(
     ...(opts.reduceOp !== undefined && { reduceOp: opts.reduceOp }),
   });
   expect(r.status).toBe("done");
-  const count = word.src.numElem[0] * word.src.numElem[1] * word.src.numElem[2];
-  for (let ch = 0; ch < word.numActiveChannels; ch++) {
+  const count = sp.count[0] * sp.count[1] * sp.count[2];
+  for (let ch = 0; ch < word.num_active_channels; ch++) {
     const b = before[ch] as { src: Uint8Array; dst: Uint8Array };
     const expected = b.dst.slice();
     for (let n = 0; n < count; n++) {
-      const so = src.byte + elementOffset(word.src, n) * eb - sw.lo;
-      const dOff = dst.byte + elementOffset(word.dst, n) * eb - dw.lo;
+      const so = src.byte + elementOffset(sp, n) * eb - sw.lo;
+      const dOff = dst.byte + elementOffset(dp, n) * eb - dw.lo;
       expected.set(opts.combine(b.src.subarray(so, so + eb), b.dst.subarray(dOff, dOff + eb)), dOff);
     }
     const got = dev.memory.read(sbufAddress(CAYMAN, opts.peer, dst.partition + ch, dw.lo), dw.hi - dw.lo);
@@ -120,19 +144,31 @@ function runAndCheck(
   return r as S3d3Done;
 }
 
-const word = (patch: Partial<S3d3Word>): S3d3Word => ({ ...VALID_WORD, events: NO_EVENTS, ...patch });
-const imm = (partition: number, byte: number) => ({
-  kind: "imm" as const,
-  partitionOffset: (partition << 18) | byte,
-});
+/** A word moving `dtype` over `channels` from pattern `src` to `dst`, no events unless given. */
+interface Move {
+  readonly dtype?: number;
+  readonly channels?: number;
+  readonly src?: Tensor;
+  readonly dst?: Tensor;
+  readonly events?: Partial<S3d3Word>;
+}
+type Tensor = ReturnType<typeof tensor>;
+const word = (m: Move): S3d3Word => {
+  let w: S3d3Word = { ...VALID_WORD, ...NO_EVENTS, ...m.events };
+  if (m.dtype !== undefined) w = { ...w, in_dtype: m.dtype, out_dtype: m.dtype };
+  if (m.channels !== undefined) w = { ...w, num_active_channels: m.channels };
+  if (m.src !== undefined) w = withPattern(w, "src_mem_pattern", m.src);
+  if (m.dst !== undefined) w = withPattern(w, "dst_mem_pattern", m.dst);
+  return w;
+};
+const imm = (partition: number, byte: number) => (partition << 18) | byte;
 
 /** 8 × 4 × 2 fp32 elements: a strided source (every other element, rows 32 apart), a reversed destination. */
 const STRIDED_REVERSED = word({
-  inDtype: Dtype.FP32,
-  outDtype: Dtype.FP32,
-  numActiveChannels: 3,
-  src: { startAddr: imm(4, 0x100), stepElem: [2, 32, 200], numElem: [8, 4, 2] },
-  dst: { startAddr: imm(6, 0x800), stepElem: [-1, -8, -32], numElem: [8, 4, 2] },
+  dtype: Dtype.FP32,
+  channels: 3,
+  src: tensor(imm(4, 0x100), [2, 32, 200], [8, 4, 2]),
+  dst: tensor(imm(6, 0x800), [-1, -8, -32], [8, 4, 2]),
 });
 
 describe("executeS3d3: SB2SB legs between the two cores of an LNC2 pair, on the engine", () => {
@@ -150,11 +186,10 @@ describe("executeS3d3: SB2SB legs between the two cores of an LNC2 pair, on the 
 
   it("copy: the partner direction (core 3 → core 2) and a transposing 3-D pattern", () => {
     const w = word({
-      inDtype: Dtype.BFLOAT16,
-      outDtype: Dtype.BFLOAT16,
-      numActiveChannels: 2,
-      src: { startAddr: imm(0, 0), stepElem: [1, 16, 64], numElem: [16, 4, 4] },
-      dst: { startAddr: imm(10, 0x40), stepElem: [4, 1, 64], numElem: [16, 4, 4] },
+      dtype: Dtype.BFLOAT16,
+      channels: 2,
+      src: tensor(imm(0, 0), [1, 16, 64], [16, 4, 4]),
+      dst: tensor(imm(10, 0x40), [4, 1, 64], [16, 4, 4]),
     });
     runAndCheck(w, { self: 3, peer: 2, combine: COPY, seed: 2 });
   });
@@ -173,18 +208,17 @@ describe("executeS3d3: SB2SB legs between the two cores of an LNC2 pair, on the 
 
   it("reduce-copy MAX (fp32) with contiguous runs: one CCE packet per run", () => {
     const w = word({
-      inDtype: Dtype.FP32,
-      outDtype: Dtype.FP32,
-      numActiveChannels: 4,
-      src: { startAddr: imm(8, 0), stepElem: [1, 64, 0], numElem: [32, 8, 1] },
-      dst: { startAddr: imm(8, 0x4000), stepElem: [1, 32, 0], numElem: [32, 8, 1] },
+      dtype: Dtype.FP32,
+      channels: 4,
+      src: tensor(imm(8, 0), [1, 64, 0], [32, 8, 1]),
+      dst: tensor(imm(8, 0x4000), [1, 32, 0], [32, 8, 1]),
     });
     const r = runAndCheck(w, { self: 5, peer: 4, reduceOp: SdmaCceType.MAX, combine: MAX_F32, seed: 4 });
     expect(r.posted.map((p) => p.packets.length)).toEqual([8, 8, 8, 8]);
   });
 
   it("LNC1 is a self-copy on the issuing core", () => {
-    const w = { ...STRIDED_REVERSED, lncSizeFmt: 0, numActiveChannels: 1 };
+    const w = { ...STRIDED_REVERSED, lnc_size_fmt: 0, num_active_channels: 1 };
     const r = runAndCheck(w, { self: 6, peer: 6, combine: COPY, seed: 5 });
     expect(r.legs[0]?.dstCore).toBe(6);
   });
@@ -193,10 +227,10 @@ describe("executeS3d3: SB2SB legs between the two cores of an LNC2 pair, on the 
 describe("the POOL decode = the host encoder (seed 002 §4.6)", () => {
   const request = (w: S3d3Word, self: number): Sb2sbRequest => ({
     neigh: resolveNeighbor(EncdNeigh.PEER_LOCAL, { self, ringSize: 8, lnc: 2 }),
-    src: w.src,
-    dst: w.dst,
-    dtype: w.inDtype,
-    channels: w.numActiveChannels,
+    src: tensorOf(w, "src_mem_pattern"),
+    dst: tensorOf(w, "dst_mem_pattern"),
+    dtype: w.in_dtype,
+    channels: w.num_active_channels,
     topology: { arch: CAYMAN, nodes: 1, place: { self, ringSize: 8, lnc: 2 } },
   });
 
@@ -247,9 +281,9 @@ describe("the POOL decode = the host encoder (seed 002 §4.6)", () => {
 describe("channels → queues (MODEL: engine core·16 + k mod 16, queue ⌊k / 16⌋)", () => {
   it("a 20-channel word posts one chain per channel, each on its own queue, all executed", () => {
     const w = word({
-      numActiveChannels: 20,
-      src: { startAddr: imm(0, 0), stepElem: [1, 0, 0], numElem: [64, 1, 1] },
-      dst: { startAddr: imm(20, 0), stepElem: [1, 0, 0], numElem: [64, 1, 1] },
+      channels: 20,
+      src: tensor(imm(0, 0), [1, 0, 0], [64, 1, 1]),
+      dst: tensor(imm(20, 0), [1, 0, 0], [64, 1, 1]),
     });
     const r = runAndCheck(w, { self: 1, peer: 0, combine: COPY, seed: 6 });
     expect(r.posted.map((p) => p.queue)).toEqual(
@@ -261,8 +295,14 @@ describe("channels → queues (MODEL: engine core·16 + k mod 16, queue ⌊k / 1
 });
 
 describe("events: wait before issue, signal the peer on completion (seed 002 §6)", () => {
-  const withEvents = (events: S3d3Word["events"]) => encodeS3d3(word({ events }));
-  const waitInc = { waitMode: 5, waitIdx: 3, updateMode: 3, updateIdx: 4, semaphoreValue: 1 };
+  const withEvents = (events: Partial<S3d3Word>) => encodeS3d3(word({ events }));
+  const waitInc = {
+    "events.wait_mode": 5,
+    "events.wait_idx": 3,
+    "events.update_mode": 3,
+    "events.update_idx": 4,
+    "events.semaphore_value": 1,
+  };
 
   it("an unmet wait issues nothing; once the semaphore is set, the word runs and increments the peer's", () => {
     const dev = new Device("trn2");
@@ -287,8 +327,8 @@ describe("events: wait before issue, signal the peer on completion (seed 002 §6
 
   it("chains: core 0's completion satisfies core 1's wait", () => {
     const dev = new Device("trn2");
-    const first = { ...NO_EVENTS, updateMode: 19, updateIdx: 9 }; // SEM_INC_COMPLETE
-    const second = { ...NO_EVENTS, waitMode: 1, waitIdx: 9, semaphoreValue: 1 }; // SEM_EQ_IMM
+    const first = { "events.update_mode": 19, "events.update_idx": 9 }; // SEM_INC_COMPLETE
+    const second = { "events.wait_mode": 1, "events.wait_idx": 9, "events.semaphore_value": 1 }; // SEM_EQ_IMM
     expect(executeS3d3(dev, withEvents(second), { core: 1 }).status).toBe("waiting");
     expect(executeS3d3(dev, withEvents(first), { core: 0 }).status).toBe("done");
     expect(executeS3d3(dev, withEvents(second), { core: 1 }).status).toBe("done");
@@ -296,8 +336,12 @@ describe("events: wait before issue, signal the peer on completion (seed 002 §6
 
   it("ADD, SUB and WR updates go to the increment, decrement and set windows with semaphore_value", () => {
     const dev = new Device("trn2");
-    const run = (updateMode: number, semaphoreValue: number) =>
-      executeS3d3(dev, withEvents({ ...NO_EVENTS, updateMode, updateIdx: 2, semaphoreValue }), { core: 4 });
+    const run = (mode: number, value: number) =>
+      executeS3d3(
+        dev,
+        withEvents({ "events.update_mode": mode, "events.update_idx": 2, "events.semaphore_value": value }),
+        { core: 4 },
+      );
     run(9, 100); // WR
     expect(dev.semaphore(5, 2)).toBe(100);
     run(5, 7); // ADD
@@ -312,7 +356,7 @@ describe("events: wait before issue, signal the peer on completion (seed 002 §6
 describe("refusals", () => {
   it("an invalid word returns every reason and issues nothing", () => {
     const dev = new Device("trn2");
-    const r = executeS3d3(dev, encodeS3d3(word({ numActiveChannels: 0, outDtype: 7 })), { core: 0 });
+    const r = executeS3d3(dev, encodeS3d3({ ...word({ channels: 0 }), out_dtype: 7 }), { core: 0 });
     expect(r.status === "invalid" && r.reasons.map((x) => x.code)).toEqual([
       "dtype-mismatch",
       "active-channels-range",
@@ -377,8 +421,8 @@ describe("packet chunking (seed 000 §7.1)", () => {
     dev.memory.write(sbufAddress(CAYMAN, 1, 1, 0x100), new Uint8Array(b.buffer));
     const req: Sb2sbRequest = {
       neigh: resolveNeighbor(EncdNeigh.PEER_LOCAL, { self: 0, ringSize: 8, lnc: 2 }),
-      src: { startAddr: imm(1, 0), stepElem: [1, 0, 0], numElem: [4100, 1, 1] },
-      dst: { startAddr: imm(1, 0x100), stepElem: [1, 0, 0], numElem: [4100, 1, 1] },
+      src: tensor(imm(1, 0), [1, 0, 0], [4100, 1, 1]),
+      dst: tensor(imm(1, 0x100), [1, 0, 0], [4100, 1, 1]),
       dtype: Dtype.FP32,
       channels: 1,
       topology: { arch: CAYMAN, nodes: 1, place: { self: 0, ringSize: 8, lnc: 2 } },

@@ -1,10 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DecodeError, FieldError } from "../../src/bits/errors.js";
-import { addr4FromU32, addr4ToU32 } from "../../src/isa/addr4.js";
-import { decodeS3d3, encodeS3d3, S3D3_BYTES } from "../../src/isa/s3d3-word.js";
+import { DecodeError, FieldError } from "../../src/bits/index.js";
+import { addr4FromU32, addr4ToU32, decodeS3d3, encodeS3d3, S3D3_BYTES } from "../../src/isa/index.js";
 import { S3D3 } from "../../src/spec/index.js";
-import { anyWord, VALID_WORD } from "./s3d3-fixtures.js";
+import { anyWord, counts, steps, VALID_WORD, withPattern } from "./s3d3-fixtures.js";
 
 describe("S3D3 word codec (seed 002 §2, §3)", () => {
   it("is 64 bytes; the layout's members sit at the gcc-probed / DWARF offsets", () => {
@@ -28,7 +27,7 @@ describe("S3D3 word codec (seed 002 §2, §3)", () => {
   });
 
   it("places each member at its byte (reserved1 at 34, not 35; dst at 48)", () => {
-    const b = encodeS3d3({ ...VALID_WORD, numActiveChannels: 0x55, reserved1: 0xaan });
+    const b = encodeS3d3({ ...VALID_WORD, num_active_channels: 0x55, reserved1: 0xaan });
     expect(b[0]).toBe(0xbf);
     expect(b[1]).toBe(16);
     expect(b[12]).toBe(6);
@@ -50,13 +49,14 @@ describe("S3D3 word codec (seed 002 §2, §3)", () => {
 
   it("TENSOR3D: strides signed, counts unsigned", () => {
     const w = decodeS3d3(
-      encodeS3d3({
-        ...VALID_WORD,
-        src: { ...VALID_WORD.src, stepElem: [-32768, 32767, -1], numElem: [65535, 1, 0] },
-      }),
+      encodeS3d3(
+        withPattern(VALID_WORD, "src_mem_pattern", steps([-32768, 32767, -1]), counts([65535, 1, 0])),
+      ),
     );
-    expect(w.src.stepElem).toEqual([-32768, 32767, -1]);
-    expect(w.src.numElem).toEqual([65535, 1, 0]);
+    expect(w).toMatchObject({
+      ...withPattern(VALID_WORD, "src_mem_pattern", steps([-32768, 32767, -1]), counts([65535, 1, 0])),
+    });
+    expect(w["src_mem_pattern.step_elem.0"]).toBe(-32768);
   });
 
   it("ADDR4: the marker's top bits select the kind", () => {
@@ -76,10 +76,10 @@ describe("S3D3 word codec (seed 002 §2, §3)", () => {
 
   it("refuses values that do not fit, naming the field", () => {
     expect(() => addr4ToU32({ kind: "imm", partitionOffset: 2 ** 30 })).toThrow(FieldError);
-    expect(() => encodeS3d3({ ...VALID_WORD, numActiveChannels: 256 })).toThrow(/num_active_channels/);
+    expect(() => encodeS3d3({ ...VALID_WORD, num_active_channels: 256 })).toThrow(/num_active_channels/);
     expect(() => encodeS3d3({ ...VALID_WORD, reserved1: 1n << 112n })).toThrow(/reserved1/);
     expect(() => encodeS3d3({ ...VALID_WORD, reserved0: 1.5 })).toThrow(FieldError);
-    expect(() => encodeS3d3({ ...VALID_WORD, src: { ...VALID_WORD.src, stepElem: [32768, 0, 0] } })).toThrow(
+    expect(() => encodeS3d3(withPattern(VALID_WORD, "src_mem_pattern", steps([32768, 0, 0])))).toThrow(
       /step_elem/,
     );
   });

@@ -1,22 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { isEinval, SdmaAbortError, UsageError } from "../../src/bits/errors.js";
-import { CAYMAN, MARIANA } from "../../src/hal/arch-profile.js";
-import type { S3d3Word } from "../../src/isa/s3d3-word.js";
-import { eventsPlan } from "../../src/isa/sb2sb-events.js";
+import { isEinval, SdmaAbortError, UsageError } from "../../src/bits/index.js";
+import { CAYMAN, MARIANA } from "../../src/hal/index.js";
 import {
   encdDmaCopySb2sb,
   encdDmaReduceCopySb2sb,
+  eventsPlan,
   lowerS3d3Word,
+  moveSegments,
+  resolveNeighbor,
+  type S3d3Word,
   SB2SB_MULTI_NODE_MESSAGE,
   type Sb2sbLeg,
+  type Sb2sbPlace,
   type Sb2sbRequest,
-} from "../../src/isa/sb2sb-lowering.js";
-import { resolveNeighbor, type Sb2sbPlace } from "../../src/isa/sb2sb-neighbors.js";
-import { moveSegments, tensor3dElementOffsets } from "../../src/isa/tensor3d-walk.js";
-import { sbufAddress } from "../../src/spec/address-map.js";
-import { EncdNeigh, SdmaCceType } from "../../src/spec/enums.js";
-import { SBUF_WINDOWS } from "../../src/spec/tables.js";
-import { VALID_WORD } from "./s3d3-fixtures.js";
+  tensor3dElementOffsets,
+  tensorOf,
+} from "../../src/isa/index.js";
+import { EncdNeigh, SBUF_WINDOWS, SdmaCceType, sbufAddress } from "../../src/spec/index.js";
+import { counts, start, steps, tensor, VALID_WORD } from "./s3d3-fixtures.js";
 
 const place: Sb2sbPlace = { self: 2, ringSize: 8, lnc: 2 };
 const topology = { arch: CAYMAN, nodes: 1, place };
@@ -53,12 +54,10 @@ describe("encd_neigh resolution (seed 002 §4.4, MODEL)", () => {
 
 describe("TENSOR3D walk (dimension 0 innermost, MODEL)", () => {
   it("visits strided and reversed patterns in order", () => {
-    expect(tensor3dElementOffsets({ ...VALID_WORD.src, stepElem: [1, 8, 100], numElem: [2, 2, 2] })).toEqual([
+    expect(tensor3dElementOffsets(tensor(0, [1, 8, 100], [2, 2, 2]))).toEqual([
       0, 1, 8, 9, 100, 101, 108, 109,
     ]);
-    expect(tensor3dElementOffsets({ ...VALID_WORD.src, stepElem: [-1, 0, 0], numElem: [3, 1, 1] })).toEqual([
-      0, -1, -2,
-    ]);
+    expect(tensor3dElementOffsets(tensor(0, [-1, 0, 0], [3, 1, 1]))).toEqual([0, -1, -2]);
   });
   it("merges runs contiguous on both sides", () => {
     expect(moveSegments([0, 1, 2, 8], [0, 1, 2, 3], 2)).toEqual([
@@ -70,16 +69,8 @@ describe("TENSOR3D walk (dimension 0 innermost, MODEL)", () => {
 
 const request = (patch: Partial<Sb2sbRequest> = {}): Sb2sbRequest => ({
   neigh: resolveNeighbor(EncdNeigh.PEER_LOCAL, place),
-  src: {
-    startAddr: { kind: "imm", partitionOffset: (4 << 18) | 0x100 },
-    stepElem: [1, 0, 0],
-    numElem: [64, 1, 1],
-  },
-  dst: {
-    startAddr: { kind: "imm", partitionOffset: (4 << 18) | 0x800 },
-    stepElem: [1, 0, 0],
-    numElem: [64, 1, 1],
-  },
+  src: tensor((4 << 18) | 0x100, [1, 0, 0], [64, 1, 1]),
+  dst: tensor((4 << 18) | 0x800, [1, 0, 0], [64, 1, 1]),
   dtype: 6,
   channels: 3,
   topology,
@@ -119,8 +110,8 @@ describe("__encd_dma_common_sb2sb (seed 002 §4.2, §4.3)", () => {
       encdDmaCopySb2sb(
         request({
           channels: 1,
-          src: { startAddr: { kind: "imm", partitionOffset: 0 }, stepElem: [1, 0, 0], numElem: [4, 1, 1] },
-          dst: { startAddr: { kind: "imm", partitionOffset: 6 }, stepElem: [-1, 0, 0], numElem: [4, 1, 1] },
+          src: tensor(0, [1, 0, 0], [4, 1, 1]),
+          dst: tensor(6, [-1, 0, 0], [4, 1, 1]),
         }),
       ),
     );
@@ -153,58 +144,63 @@ describe("__encd_dma_common_sb2sb (seed 002 §4.2, §4.3)", () => {
     expect(() =>
       encdDmaCopySb2sb(
         request({
-          src: { ...request().src, startAddr: { kind: "imm", partitionOffset: 0 }, stepElem: [-1, 0, 0] },
+          src: { ...request().src, ...start(0), ...steps([-1, 0, 0]) },
         }),
       ),
     ).toThrow(/src.pattern/);
-    expect(() => encdDmaCopySb2sb(request({ dst: { ...request().dst, numElem: [63, 1, 1] } }))).toThrow(
-      /dst.numElem/,
+    expect(() => encdDmaCopySb2sb(request({ dst: { ...request().dst, ...counts([63, 1, 1]) } }))).toThrow(
+      /dst.num_elem/,
     );
     expect(() => encdDmaCopySb2sb(request({ channels: 125 }))).toThrow(/channels/);
   });
 });
 
+/** An events field: wait_mode, wait_idx, update_mode, update_idx, semaphore_value. */
+const events = (waitMode: number, waitIdx: number, updateMode: number, updateIdx: number, value: number) => ({
+  "events.wait_mode": waitMode,
+  "events.wait_idx": waitIdx,
+  "events.update_mode": updateMode,
+  "events.update_idx": updateIdx,
+  "events.semaphore_value": value,
+});
+
 describe("lowerS3d3Word: the POOL decode gives the host encoder's legs", () => {
-  const word: S3d3Word = { ...VALID_WORD, numActiveChannels: 2 };
+  const word: S3d3Word = { ...VALID_WORD, num_active_channels: 2 };
   it("LNC2 → PEER_LOCAL copy legs, identical to encd_dma_copy_sb2sb's", () => {
     const low = lowerS3d3Word(word, topology);
     if (isEinval(low)) throw new Error(low.message);
     const host = encdDmaCopySb2sb({
       neigh: resolveNeighbor(EncdNeigh.PEER_LOCAL, place),
-      src: word.src,
-      dst: word.dst,
+      src: tensorOf(word, "src_mem_pattern"),
+      dst: tensorOf(word, "dst_mem_pattern"),
       dtype: 6,
       channels: 2,
       topology,
     });
     expect(low.legs).toEqual(host);
     expect(low.legs.every((l) => l.kind === "copy" && l.dstCore === 3)).toBe(true);
-    expect(low.events).toEqual(eventsPlan(word.events));
+    expect(low.events).toEqual(eventsPlan(word));
     expect(low.events).toEqual({
       wait: { index: 3, compare: "ge", value: 1 },
       update: { index: 4, action: "inc", value: 1, when: "read" },
     });
   });
   it("LNC1 → self-copy", () => {
-    const low = lowerS3d3Word({ ...word, lncSizeFmt: 0 }, { ...topology, arch: MARIANA });
+    const low = lowerS3d3Word({ ...word, lnc_size_fmt: 0 }, { ...topology, arch: MARIANA });
     if (isEinval(low)) throw new Error(low.message);
     expect(low.legs.every((l) => l.dstCore === l.srcCore)).toBe(true);
   });
   it("an invalid word is refused with its reason codes", () => {
-    expect(() => lowerS3d3Word({ ...word, lncSizeFmt: 2 }, topology)).toThrow(UsageError);
+    expect(() => lowerS3d3Word({ ...word, lnc_size_fmt: 2 }, topology)).toThrow(UsageError);
     expect(() => lowerS3d3Word(word, { ...topology, arch: { ...CAYMAN, hasSb2sb: false } })).toThrow(
       /arch-no-sb2sb/,
     );
   });
   it("events: COMPLETE updates, SUB / WR use semaphore_value, EVT modes are not modelled", () => {
-    expect(eventsPlan({ waitMode: 0, waitIdx: 0, updateMode: 23, updateIdx: 9, semaphoreValue: 5 })).toEqual({
+    expect(eventsPlan(events(0, 0, 23, 9, 5))).toEqual({
       update: { index: 9, action: "sub", value: 5, when: "complete" },
     });
-    expect(eventsPlan({ waitMode: 0, waitIdx: 0, updateMode: 0, updateIdx: 0, semaphoreValue: 0 })).toEqual(
-      {},
-    );
-    expect(() =>
-      eventsPlan({ waitMode: 6, waitIdx: 0, updateMode: 0, updateIdx: 0, semaphoreValue: 0 }),
-    ).toThrow(UsageError);
+    expect(eventsPlan(events(0, 0, 0, 0, 0))).toEqual({});
+    expect(() => eventsPlan(events(6, 0, 0, 0, 0))).toThrow(UsageError);
   });
 });

@@ -14,7 +14,7 @@ import {
   decodeToF32,
   encodeFromF32,
 } from "../../src/numerics/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { Dtype } from "../../src/spec/index.js";
 
 const bits = (a: Float32Array) => [...new Uint32Array(a.buffer, a.byteOffset, a.length)];
 const f32 = fc.float({ noDefaultInfinity: false });

@@ -1,7 +1,7 @@
 // The codecs against LLVM APFloat, bit for bit (NaN compared as "is NaN + sign").
 import { describe, expect, it } from "vitest";
 import { decodeToF32, encodeFromF32, narrowFloatFormat } from "../../src/numerics/index.js";
-import { Dtype, dtypeFromName } from "../../src/spec/dtype.js";
+import { Dtype, dtypeFromName } from "../../src/spec/index.js";
 import { hexBigints, hexWords, loadVectors, mismatches, sameF32 } from "./vectors.js";
 
 const NARROW = ["bf16", "fp16", "fp8_e3", "fp8_e4", "fp8_e5"] as const;

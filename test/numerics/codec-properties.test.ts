@@ -10,7 +10,7 @@ import {
   RNE,
   SrStream,
 } from "../../src/numerics/index.js";
-import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
+import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 
 const ALL_DTYPES = Array.from({ length: 15 }, (_, i) => (i + 1) as Dtype);
 const NARROW = [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E3, Dtype.FP8_E4, Dtype.FP8_E5];

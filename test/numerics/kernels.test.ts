@@ -2,9 +2,14 @@
 // every overflow policy) against the generic narrow-float encoder, and SrStream's bulk fill
 // against its one-word-at-a-time stream.
 import { describe, expect, it } from "vitest";
-import { encodeNarrowFloat } from "../../src/numerics/float-encode.js";
-import { BF16_FORMAT } from "../../src/numerics/float-formats.js";
-import { OVERFLOW_POLICIES, RNE, type Rounding, SrStream } from "../../src/numerics/index.js";
+import {
+  BF16_FORMAT,
+  encodeNarrowFloat,
+  OVERFLOW_POLICIES,
+  RNE,
+  type Rounding,
+  SrStream,
+} from "../../src/numerics/index.js";
 import { bf16StressBits } from "./stress-bits.js";
 
 function encodeBoth(bits: Uint32Array, rounding: () => Rounding, policy: (typeof OVERFLOW_POLICIES)[number]) {

@@ -9,7 +9,7 @@ import {
   type RandomSource,
   SrStream,
 } from "../../src/numerics/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { Dtype } from "../../src/spec/index.js";
 import { hexWords, loadVectors } from "./vectors.js";
 
 const FORMATS = [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E3, Dtype.FP8_E4, Dtype.FP8_E5].map(

@@ -21,10 +21,12 @@ import {
   RNE,
   type Rounding,
   SrStream,
+  useWasmKernels,
   WasmArena,
+  wasmHasDtype,
+  wasmKernelsRun,
 } from "../../src/numerics/index.js";
-import { useWasmKernels, wasmHasDtype, wasmKernelsRun } from "../../src/numerics/wasm/kernels.js";
-import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeName } from "../../src/spec/dtype.js";
+import { DTYPE_NAMES, Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 import { binaryModuleText, compileKernels } from "../../tools/wasm/build.js";
 import { kernelsWat } from "../../tools/wasm/kernels-wat.js";
 import { hexBigints, hexWords, loadVectors, mismatches, sameAluF32, sameF32 } from "./vectors.js";

@@ -1,17 +1,16 @@
 /** The CCE packets: seed 000 §9 worked examples, every error path and every limit at its edge. */
 import { describe, expect, it } from "vitest";
-import { type Einval, FieldError, isEinval, SdmaAssertError } from "../../src/bits/errors.js";
-import { CAYMAN, SUNDA } from "../../src/hal/arch-profile.js";
+import { type Einval, FieldError, isEinval, SdmaAssertError } from "../../src/bits/index.js";
+import { CAYMAN, SUNDA } from "../../src/hal/index.js";
 import {
   addDmaPacketCce,
   awsCaymanSdmaM2mBuildComboOp,
   type CceRequest,
+  fmaInfo,
   remapCceRequest,
   type WrittenDescriptor,
 } from "../../src/runtime/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { KbinDmaDescOp } from "../../src/spec/enums.js";
-import { COMBO_MORE } from "../../src/spec/tables.js";
+import { COMBO_MORE, Dtype, KbinDmaDescOp } from "../../src/spec/index.js";
 import { makeVring, words } from "./fixtures.js";
 
 const S = (k: number) => Array.from({ length: k }, (_, i) => BigInt(0x1000 * (i + 1)));
@@ -65,7 +64,7 @@ describe("seed 000 §9.1: three-source ADD, bf16 in, fp32 accumulate, bf16 out",
 describe("seed 000 §9.2: weighted-average FMA dst = 0.5·s0 + 0.5·s1", () => {
   it("puts 0x3F000000 in W3 of both FMA descriptors, selectors a=1 b=2 c=0", () => {
     const { vring } = makeVring();
-    const cceInfo = { numSources: 2, numDests: 1, fmaInfo: { scaleDtype: Dtype.FP32, scale: [0.5, 0.5] } };
+    const cceInfo = { num_sources: 2, num_dests: 1, ...fmaInfo([0.5, 0.5]) };
     const w = tx(
       ok(
         addDmaPacketCce(vring, {
@@ -105,7 +104,7 @@ describe("seed 000 §9.2: weighted-average FMA dst = 0.5·s0 + 0.5·s1", () => {
   });
   it("asserts the fp32 scale at vring.c:0x3BA", () => {
     const { vring } = makeVring();
-    const cceInfo = { numSources: 3, numDests: 1, fmaInfo: { scaleDtype: Dtype.BFLOAT16, scale: [1, 1, 1] } };
+    const cceInfo = { num_sources: 3, num_dests: 1, ...fmaInfo([1, 1, 1], Dtype.BFLOAT16) };
     const e = thrown(() =>
       addDmaPacketCce(vring, add({ op: KbinDmaDescOp.FMA, cceInfo })),
     ) as SdmaAssertError;
@@ -121,13 +120,13 @@ describe("seed 000 §9.2: weighted-average FMA dst = 0.5·s0 + 0.5·s1", () => {
   it("a cce_info without fma_info reads as the zeroed union: scale_dtype 0 asserts at helper.c:0x1AF", () => {
     const { vring } = makeVring();
     const e = thrown(() =>
-      addDmaPacketCce(vring, add({ op: KbinDmaDescOp.FMA, cceInfo: { numSources: 3, numDests: 1 } })),
+      addDmaPacketCce(vring, add({ op: KbinDmaDescOp.FMA, cceInfo: { num_sources: 3, num_dests: 1 } })),
     ) as SdmaAssertError;
     expect([e.file, e.line]).toEqual(["tdrv/helper.c", 0x1af]);
   });
   it("needs one scale per source", () => {
     const { vring } = makeVring();
-    const cceInfo = { numSources: 3, numDests: 1, fmaInfo: { scaleDtype: Dtype.FP32, scale: [1, 1] } };
+    const cceInfo = { num_sources: 3, num_dests: 1, ...fmaInfo([1, 1]) };
     expect(() => addDmaPacketCce(vring, add({ op: KbinDmaDescOp.FMA, cceInfo }))).toThrow(/fma_info\.scale/);
   });
 });
@@ -151,9 +150,11 @@ describe("op and dtype remaps on the way in", () => {
 
 describe("MIN / MAX", () => {
   const mm = (useConstant: boolean, constantDtype: number, constant = 0x3fc00000) => ({
-    numSources: 3,
-    numDests: 1,
-    minMaxInfo: { useConstant, constantDtype, constant },
+    num_sources: 3,
+    num_dests: 1,
+    "min_max_info.use_constant": useConstant,
+    "min_max_info.constant_dtype": constantDtype,
+    "min_max_info.constant": constant,
   });
   it("cce_info may be null; the optype rides bits 22:20", () => {
     const { vring } = makeVring();
@@ -241,10 +242,10 @@ describe("limits", () => {
   });
   it("cce_info counts must match the addresses", () => {
     const { vring } = makeVring();
-    expect(() => addDmaPacketCce(vring, add({ cceInfo: { numSources: 2, numDests: 1 } }))).toThrow(
+    expect(() => addDmaPacketCce(vring, add({ cceInfo: { num_sources: 2, num_dests: 1 } }))).toThrow(
       /num_sources/,
     );
-    expect(() => addDmaPacketCce(vring, add({ cceInfo: { numSources: 3, numDests: 2 } }))).toThrow(
+    expect(() => addDmaPacketCce(vring, add({ cceInfo: { num_sources: 3, num_dests: 2 } }))).toThrow(
       /num_dests/,
     );
   });

@@ -7,7 +7,10 @@ import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/index.js";
 import {
   addDmaPacketCce,
+  type CceInfo,
   type CceRequest,
+  fmaInfo,
+  minMaxConstant,
   remapCceRequest,
   vringAddDmaPacketCceInt,
   type WrittenDescriptor,
@@ -19,11 +22,12 @@ const SLOTS = 16;
 
 /** Requests of one shape, packet p at its own addresses. */
 function requests(op: number, sources: number, dests: number, useConst: boolean): CceRequest[] {
-  const cceInfo = {
-    numSources: sources,
-    numDests: dests,
-    fmaInfo: { scaleDtype: Dtype.FP32, scale: Array.from({ length: sources }, (_, i) => 0.5 + i) },
-    minMaxInfo: { useConstant: useConst, constantDtype: Dtype.FP32, constant: 0x3f80_0000 },
+  const cceInfo: CceInfo = {
+    num_sources: sources,
+    num_dests: dests,
+    ...fmaInfo(Array.from({ length: sources }, (_, i) => 0.5 + i)),
+    ...minMaxConstant(0x3f80_0000),
+    "min_max_info.use_constant": useConst,
   };
   return Array.from({ length: 12 }, (_, p) => ({
     op,
@@ -106,14 +110,14 @@ describe("a packet from its template is the packet built afresh", () => {
       {
         ...r,
         op: KbinDmaDescOp.FMA,
-        cceInfo: { numSources: 2, numDests: 1, fmaInfo: { scaleDtype: Dtype.FP32, scale: [0.5, -0] } },
+        cceInfo: { num_sources: 2, num_dests: 1, ...fmaInfo([0.5, -0]) },
       },
       {
         ...r,
         op: KbinDmaDescOp.MIN,
         cceInfo: {
           ...(r.cceInfo as NonNullable<CceRequest["cceInfo"]>),
-          minMaxInfo: { useConstant: true, constantDtype: Dtype.FP32, constant: 7 },
+          ...minMaxConstant(7),
         },
       },
     ];

@@ -1,7 +1,7 @@
 /** Each meta-control and descriptor encoder against the seed's literal formula (seed 000 §2.3–2.6). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FieldError } from "../../src/bits/errors.js";
+import { FieldError } from "../../src/bits/index.js";
 import {
   buildAddMetaCtrl,
   buildCceExtMetaCtrl,

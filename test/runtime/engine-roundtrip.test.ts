@@ -3,11 +3,17 @@
  * register file; the engine fetches and executes them. A wrong bit in an encoder gives a wrong result.
  */
 import { describe, expect, it } from "vitest";
-import { isEinval } from "../../src/bits/errors.js";
+import { isEinval } from "../../src/bits/index.js";
 import { HBM_BASE } from "../../src/engine/index.js";
-import { addDmaPacket, addDmaPacketCce, addGradientPacket, GceMode } from "../../src/runtime/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { KbinDmaDescOp } from "../../src/spec/enums.js";
+import {
+  addDmaPacket,
+  addDmaPacketCce,
+  addGradientPacket,
+  fmaInfo,
+  GceMode,
+  minMaxConstant,
+} from "../../src/runtime/index.js";
+import { Dtype, KbinDmaDescOp } from "../../src/spec/index.js";
 import { deviceVring } from "./fixtures.js";
 
 const f32 = (a: number[]) => new Uint8Array(Float32Array.from(a).buffer);
@@ -40,25 +46,23 @@ describe("runtime → ring bytes → engine", () => {
       [6, 9, 12, 15],
       [6, 9, 12, 15],
     ]);
-    const fmaInfo = { scaleDtype: Dtype.FP32, scale: [0.5, 0.5] };
     addDmaPacketCce(vring, {
       op: KbinDmaDescOp.FMA,
       sources: S.slice(0, 2),
       dests: [D],
       size: 16,
       inDtype: Dtype.FP32,
-      cceInfo: { numSources: 2, numDests: 1, fmaInfo },
+      cceInfo: { num_sources: 2, num_dests: 1, ...fmaInfo([0.5, 0.5]) },
     });
     dev.run();
     expect(read(D)).toEqual([1.5, 2.5, 3.5, 4.5]);
-    const minMaxInfo = { useConstant: true, constantDtype: Dtype.FP32, constant: 0x40000000 };
     addDmaPacketCce(vring, {
       op: KbinDmaDescOp.MIN,
       sources: S,
       dests: [D],
       size: 16,
       inDtype: Dtype.FP32,
-      cceInfo: { numSources: 3, numDests: 1, minMaxInfo },
+      cceInfo: { num_sources: 3, num_dests: 1, ...minMaxConstant(0x40000000) },
     });
     dev.run();
     expect(read(D)).toEqual([1, 2, 2, 2]);

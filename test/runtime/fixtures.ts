@@ -1,9 +1,7 @@
 /** Shared test fixtures: a vring on fresh device memory and register file. */
 
-import { Device, HBM_BASE } from "../../src/engine/index.js";
-import { DeviceMemory } from "../../src/engine/memory.js";
-import { type ArchProfile, archProfile } from "../../src/hal/arch-profile.js";
-import { RegisterFile } from "../../src/hal/register-file.js";
+import { Device, DeviceMemory, HBM_BASE } from "../../src/engine/index.js";
+import { type ArchProfile, archProfile, RegisterFile } from "../../src/hal/index.js";
 import { Vring } from "../../src/runtime/index.js";
 
 export const RING_REGION = { base: 0x4000_0000n, bytes: 0x10_0000n };

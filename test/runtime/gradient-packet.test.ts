@@ -1,9 +1,8 @@
 /** The GCE gradient packet (seed 000 §5.2): the three strings, compress and decompress. */
 import { describe, expect, it } from "vitest";
-import { isEinval } from "../../src/bits/errors.js";
+import { isEinval } from "../../src/bits/index.js";
 import { addGradientPacket, GceMode, type GceRequest } from "../../src/runtime/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { GCE_HEADER, gcePayloadBytes } from "../../src/spec/gce-header.js";
+import { Dtype, GCE_HEADER, gcePayloadBytes } from "../../src/spec/index.js";
 import { makeVring, words } from "./fixtures.js";
 
 const HEADER = 0x8000n;

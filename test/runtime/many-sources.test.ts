@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/index.js";
 import { HBM_BASE } from "../../src/engine/index.js";
-import { addDmaPacketCce, type CceInfo } from "../../src/runtime/index.js";
+import { addDmaPacketCce, type CceInfo, fmaInfo } from "../../src/runtime/index.js";
 import { Dtype, KbinDmaDescOp } from "../../src/spec/index.js";
 import { deviceVring } from "./fixtures.js";
 
@@ -35,13 +35,19 @@ describe("17–32 sources per CCE op (seed 000 §3.2)", () => {
     expect(run(KbinDmaDescOp.ADD, n, null)).toEqual(want);
   });
   it.each([17, 32])("MIN and MAX of %i sources", (n) => {
-    const info = { numSources: n, numDests: 1 };
+    const info = { num_sources: n, num_dests: 1 };
     expect(run(KbinDmaDescOp.MIN, n, info)).toEqual([0, 1, 2, 3].map((k) => Math.min(...column(n, k))));
     expect(run(KbinDmaDescOp.MAX, n, info)).toEqual([0, 1, 2, 3].map((k) => Math.max(...column(n, k))));
   });
   it.each([17, 32])("FMA of %i sources, scale 0.5 each, with the SR seed-init in front", (n) => {
-    const fmaInfo = { scaleDtype: Dtype.FP32, scale: Array.from({ length: n }, () => 0.5) };
     const want = [0, 1, 2, 3].map((k) => column(n, k).reduce((a, b) => a + 0.5 * b, 0));
-    expect(run(KbinDmaDescOp.FMA, n, { numSources: n, numDests: 1, fmaInfo }, true)).toEqual(want);
+    expect(
+      run(
+        KbinDmaDescOp.FMA,
+        n,
+        { num_sources: n, num_dests: 1, ...fmaInfo(Array.from({ length: n }, () => 0.5)) },
+        true,
+      ),
+    ).toEqual(want);
   });
 });

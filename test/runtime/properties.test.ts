@@ -5,17 +5,26 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isEinval, SdmakitError } from "../../src/bits/errors.js";
+import { isEinval, SdmakitError } from "../../src/bits/index.js";
 import {
   addDmaPacket,
   addDmaPacketCce,
   type CceRequest,
+  fmaInfo,
+  fmaScale,
   type WrittenDescriptor,
 } from "../../src/runtime/index.js";
-import { Dtype, dtypeBytes } from "../../src/spec/dtype.js";
-import { KbinDmaDescOp } from "../../src/spec/enums.js";
-import { FMA_DESC, MIN_MAX_DESC, REPLICATION_DESC, UDMA_RX, UDMA_TX } from "../../src/spec/layouts/index.js";
-import { COMBO_MORE } from "../../src/spec/tables.js";
+import {
+  COMBO_MORE,
+  Dtype,
+  dtypeBytes,
+  FMA_DESC,
+  KbinDmaDescOp,
+  MIN_MAX_DESC,
+  REPLICATION_DESC,
+  UDMA_RX,
+  UDMA_TX,
+} from "../../src/spec/index.js";
 import { type Fixture, makeVring } from "./fixtures.js";
 
 const addr = fc.bigInt({ min: 0n, max: 2n ** 48n });
@@ -88,12 +97,12 @@ function checkCce(r: CceRequest, w: WrittenDescriptor[], useConstant: boolean): 
   expect(rx[0]!["len_ctrl.length"]).toBe(promoted ? r.size : elements * dtypeBytes(r.outDtype as Dtype));
   if (r.op === KbinDmaDescOp.FMA) {
     const scales = tx.filter((t) => t.d.spec.layout === FMA_DESC).map((t) => t.f.scale);
-    expect(scales).toEqual(r.sources.map((_, i) => Math.fround(r.cceInfo!.fmaInfo!.scale[i]!)));
+    expect(scales).toEqual(r.sources.map((_, i) => Math.fround(fmaScale(r.cceInfo!, i)!)));
   }
   const consts = tx.filter((t) => t.d.spec.layout === MIN_MAX_DESC).map((t) => t.f.constant);
   expect(consts).toEqual(
     useConstant && (r.op === KbinDmaDescOp.MIN || r.op === KbinDmaDescOp.MAX)
-      ? [r.cceInfo!.minMaxInfo!.constant]
+      ? [r.cceInfo!["min_max_info.constant"]]
       : [],
   );
   expect(tx.filter((t) => t.d.spec.layout === REPLICATION_DESC).map((t) => t.f.dest)).toEqual(
@@ -116,19 +125,13 @@ describe("properties", () => {
         const n = g.sources.length;
         const cceInfo =
           g.op === KbinDmaDescOp.FMA
-            ? {
-                numSources: n,
-                numDests: g.dests.length,
-                fmaInfo: { scaleDtype: Dtype.FP32, scale: g.scales },
-              }
+            ? { num_sources: n, num_dests: g.dests.length, ...fmaInfo(g.scales) }
             : {
-                numSources: n,
-                numDests: g.dests.length,
-                minMaxInfo: {
-                  useConstant: g.useConstant,
-                  constantDtype: g.constantDtype,
-                  constant: g.constant,
-                },
+                num_sources: n,
+                num_dests: g.dests.length,
+                "min_max_info.use_constant": g.useConstant,
+                "min_max_info.constant_dtype": g.constantDtype,
+                "min_max_info.constant": g.constant,
               };
         const r: CceRequest = {
           op: g.op,

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SdmaAssertError } from "../../src/bits/errors.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
-import { chunkCount, chunkRun, reducePacketBytes } from "../../src/runtime/reduce-chunks.js";
-import { Dtype } from "../../src/spec/dtype.js";
+import { SdmaAssertError } from "../../src/bits/index.js";
+import { archProfile } from "../../src/hal/index.js";
+import { chunkCount, chunkRun, reducePacketBytes } from "../../src/runtime/index.js";
+import { Dtype } from "../../src/spec/index.js";
 
 const SUNDA = archProfile("trn1");
 const CAYMAN = archProfile("trn2");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FieldError, SdmaAssertError } from "../../src/bits/errors.js";
+import { FieldError, SdmaAssertError } from "../../src/bits/index.js";
 import {
   awsHalGetSdmaMaxCceElements,
   encdGetCceReducePacketSize,
@@ -7,8 +7,7 @@ import {
   kbinCceOpToSdmaCceOp,
   kbinDtypeToSdmaDtype,
 } from "../../src/runtime/index.js";
-import { Dtype } from "../../src/spec/dtype.js";
-import { ArchType, KbinDmaDescOp, SdmaCceType } from "../../src/spec/enums.js";
+import { ArchType, Dtype, KbinDmaDescOp, SdmaCceType } from "../../src/spec/index.js";
 
 function assertOf(fn: () => unknown): SdmaAssertError {
   try {

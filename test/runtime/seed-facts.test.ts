@@ -1,7 +1,7 @@
 // Runtime facts of seed 000 pinned to the seed's literal numbers (not the code's enums).
 import { describe, expect, it } from "vitest";
-import { isEinval } from "../../src/bits/errors.js";
-import { addDmaPacket, addDmaPacketCce, kbinCceOpToSdmaCceOp } from "../../src/runtime/index.js";
+import { isEinval } from "../../src/bits/index.js";
+import { addDmaPacket, addDmaPacketCce, fmaInfo, kbinCceOpToSdmaCceOp } from "../../src/runtime/index.js";
 import { makeVring, words } from "./fixtures.js";
 
 const op = (meta: number) => (meta >>> 23) & 7;
@@ -35,7 +35,7 @@ describe("seed 000 §6: a plain copy and a CCE transfer differ only in the descr
       dests: [0x10_0000n],
       size: 64,
       inDtype: 10,
-      cceInfo: { numSources: 2, numDests: 1, fmaInfo: { scaleDtype: 10, scale: [1, 1] } },
+      cceInfo: { num_sources: 2, num_dests: 1, ...fmaInfo([1, 1], 10) },
     });
     if (isEinval(r)) throw new Error(r.message);
     const metas = r

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
 import { Device, HBM_BASE } from "../../src/engine/index.js";
-import { CAYMAN } from "../../src/hal/arch-profile.js";
+import { CAYMAN } from "../../src/hal/index.js";
 import { VringPool } from "../../src/runtime/index.js";
 import { queueRegisterAddress } from "../../src/spec/index.js";
 

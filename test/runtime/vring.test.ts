@@ -1,9 +1,8 @@
 /** The vring writer: placement, queue registers, ring phase, refusal when full, the doorbell. */
 import { describe, expect, it } from "vitest";
-import { DeviceFault, FieldError } from "../../src/bits/errors.js";
-import { DeviceMemory } from "../../src/engine/memory.js";
-import { archProfile } from "../../src/hal/arch-profile.js";
-import { RegisterFile } from "../../src/hal/register-file.js";
+import { DeviceFault, FieldError } from "../../src/bits/index.js";
+import { DeviceMemory } from "../../src/engine/index.js";
+import { archProfile, RegisterFile } from "../../src/hal/index.js";
 import {
   addDmaPacket,
   buildCopyPacket,
@@ -12,8 +11,7 @@ import {
   RingFullError,
   Vring,
 } from "../../src/runtime/index.js";
-import { queueRegisterAddress } from "../../src/spec/address-map.js";
-import { SDMA_CSR_BASE } from "../../src/spec/udma-regs.js";
+import { queueRegisterAddress, SDMA_CSR_BASE } from "../../src/spec/index.js";
 import { makeVring, RING_REGION, words } from "./fixtures.js";
 
 /** A queue register of the trn2 map (the profile every ring below is made on, or one with the same map). */

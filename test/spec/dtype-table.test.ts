@@ -5,7 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { lookupOwn, UsageError } from "../../src/bits/index.js";
-import { cceCommand } from "../../src/cli/commands/cce.js";
+import { cceCommand } from "../../src/cli/index.js";
 import { narrowFloatFormat } from "../../src/numerics/index.js";
 import { parseBuildRequest } from "../../src/runtime/index.js";
 import {

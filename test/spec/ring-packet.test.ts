@@ -6,13 +6,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/index.js";
-import { toDescriptor } from "../../src/engine/descriptor.js";
-import { type CcePlan, planPacket } from "../../src/engine/packet-plan.js";
-import { CAYMAN } from "../../src/hal/arch-profile.js";
+import { type CcePlan, planPacket, toDescriptor } from "../../src/engine/index.js";
+import { CAYMAN } from "../../src/hal/index.js";
 import {
   addDmaPacketCce,
   addGradientPacket,
+  fmaInfo,
   GceMode,
+  minMaxConstant,
   type WrittenDescriptor,
 } from "../../src/runtime/index.js";
 import {
@@ -57,11 +58,11 @@ function build(s: PacketShape): WrittenDescriptor[] {
           size: 256,
           inDtype: Dtype.FP32,
           cceInfo: {
-            numSources: s.sources,
-            numDests: s.dests,
-            fmaInfo: { scaleDtype: Dtype.FP32, scale: sources.map(() => 0.5) },
+            num_sources: s.sources,
+            num_dests: s.dests,
+            ...fmaInfo(sources.map(() => 0.5)),
             ...(s.op === "min" || s.op === "max"
-              ? { minMaxInfo: { useConstant: s.useConst ?? false, constantDtype: Dtype.FP32, constant: 0 } }
+              ? { ...minMaxConstant(0), "min_max_info.use_constant": s.useConst ?? false }
               : {}),
           },
         });

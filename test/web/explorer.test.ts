@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toHex } from "../../src/bits/index.js";
 import { encodeS3d3, isValidSb2sbCollective, type S3d3Word } from "../../src/isa/index.js";
 import { describeLine, parseBuildRequest, runBuildRequest } from "../../src/runtime/index.js";
-import { VALID_WORD } from "../isa/s3d3-fixtures.js";
+import { counts, VALID_WORD, withPattern } from "../isa/s3d3-fixtures.js";
 import { CHROMIUM_FLAGS, findChromium } from "./find-chromium.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -98,12 +98,11 @@ describe("web explorer in Chromium", () => {
 
   it("shows every reason an invalid S3D3 word fails is_valid_sb2sb_collective", async () => {
     const word: S3d3Word = {
-      ...VALID_WORD,
-      header: { ...VALID_WORD.header, opcode: 0 },
-      src: { ...VALID_WORD.src, numElem: [300, 1, 1] },
-      outDtype: 7,
-      lncSizeFmt: 3,
-      numActiveChannels: 0,
+      ...withPattern(VALID_WORD, "src_mem_pattern", counts([300, 1, 1])),
+      "header.opcode": 0,
+      out_dtype: 7,
+      lnc_size_fmt: 3,
+      num_active_channels: 0,
     };
     const bytes = encodeS3d3(word);
     const expected = isValidSb2sbCollective(bytes, { arch: "trn1" }).reasons;

@@ -6,7 +6,7 @@
  */
 import { FieldError, fromHex, isEinval, lookupOwn, toHex, UsageError } from "../../bits/index.js";
 import { Device, HBM_BASE } from "../../engine/index.js";
-import { addDmaPacketCce, type CceInfo, Vring } from "../../runtime/index.js";
+import { addDmaPacketCce, type CceInfo, fmaInfo, minMaxConstant, Vring } from "../../runtime/index.js";
 import {
   CCE_OP_BY_NAME,
   DTYPE_NAMES,
@@ -67,6 +67,62 @@ function parseNumber(name: string, text: string): number {
   return v;
 }
 
+type Parsed = ReturnType<typeof parseArgs>;
+
+/** The sources given as hex: all the same length, a whole number of `--in` elements. */
+function sourcesOf(parsed: Parsed, inDt: Dtype): Uint8Array[] {
+  if (parsed.positional.length === 0) throw new UsageError("no sources given");
+  const sources = parsed.positional.map((h) => fromHex(h));
+  const size = sources[0]?.length ?? 0;
+  for (const [i, s] of sources.entries()) {
+    if (s.length !== size)
+      throw new FieldError("cce", `source ${i}`, s.length, `${size} bytes (as source 0)`);
+  }
+  if (size === 0 || size % dtypeBytes(inDt) !== 0)
+    throw new FieldError("cce", "source bytes", size, `a positive multiple of ${dtypeBytes(inDt)}`);
+  return sources;
+}
+
+/** cce_info from `--scales` (FMA: one per source) or `--const` (MIN / MAX, an fp32 clamp). */
+function cceInfoOf(parsed: Parsed, op: number, sources: number): CceInfo | null {
+  const scalesText = option(parsed, "--scales");
+  const constText = option(parsed, "--const");
+  if (scalesText !== undefined && op !== KbinDmaDescOp.FMA)
+    throw new UsageError("cce: --scales applies to --op fma");
+  if (constText !== undefined && op !== KbinDmaDescOp.MIN && op !== KbinDmaDescOp.MAX)
+    throw new UsageError("cce: --const applies to --op min|max");
+  if (op === KbinDmaDescOp.FMA) {
+    const scales = (scalesText ?? "")
+      .split(",")
+      .filter((s) => s !== "")
+      .map((s) => parseNumber("--scales", s));
+    if (scales.length !== sources)
+      throw new FieldError("cce", "--scales", scales.length, `${sources} values, one per source`);
+    return { num_sources: sources, num_dests: 1, ...fmaInfo(scales) };
+  }
+  if (constText === undefined) return null;
+  const constant = f32Word(parseNumber("--const", constText));
+  return { num_sources: sources, num_dests: 1, ...minMaxConstant(constant) };
+}
+
+/** A vring on engine 0 queue 0 of the device, with the command's SR settings. */
+function vringOf(dev: Device, parsed: Parsed): Vring {
+  const seedText = option(parsed, "--seed");
+  if (seedText !== undefined && !parsed.flags.has("--sr")) throw new UsageError("cce: --seed needs --sr");
+  return new Vring({
+    profile: dev.profile,
+    memory: dev.memory,
+    registers: dev.regs,
+    engine: 0,
+    queue: 0,
+    txBase: TX_RING,
+    rxBase: RX_RING,
+    slots: 256,
+    stochasticRounding: parsed.flags.has("--sr"),
+    srSeed: seedText === undefined ? 0 : parseNumber("--seed", seedText),
+  });
+}
+
 function run(args: readonly string[], io: Io): number {
   const parsed = parseArgs(args, OPTIONS);
   const opText = option(parsed, "--op");
@@ -77,68 +133,16 @@ function run(args: readonly string[], io: Io): number {
   const inDt = dtypeOption(parsed, "--in");
   const accumDt = dtypeOption(parsed, "--accum");
   const outDt = dtypeOption(parsed, "--out", inDt);
-  if (parsed.positional.length === 0) throw new UsageError("no sources given");
-  const sources = parsed.positional.map((h) => fromHex(h));
-  const size = sources[0]?.length ?? 0;
-  for (const [i, s] of sources.entries()) {
-    if (s.length !== size)
-      throw new FieldError("cce", `source ${i}`, s.length, `${size} bytes (as source 0)`);
-  }
-  if (size === 0 || size % dtypeBytes(inDt) !== 0)
-    throw new FieldError("cce", "source bytes", size, `a positive multiple of ${dtypeBytes(inDt)}`);
-  const seedText = option(parsed, "--seed");
-  if (seedText !== undefined && !parsed.flags.has("--sr")) throw new UsageError("cce: --seed needs --sr");
-  const seed = seedText === undefined ? 0 : parseNumber("--seed", seedText);
-  const scalesText = option(parsed, "--scales");
-  const constText = option(parsed, "--const");
-  if (scalesText !== undefined && op !== KbinDmaDescOp.FMA)
-    throw new UsageError("cce: --scales applies to --op fma");
-  if (constText !== undefined && op !== KbinDmaDescOp.MIN && op !== KbinDmaDescOp.MAX)
-    throw new UsageError("cce: --const applies to --op min|max");
-
-  let cceInfo: CceInfo | null = null;
-  if (op === KbinDmaDescOp.FMA) {
-    const scales = (scalesText ?? "")
-      .split(",")
-      .filter((s) => s !== "")
-      .map((s) => parseNumber("--scales", s));
-    if (scales.length !== sources.length)
-      throw new FieldError("cce", "--scales", scales.length, `${sources.length} values, one per source`);
-    cceInfo = { numSources: sources.length, numDests: 1, fmaInfo: { scaleDtype: Dtype.FP32, scale: scales } };
-  } else if (constText !== undefined) {
-    const constant = f32Word(parseNumber("--const", constText));
-    cceInfo = {
-      numSources: sources.length,
-      numDests: 1,
-      minMaxInfo: { useConstant: true, constantDtype: Dtype.FP32, constant },
-    };
-  }
+  const sources = sourcesOf(parsed, inDt);
+  const size = (sources[0] as Uint8Array).length;
+  const cceInfo = cceInfoOf(parsed, op, sources.length);
+  const vring = vringOf(dev, parsed);
 
   const srcAddrs = sources.map((_, i) => SOURCES + BigInt(i) * SOURCE_STRIDE);
   const dest = SOURCES + BigInt(sources.length) * SOURCE_STRIDE;
   for (const [i, s] of sources.entries()) dev.memory.write(srcAddrs[i] as bigint, s);
-  const vring = new Vring({
-    profile: dev.profile,
-    memory: dev.memory,
-    registers: dev.regs,
-    engine: 0,
-    queue: 0,
-    txBase: TX_RING,
-    rxBase: RX_RING,
-    slots: 256,
-    stochasticRounding: parsed.flags.has("--sr"),
-    srSeed: seed,
-  });
-  const written = addDmaPacketCce(vring, {
-    op,
-    sources: srcAddrs,
-    dests: [dest],
-    size,
-    inDtype: inDt,
-    accumDtype: accumDt,
-    outDtype: outDt,
-    cceInfo,
-  });
+  const request = { op, sources: srcAddrs, dests: [dest], size, inDtype: inDt, accumDtype: accumDt };
+  const written = addDmaPacketCce(vring, { ...request, outDtype: outDt, cceInfo });
   if (isEinval(written)) {
     io.err(`cce: refused: ${written.message}\n`);
     return 1;

@@ -14,7 +14,7 @@ import {
   UsageError,
 } from "../../bits/index.js";
 import { Device, semaphoreAddress } from "../../engine/index.js";
-import type { Sb2sbLeg } from "../../isa/index.js";
+import type { S3d3Done, S3d3Word, Sb2sbLeg } from "../../isa/index.js";
 import {
   decodeS3d3,
   executeS3d3,
@@ -104,7 +104,20 @@ function fill(dev: Device, legs: readonly Sb2sbLeg[], kind: string, seed: number
 
 const hexAddr = (a: bigint) => `0x${a.toString(16)}`;
 
-function run(args: readonly string[], io: Io): number {
+/** What `run s3d3` was asked, parsed and checked. */
+interface RunRequest {
+  readonly word: S3d3Word;
+  readonly dev: Device;
+  readonly core: number;
+  readonly options: { core: number; nodes: number; reduceOp?: SdmaCceType };
+  readonly reduceText: string | undefined;
+  readonly fillKind: string;
+  readonly seed: number;
+  readonly sem: [number, number][];
+  readonly json: boolean;
+}
+
+function parseRequest(args: readonly string[]): RunRequest {
   const parsed = parseArgs(args, OPTIONS);
   const [what, hex, ...extra] = parsed.positional;
   if (what !== "s3d3" || hex === undefined || extra.length > 0)
@@ -118,7 +131,6 @@ function run(args: readonly string[], io: Io): number {
   const seedText = option(parsed, "--seed");
   if (seedText !== undefined && fillKind !== "random")
     throw new UsageError("run s3d3: --seed needs --fill random");
-  const seed = integer("--seed", seedText, 0, 0xffffffff);
   const reduceText = option(parsed, "--reduce");
   const reduceOp = reduceText === undefined ? undefined : lookupOwn(REDUCE_OPS, reduceText);
   if (reduceText !== undefined && reduceOp === undefined)
@@ -126,9 +138,22 @@ function run(args: readonly string[], io: Io): number {
   const dev = new Device(option(parsed, "--arch") as string);
   const core = integer("--core", option(parsed, "--core"), 0, dev.profile.neuronCores - 1);
   const nodes = integer("--nodes", option(parsed, "--nodes"), 1, 0xffff, 1);
-  const json = parsed.flags.has("--json");
-  const word = decodeS3d3(bytes);
+  return {
+    word: decodeS3d3(bytes),
+    dev,
+    core,
+    options: { core, nodes, ...(reduceOp !== undefined && { reduceOp }) },
+    reduceText,
+    fillKind,
+    seed: integer("--seed", seedText, 0, 0xffffffff),
+    sem: semaphores(option(parsed, "--sem")),
+    json: parsed.flags.has("--json"),
+  };
+}
 
+/** Print why the word does not run (invalid, or past sdmakit's lowering); true when it does not. */
+function refused(io: Io, q: RunRequest): boolean {
+  const { word, dev, json } = q;
   const verdict = isValidSb2sbCollective(word, { arch: dev.profile });
   if (!verdict.valid) {
     if (json) io.out(`${toJson({ valid: false, reasons: verdict.reasons })}\n`);
@@ -136,21 +161,27 @@ function run(args: readonly string[], io: Io): number {
       io.out(`s3d3: invalid on ${dev.profile.name} (${verdict.reasons.length} reason(s)); not run\n`);
       for (const r of verdict.reasons) io.out(`  ${r.code}  ${r.field}: ${r.message}\n`);
     }
-    return 1;
+    return true;
   }
-  const options = { core, nodes, ...(reduceOp !== undefined && { reduceOp }) };
-  const limits = s3d3LoweringLimits(word, dev.profile, options);
+  const limits = s3d3LoweringLimits(word, dev.profile, q.options);
   if (limits.length > 0) {
     if (json) io.out(`${toJson({ valid: true, lowered: false, loweringLimits: limits })}\n`);
     else {
       io.out(`s3d3: valid, but sdmakit's lowering cannot run it (${limits.length} limit(s)); not run\n`);
       for (const r of limits) io.out(`  ${r.code}  ${r.field}: ${r.message}\n`);
     }
-    return 1;
+    return true;
   }
+  return false;
+}
+
+function run(args: readonly string[], io: Io): number {
+  const q = parseRequest(args);
+  if (refused(io, q)) return 1;
+  const { word, dev, core, options } = q;
   const planned = planS3d3(dev.profile, word, options);
-  if (!isEinval(planned)) fill(dev, planned.legs, fillKind, seed);
-  for (const [index, value] of semaphores(option(parsed, "--sem")))
+  if (!isEinval(planned)) fill(dev, planned.legs, q.fillKind, q.seed);
+  for (const [index, value] of q.sem)
     dev.memory.writeU32(semaphoreAddress(dev.profile, core, "set", index), value);
 
   const r = executeS3d3(dev, word, options);
@@ -166,30 +197,40 @@ function run(args: readonly string[], io: Io): number {
     );
     return 1;
   }
-  const read = (leg: Sb2sbLeg) => toHex(concat(leg.segments.map((s) => dev.memory.read(s.dst, s.bytes))));
-  const dtype = DTYPE_NAMES[word.inDtype] ?? String(word.inDtype);
-  if (json) {
-    const legs = r.posted.map((p) => ({
-      channel: p.leg.channel,
-      kind: p.leg.kind,
-      ...(p.leg.op !== undefined && { op: reduceText }),
-      srcCore: p.leg.srcCore,
-      dstCore: p.leg.dstCore,
-      partition: p.leg.partition,
-      bytes: p.leg.bytes,
-      queue: p.queue,
-      packets: p.packets.length,
-      segments: p.leg.segments.map((s) => ({ src: hexAddr(s.src), dst: hexAddr(s.dst), bytes: s.bytes })),
-      destination: read(p.leg),
-    }));
-    io.out(
-      `${toJson({ valid: true, arch: dev.profile.name, core, dtype, events: r.events, legs, signal: signalOf(r.signal) }, 2)}\n`,
-    );
-    return 0;
-  }
+  (q.json ? printJson : printText)(io, q, r);
+  return 0;
+}
+
+/** The destination bytes a leg wrote, in pattern order. */
+function destination(dev: Device, leg: Sb2sbLeg): string {
+  return toHex(concat(leg.segments.map((s) => dev.memory.read(s.dst, s.bytes))));
+}
+
+function printJson(io: Io, q: RunRequest, r: S3d3Done): void {
+  const legs = r.posted.map((p) => ({
+    channel: p.leg.channel,
+    kind: p.leg.kind,
+    ...(p.leg.op !== undefined && { op: q.reduceText }),
+    srcCore: p.leg.srcCore,
+    dstCore: p.leg.dstCore,
+    partition: p.leg.partition,
+    bytes: p.leg.bytes,
+    queue: p.queue,
+    packets: p.packets.length,
+    segments: p.leg.segments.map((s) => ({ src: hexAddr(s.src), dst: hexAddr(s.dst), bytes: s.bytes })),
+    destination: destination(q.dev, p.leg),
+  }));
+  const head = { valid: true, arch: q.dev.profile.name, core: q.core, dtype: dtypeOf(q.word) };
+  io.out(`${toJson({ ...head, events: r.events, legs, signal: signalOf(r.signal) }, 2)}\n`);
+}
+
+function printText(io: Io, q: RunRequest, r: S3d3Done): void {
+  const { dev, word } = q;
   const first = r.legs[0] as Sb2sbLeg;
+  const pair = word.lnc_size_fmt === LncSizeFmt.LNC2 ? "LNC2 partner" : "LNC1 self-test";
+  const mode = q.reduceText === undefined ? "copy" : `reduce-copy ${q.reduceText}`;
   io.out(
-    `s3d3 on ${dev.profile.name} core ${core} → core ${first.dstCore} (${word.lncSizeFmt === LncSizeFmt.LNC2 ? "LNC2 partner" : "LNC1 self-test"}), ${r.legs.length} channel(s), ${dtype}, ${reduceText === undefined ? "copy" : `reduce-copy ${reduceText}`}\n`,
+    `s3d3 on ${dev.profile.name} core ${q.core} → core ${first.dstCore} (${pair}), ${r.legs.length} channel(s), ${dtypeOf(word)}, ${mode}\n`,
   );
   for (const p of r.posted) {
     const l = p.leg;
@@ -198,13 +239,14 @@ function run(args: readonly string[], io: Io): number {
       `  ch${l.channel}  ${l.kind}  ${s0 ? `${hexAddr(s0.src)} → ${hexAddr(s0.dst)}` : "-"}  ${l.bytes} bytes  ${l.segments.length} run(s), ${p.packets.length} packet(s) on engine ${p.queue.engine} queue ${p.queue.queue}\n`,
     );
   }
-  for (const l of r.legs) io.out(`  dst ch${l.channel}: ${read(l)}\n`);
+  for (const l of r.legs) io.out(`  dst ch${l.channel}: ${destination(dev, l)}\n`);
   if (r.signal)
     io.out(
       `  signal: semaphore ${r.signal.index} of core ${r.signal.block} ${r.signal.window} ${r.signal.value} → ${dev.semaphore(r.signal.block, r.signal.index)}\n`,
     );
-  return 0;
 }
+
+const dtypeOf = (word: S3d3Word) => DTYPE_NAMES[word.in_dtype] ?? String(word.in_dtype);
 
 function signalOf(s: { block: number; index: number; window: string; value: number } | undefined) {
   return s === undefined ? null : { core: s.block, index: s.index, window: s.window, value: s.value };

@@ -5,8 +5,8 @@
  */
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
-import type { CceInfo } from "../../runtime/index.js";
-import { Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { type CceInfo, fmaInfo } from "../../runtime/index.js";
+import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { KbinDmaDescOp } from "../../spec/enums.js";
 import { legAluOp, sourceScale } from "../plan/leg-math.js";
 import { isSb2sb, legPackets } from "../plan/packets.js";
@@ -42,11 +42,7 @@ export function* legCalls(
   const alu = legAluOp(leg, op);
   const cceInfo: CceInfo | null =
     alu === "fma"
-      ? {
-          numSources: leg.srcs.length,
-          numDests: leg.dsts.length,
-          fmaInfo: { scaleDtype: Dtype.FP32, scale: leg.srcs.map(sourceScale) },
-        }
+      ? { num_sources: leg.srcs.length, num_dests: leg.dsts.length, ...fmaInfo(leg.srcs.map(sourceScale)) }
       : null;
   for (const pk of legPackets(profile, leg, dtype)) {
     const size = pk.count * eb;

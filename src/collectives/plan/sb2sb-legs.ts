@@ -128,9 +128,13 @@ function slot(
 
 function pattern(at: { partition: number; byte: number }, elems: number): Tensor3d {
   return {
-    startAddr: { kind: "imm", partitionOffset: (at.partition << SBUF_PARTITION_SHIFT) | at.byte },
-    stepElem: [1, 0, 0],
-    numElem: [elems, 1, 1],
+    "start_addr.addr_immediate": (at.partition << SBUF_PARTITION_SHIFT) | at.byte,
+    "step_elem.0": 1,
+    "step_elem.1": 0,
+    "step_elem.2": 0,
+    "num_elem.0": elems,
+    "num_elem.1": 1,
+    "num_elem.2": 1,
   };
 }
 

@@ -27,6 +27,8 @@ export interface TraceEvent {
   args?: Record<string, unknown>;
 }
 
+type Leg = Plan["legs"][number];
+
 /**
  * The trace events of a scheduled plan, one at a time.
  * @example for (const e of traceEvents(plan, schedule, profile)) write(JSON.stringify(e));
@@ -38,79 +40,87 @@ export function* traceEvents(plan: Plan, schedule: Schedule, profile: ArchProfil
   for (const leg of plan.legs) {
     if (!named.has(`${leg.rank}`)) {
       named.add(`${leg.rank}`);
-      yield {
-        name: "process_name",
-        ph: "M",
-        pid: leg.rank + 1,
-        tid: 0,
-        ts: 0,
-        args: { name: `rank ${leg.rank}` },
-      };
-      yield { name: "thread_name", ph: "M", pid: leg.rank + 1, tid: 0, ts: 0, args: { name: "launch" } };
-      yield {
-        name: "launch",
-        cat: "launch",
-        ph: "X",
-        pid: leg.rank + 1,
-        tid: 0,
-        ts: 0,
-        dur: launchNs / 1000,
-        args: { note: "launch of the cost model (ARCH_TIMING.launchNs)" },
-      };
+      yield* rankTrack(leg.rank, launchNs);
     }
     if (!named.has(`${leg.rank}:${leg.queue}`)) {
       named.add(`${leg.rank}:${leg.queue}`);
-      yield {
-        name: "thread_name",
-        ph: "M",
-        pid: leg.rank + 1,
-        tid: leg.queue + 1,
-        ts: 0,
-        args: { name: `DMA queue ${leg.queue}` },
-      };
+      const args = { name: `DMA queue ${leg.queue}` };
+      yield { name: "thread_name", ph: "M", pid: leg.rank + 1, tid: leg.queue + 1, ts: 0, args };
     }
-    const start = schedule.start[leg.id]!;
-    const end = schedule.end[leg.id]!;
-    const packets = legPacketCount(profile, leg, plan.dtype);
-    const each = (end - start) / packets;
-    const alu = legAluOp(leg, plan.op);
-    const name = alu === undefined ? leg.kind : `${leg.kind} ${alu}`;
-    for (let k = 0; k < packets; k++) {
-      yield {
-        name,
-        cat: leg.kind,
-        ph: "X",
-        pid: leg.rank + 1,
-        tid: leg.queue + 1,
-        ts: us(start + k * each),
-        dur: each / 1000,
-        args: { leg: leg.id, step: leg.step, packet: k, sources: leg.srcs.length, dests: leg.dsts.length },
-      };
-    }
-    for (const a of leg.after) {
-      const from = plan.legs[a]!;
-      if (from.rank === leg.rank && from.queue === leg.queue) continue;
-      const id = a * plan.legs.length + leg.id;
-      yield {
-        name: "semaphore",
-        cat: "wait",
-        ph: "s",
-        id,
-        pid: from.rank + 1,
-        tid: from.queue + 1,
-        ts: us(schedule.end[a]!) - 0.001,
-      };
-      yield {
-        name: "semaphore",
-        cat: "wait",
-        ph: "f",
-        bp: "e",
-        id,
-        pid: leg.rank + 1,
-        tid: leg.queue + 1,
-        ts: us(start) + 0.001,
-      };
-    }
+    yield* packetSlices(plan, schedule, profile, leg, us);
+    yield* waitArrows(plan, schedule, leg, us);
+  }
+}
+
+/** A rank's process and its launch track (tid 0): the launch slice of the cost model. */
+function* rankTrack(rank: number, launchNs: number): Generator<TraceEvent> {
+  const pid = rank + 1;
+  yield { name: "process_name", ph: "M", pid, tid: 0, ts: 0, args: { name: `rank ${rank}` } };
+  yield { name: "thread_name", ph: "M", pid, tid: 0, ts: 0, args: { name: "launch" } };
+  yield {
+    name: "launch",
+    cat: "launch",
+    ph: "X",
+    pid,
+    tid: 0,
+    ts: 0,
+    dur: launchNs / 1000,
+    args: { note: "launch of the cost model (ARCH_TIMING.launchNs)" },
+  };
+}
+
+/** One slice per packet of a leg, splitting its scheduled time evenly. */
+function* packetSlices(
+  plan: Plan,
+  schedule: Schedule,
+  profile: ArchProfile,
+  leg: Leg,
+  us: (ns: number) => number,
+): Generator<TraceEvent> {
+  const start = schedule.start[leg.id]!;
+  const end = schedule.end[leg.id]!;
+  const packets = legPacketCount(profile, leg, plan.dtype);
+  const each = (end - start) / packets;
+  const alu = legAluOp(leg, plan.op);
+  const name = alu === undefined ? leg.kind : `${leg.kind} ${alu}`;
+  for (let k = 0; k < packets; k++) {
+    yield {
+      name,
+      cat: leg.kind,
+      ph: "X",
+      pid: leg.rank + 1,
+      tid: leg.queue + 1,
+      ts: us(start + k * each),
+      dur: each / 1000,
+      args: { leg: leg.id, step: leg.step, packet: k, sources: leg.srcs.length, dests: leg.dsts.length },
+    };
+  }
+}
+
+/** A flow arrow from each leg this one waits on in another queue (a semaphore wait) to this leg. */
+function* waitArrows(
+  plan: Plan,
+  schedule: Schedule,
+  leg: Leg,
+  us: (ns: number) => number,
+): Generator<TraceEvent> {
+  for (const a of leg.after) {
+    const from = plan.legs[a]!;
+    if (from.rank === leg.rank && from.queue === leg.queue) continue;
+    const id = a * plan.legs.length + leg.id;
+    // A flow starts at the end of the leg waited on ("s") and binds to the start of this one ("f").
+    const end = (ph: "s" | "f", on: Leg, ts: number): TraceEvent => ({
+      name: "semaphore",
+      cat: "wait",
+      ph,
+      ...(ph === "f" && { bp: "e" }),
+      id,
+      pid: on.rank + 1,
+      tid: on.queue + 1,
+      ts,
+    });
+    yield end("s", from, us(schedule.end[a]!) - 0.001);
+    yield end("f", leg, us(schedule.start[leg.id]!) + 0.001);
   }
 }
 

@@ -23,12 +23,29 @@ import {
 } from "./meta-ctrl.js";
 import { UDMA_RX, UDMA_TX, UDMA_TX_META } from "./udma.js";
 
-export * from "./cce-info.js";
-export * from "./descriptors.js";
-export * from "./embedded-sem.js";
-export * from "./isa.js";
-export * from "./meta-ctrl.js";
-export * from "./udma.js";
+export { CCE_INFO } from "./cce-info.js";
+export {
+  FMA_DESC,
+  GRADIENT_DESC,
+  MIN_MAX_DESC,
+  REPLICATION_DESC,
+  SEED_INIT_DESC,
+  TRANSPOSE_DESC,
+} from "./descriptors.js";
+export { EMBEDDED_SEM, EMBEDDED_SEM_W1 } from "./embedded-sem.js";
+export { ADDR4, EVENTS, HEADER, PSEUDO_ADDR8_TENSOR2D, S3D3, TENSOR3D } from "./isa.js";
+export {
+  ADD_META,
+  COPY_META,
+  EXT_META,
+  FMA_META,
+  GCE_META,
+  MIN_MAX_META,
+  REPLICATION_META,
+  REPLICATION_META_CLASS,
+  TRANSPOSE_META,
+} from "./meta-ctrl.js";
+export { UDMA_RX, UDMA_TX, UDMA_TX_META } from "./udma.js";
 
 /** Every layout, in the order `sdmakit layouts` lists them. */
 export const LAYOUTS: readonly Layout[] = [

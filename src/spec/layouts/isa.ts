@@ -18,23 +18,23 @@ import { LncSizeFmt, namesOf } from "../enums.js";
 
 const DTYPES = DTYPE_ENUM_NAMES;
 
-export const HEADER_FIELDS: readonly LayoutNode[] = [
+export const HEADER_FIELDS = [
   uint("opcode", 0, 8, { doc: "0xBF = SB2SB_COLLECTIVE" }),
   uint("inst_word_len", 8, 8),
   uint("debug_cmd", 16, 8),
   uint("debug_hint", 24, 8),
-];
+] as const;
 
-export const EVENTS_FIELDS: readonly LayoutNode[] = [
+export const EVENTS_FIELDS = [
   uint("wait_mode", 0, 8, { doc: "NEURON_ISA_TPB_WAIT_MODE" }),
   uint("wait_idx", 8, 8),
   uint("update_mode", 16, 8, { doc: "NEURON_ISA_TPB_UPDATE_MODE" }),
   uint("update_idx", 24, 8),
   uint("semaphore_value", 32, 32),
-];
+] as const;
 
 /** ADDR4: an immediate partition offset, or a register reference; the marker's top bits say which. */
-export const ADDR4_FIELDS: readonly LayoutNode[] = [
+export const ADDR4_FIELDS = [
   union("", 0, {
     addr_immediate: [uint("", 0, 32, { doc: "partition offset; bit 25 set = PSUM, clear = SBUF" })],
     addr_reg: [
@@ -45,22 +45,22 @@ export const ADDR4_FIELDS: readonly LayoutNode[] = [
       }),
     ],
   }),
-];
+] as const;
 
-export const TENSOR3D_FIELDS: readonly LayoutNode[] = [
+export const TENSOR3D_FIELDS = [
   struct("start_addr", 0, ADDR4_FIELDS),
   array("step_elem", 32, 3, 16, [int("", 0, 16, { doc: "signed stride in elements" })]),
   array("num_elem", 80, 3, 16, [uint("", 0, 16, { doc: "element count" })]),
-];
+] as const;
 
 /** A struct of aws_neuron_isa_tpb_common.h, at its header line. */
-function commonH(
+function commonH<const F extends readonly LayoutNode[]>(
   name: string,
   bytes: number,
   line: number,
   section: string,
   doc: string,
-  fields: readonly LayoutNode[],
+  fields: F,
 ) {
   return compileLayout({
     name,

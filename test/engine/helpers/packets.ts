@@ -5,23 +5,26 @@
  */
 import type { Device } from "../../../src/engine/index.js";
 import { queueRegAddress } from "../../../src/engine/index.js";
-import { Dtype, dtypeBytes } from "../../../src/spec/dtype.js";
 import {
   ADD_META,
+  COMBO_MORE,
+  DEFAULT_COPY_META,
+  Dtype,
+  dtypeBytes,
   EXT_META,
   FMA_DESC,
   FMA_META,
   GCE_META,
   GRADIENT_DESC,
+  LEN_CTRL_FIRST,
+  LEN_CTRL_LAST,
   MIN_MAX_DESC,
   MIN_MAX_META,
   REPLICATION_DESC,
   SEED_INIT_DESC,
   UDMA_RX,
   UDMA_TX,
-} from "../../../src/spec/layouts/index.js";
-import { LEN_CTRL_FIRST, LEN_CTRL_LAST } from "../../../src/spec/packet-model.js";
-import { COMBO_MORE, DEFAULT_COPY_META } from "../../../src/spec/tables.js";
+} from "../../../src/spec/index.js";
 
 export type Op = "add" | "fma" | "min" | "max";
 const OPTYPE: Record<Op, number> = { add: 0, fma: 1, max: 2, min: 3 };

@@ -12,7 +12,7 @@ import {
   RNE,
   SrStream,
 } from "../../../src/numerics/index.js";
-import { type Dtype, dtypeBytes } from "../../../src/spec/dtype.js";
+import { type Dtype, dtypeBytes } from "../../../src/spec/index.js";
 import type { Op } from "./packets.js";
 
 export interface RefRequest {

@@ -7,8 +7,8 @@
  * is about parsing, not about the size limits (issue 16 item 4 has its own tests).
  */
 
-import { toHex } from "../../../src/bits/hex.js";
-import { main } from "../../../src/cli/main.js";
+import { toHex } from "../../../src/bits/index.js";
+import { main } from "../../../src/cli/index.js";
 import { encodeS3d3 } from "../../../src/isa/index.js";
 import { runInProcess } from "../../helpers/cli.js";
 import { VALID_WORD } from "../../isa/s3d3-fixtures.js";

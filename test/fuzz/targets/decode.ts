@@ -4,8 +4,9 @@
  * no union) the JSON of their fields encodes back to the very same bytes (floats included: review D9). Wrong lengths,
  * offsets and array types (review D14) throw DecodeError, TypeError or RangeError, nothing else.
  */
-import { DecodeError } from "../../../src/bits/errors.js";
-import { bitExactJson } from "../../../src/cli/f32-fields.js";
+
+import { DecodeError } from "../../../src/bits/index.js";
+import { bitExactJson } from "../../../src/cli/index.js";
 import { issuesWithAddr4Arms } from "../../../src/isa/index.js";
 import { LAYOUTS } from "../../../src/spec/index.js";
 import { Rng } from "../rng.js";

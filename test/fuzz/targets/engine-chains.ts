@@ -11,23 +11,27 @@
  *   header, a semaphore window for an embedded-semaphore write, a transpose target);
  * - no exception other than sdmakit's own, and no run past the watchdog.
  */
-import { SdmakitError } from "../../../src/bits/errors.js";
-import { toDescriptor } from "../../../src/engine/descriptor.js";
+
+import { SdmakitError } from "../../../src/bits/index.js";
 import {
   Device,
-  engineCsrBase,
   HBM_BASE,
+  planPacket,
   psumAddress,
   queueRegAddress,
-  sbufAddress,
   semaphoreAddress,
+  toDescriptor,
   WatchdogFault,
 } from "../../../src/engine/index.js";
-import { planPacket } from "../../../src/engine/packet-plan.js";
-import { Dtype } from "../../../src/spec/dtype.js";
-import { GCE_HEADER_BYTES } from "../../../src/spec/gce-header.js";
-import { LEN_CTRL_EMBEDDED_SEM, MAX_DESCRIPTOR_BYTES } from "../../../src/spec/packet-model.js";
-import { DEFAULT_COPY_META } from "../../../src/spec/tables.js";
+import {
+  DEFAULT_COPY_META,
+  Dtype,
+  engineCsrBase,
+  GCE_HEADER_BYTES,
+  LEN_CTRL_EMBEDDED_SEM,
+  MAX_DESCRIPTOR_BYTES,
+  sbufAddress,
+} from "../../../src/spec/index.js";
 import {
   ccePacket,
   type Op,

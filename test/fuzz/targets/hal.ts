@@ -4,7 +4,7 @@
  * throws one of sdmakit's own errors (a usage error naming the argument, an emulated libnrt assert),
  * never anything else.
  */
-import { SdmakitError } from "../../../src/bits/errors.js";
+import { SdmakitError } from "../../../src/bits/index.js";
 import { createHalDevice, HAL_SYMBOLS } from "../../../src/hal/index.js";
 import { Rng } from "../rng.js";
 import { describeThrow, Findings, type FuzzTarget } from "../target.js";

@@ -3,7 +3,7 @@
  * valid ones: no exception, every reason a known code, and on a valid word the lowering either runs
  * or names its limits (review D12) — never an untyped error.
  */
-import { SdmakitError } from "../../../src/bits/errors.js";
+import { SdmakitError } from "../../../src/bits/index.js";
 import { archProfile } from "../../../src/hal/index.js";
 import {
   decodeS3d3,

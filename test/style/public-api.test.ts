@@ -1,0 +1,61 @@
+/**
+ * The public surface is curated (STYLE "curate what you export", as noble's per-module exports):
+ * every layer's index names what it exports, and tests reach the library through those indexes, so a
+ * file can move inside a layer without breaking a test. A test that must pin an internal either gets
+ * it exported from its index on purpose or is listed in INTERNAL_IMPORTS below with the reason.
+ * `npx tsx tools/index-imports.ts` rewrites test imports to the indexes and lists what is missing.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../..");
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+    .map((f) => join(dir, f));
+}
+
+/** A module specifier of every import / re-export in a file. */
+function specifiers(text: string): string[] {
+  return [...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gms)].map((m) => m[1] as string);
+}
+
+/** The entry points a test may import: the root, the front door and each layer's index. */
+const ENTRY = /^src\/(index|api|(bits|spec|numerics|hal|runtime|engine|isa|collectives|cli)\/index)\.js$/;
+
+/**
+ * Tests that import a file below a layer index, each with why (keep this list short: prefer to
+ * export the name from the index).
+ */
+const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
+  "test/collectives/check-kernels.test.ts → src/collectives/check/check-kernels.js":
+    "pins the check module's tile functions to the JS loops they stand for; no caller outside check/",
+  "test/collectives/check-kernels.test.ts → src/collectives/check/xoshiro-jump.js":
+    "pins the jump matrix to n state updates; only the check module's draw uses it",
+};
+
+describe("curated public API", () => {
+  it.each(tsFiles("src").filter((f) => f.endsWith("index.ts")))(
+    "%s exports by name, not export *",
+    (file) => {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      expect(text.match(/^\s*export\s+\*\s+from\s+.*$/gm) ?? []).toEqual([]);
+    },
+  );
+
+  it("tests import the library through the layer indexes only", () => {
+    const offenders: string[] = [];
+    for (const file of tsFiles("test")) {
+      for (const spec of specifiers(readFileSync(join(ROOT, file), "utf8"))) {
+        if (!spec.startsWith(".") || !spec.includes("src/")) continue;
+        const target = relative(ROOT, join(ROOT, file, "..", spec)).replaceAll("\\", "/");
+        if (!target.startsWith("src/") || ENTRY.test(target)) continue;
+        if (INTERNAL_IMPORTS[`${file} → ${target}`] === undefined) offenders.push(`${file} → ${target}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
