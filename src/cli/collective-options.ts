@@ -19,7 +19,7 @@ import {
   type ReduceOp,
   sweepSizes,
 } from "../collectives/index.js";
-import { type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
+import { DTYPE_ALIASES, type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
 import { choiceOption, integerOption, type OptionTable, type OptionValues, optionsHelp } from "./options.js";
 
 const D = COLLECTIVE_DEFAULTS;
@@ -127,7 +127,7 @@ export const COLLECTIVE_OPTIONS = {
 export type CollectiveValues = OptionValues<typeof COLLECTIVE_OPTIONS>;
 
 /** nccom-test's and nccl-tests' dtype names, for the names ours does not take as is. */
-const DTYPE_ALIASES: Readonly<Record<string, string>> = {
+const TOOL_DTYPE_NAMES: Readonly<Record<string, string>> = {
   half: "fp16",
   float: "fp32",
   fp8: "fp8_e4",
@@ -184,11 +184,11 @@ function factorOf(text: string): number {
 function dtypeOf(text: string): Dtype {
   const lower = text.toLowerCase();
   try {
-    return collectiveDtype(DTYPE_ALIASES[lower] ?? lower);
+    return collectiveDtype(TOOL_DTYPE_NAMES[lower] ?? lower);
   } catch {
     const why = lower === "double" || lower === "fp64" ? " (the CCE has no fp64)" : "";
     throw new UsageError(
-      `-d ${JSON.stringify(text)}${why}: expected ${COLLECTIVE_DTYPES.map(dtypeName).join(", ")} or ${Object.keys(DTYPE_ALIASES).join(", ")}, bfloat16, float16, float32`,
+      `-d ${JSON.stringify(text)}${why}: expected ${COLLECTIVE_DTYPES.map(dtypeName).join(", ")} or ${[...Object.keys(TOOL_DTYPE_NAMES), ...DTYPE_ALIASES].join(", ")}`,
     );
   }
 }

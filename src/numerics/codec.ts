@@ -1,5 +1,5 @@
 import { FieldError } from "../bits/errors.js";
-import { Dtype, dtypeBytes, isDtype } from "../spec/dtype.js";
+import { DTYPES, Dtype, dtypeBytes, isDtype } from "../spec/dtype.js";
 import {
   commitWords,
   readWords,
@@ -23,17 +23,27 @@ import { type OverflowPolicy, RNE, type Rounding } from "./rounding.js";
 import { SrStream } from "./sr-stream.js";
 import { wasmDecode, wasmEncode } from "./wasm/kernels.js";
 
-/** The integer dtypes of up to 32 bits: the typed array that holds them and their range. */
+/** The typed array of each signed / unsigned integer width in bytes. */
+const INT_ARRAYS: Readonly<Record<string, WordArrayConstructor<WordArray>>> = {
+  int1: Int8Array,
+  uint1: Uint8Array,
+  int2: Int16Array,
+  uint2: Uint16Array,
+  int4: Int32Array,
+  uint4: Uint32Array,
+};
+
+/** The integer dtypes of up to 32 bits (from the dtype table): the typed array that holds them and their range. */
 const SMALL_INTS: Partial<
   Record<Dtype, { Ctor: WordArrayConstructor<WordArray>; min: number; max: number }>
-> = {
-  [Dtype.INT8]: { Ctor: Int8Array, min: -128, max: 127 },
-  [Dtype.UINT8]: { Ctor: Uint8Array, min: 0, max: 255 },
-  [Dtype.INT16]: { Ctor: Int16Array, min: -32768, max: 32767 },
-  [Dtype.UINT16]: { Ctor: Uint16Array, min: 0, max: 65535 },
-  [Dtype.INT32]: { Ctor: Int32Array, min: -2147483648, max: 2147483647 },
-  [Dtype.UINT32]: { Ctor: Uint32Array, min: 0, max: 4294967295 },
-};
+> = Object.fromEntries(
+  DTYPES.filter((r) => (r.kind === "int" || r.kind === "uint") && r.dataSize <= 4).map((r) => {
+    const bits = 8 * r.dataSize;
+    const signed = r.kind === "int";
+    const Ctor = INT_ARRAYS[`${r.kind}${r.dataSize}`] as WordArrayConstructor<WordArray>;
+    return [r.code, { Ctor, min: signed ? -(2 ** (bits - 1)) : 0, max: 2 ** (bits - (signed ? 1 : 0)) - 1 }];
+  }),
+);
 
 const FP8_DECODE: Partial<Record<Dtype, Uint32Array>> = {
   [Dtype.FP8_E3]: E3M4_DECODE,

@@ -17,6 +17,8 @@ export {
   DTYPE_NAMES,
   DTYPES,
   Dtype,
+  type DtypeInfo,
+  type DtypeKind,
   dtypeBytes,
   dtypeFromName,
   dtypeName,

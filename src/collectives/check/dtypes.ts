@@ -1,27 +1,17 @@
 /**
  * The dtypes a collective takes: every dtype the CCE accepts, i.e. all fifteen but fp32r, whose
- * sdma_data_type_size is 0 so encd_get_cce_reduce_packet_size asserts (seed 000 §1.2, §7.1).
+ * sdma_data_type_size is 0 so encd_get_cce_reduce_packet_size asserts (seed 000 §1.2, §7.1);
+ * the floats first, for the usage texts and the web page's list.
  */
 import { UsageError } from "../../bits/errors.js";
 import { narrowFloatFormat } from "../../numerics/index.js";
-import { Dtype, dtypeFromName, dtypeName } from "../../spec/dtype.js";
+import { DTYPES, type Dtype, type DtypeInfo, dtypeFromName, dtypeName } from "../../spec/index.js";
 
-export const COLLECTIVE_DTYPES: readonly Dtype[] = [
-  Dtype.BFLOAT16,
-  Dtype.FP16,
-  Dtype.FP32,
-  Dtype.FP8_E3,
-  Dtype.FP8_E4,
-  Dtype.FP8_E5,
-  Dtype.INT8,
-  Dtype.UINT8,
-  Dtype.INT16,
-  Dtype.UINT16,
-  Dtype.INT32,
-  Dtype.UINT32,
-  Dtype.INT64,
-  Dtype.UINT64,
-];
+export const COLLECTIVE_DTYPES: readonly Dtype[] = DTYPES.filter(
+  (r) => r.kind !== "invalid" && r.sdmaSize > 0,
+)
+  .sort((a, b) => Number(b.kind === "float") - Number(a.kind === "float"))
+  .map((r) => r.code);
 
 /**
  * A collective dtype by name. @throws UsageError naming the accepted names.
@@ -48,16 +38,13 @@ export function exactIntegerRange(dt: Dtype): number {
     const maxFinite = 2 ** ((1 << fmt.expBits) - 2 - fmt.bias) * (2 - 2 ** -fmt.manBits);
     return Math.min(significand, Math.floor(maxFinite));
   }
-  const limits: Partial<Record<Dtype, number>> = {
-    [Dtype.INT8]: 127,
-    [Dtype.UINT8]: 255,
-    [Dtype.INT16]: 32767,
-    [Dtype.UINT16]: 65535,
-  };
-  return limits[dt] ?? 2 ** 24;
+  // Integers narrower than the FP32 significand are exact up to their own largest value.
+  const { kind, dataSize } = DTYPES[dt] as DtypeInfo;
+  if (dataSize > 2) return 2 ** 24;
+  return 2 ** (8 * dataSize - (kind === "int" ? 1 : 0)) - 1;
 }
 
 /** True for dtypes without negative values. */
 export function isUnsignedDtype(dt: Dtype): boolean {
-  return dt === Dtype.UINT8 || dt === Dtype.UINT16 || dt === Dtype.UINT32 || dt === Dtype.UINT64;
+  return DTYPES[dt]?.kind === "uint";
 }

@@ -1,5 +1,5 @@
 import { FieldError } from "../../bits/errors.js";
-import { Dtype, dtypeBytes, dtypeName } from "../../spec/dtype.js";
+import { DTYPES, Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { narrowFloatFormat } from "../float-formats.js";
 import type { SrStream } from "../sr-stream.js";
 import { KERNELS_WASM_BASE64 } from "./kernels-binary.js";
@@ -51,23 +51,10 @@ interface Kernels {
 }
 
 /** The dtypes with kernels (every dtype), by the name kernels.wat uses (DTYPE_NAMES); fp32r runs as fp32. */
-const KERNEL_DTYPES: readonly [Dtype, string][] = [
-  Dtype.UINT64,
-  Dtype.INT8,
-  Dtype.UINT8,
-  Dtype.INT16,
-  Dtype.UINT16,
-  Dtype.BFLOAT16,
-  Dtype.FP16,
-  Dtype.INT32,
-  Dtype.UINT32,
-  Dtype.FP32,
-  Dtype.FP32R,
-  Dtype.INT64,
-  Dtype.FP8_E3,
-  Dtype.FP8_E4,
-  Dtype.FP8_E5,
-].map((dt) => [dt, dt === Dtype.FP32R ? "fp32" : dtypeName(dt)]);
+const KERNEL_DTYPES: readonly [Dtype, string][] = DTYPES.filter((r) => r.kind !== "invalid").map((r) => [
+  r.code,
+  r.code === Dtype.FP32R ? "fp32" : r.name,
+]);
 
 function bind(exports: Record<string, unknown>): Kernels {
   const byDtype: (DtypeKernels | undefined)[] = [];
