@@ -7,6 +7,7 @@
  * numerics kernels read and write them in place.
  */
 import { DeviceFault } from "../bits/errors.js";
+import { LazyClear } from "./lazy-clear.js";
 import { type KernelScratch, PageArenas } from "./page-arenas.js";
 
 /**
@@ -75,6 +76,8 @@ export class DeviceMemory {
    * none) then costs nothing, and a pre-filled page is touched once, when it is written.
    */
   private readonly filled = new Map<number, number>();
+  /** Allocated pages whose stale bytes are set only when an access reaches them (lazy-clear.ts). */
+  private readonly lazy = new LazyClear();
 
   /**
    * Map a region. @throws DeviceFault when it overlaps a region already mapped or is empty.
@@ -171,8 +174,10 @@ export class DeviceMemory {
     while (done < out.length) {
       const n = Math.min(PAGE_BYTES - off, out.length - done);
       const page = this.pages.get(pageNo);
-      if (page) out.set(n === PAGE_BYTES ? page : page.subarray(off, off + n), done);
-      else out.fill(this.filled.size > 0 ? (this.filled.get(pageNo) ?? 0) : 0, done, done + n);
+      if (page) {
+        this.lazy.settle(pageNo, page, off, off + n);
+        out.set(n === PAGE_BYTES ? page : page.subarray(off, off + n), done);
+      } else out.fill(this.filled.size > 0 ? (this.filled.get(pageNo) ?? 0) : 0, done, done + n);
       done += n;
       pageNo += 1;
       off = 0;
@@ -193,7 +198,11 @@ export class DeviceMemory {
     if (!Number.isSafeInteger(a)) return undefined;
     const off = a % PAGE_BYTES;
     if (off + len > PAGE_BYTES) return undefined;
-    return this.pages.get((a - off) / PAGE_BYTES)?.subarray(off, off + len);
+    const pageNo = (a - off) / PAGE_BYTES;
+    const page = this.pages.get(pageNo);
+    if (page === undefined) return undefined;
+    this.lazy.settle(pageNo, page, off, off + len);
+    return page.subarray(off, off + len);
   }
 
   /** Copy `data` into device memory at `addr`. */
@@ -209,6 +218,7 @@ export class DeviceMemory {
     while (done < data.length) {
       const n = Math.min(PAGE_BYTES - off, data.length - done);
       const page = this.pages.get(pageNo) ?? this.allocate(pageNo, n === PAGE_BYTES);
+      this.lazy.written(pageNo, page, off, off + n);
       page.set(n === data.length ? data : data.subarray(done, done + n), off);
       done += n;
       pageNo += 1;
@@ -231,10 +241,13 @@ export class DeviceMemory {
     let off = Number(addr & PAGE_MASK);
     while (done < len) {
       const n = Math.min(PAGE_BYTES - off, len - done);
-      const page = this.pages.get(pageNo);
-      if (page !== undefined) page.fill(byte, off, off + n);
-      else if (n === PAGE_BYTES) this.filled.set(pageNo, byte);
-      else this.allocate(pageNo).fill(byte, off, off + n);
+      const allocated = this.pages.get(pageNo);
+      if (allocated === undefined && n === PAGE_BYTES) this.filled.set(pageNo, byte);
+      else {
+        const page = allocated ?? this.allocate(pageNo);
+        this.lazy.written(pageNo, page, off, off + n);
+        page.fill(byte, off, off + n);
+      }
       done += n;
       pageNo += 1;
       off = 0;
@@ -255,7 +268,9 @@ export class DeviceMemory {
     const off = a % PAGE_BYTES;
     if (off + len > PAGE_BYTES) return undefined;
     const pageNo = (a - off) / PAGE_BYTES;
-    return (this.pages.get(pageNo) ?? this.allocate(pageNo)).subarray(off, off + len);
+    const page = this.pages.get(pageNo) ?? this.allocate(pageNo);
+    this.lazy.settle(pageNo, page, off, off + len);
+    return page.subarray(off, off + len);
   }
 
   /**
@@ -291,22 +306,24 @@ export class DeviceMemory {
   release(): void {
     this.pages.clear();
     this.filled.clear();
+    this.lazy.clear();
     this.arenas.release();
   }
 
   /**
-   * A page for `pageNo`, holding what it read as (zero, or the byte a fill set it to);
-   * `overwritten`: the caller writes all of it at once (no clearing or filling needed).
+   * A page for `pageNo`, reading as what it read as (zero, or the byte a fill set it to) — set
+   * lazily (lazy-clear.ts), so every access to an allocated page goes through `lazy`;
+   * `overwritten`: the caller writes all of it at once (nothing to set).
    */
   private allocate(pageNo: number, overwritten = false): Uint8Array {
     const byte = this.filled.size > 0 ? this.filled.get(pageNo) : undefined;
-    const page = this.arenas.page(PAGE_BYTES, overwritten || byte !== undefined);
-    if (byte !== undefined) {
-      if (!overwritten) page.fill(byte);
-      this.filled.delete(pageNo);
-    }
-    this.pages.set(pageNo, page);
-    return page;
+    if (byte !== undefined) this.filled.delete(pageNo);
+    const { view, dirty } = this.arenas.page(PAGE_BYTES);
+    const reads = byte ?? 0;
+    // A fill byte other than zero is owed over the whole page; zero only where the block is dirty.
+    if (!overwritten) this.lazy.track(pageNo, reads, reads !== 0 ? PAGE_BYTES : dirty);
+    this.pages.set(pageNo, view);
+    return view;
   }
 
   private mmioWrite(region: Region, addr: bigint, data: Uint8Array): void {

@@ -16,8 +16,10 @@
  * before making new ones. On our VMs the first touch of a 4 KiB page costs
  * ≈ 19 µs (docs/reviews: a cold 512 MiB copy 2.3 s, a warm one 40 ms), so a sweep or a bench that
  * reuses touched memory runs at memory speed, and peak memory is the largest run, not the sum.
- * A page handed out reads as zero, as a fresh one: a reused page is cleared unless the caller
- * overwrites all of it.
+ * A page is handed out as it is, with how many of its first bytes a released memory may have
+ * written (the rest reads as zero): the caller clears what it reads before writing it
+ * (memory.ts, lazy-clear.ts), so a page still reads as zero, as a fresh one, without a clearing
+ * pass over bytes about to be overwritten.
  */
 import { WasmArena } from "../numerics/index.js";
 
@@ -108,11 +110,10 @@ export class PageArenas {
   private readonly scratch = new Map<ArrayBufferLike, KernelScratch>();
 
   /**
-   * A block of `bytes` (≤ 1 GiB − the scratch block) in the current arena, or a new one, reading
-   * as zero — unless `overwritten`: the caller writes every byte before reading any (a reused
-   * arena then skips clearing it).
+   * A block of `bytes` (≤ 1 GiB − the scratch block) in the current arena, or a new one, not
+   * cleared: `dirty` of its first bytes may hold a released memory's data, the rest reads as zero.
    */
-  page(bytes: number, overwritten = false): Uint8Array {
+  page(bytes: number): { readonly view: Uint8Array; readonly dirty: number } {
     let e = this.current;
     if (e === undefined || this.next + bytes > e.arena.buffer.byteLength) {
       const need = ARENA_SCRATCH_BYTES + bytes;
@@ -123,10 +124,10 @@ export class PageArenas {
       this.next = ARENA_SCRATCH_BYTES;
     }
     const view = e.arena.u8(this.next, bytes);
-    if (!overwritten && this.next < e.dirtyBytes) view.fill(0, 0, Math.min(bytes, e.dirtyBytes - this.next));
+    const dirty = Math.max(0, Math.min(bytes, e.dirtyBytes - this.next));
     this.next += bytes;
     e.dirtyBytes = Math.max(e.dirtyBytes, this.next);
-    return view;
+    return { view, dirty };
   }
 
   /** The kernel scratch of the arena `view` lives in; undefined for memory outside the arenas. */

@@ -1,0 +1,92 @@
+/**
+ * Clearing reused pages lazily. A page taken from a released memory's arena (page-arenas.ts) may
+ * still hold that memory's bytes, and a page pre-filled whole reads as its byte; clearing or filling
+ * all of it when it is first written costs as much as a copy of it, only for the writes that follow
+ * to cover most of it again (inputs written tile after tile; the packets of a copy, four channels
+ * interleaved 64 KiB apart).
+ *
+ * So a page keeps the spans of it written since (`spans`): bytes of [0, end) outside them still
+ * have to be set to `byte`, and are set only when a read or a view reaches them; a write just adds
+ * its span. "A page handed out reads as zero (or as its fill byte)" stays exactly true at every
+ * access. A page whose spans grow past {@link MAX_SPANS} (a scattered pattern) is set whole at once.
+ */
+
+/** The most disjoint written spans tracked on a page before it is set whole. */
+export const MAX_SPANS = 64;
+
+interface Unset {
+  /** Disjoint written spans, sorted, as flat [from, to) pairs; never touching (merged). */
+  readonly spans: number[];
+  /** Bytes [end, page size) read right already (a reused block is dirty only up to there). */
+  readonly end: number;
+  /** What the stale bytes must read as. */
+  readonly byte: number;
+}
+
+export class LazyClear {
+  /** Pages with bytes still to set, by page number. */
+  private readonly unset = new Map<number, Unset>();
+
+  /** Page `pageNo` holds stale bytes in [0, end) that must read as `byte` until written. */
+  track(pageNo: number, byte: number, end: number): void {
+    if (end > 0) this.unset.set(pageNo, { spans: [], end, byte });
+  }
+
+  /** Before reading (or handing out a view of) [from, to) of `page`: set what is still stale there. */
+  settle(pageNo: number, page: Uint8Array, from: number, to: number): void {
+    if (this.unset.size === 0) return;
+    const u = this.unset.get(pageNo);
+    if (u !== undefined) this.cover(pageNo, u, page, from, to, true);
+  }
+
+  /** [from, to) of the page is being written whole: nothing there needs setting any more. */
+  written(pageNo: number, page: Uint8Array, from: number, to: number): void {
+    if (this.unset.size === 0) return;
+    const u = this.unset.get(pageNo);
+    if (u !== undefined) this.cover(pageNo, u, page, from, to, false);
+  }
+
+  /** Forget every page (the memory is released). */
+  clear(): void {
+    this.unset.clear();
+  }
+
+  /**
+   * Add [from, to) to the page's spans, merging those it overlaps or touches; with `setStale`,
+   * first set the bytes of [from, to) no span covers. The page is forgotten once [0, end) is covered, or
+   * set whole once its spans pass MAX_SPANS.
+   */
+  private cover(
+    pageNo: number,
+    u: Unset,
+    page: Uint8Array,
+    from: number,
+    to: number,
+    setStale: boolean,
+  ): void {
+    const s = u.spans;
+    let i = 0;
+    while (i < s.length && (s[i + 1] as number) < from) i += 2;
+    let j = i;
+    let lo = from;
+    let hi = to;
+    let at = from;
+    while (j < s.length && (s[j] as number) <= to) {
+      if (setStale) this.set(page, u, at, s[j] as number);
+      at = Math.max(at, s[j + 1] as number);
+      lo = Math.min(lo, s[j] as number);
+      hi = Math.max(hi, s[j + 1] as number);
+      j += 2;
+    }
+    if (setStale) this.set(page, u, at, to);
+    s.splice(i, j - i, lo, hi);
+    if ((s[0] as number) <= 0 && (s[1] as number) >= u.end) this.unset.delete(pageNo);
+    else if (s.length > 2 * MAX_SPANS) this.cover(pageNo, u, page, 0, u.end, true);
+  }
+
+  /** Set the stale bytes of [from, to) (those below `end`) to the page's byte. */
+  private set(page: Uint8Array, u: Unset, from: number, to: number): void {
+    const t = Math.min(to, u.end);
+    if (from < t) page.fill(u.byte, from, t);
+  }
+}
