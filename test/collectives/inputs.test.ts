@@ -75,6 +75,18 @@ describe("generateInputs = the per-element definition", () => {
       useCheckKernels(true);
     });
   }
+  // Past one block of the module (1 MiB of codes, drawn in four lanes of a quarter block each;
+  // bf16 and the integer dtypes' codes computed, fp16 / fp8 looked up), then tiles and a tail.
+  for (const dt of [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E4, Dtype.INT8, Dtype.UINT8, Dtype.INT16]) {
+    it(`${dtypeName(dt)}: exact data over more than a block of the WebAssembly draw`, () => {
+      const count = (2 << 20) / dtypeBytes(dt) + 16384 + 7;
+      for (const ranks of [3, 8]) {
+        const want = definition("exact", dt, ranks, count, 9);
+        const got = makeInputs("exact", dt, ranks, count, 9).bytes;
+        for (let r = 0; r < ranks; r++) expect(firstDifference(got[r]!, want[r]!), `${ranks} rank ${r}`).toBe(-1);
+      }
+    });
+  }
   it("hands each tile to the sink once, in rank then element order", () => {
     const seen: string[] = [];
     generateInputs("exact", Dtype.BFLOAT16, 2, 40000, 1, (r, from, b) =>

@@ -60,6 +60,23 @@ const vxor = (a: string, b: string) => `(local.set $${a} (v128.xor ${get(a)} ${g
 const vrotl = (x: string, k: number) =>
   `(v128.or (i32x4.shl ${x} (i32.const ${k})) (i32x4.shr_u ${x} (i32.const ${32 - k})))`;
 
+/** $w ← the next word of each lane's xoshiro128** stream (the output function of the states $s0–$s3). */
+const LANE_WORD = `(local.set $w (i32x4.mul ${get("s1")} ${i32x4(5)}))
+        (local.set $w (i32x4.mul ${vrotl(get("w"), 7)} ${i32x4(9)}))`;
+
+/** Each lane's code number ⌊$w · $sp / 2^32⌋: the high words of the four 64-bit products. */
+const LANE_CODE = `(i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
+            (i64x2.extmul_low_i32x4_u ${get("w")} ${get("sp")}) (i64x2.extmul_high_i32x4_u ${get("w")} ${get("sp")}))`;
+
+/** Each lane's xoshiro128** state update (sr-stream.ts nextU32), in $s0–$s3 ($t a temporary). */
+const LANE_STEP = `(local.set $t (i32x4.shl ${get("s1")} (i32.const 9)))
+        ${vxor("s2", "s0")}
+        ${vxor("s3", "s1")}
+        ${vxor("s1", "s2")}
+        ${vxor("s0", "s3")}
+        ${vxor("s2", "t")}
+        (local.set $s3 ${vrotl(get("s3"), 11)})`;
+
 /**
  * gen<width>_x4: the same draw in four SIMD lanes, each with its own xoshiro128** state (at LANES,
  * set by the caller to the stream jumped 0, L, 2L and 3L words ahead: xoshiro-jump.ts): lane k's
@@ -89,22 +106,94 @@ function genX4Function(width: 1 | 2 | 4): string {
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $w (i32x4.mul ${get("s1")} ${i32x4(5)}))
-        (local.set $w (i32x4.mul ${vrotl(get("w"), 7)} ${i32x4(9)}))
-        ;; the high words of the four 64-bit products w * span, as byte offsets into the table
-        (local.set $lo (i32x4.shl
-          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
-            (i64x2.extmul_low_i32x4_u ${get("w")} ${get("sp")}) (i64x2.extmul_high_i32x4_u ${get("w")} ${get("sp")}))
-          (i32.const ${SHIFT[width]})))
+        ${LANE_WORD}
+        ;; the code numbers as byte offsets into the table
+        (local.set $lo (i32x4.shl ${LANE_CODE} (i32.const ${SHIFT[width]})))
         ${lanes.map(code).join("\n        ")}
-        (local.set $t (i32x4.shl ${get("s1")} (i32.const 9)))
-        ${vxor("s2", "s0")}
-        ${vxor("s3", "s1")}
-        ${vxor("s1", "s2")}
-        ${vxor("s0", "s3")}
-        ${vxor("s2", "t")}
-        (local.set $s3 ${vrotl(get("s3"), 11)})
+        ${LANE_STEP}
         (local.set $p (i32.add (local.get $p) (i32.const ${width})))
+        (br $next)))
+    ${save.join("\n    ")})`;
+}
+
+/**
+ * The computed-code draws: a width and where its code sits in the 32-bit integer or FP32 bits of
+ * the value (`at`, a byte offset): bf16 codes are the high half of the FP32 bits of a small
+ * integer, the integer dtypes' codes its low bytes.
+ */
+const ARITH = [
+  { name: "gen2_float_x4", width: 2, float: true, at: 2 },
+  { name: "gen2_int_x4", width: 2, float: false, at: 0 },
+  { name: "gen1_int_x4", width: 1, float: false, at: 0 },
+] as const;
+type Arith = (typeof ARITH)[number];
+
+/**
+ * Store four steps' codes $c0–$c3 (lane k's at $p + k · $k1): A = c0, c1's codes interleaved
+ * [c0.0 c1.0 c0.1 c1.1 …], B = c2, c3's; then lane k's four codes are A's and B's k-th pairs.
+ */
+function packStore(a: Arith): string {
+  const at = (k: number) => (k === 0 ? get("p") : `(i32.add ${get("p")} ${get(`k${k}`)})`);
+  const bytes = (j: number) => Array.from({ length: a.width }, (_, i) => 4 * j + a.at + i);
+  const interleave = [0, 1, 2, 3].flatMap((j) => [...bytes(j), ...bytes(j).map((b) => b + 16)]);
+  const pad = Array.from({ length: 16 - interleave.length }, () => 0);
+  const pairs = (x: string, y: string) =>
+    `(i8x16.shuffle ${[...interleave, ...pad].join(" ")} ${get(x)} ${get(y)})`;
+  const pair = 2 * a.width;
+  const lanesOf = (k: number) => Array.from({ length: pair }, (_, i) => k * pair + i);
+  const gather = (ks: number[]) =>
+    ks.flatMap((k) => [...lanesOf(k), ...lanesOf(k).map((i) => i + 16)]).join(" ");
+  const head = `(local.set $w ${pairs("c0", "c1")})
+        (local.set $t ${pairs("c2", "c3")})`;
+  if (a.width === 2) {
+    return `${head}
+        (local.set $v (i8x16.shuffle ${gather([0, 1])} ${get("w")} ${get("t")}))
+        (local.set $w (i8x16.shuffle ${gather([2, 3])} ${get("w")} ${get("t")}))
+        (v128.store64_lane 0 ${at(0)} ${get("v")})
+        (v128.store64_lane 1 ${at(1)} ${get("v")})
+        (v128.store64_lane 0 ${at(2)} ${get("w")})
+        (v128.store64_lane 1 ${at(3)} ${get("w")})`;
+  }
+  return `${head}
+        (local.set $v (i8x16.shuffle ${gather([0, 1, 2, 3])} ${get("w")} ${get("t")}))
+        ${[0, 1, 2, 3].map((k) => `(v128.store32_lane ${k} ${at(k)} ${get("v")})`).join("\n        ")}`;
+}
+
+/**
+ * gen2_float_x4, gen2_int_x4, gen1_int_x4: gen<width>_x4 where each code is computed, not looked
+ * up: the code of the integer v = ⌊w · span / 2^32⌋ − off is `width` bytes at `at` of v's FP32
+ * bits (float) or of v. Four steps at once, their codes transposed so that each lane stores its
+ * four with one store. The caller uses one only when it gives every code of the table
+ * (check-kernels.ts), with `len` a multiple of 4.
+ */
+function genArithX4Function(a: Arith): string {
+  const lanes = [0, 1, 2, 3];
+  const load = lanes.map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (i32.const 0)))`);
+  const save = lanes.map((i) => `(v128.store offset=${L.LANES + 16 * i} (i32.const 0) ${get(`s${i}`)})`);
+  const v = `(i32x4.sub ${LANE_CODE} ${get("offv")})`;
+  const step = (u: number) => `${LANE_WORD}
+        (local.set $c${u} ${a.float ? `(f32x4.convert_i32x4_s ${v})` : v})
+        ${LANE_STEP}`;
+  return `  ;; four lanes, four steps a pass: code k*len + j <- the code of lane k's word j, for j < len
+  (func $${a.name} (export "${a.name}") (param $span i32) (param $out i32) (param $len i32) (param $off i32)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $t v128) (local $w v128)
+    (local $v v128) (local $sp v128) (local $offv v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
+    ${load.join("\n    ")}
+    (local.set $sp (i32x4.splat (local.get $span)))
+    (local.set $offv (i32x4.splat (local.get $off)))
+    (local.set $k1 (i32.shl (local.get $len) (i32.const ${SHIFT[a.width]})))
+    (local.set $k2 (i32.shl (local.get $k1) (i32.const 1)))
+    (local.set $k3 (i32.add (local.get $k2) (local.get $k1)))
+    (local.set $p (local.get $out))
+    (local.set $end (i32.add (local.get $out) (local.get $k1)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        ${lanes.map(step).join("\n        ")}
+        ${packStore(a)}
+        (local.set $p (i32.add (local.get $p) (i32.const ${4 * a.width})))
         (br $next)))
     ${save.join("\n    ")})`;
 }
@@ -260,6 +349,7 @@ export function checkKernelsWat(): string {
   (memory (export "memory") ${pages})
 ${WIDTHS.map(genFunction).join("\n")}
 ${WIDTHS.map(genX4Function).join("\n")}
+${ARITH.map(genArithX4Function).join("\n")}
 ${accAdd}
 ${combine("max")}
 ${combine("min")}

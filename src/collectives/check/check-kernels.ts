@@ -39,7 +39,10 @@ export const CHECK_KERNELS_LAYOUT = {
   ACC: CODES + 20 * TILE,
   /** Four lanes' xoshiro128** states: state word i of lane k at 16 · i + 4 · k. */
   LANES: CODES + 28 * TILE,
-  END: CODES + 28 * TILE + 64,
+  /** A block of drawn input codes: one device page, so a block is written to device memory at once. */
+  BLOCK: CODES + 28 * TILE + 64,
+  BLOCK_BYTES: 1 << 20,
+  END: CODES + 28 * TILE + 64 + (1 << 20),
 } as const;
 
 /* The slice of the WebAssembly JS API used here (tsconfig's lib declares none). */
@@ -59,6 +62,9 @@ interface Instance {
   readonly gen1_x4: Fn;
   readonly gen2_x4: Fn;
   readonly gen4_x4: Fn;
+  readonly gen2_float_x4: Fn;
+  readonly gen2_int_x4: Fn;
+  readonly gen1_int_x4: Fn;
   readonly acc_add: Fn;
   readonly acc_max: Fn;
   readonly acc_min: Fn;
@@ -67,8 +73,8 @@ interface Instance {
   readonly count_wrong: Fn;
 }
 
-/** The jump of a quarter tile (made on the first whole tile drawn). */
-let quarterJump: ReturnType<typeof jumpMatrix> | undefined;
+/** The jumps of a quarter tile and of a quarter block, by their length (made on first use). */
+const quarterJumps = new Map<number, ReturnType<typeof jumpMatrix>>();
 
 let enabled = true;
 /** Switch the module off (`false`) or back on: for tests, which hold it against the JS loops. */
@@ -88,48 +94,100 @@ function kernels(): Instance | null {
   return instance;
 }
 
+/** The computed-code draws of check-kernels.wat (gen2_float_x4 …): their width and where the code sits. */
+const FORMULAS = [
+  { name: "gen2_float_x4", width: 2, float: true, shift: 16 },
+  { name: "gen2_int_x4", width: 2, float: false, shift: 0 },
+  { name: "gen1_int_x4", width: 1, float: false, shift: 0 },
+] as const;
+type Formula = (typeof FORMULAS)[number];
+
 /**
- * A code table loaded into the module: {@link draw} then writes a tile of codes. One table is
+ * The computed-code draw that gives every code of `codes` (`width` bytes each; code k is that of
+ * the integer k − off): its code is the integer's FP32 bits (`float`) or the integer, shifted right
+ * and cut to the width. Undefined when none does (fp16, fp8: looked up).
+ */
+function formulaOf(codes: Uint8Array, width: 1 | 2 | 4, off: number): Formula | undefined {
+  const f32 = new Float32Array(1);
+  const bits = new Uint32Array(f32.buffer);
+  const view = new DataView(codes.buffer, codes.byteOffset, codes.byteLength);
+  const code = (k: number) => (width === 1 ? view.getUint8(k) : view.getUint16(2 * k, true));
+  return FORMULAS.find((f) => {
+    if (f.width !== width) return false;
+    const mask = 2 ** (8 * width) - 1;
+    for (let k = 0; k < codes.length / width; k++) {
+      f32[0] = k - off;
+      if ((((f.float ? (bits[0] as number) : k - off) >>> f.shift) & mask) !== code(k)) return false;
+    }
+    return true;
+  });
+}
+
+/**
+ * A code table loaded into the module: {@link draw} then writes a block of codes. One table is
  * loaded at a time (one instance): loading another replaces it.
  */
 export class WasmCodeDraw {
   private constructor(
     private readonly wasm: Instance,
     private readonly width: 1 | 2 | 4,
+    private readonly off: number,
+    private readonly formula: Formula | undefined,
   ) {}
 
-  /** Load `codes` (codes of `width` bytes, at most 2^16 of them); undefined when the module does not run. */
-  static load(codes: Uint8Array, width: 1 | 2 | 4): WasmCodeDraw | undefined {
+  /**
+   * Load `codes` (codes of `width` bytes, at most 2^16 of them; code k is that of the integer
+   * k − off); undefined when the module does not run.
+   */
+  static load(codes: Uint8Array, width: 1 | 2 | 4, off: number): WasmCodeDraw | undefined {
     const wasm = kernels();
     if (wasm === null || codes.length > CHECK_KERNELS_LAYOUT.TABLE_CODES * width) return undefined;
     new Uint8Array(wasm.memory.buffer).set(codes, CHECK_KERNELS_LAYOUT.TABLE);
-    return new WasmCodeDraw(wasm, width);
+    return new WasmCodeDraw(wasm, width, off, formulaOf(codes, width, off));
+  }
+
+  /** The most codes one {@link draw} gives: a block. */
+  get blockElements(): number {
+    return CHECK_KERNELS_LAYOUT.BLOCK_BYTES / this.width;
   }
 
   /**
-   * The codes of the next `n` (≤ a tile) words w of `rng`: code k = table[⌊w / 2^32 · span⌋], `rng`
-   * moved past them. A view of the module's memory, valid until the next draw.
-   * @throws RangeError when `n` is more than a tile.
+   * The codes of the next `n` (≤ a block) words w of `rng`: code k = table[⌊w / 2^32 · span⌋],
+   * `rng` moved past them. A view of the module's memory, valid until the next draw. A whole block
+   * is drawn in four lanes of a quarter block each, the rest a tile at a time, the tail one word
+   * at a time.
+   * @throws RangeError when `n` is more than a block.
    */
   draw(rng: SrStream, span: number, n: number): Uint8Array {
-    const { STATE, CODES } = CHECK_KERNELS_LAYOUT;
-    if (n > TILE) throw new RangeError(`draw: n ${n} is more than ${TILE}`);
+    const { STATE, BLOCK } = CHECK_KERNELS_LAYOUT;
+    if (n > this.blockElements) throw new RangeError(`draw: n ${n} is more than ${this.blockElements}`);
     const buffer = this.wasm.memory.buffer;
     const w = this.width;
-    if (n === TILE) this.drawLanes(rng, span);
-    else {
+    let at = 0;
+    while (n - at >= TILE) {
+      const quarter = (n === this.blockElements ? n : TILE) / 4;
+      this.drawLanes(rng, span, BLOCK + at * w, quarter);
+      at += 4 * quarter;
+    }
+    if (at < n) {
       const state = new Uint32Array(buffer, STATE, 4);
       state.set(rng.stateWords());
-      (w === 1 ? this.wasm.gen1 : w === 2 ? this.wasm.gen2 : this.wasm.gen4)(span, CODES, n);
+      (w === 1 ? this.wasm.gen1 : w === 2 ? this.wasm.gen2 : this.wasm.gen4)(span, BLOCK + at * w, n - at);
       rng.stateWords().set(state);
     }
-    return new Uint8Array(buffer, CODES, n * w);
+    return new Uint8Array(buffer, BLOCK, n * w);
   }
 
-  /** A whole tile in four lanes, each a quarter of it: the stream jumped 0, ¼, ½ and ¾ of a tile ahead. */
-  private drawLanes(rng: SrStream, span: number): void {
-    const quarter = TILE / 4;
-    quarterJump ??= jumpMatrix(quarter);
+  /**
+   * 4 · quarter codes at `out` in four lanes, each a quarter of them: the stream jumped 0, ¼, ½ and
+   * ¾ ahead.
+   */
+  private drawLanes(rng: SrStream, span: number, out: number, quarter: number): void {
+    let jumpQuarter = quarterJumps.get(quarter);
+    if (jumpQuarter === undefined) {
+      jumpQuarter = jumpMatrix(quarter);
+      quarterJumps.set(quarter, jumpQuarter);
+    }
     const lanes = new Uint32Array(this.wasm.memory.buffer, CHECK_KERNELS_LAYOUT.LANES, 16);
     const s = new Uint32Array(4);
     s.set(rng.stateWords());
@@ -137,16 +195,13 @@ export class WasmCodeDraw {
     for (let k = 0; k < 4; k++) {
       for (let i = 0; i < 4; i++) lanes[4 * i + k] = s[i] as number;
       if (k < 3) {
-        jump(quarterJump, s, next);
+        jump(jumpQuarter, s, next);
         s.set(next);
       }
     }
     const w = this.width;
-    (w === 1 ? this.wasm.gen1_x4 : w === 2 ? this.wasm.gen2_x4 : this.wasm.gen4_x4)(
-      span,
-      CHECK_KERNELS_LAYOUT.CODES,
-      quarter,
-    );
+    if (this.formula !== undefined) this.wasm[this.formula.name](span, out, quarter, this.off);
+    else (w === 1 ? this.wasm.gen1_x4 : w === 2 ? this.wasm.gen2_x4 : this.wasm.gen4_x4)(span, out, quarter);
     const state = rng.stateWords();
     for (let i = 0; i < 4; i++) state[i] = lanes[4 * i + 3] as number;
   }

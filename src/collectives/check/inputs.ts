@@ -59,12 +59,17 @@ class CodeTable {
     const bytes = new Uint8Array(span * eb);
     encodeFromF32(dt, values, 0, span, bytes, 0);
     const codes = eb === 1 ? bytes : eb === 2 ? new Uint16Array(bytes.buffer) : new Uint32Array(bytes.buffer);
-    return new CodeTable(codes, eb, span, WasmCodeDraw.load(bytes, eb));
+    return new CodeTable(codes, eb, span, WasmCodeDraw.load(bytes, eb, off));
+  }
+
+  /** Codes one {@link draw} gives at most: the module's block, else a tile. */
+  get block(): number {
+    return this.wasm?.blockElements ?? TILE;
   }
 
   /**
-   * The codes of the next `len` words w of `rng`: element i ← the code of ⌊w_i / 2^32 · span⌋, in
-   * the module's memory or in `out` (`words`: scratch for the JS path).
+   * The codes of the next `len` (≤ {@link block}) words w of `rng`: element i ← the code of
+   * ⌊w_i / 2^32 · span⌋, in the module's memory or in `out` (`words`: scratch for the JS path).
    */
   draw(rng: SrStream, len: number, words: Uint32Array, out: Uint8Array): Uint8Array {
     if (this.wasm !== undefined) return this.wasm.draw(rng, this.span, len);
@@ -108,19 +113,18 @@ export function generateInputs(
   const b = new Uint8Array(TILE * dtypeBytes(dt));
   // One word of the stream per generated element, in element order: u = word / 2^32 in [0, 1).
   const U = 2 ** -32;
-  const table =
-    kind === "exact" ? CodeTable.of(dt, unsigned ? 0 : mag, unsigned ? mag + 1 : 2 * mag + 1) : undefined;
+  const span = unsigned ? mag + 1 : 2 * mag + 1;
+  const off = unsigned ? 0 : mag;
+  const sparse = E < ranks;
+  const table = kind === "exact" && !sparse ? CodeTable.of(dt, off, span) : undefined;
+  if (table !== undefined) {
+    drawByTable(table, rng, ranks, count, dtypeBytes(dt), sink);
+    return;
+  }
   for (let r = 0; r < ranks; r++) {
     for (let from = 0; from < count; from += TILE) {
       const len = Math.min(TILE, count - from);
       if (kind === "exact") {
-        const span = unsigned ? mag + 1 : 2 * mag + 1;
-        const off = unsigned ? 0 : mag;
-        const sparse = E < ranks;
-        if (table !== undefined && !sparse) {
-          sink(r, from, table.draw(rng, len, words, b));
-          continue;
-        }
         let draws = len;
         if (sparse) {
           draws = 0;
@@ -147,6 +151,29 @@ export function generateInputs(
       const n = len * dtypeBytes(dt);
       encodeFromF32(dt, v, 0, len, b, 0);
       sink(r, from, b.subarray(0, n));
+    }
+  }
+}
+
+/**
+ * Exact data by table ({@link generateInputs} without sparse ranks): a block of codes at a time
+ * (the module's: a device page), handed to `sink` a tile at a time.
+ */
+function drawByTable(
+  table: CodeTable,
+  rng: SrStream,
+  ranks: number,
+  count: number,
+  eb: number,
+  sink: InputSink,
+): void {
+  const words = new Uint32Array(TILE);
+  const b = new Uint8Array(TILE * eb);
+  for (let r = 0; r < ranks; r++) {
+    for (let from = 0; from < count; from += table.block) {
+      const codes = table.draw(rng, Math.min(table.block, count - from), words, b);
+      for (let at = 0; at < codes.length; at += TILE * eb)
+        sink(r, from + at / eb, codes.subarray(at, Math.min(codes.length, at + TILE * eb)));
     }
   }
 }
