@@ -252,9 +252,8 @@ function runOnDevice(
     // Without a check, the data the default check would use: --no-check runs the same collective.
     const exactData = check === "exact" || (check === "none" && exactApplies(run.op, run.dtype, run.ranks));
     const kind = exactData ? "exact" : "random";
-    generateInputs(kind, run.dtype, run.ranks, plan.sizes.input, run.dataSeed, (r, from, b) =>
-      machine.writeInput(r, from, b),
-    );
+    const write = (r: number, from: number, b: Uint8Array) => machine.writeInput(r, from, b);
+    generateInputs(kind, run.dtype, run.ranks, plan.sizes.input, run.dataSeed, write, true);
     machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));
     let guardErrors = 0;
     for (let r = 0; r < run.ranks; r++) {

@@ -65,6 +65,13 @@ export class LazyClear {
     setStale: boolean,
   ): void {
     const s = u.spans;
+    const n = s.length;
+    // The common case first: a write that runs on from the last span (tiles, packets in order).
+    if (!setStale && n > 0 && (s[n - 2] as number) <= from && from <= (s[n - 1] as number)) {
+      if (to > (s[n - 1] as number)) s[n - 1] = to;
+      if (n === 2 && (s[0] as number) <= 0 && (s[1] as number) >= u.end) this.unset.delete(pageNo);
+      return;
+    }
     let i = 0;
     while (i < s.length && (s[i + 1] as number) < from) i += 2;
     let j = i;

@@ -83,10 +83,29 @@ describe("generateInputs = the per-element definition", () => {
       for (const ranks of [3, 8]) {
         const want = definition("exact", dt, ranks, count, 9);
         const got = makeInputs("exact", dt, ranks, count, 9).bytes;
-        for (let r = 0; r < ranks; r++) expect(firstDifference(got[r]!, want[r]!), `${ranks} rank ${r}`).toBe(-1);
+        for (let r = 0; r < ranks; r++)
+          expect(firstDifference(got[r]!, want[r]!), `${ranks} rank ${r}`).toBe(-1);
       }
     });
   }
+  it("asked for blocks, hands exact bf16 data a 1 MiB block at a time: the same bytes", () => {
+    const count = (1 << 19) + 40000;
+    const tiles = makeInputs("exact", Dtype.BFLOAT16, 2, count, 3).bytes;
+    const seen: string[] = [];
+    generateInputs(
+      "exact",
+      Dtype.BFLOAT16,
+      2,
+      count,
+      3,
+      (r, from, b) => {
+        seen.push(`${r}:${from}:${b.length}`);
+        expect(firstDifference(b, tiles[r]!.subarray(2 * from, 2 * from + b.length))).toBe(-1);
+      },
+      true,
+    );
+    expect(seen).toEqual(["0:0:1048576", "0:524288:80000", "1:0:1048576", "1:524288:80000"]);
+  });
   it("hands each tile to the sink once, in rank then element order", () => {
     const seen: string[] = [];
     generateInputs("exact", Dtype.BFLOAT16, 2, 40000, 1, (r, from, b) =>

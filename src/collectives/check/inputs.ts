@@ -35,7 +35,10 @@ export function exactApplies(op: ReduceOp, dt: Dtype, ranks: number): boolean {
 /** Elements generated at once: a tile's words, values and bytes stay in cache. */
 const TILE = 16384;
 
-/** Receives each tile of a rank's encoded input in order; `bytes` is reused after the call returns. */
+/**
+ * Receives each tile of a rank's encoded input in order (or, asked for, each block of the
+ * WebAssembly draw: up to 1 MiB); `bytes` is reused after the call returns.
+ */
 export type InputSink = (rank: number, firstElem: number, bytes: Uint8Array) => void;
 
 /**
@@ -95,6 +98,8 @@ class CodeTable {
  * Exact data: element i of rank r is an integer in [−mag, mag] ([0, mag] unsigned), nonzero only for
  * the E ranks r with (r + i) mod n < E when E < n, where E is {@link exactIntegerRange} and
  * mag = max(1, ⌊E / n⌋): any partial sum then has |sum| ≤ E.
+ * `blocks`: hand exact data drawn by table to `sink` a block at a time (a device page: one write
+ * each), not a tile — the same bytes.
  */
 export function generateInputs(
   kind: DataKind,
@@ -103,6 +108,7 @@ export function generateInputs(
   count: number,
   seed: number,
   sink: InputSink,
+  blocks = false,
 ): void {
   const rng = new SrStream(seed >>> 0);
   const E = exactIntegerRange(dt);
@@ -118,7 +124,7 @@ export function generateInputs(
   const sparse = E < ranks;
   const table = kind === "exact" && !sparse ? CodeTable.of(dt, off, span) : undefined;
   if (table !== undefined) {
-    drawByTable(table, rng, ranks, count, dtypeBytes(dt), sink);
+    drawByTable(table, rng, ranks, count, dtypeBytes(dt), sink, blocks);
     return;
   }
   for (let r = 0; r < ranks; r++) {
@@ -157,7 +163,7 @@ export function generateInputs(
 
 /**
  * Exact data by table ({@link generateInputs} without sparse ranks): a block of codes at a time
- * (the module's: a device page), handed to `sink` a tile at a time.
+ * (the module's: a device page), handed to `sink` whole (`blocks`) or a tile at a time.
  */
 function drawByTable(
   table: CodeTable,
@@ -166,14 +172,19 @@ function drawByTable(
   count: number,
   eb: number,
   sink: InputSink,
+  blocks: boolean,
 ): void {
   const words = new Uint32Array(TILE);
   const b = new Uint8Array(TILE * eb);
+  const piece = blocks ? table.block * eb : TILE * eb;
   for (let r = 0; r < ranks; r++) {
     for (let from = 0; from < count; from += table.block) {
       const codes = table.draw(rng, Math.min(table.block, count - from), words, b);
-      for (let at = 0; at < codes.length; at += TILE * eb)
-        sink(r, from + at / eb, codes.subarray(at, Math.min(codes.length, at + TILE * eb)));
+      if (codes.length <= piece) sink(r, from, codes);
+      else {
+        for (let at = 0; at < codes.length; at += piece)
+          sink(r, from + at / eb, codes.subarray(at, Math.min(codes.length, at + piece)));
+      }
     }
   }
 }

@@ -20,6 +20,7 @@
 import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
 import { Device, type EngineEvent, HBM_BASE } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
+import type { Sb2sbPacket } from "../../isa/index.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
 import {
   addDmaPacket,
@@ -60,6 +61,11 @@ export function checkDeviceRanks(ranks: number, profile: ArchProfile, lnc: 1 | 2
       `${ranks} ranks: a ${profile.name} device runs at most ${most} at LNC ${lnc} with data; use --timing-only`,
     );
   }
+}
+
+/** One runtime call of a leg posted to its ring. */
+function postCall(vring: Vring, call: Sb2sbPacket) {
+  return call.kind === "copy" ? addDmaPacket(vring, call.copy) : addDmaPacketCce(vring, call.cce);
 }
 
 /** MODEL (queues, above): the engine and queue of rank r's channel c. */
@@ -106,6 +112,8 @@ export class DeviceMachine {
   /** Every engine event, in execution order, with the leg that posted it. */
   readonly events: { readonly leg: number; readonly event: EngineEvent }[] = [];
   private readonly pending: number[] = [];
+  /** The address of a buffer element (legCalls' `addr`), made once rather than per leg. */
+  private readonly addr = (ref: BufRef, plus: number): bigint => this.layout.addr(ref, plus);
 
   /** @throws UsageError when the plan has more ranks than the device has queues for. */
   constructor(
@@ -187,17 +195,14 @@ export class DeviceMachine {
   /** Post every packet of a leg; a full ring first drains what is posted. */
   post(leg: Leg): void {
     const vring = this.vring(leg);
-    const addr = (ref: BufRef, plus: number) => this.layout.addr(ref, plus);
-    for (const call of legCalls(this.profile, leg, this.plan.dtype, this.plan.op, addr)) {
-      const postOnce = () =>
-        call.kind === "copy" ? addDmaPacket(vring, call.copy) : addDmaPacketCce(vring, call.cce);
-      let written: ReturnType<typeof postOnce>;
+    for (const call of legCalls(this.profile, leg, this.plan.dtype, this.plan.op, this.addr)) {
+      let written: ReturnType<typeof postCall>;
       try {
-        written = postOnce();
+        written = postCall(vring, call);
       } catch (e) {
         if (!(e instanceof RingFullError)) throw e;
         this.run();
-        written = postOnce();
+        written = postCall(vring, call);
       }
       if (isEinval(written))
         throw new DeviceFault(`leg ${leg.id}: the runtime refused the packet: ${written.message}`);
@@ -210,19 +215,23 @@ export class DeviceMachine {
     const report = this.device.run();
     const problems = [...report.faults.map((f) => f.message), ...report.stalls.map((s) => s.reason)];
     if (problems.length > 0) throw new DeviceFault(`device: ${problems.join("; ")}`);
-    // Queues run round-robin, so events come out interleaved; match them to legs by queue order.
-    const byQueue = new Map<string, number[]>();
-    for (const id of this.pending.splice(0)) {
+    // Queues run round-robin, so events come out interleaved; match them to legs by queue order
+    // (a queue's legs in posting order, read from a cursor: no shift, no string keys).
+    const byQueue = new Map<number, { readonly ids: number[]; next: number }>();
+    const key = (engine: number, queue: number) => engine * 0x10000 + queue;
+    for (const id of this.pending) {
       const leg = this.plan.legs[id] as Leg;
       const q = legQueue(this.profile, this.plan.lnc, leg.rank, leg.queue);
-      const k = `${q.engine}:${q.queue}`;
-      const list = byQueue.get(k) ?? [];
-      list.push(id);
-      byQueue.set(k, list);
+      const k = key(q.engine, q.queue);
+      const list = byQueue.get(k);
+      if (list === undefined) byQueue.set(k, { ids: [id], next: 0 });
+      else list.ids.push(id);
     }
+    this.pending.length = 0;
     for (const event of report.events) {
-      const list = byQueue.get(`${event.engine}:${event.queue}`);
-      this.events.push({ leg: list?.shift() ?? -1, event });
+      const list = byQueue.get(key(event.engine, event.queue));
+      const leg = list !== undefined && list.next < list.ids.length ? (list.ids[list.next++] as number) : -1;
+      this.events.push({ leg, event });
     }
   }
 
