@@ -33,6 +33,13 @@ export class BufferLayout {
   private readonly offsets: Record<BufferName, bigint>;
   /** Bytes each rank's region spans (1 MiB aligned). */
   readonly rankStride: bigint;
+  /**
+   * The same as Numbers, when every address of the layout is below 2^53 (so exact): addresses are
+   * then summed as Numbers and made a bigint once (a packet asks for two or three).
+   */
+  private readonly fast:
+    | { first: number; stride: number; eb: number; offsets: Record<BufferName, number> }
+    | undefined;
 
   /**
    * @param plan the plan whose buffers to place
@@ -51,10 +58,28 @@ export class BufferLayout {
     }
     this.offsets = offsets;
     this.rankStride = align(off, 1n << 20n);
+    const end = firstAddr + BigInt(plan.ranks) * this.rankStride;
+    this.fast =
+      end <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? {
+            first: Number(firstAddr),
+            stride: Number(this.rankStride),
+            eb: Number(eb),
+            offsets: {
+              input: Number(offsets.input),
+              output: Number(offsets.output),
+              scratch: Number(offsets.scratch),
+            },
+          }
+        : undefined;
   }
 
   /** The byte address of a buffer element. */
   addr(ref: BufRef, plusElems = 0): bigint {
+    const f = this.fast;
+    if (f !== undefined) {
+      return BigInt(f.first + ref.rank * f.stride + f.offsets[ref.buffer] + (ref.elem + plusElems) * f.eb);
+    }
     const eb = BigInt(dtypeBytes(this.plan.dtype));
     return (
       this.firstAddr +
