@@ -86,7 +86,10 @@ export class LazyClear {
       j += 2;
     }
     if (setStale) this.set(page, u, at, to);
-    s.splice(i, j - i, lo, hi);
+    if (j - i === 2) {
+      s[i] = lo; // one span grown in place (no array for splice to return)
+      s[i + 1] = hi;
+    } else s.splice(i, j - i, lo, hi);
     if ((s[0] as number) <= 0 && (s[1] as number) >= u.end) this.unset.delete(pageNo);
     else if (s.length > 2 * MAX_SPANS) this.cover(pageNo, u, page, 0, u.end, true);
   }

@@ -219,13 +219,20 @@ export class DeviceMachine {
     // (a queue's legs in posting order, read from a cursor: no shift, no string keys).
     const byQueue = new Map<number, { readonly ids: number[]; next: number }>();
     const key = (engine: number, queue: number) => engine * 0x10000 + queue;
+    let last = -1;
+    let ids: number[] = [];
     for (const id of this.pending) {
-      const leg = this.plan.legs[id] as Leg;
-      const q = legQueue(this.profile, this.plan.lnc, leg.rank, leg.queue);
-      const k = key(q.engine, q.queue);
-      const list = byQueue.get(k);
-      if (list === undefined) byQueue.set(k, { ids: [id], next: 0 });
-      else list.ids.push(id);
+      // A leg's packets are pending one after another: its queue's list is looked up once.
+      if (id !== last) {
+        const leg = this.plan.legs[id] as Leg;
+        const q = legQueue(this.profile, this.plan.lnc, leg.rank, leg.queue);
+        const k = key(q.engine, q.queue);
+        const list = byQueue.get(k) ?? { ids: [], next: 0 };
+        byQueue.set(k, list);
+        ids = list.ids;
+        last = id;
+      }
+      ids.push(id);
     }
     this.pending.length = 0;
     for (const event of report.events) {
