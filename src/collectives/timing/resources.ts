@@ -27,7 +27,13 @@ export class Resources {
   private readonly nicInEnd: number;
   private readonly cpn: number;
   private readonly ranksPerNode: number;
-  private readonly links: ArchLinks;
+  /**
+   * Per (sending chip, receiving chip) of a node, cpn · from + to: its route's link ids (relative
+   * to the node's first link) at routeLinks[routeAt[pair] .. routeAt[pair + 1]), in route order —
+   * routed once per pair, not per leg.
+   */
+  private readonly routeAt: Int32Array;
+  private readonly routeLinks: Int32Array;
   private readonly bw: readonly [number, number, number, number];
 
   constructor(t: Topology) {
@@ -41,7 +47,7 @@ export class Resources {
     this.nics = nics;
     this.nicBase = Int32Array.from(t.places, (p) => p.node * nics);
     this.nicOwn = Int32Array.from(t.places, (p) => Math.floor((p.chip * nics) / cpn));
-    this.links = t.links;
+    [this.routeAt, this.routeLinks] = routeTable(t.links);
     this.hbmEnd = t.nodes * cpn;
     this.c2cEnd = this.hbmEnd + t.nodes * cpn * CHIP_PORTS;
     this.nicOutEnd = this.c2cEnd + t.nodes * nics;
@@ -66,8 +72,10 @@ export class Resources {
   c2c(from: number, to: number, touches: Touches): void {
     const node = this.node[from]!;
     if (node !== this.node[to]! || this.chip[from]! === this.chip[to]!) return;
-    touches.linkBase = this.hbmEnd + node * this.cpn * CHIP_PORTS;
-    chipRoute(this.links, this.chipInNode[from]!, this.chipInNode[to]!, touches.addLink);
+    const base = this.hbmEnd + node * this.cpn * CHIP_PORTS;
+    const pair = this.chipInNode[from]! * this.cpn + this.chipInNode[to]!;
+    const end = this.routeAt[pair + 1]!;
+    for (let k = this.routeAt[pair]!; k < end; k++) touches.add(base + this.routeLinks[k]!, 1);
   }
 
   /**
@@ -118,16 +126,27 @@ export class Resources {
   }
 }
 
+/** Every chip pair's route (chipRoute), flattened: [per pair's first index (and the end), link ids]. */
+function routeTable(links: ArchLinks): [Int32Array, Int32Array] {
+  const cpn = links.chipsPerNode;
+  const at = new Int32Array(cpn * cpn + 1);
+  const ids: number[] = [];
+  for (let a = 0; a < cpn; a++) {
+    for (let b = 0; b < cpn; b++) {
+      at[a * cpn + b] = ids.length;
+      if (a !== b) chipRoute(links, a, b, (id) => ids.push(id));
+    }
+  }
+  at[cpn * cpn] = ids.length;
+  return [at, Int32Array.from(ids)];
+}
+
 /** The resources one leg touches, with its bytes there in units of the leg's bytes. */
 export class Touches {
   /** At most 7 per source and destination (HBM, 4 links, 2 NICs) and one more; ≤ 32 sources. */
   readonly ids = new Int32Array(512);
   readonly times = new Int32Array(512);
   size = 0;
-  /** The first link id of the node a route runs in. */
-  linkBase = 0;
-  readonly addLink = (id: number): void => this.add(this.linkBase + id, 1);
-
   /** Per resource id: its index in `ids`, or −1 (a mesh leg of 32 sources touches hundreds). */
   private slot = new Int32Array(0);
 
@@ -155,7 +174,8 @@ export class Touches {
     this.add(res.nicIn(from, to, channel), 1);
   }
 
-  private add(id: number, times: number): void {
+  /** Count `times` more of the leg's bytes through resource `id` (none when −1). */
+  add(id: number, times: number): void {
     if (id < 0) return;
     const k = this.slot[id]!;
     if (k >= 0) {
