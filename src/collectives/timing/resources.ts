@@ -149,8 +149,22 @@ export class Touches {
   size = 0;
   /** Per resource id: its index in `ids`, or −1 (a mesh leg of 32 sources touches hundreds). */
   private slot = new Int32Array(0);
+  /**
+   * What the touches were last computed for: the resources, the leg's rank, its sources' and
+   * destinations' ranks, and its queue if a NIC was touched (the only part a queue picks). Legs
+   * come in runs alike in all of that (a piece's slices), so most legs reuse the last answer.
+   */
+  private res: Resources | undefined;
+  private rank = -1;
+  private readonly ranks = new Int32Array(512);
+  private srcCount = -1;
+  private dstCount = -1;
+  private queue = -1;
+  private nics = false;
 
   of(res: Resources, leg: LegSpec): this {
+    if (this.alike(res, leg)) return this;
+    this.remember(res, leg);
     for (let k = 0; k < this.size; k++) this.slot[this.ids[k]!] = -1;
     if (this.slot.length !== res.count) this.slot = new Int32Array(res.count).fill(-1);
     this.size = 0;
@@ -167,10 +181,39 @@ export class Touches {
     return this;
   }
 
+  /** True when `leg` touches what the last leg did (see {@link res}). */
+  private alike(res: Resources, leg: LegSpec): boolean {
+    const { srcs, dsts } = leg;
+    if (res !== this.res || leg.rank !== this.rank || (this.nics && leg.queue !== this.queue)) return false;
+    if (srcs.length !== this.srcCount || dsts.length !== this.dstCount) return false;
+    const ranks = this.ranks;
+    for (let k = 0; k < srcs.length; k++) if (srcs[k]!.ref.rank !== ranks[k]) return false;
+    for (let k = 0; k < dsts.length; k++) if (dsts[k]!.rank !== ranks[srcs.length + k]) return false;
+    return true;
+  }
+
+  private remember(res: Resources, leg: LegSpec): void {
+    this.res = res;
+    this.rank = leg.rank;
+    this.queue = leg.queue;
+    this.nics = false;
+    this.srcCount = leg.srcs.length;
+    this.dstCount = leg.dsts.length;
+    leg.srcs.forEach((s, k) => {
+      this.ranks[k] = s.ref.rank;
+    });
+    leg.dsts.forEach((d, k) => {
+      this.ranks[leg.srcs.length + k] = d.rank;
+    });
+  }
+
   /** The links data crosses from one rank's memory to another's, beyond the HBM. */
   private links(res: Resources, from: number, to: number, channel: number): void {
     res.c2c(from, to, this);
-    this.add(res.nicOut(from, to, channel), 1);
+    const out = res.nicOut(from, to, channel);
+    if (out < 0) return;
+    this.nics = true;
+    this.add(out, 1);
     this.add(res.nicIn(from, to, channel), 1);
   }
 
