@@ -99,13 +99,16 @@ export interface PlacerInputs {
 export class Placer implements LegSink {
   last = 0;
   descriptors = 0;
-  readonly kinds: Record<LegKind, number> = {
+  private readonly counts: Record<LegKind, number> = {
     copy: 0,
     "reduce-copy": 0,
     duplicate: 0,
     "sb2sb-copy": 0,
     "sb2sb-reduce": 0,
   };
+  /** Legs come in runs of one kind: counted per run, not with a keyed store per leg. */
+  private runKind: LegKind = "copy";
+  private runLength = 0;
   private step = -1;
   private readonly users: Float64Array;
   private readonly queueFree: Float64Array;
@@ -128,6 +131,13 @@ export class Placer implements LegSink {
     this.eb = dtypeBytes(req.dtype);
   }
 
+  /** Legs placed, by kind. */
+  get kinds(): Record<LegKind, number> {
+    this.counts[this.runKind] += this.runLength;
+    this.runLength = 0;
+    return this.counts;
+  }
+
   private enterStep(step: number): void {
     const leaving = this.p.steps.get(this.step);
     if (leaving !== undefined) for (let k = 0; k < leaving.length; k += 2) this.users[leaving[k]!] = 0;
@@ -148,7 +158,12 @@ export class Placer implements LegSink {
 
   add(leg: LegSpec): void {
     if (leg.step !== this.step) this.enterStep(leg.step);
-    this.kinds[leg.kind]++;
+    if (leg.kind !== this.runKind) {
+      this.counts[this.runKind] += this.runLength;
+      this.runKind = leg.kind;
+      this.runLength = 0;
+    }
+    this.runLength++;
     const { res, image, fold } = this.p;
     const bytes = leg.count * this.eb;
     const cost = this.p.coster.cost(leg);

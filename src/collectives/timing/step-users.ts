@@ -37,6 +37,21 @@ export class ShapeCoster {
   }
 }
 
+/** A growable list of numbers in a typed array (no boxed doubles, no holes). */
+class Numbers {
+  data = new Float64Array(256);
+  length = 0;
+
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Float64Array(2 * this.data.length);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = x;
+  }
+}
+
 /**
  * Bytes per (resource, queue) pair of one rank, in the order pairs first get some (the order the
  * step's sharers are summed in): dense typed arrays over the resources the rank touches, as a Map
@@ -45,10 +60,12 @@ export class ShapeCoster {
 class RankPairs {
   /** Per resource id: its slot, or −1. */
   private readonly slotOf: Int32Array;
-  private readonly ids: number[] = [];
+  private readonly ids = new Numbers();
   private pairBytes: Float64Array;
-  /** Pairs (slot · channels + queue) in first-touch order. */
-  private readonly order: number[] = [];
+  /** Pairs (slot · channels + queue) in first-touch order, and each one's resource id and queue. */
+  private readonly order = new Numbers();
+  readonly orderId = new Numbers();
+  readonly orderQueue = new Numbers();
 
   constructor(
     resources: number,
@@ -75,26 +92,28 @@ class RankPairs {
       }
     }
     const pair = slot * this.channels + queue;
-    if (this.pairBytes[pair]! === 0) this.order.push(pair);
+    if (this.pairBytes[pair]! === 0) {
+      this.order.push(pair);
+      this.orderId.push(id);
+      this.orderQueue.push(queue);
+    }
     this.pairBytes[pair]! += bytes;
   }
 
-  /** The k-th pair's resource id, queue and bytes. */
-  id(k: number): number {
-    return this.ids[Math.floor(this.order[k]! / this.channels)]!;
-  }
-  queue(k: number): number {
-    return this.order[k]! % this.channels;
-  }
+  /** The k-th pair's bytes. */
   bytes(k: number): number {
-    return this.pairBytes[this.order[k]!]!;
+    return this.pairBytes[this.order.data[k]!]!;
   }
 
   clear(): void {
-    for (const pair of this.order) this.pairBytes[pair] = 0;
-    for (const id of this.ids) this.slotOf[id] = -1;
+    const order = this.order.data;
+    for (let k = 0; k < this.order.length; k++) this.pairBytes[order[k]!] = 0;
+    const ids = this.ids.data;
+    for (let k = 0; k < this.ids.length; k++) this.slotOf[ids[k]!] = -1;
     this.ids.length = 0;
     this.order.length = 0;
+    this.orderId.length = 0;
+    this.orderQueue.length = 0;
   }
 }
 
@@ -131,13 +150,15 @@ export class StepUsers implements LegSink {
   private readonly touched: number[] = [];
   private readonly touches = new Touches();
   /** Shares of other nodes' resources this step: (image id, issuing rank, share), in arrival order. */
-  private readonly later: number[] = [];
+  private readonly later = new Numbers();
   /** Per resource id: the id whose sharers it has (itself, or its first-node image when folded). */
   private readonly image: Int32Array;
+  /** Per resource id (folded only): its node. */
+  private readonly nodeOf: Int32Array;
   /** Per issuing rank (+ 1), where its shares start in {@link flushLater}'s order. */
   private readonly rankStarts: Int32Array;
   /** The step's (resource, queue, bytes) triples, and per queue its engine ns, for the bound. */
-  private readonly stepPairs: number[] = [];
+  private readonly stepPairs = new Numbers();
   private readonly engineNs: Float64Array;
   private readonly stepQueues: number[] = [];
   /** Per queue: the least time it is busy, over the steps closed so far. */
@@ -163,6 +184,7 @@ export class StepUsers implements LegSink {
     this.sharers = new Float64Array(res.count);
     this.image = Int32Array.from({ length: res.count }, (_, id) => (fold.nodes === 1 ? id : res.image(id)));
     this.rankStarts = new Int32Array(fold.ranks + 1);
+    this.nodeOf = Int32Array.from({ length: fold.nodes === 1 ? 0 : res.count }, (_, id) => res.nodeOf(id));
     this.engineNs = new Float64Array(queueCount);
     this.busyNs = new Float64Array(queueCount);
   }
@@ -205,15 +227,24 @@ export class StepUsers implements LegSink {
   /** Add the current rank's queues to the step's sharers. */
   private flushRank(): void {
     const pairs = this.pairs;
+    const ids = pairs.orderId.data;
+    const queues = pairs.orderQueue.data;
+    const { stepPairs, later } = this;
     for (let k = 0; k < pairs.size; k++) {
-      const id = pairs.id(k);
-      const qi = this.rank * this.channels + pairs.queue(k);
+      const id = ids[k]!;
+      const qi = this.rank * this.channels + queues[k]!;
       const bytes = pairs.bytes(k);
       const share = bytes / this.queueBytes[qi]!;
-      this.stepPairs.push(id, qi, bytes);
+      stepPairs.push(id);
+      stepPairs.push(qi);
+      stepPairs.push(bytes);
       const image = this.image[id]!;
       if (image === id) this.share(id, share);
-      else this.later.push(image, this.fold.unfold(this.rank, this.fold.nodes - this.res.nodeOf(id)), share);
+      else {
+        later.push(image);
+        later.push(this.fold.unfold(this.rank, this.fold.nodes - this.nodeOf[id]!));
+        later.push(share);
+      }
     }
     for (const qi of this.queues) this.queueBytes[qi] = 0;
     this.queues.length = 0;
@@ -226,19 +257,20 @@ export class StepUsers implements LegSink {
    * its pre-pass).
    */
   private flushLater(): void {
-    const later = this.later;
+    const later = this.later.data;
+    const n = this.later.length;
     let sorted = true;
-    for (let k = 4; k < later.length && sorted; k += 3) sorted = later[k - 3]! <= later[k]!;
-    if (sorted) for (let k = 0; k < later.length; k += 3) this.share(later[k]!, later[k + 2]!);
+    for (let k = 4; k < n && sorted; k += 3) sorted = later[k - 3]! <= later[k]!;
+    if (sorted) for (let k = 0; k < n; k += 3) this.share(later[k]!, later[k + 2]!);
     else {
       const first = this.rankStarts.fill(0);
-      for (let k = 1; k < later.length; k += 3) first[later[k]! + 1]!++;
+      for (let k = 1; k < n; k += 3) first[later[k]! + 1]!++;
       for (let r = 1; r < first.length; r++) first[r]! += first[r - 1]!;
-      const order = new Int32Array(later.length / 3);
+      const order = new Int32Array(n / 3);
       for (let k = 0; k < order.length; k++) order[first[later[3 * k + 1]!]!++] = k;
       for (const k of order) this.share(later[3 * k]!, later[3 * k + 2]!);
     }
-    later.length = 0;
+    this.later.length = 0;
   }
 
   /** Close the current step. */
@@ -260,9 +292,9 @@ export class StepUsers implements LegSink {
 
   /** Add each queue's least busy time in the step (sharers final, not yet cleared) to its sum. */
   private flushBound(): void {
-    const p = this.stepPairs;
+    const p = this.stepPairs.data;
     const stepNs = this.engineNs;
-    for (let k = 0; k < p.length; k += 3) {
+    for (let k = 0; k < this.stepPairs.length; k += 3) {
       const id = p[k]!;
       const qi = p[k + 1]!;
       const users = Math.max(1, this.sharers[this.image[id]!]!);
@@ -274,6 +306,6 @@ export class StepUsers implements LegSink {
     }
     this.closed++;
     this.stepQueues.length = 0;
-    p.length = 0;
+    this.stepPairs.length = 0;
   }
 }
