@@ -2,7 +2,6 @@
  * The shared resources a leg's bytes go through, as integer ids — what the scheduler divides
  * bandwidth by (cost-model.ts) — and the ones a leg touches.
  */
-import type { LegSpec } from "../plan/plan-builder.js";
 import { ARCH_TIMING } from "./cost-model.js";
 import type { ArchLinks } from "./links.js";
 import { CHIP_PORTS, chipRoute } from "./route.js";
@@ -141,6 +140,14 @@ function routeTable(links: ArchLinks): [Int32Array, Int32Array] {
   return [at, Int32Array.from(ids)];
 }
 
+/** What of a leg decides the resources it touches. */
+export interface TouchingLeg {
+  readonly rank: number;
+  readonly queue: number;
+  readonly srcs: readonly { readonly ref: { readonly rank: number } }[];
+  readonly dsts: readonly { readonly rank: number }[];
+}
+
 /** The resources one leg touches, with its bytes there in units of the leg's bytes. */
 export class Touches {
   /** At most 7 per source and destination (HBM, 4 links, 2 NICs) and one more; ≤ 32 sources. */
@@ -162,7 +169,7 @@ export class Touches {
   private queue = -1;
   private nics = false;
 
-  of(res: Resources, leg: LegSpec): this {
+  of(res: Resources, leg: TouchingLeg): this {
     if (this.alike(res, leg)) return this;
     this.remember(res, leg);
     for (let k = 0; k < this.size; k++) this.slot[this.ids[k]!] = -1;
@@ -182,7 +189,7 @@ export class Touches {
   }
 
   /** True when `leg` touches what the last leg did (see {@link res}). */
-  private alike(res: Resources, leg: LegSpec): boolean {
+  private alike(res: Resources, leg: TouchingLeg): boolean {
     const { srcs, dsts } = leg;
     if (res !== this.res || leg.rank !== this.rank || (this.nics && leg.queue !== this.queue)) return false;
     if (srcs.length !== this.srcCount || dsts.length !== this.dstCount) return false;
@@ -192,7 +199,7 @@ export class Touches {
     return true;
   }
 
-  private remember(res: Resources, leg: LegSpec): void {
+  private remember(res: Resources, leg: TouchingLeg): void {
     this.res = res;
     this.rank = leg.rank;
     this.queue = leg.queue;

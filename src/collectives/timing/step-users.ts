@@ -6,6 +6,7 @@ import type { LegSink, LegSpec } from "../plan/plan-builder.js";
 import type { LegCost, LegCoster } from "./leg-cost.js";
 import type { NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
+import { Numbers, type ShapedLeg, StepShape } from "./step-shape.js";
 
 /** Steps between the checkpoints a placement checks its cutoff at. */
 const CHECKPOINT_STEPS = 16;
@@ -34,21 +35,6 @@ export class ShapeCoster {
       this.last = this.coster.cost(leg);
     }
     return this.last;
-  }
-}
-
-/** A growable list of numbers in a typed array (no boxed doubles, no holes). */
-class Numbers {
-  data = new Float64Array(256);
-  length = 0;
-
-  push(x: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Float64Array(2 * this.data.length);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = x;
   }
 }
 
@@ -170,6 +156,17 @@ export class StepUsers implements LegSink {
    */
   readonly checkpoints = new Map<number, Float64Array>();
   private closed = 0;
+  /**
+   * The current step's shape, and whether it repeats the step before so far: while it does, its
+   * legs are only recorded; at its end the step before's sharers and busy-time increments (per
+   * queue: qi, ns) are used again (step-shape.ts).
+   */
+  private readonly shape = new StepShape();
+  private repeating = true;
+  /** Legs of the current step only recorded so far (it repeated the step before up to them). */
+  private skipped = 0;
+  private lastSharers = new Float64Array(0);
+  private readonly increments = new Numbers();
 
   constructor(
     private readonly res: Resources,
@@ -207,6 +204,28 @@ export class StepUsers implements LegSink {
       if (this.closed > 0 && this.closed % CHECKPOINT_STEPS === 0)
         this.checkpoints.set(leg.step, this.busyNs.slice());
     }
+    const ns = this.coster.cost(leg).ns;
+    if (this.repeating) {
+      if (this.shape.record(leg, ns)) {
+        this.skipped++;
+        return;
+      }
+      this.stopRepeating();
+    } else this.shape.record(leg, ns);
+    this.count(leg, ns);
+  }
+
+  /** The current step turned out not to repeat the one before: count the legs skipped so far. */
+  private stopRepeating(): void {
+    this.repeating = false;
+    for (let k = 0; k < this.skipped; k++) {
+      const { leg, ns } = this.shape.leg(k);
+      this.count(leg, ns);
+    }
+  }
+
+  /** Add a leg to the current rank's queue and pair sums. */
+  private count(leg: ShapedLeg, ns: number): void {
     if (leg.rank !== this.rank) this.flushRank();
     this.rank = leg.rank;
     const qi = leg.rank * this.channels + leg.queue;
@@ -214,7 +233,7 @@ export class StepUsers implements LegSink {
     if (this.queueBytes[qi]! === 0) this.queues.push(qi);
     this.queueBytes[qi]! += bytes;
     if (this.engineNs[qi]! === 0) this.stepQueues.push(qi);
-    this.engineNs[qi]! += this.coster.cost(leg).ns;
+    this.engineNs[qi]! += ns;
     const { ids, size } = this.touches.of(this.res, leg);
     for (let k = 0; k < size; k++) this.pairs.add(ids[k]!, leg.queue, bytes);
   }
@@ -265,7 +284,7 @@ export class StepUsers implements LegSink {
     else {
       const first = this.rankStarts.fill(0);
       for (let k = 1; k < n; k += 3) first[later[k]! + 1]!++;
-      for (let r = 1; r < first.length; r++) first[r]! += first[r - 1]!;
+      for (let r = 1; r < first.length; r++) first[r] = (first[r] as number) + (first[r - 1] as number);
       const order = new Int32Array(n / 3);
       for (let k = 0; k < order.length; k++) order[first[later[3 * k + 1]!]!++] = k;
       for (const k of order) this.share(later[3 * k]!, later[3 * k + 2]!);
@@ -276,6 +295,23 @@ export class StepUsers implements LegSink {
   /** Close the current step. */
   flush(): void {
     if (this.step < 0) return;
+    const repeated = this.shape.repeats(this.repeating);
+    // A step that matched the one before only as far as it went (shorter) is counted now.
+    if (!repeated && this.repeating) this.stopRepeating();
+    this.shape.next(repeated);
+    this.repeating = true;
+    this.skipped = 0;
+    if (repeated) {
+      // The step before's sharers and least busy times, again.
+      const inc = this.increments;
+      for (let k = 0; k < inc.length; k += 2) {
+        const qi = inc.data[k] as number;
+        this.busyNs[qi] = (this.busyNs[qi] as number) + (inc.data[k + 1] as number);
+      }
+      this.closed++;
+      this.steps.set(this.step, this.lastSharers);
+      return;
+    }
     this.flushRank();
     this.flushLater();
     this.flushBound();
@@ -288,6 +324,7 @@ export class StepUsers implements LegSink {
     });
     this.touched.length = 0;
     this.steps.set(this.step, out);
+    this.lastSharers = out;
   }
 
   /** Add each queue's least busy time in the step (sharers final, not yet cleared) to its sum. */
@@ -300,8 +337,11 @@ export class StepUsers implements LegSink {
       const users = Math.max(1, this.sharers[this.image[id]!]!);
       stepNs[qi] = Math.max(stepNs[qi]!, (p[k + 2]! * users) / this.res.bandwidth(id));
     }
+    this.increments.length = 0;
     for (const qi of this.stepQueues) {
       this.busyNs[qi]! += stepNs[qi] as number;
+      this.increments.push(qi);
+      this.increments.push(stepNs[qi] as number);
       stepNs[qi] = 0;
     }
     this.closed++;
