@@ -112,6 +112,11 @@ export class LastWrites {
     this.steps.unshift(oldest);
   }
 
+  /** False when no range of `buffer` can have been written (an input, while no leg wrote one). */
+  mayHold(buffer: BufferName): boolean {
+    return buffer !== "input" || this.inputWritten;
+  }
+
   /** True when the range was written in a kept step; then {@link end}, {@link count}, {@link queue} read it. */
   find(rank: number, buffer: BufferName, elem: number): boolean {
     if (buffer === "input" && !this.inputWritten) return false;

@@ -193,8 +193,9 @@ export class Placer implements LegSink {
   private readyNs(leg: LegSpec): number {
     let ready = 0;
     for (const { ref } of leg.srcs) {
-      const f = this.p.fold.fold(ref, this.folded);
-      if (!this.writes.find(f.rank, ref.buffer, f.elem)) {
+      // An input no leg has written needs no image to be looked up.
+      const f = this.writes.mayHold(ref.buffer) ? this.p.fold.fold(ref, this.folded) : undefined;
+      if (f === undefined || !this.writes.find(f.rank, ref.buffer, f.elem)) {
         if (ref.buffer !== "input") {
           throw new Error(
             `planner: leg reads ${ref.rank}:${ref.buffer}:${ref.elem}, not written in the last ${KEPT_STEPS} steps`,
@@ -210,7 +211,7 @@ export class Placer implements LegSink {
         );
       }
       const wq = this.writes.queue();
-      const writer = this.p.fold.unfold(Math.floor(wq / this.channels), f.nodes);
+      const writer = this.p.fold.unfold(Math.floor(wq / this.channels), (f as Folded).nodes);
       const wait = this.waits.ns(writer, wq % this.channels, leg.rank, leg.queue);
       ready = Math.max(ready, this.writes.end() + wait);
     }

@@ -12,6 +12,17 @@ export class Numbers {
   data = new Float64Array(256);
   length = 0;
 
+  /** Make room for `n` more numbers and count them in. @returns the (possibly new) data array. */
+  reserve(n: number): Float64Array {
+    if (this.length + n > this.data.length) {
+      const grown = new Float64Array(2 * Math.max(this.data.length, this.length + n));
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.length += n;
+    return this.data;
+  }
+
   push(x: number): void {
     if (this.length === this.data.length) {
       const grown = new Float64Array(2 * this.data.length);
@@ -48,25 +59,26 @@ export class StepShape {
 
   /** Append a leg to the current step's shape. @returns true while the step repeats the one before. */
   record(leg: ShapedLeg, ns: number): boolean {
-    const now = this.now;
-    const at = now.length;
-    if (this.tooLong || at + HEAD + leg.srcs.length + leg.dsts.length > MAX_SHAPE) {
+    const at = this.now.length;
+    const { srcs, dsts } = leg;
+    const size = HEAD + srcs.length + dsts.length;
+    if (this.tooLong || at + size > MAX_SHAPE) {
       this.tooLong = true;
       return false;
     }
     this.starts.push(at);
-    now.push(leg.rank);
-    now.push(leg.queue);
-    now.push(leg.count);
-    now.push(ns);
-    now.push(leg.srcs.length);
-    now.push(leg.dsts.length);
-    for (const s of leg.srcs) now.push(s.ref.rank);
-    for (const d of leg.dsts) now.push(d.rank);
-    if (now.length > this.before.length) return false;
-    const a = now.data;
+    const a = this.now.reserve(size);
+    a[at] = leg.rank;
+    a[at + 1] = leg.queue;
+    a[at + 2] = leg.count;
+    a[at + 3] = ns;
+    a[at + 4] = srcs.length;
+    a[at + 5] = dsts.length;
+    for (let k = 0; k < srcs.length; k++) a[at + HEAD + k] = srcs[k]!.ref.rank;
+    for (let k = 0; k < dsts.length; k++) a[at + HEAD + srcs.length + k] = dsts[k]!.rank;
+    if (at + size > this.before.length) return false;
     const b = this.before.data;
-    for (let k = at; k < now.length; k++) if (a[k] !== b[k]) return false;
+    for (let k = at; k < at + size; k++) if (a[k] !== b[k]) return false;
     return true;
   }
 
