@@ -13,6 +13,11 @@ export type AlgorithmName = "ring" | "kangaring" | "mesh";
 export type ReduceOp = "sum" | "max" | "min" | "avg";
 export type BufferName = "input" | "output" | "scratch";
 
+/** A buffer's index (input 0, output 1, scratch 2): for tables per buffer in hot loops. */
+export function bufferIndex(buffer: BufferName): number {
+  return buffer === "input" ? 0 : buffer === "output" ? 1 : 2;
+}
+
 /** The first element of a range in one rank's buffer. */
 export interface BufRef {
   readonly rank: number;

@@ -7,51 +7,89 @@
  * not the whole plan's (at 1024 ranks that was 1.1 GB). A read of an older range throws rather
  * than pass as never written.
  */
-import type { BufferName } from "../plan/plan.js";
+import { type BufferName, bufferIndex } from "../plan/plan.js";
 
 /** Steps whose writes are kept: the current one and the two before it. */
 export const KEPT_STEPS = 3;
 
-const BUFFER_INDEX: Readonly<Record<BufferName, number>> = { input: 0, output: 1, scratch: 2 };
 /** Per entry: end time, element count, writer queue index. */
 const STRIDE = 3;
 
+/** A hash of a key (rank · 3 + buffer, element), spread into the low bits. */
+function hash(at: number, elem: number): number {
+  let h = Math.imul(elem | 0, 0x9e3779b1) + Math.imul(at, 0x85ebca6b) + ((elem / 4294967296) | 0);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return h ^ (h >>> 13);
+}
+
 /**
- * One step's writes: per (rank, buffer), element → entry (small-integer keys: a Map of doubles
- * hashes several times slower), the entries side by side in a growable Float64Array.
+ * One step's writes: an open-addressing hash table keyed by (rank · 3 + buffer, first element) over
+ * typed arrays, cleared by moving to a new generation — a step's thousands of writes cost no
+ * allocation (a Map per rank and buffer, cleared each step, regrew every step).
  */
 class StepWrites {
-  readonly index: (Map<number, number> | undefined)[] = [];
-  private readonly used: Map<number, number>[] = [];
+  private keyAt = new Int32Array(1024);
+  private keyElem = new Float64Array(1024);
+  /** The generation a slot was filled in; a slot of an older one is empty. */
+  private stamp = new Int32Array(1024);
+  /** Per slot: its entry (end, count, queue). */
   data = new Float64Array(STRIDE * 1024);
-  size = 0;
+  private generation = 1;
+  private size = 0;
 
   clear(): void {
-    for (const m of this.used) m.clear();
-    this.used.length = 0;
+    this.generation++;
     this.size = 0;
   }
 
+  /** The slot holding (at, elem), or the empty slot where it would go. */
+  slot(at: number, elem: number): number {
+    const mask = this.stamp.length - 1;
+    let i = hash(at, elem) & mask;
+    while (this.stamp[i] === this.generation) {
+      if (this.keyAt[i] === at && this.keyElem[i] === elem) return i;
+      i = (i + 1) & mask;
+    }
+    return i;
+  }
+
+  /** True when `slot` (from {@link slot}) holds an entry. */
+  has(slot: number): boolean {
+    return this.stamp[slot] === this.generation;
+  }
+
   set(at: number, elem: number, end: number, count: number, queue: number): void {
-    let index = this.index[at];
-    if (index === undefined) {
-      index = new Map();
-      this.index[at] = index;
+    if (2 * (this.size + 1) > this.stamp.length) this.grow();
+    const i = this.slot(at, elem);
+    if (!this.has(i)) {
+      this.stamp[i] = this.generation;
+      this.keyAt[i] = at;
+      this.keyElem[i] = elem;
+      this.size++;
     }
-    if (index.size === 0) this.used.push(index);
-    let i = index.get(elem);
-    if (i === undefined) {
-      if (STRIDE * (this.size + 1) > this.data.length) {
-        const grown = new Float64Array(2 * this.data.length);
-        grown.set(this.data);
-        this.data = grown;
-      }
-      i = STRIDE * this.size++;
-      index.set(elem, i);
+    this.data[STRIDE * i] = end;
+    this.data[STRIDE * i + 1] = count;
+    this.data[STRIDE * i + 2] = queue;
+  }
+
+  /** Twice the slots, the live entries moved over. */
+  private grow(): void {
+    const { keyAt, keyElem, stamp, data, generation } = this;
+    const n = 2 * stamp.length;
+    this.keyAt = new Int32Array(n);
+    this.keyElem = new Float64Array(n);
+    this.stamp = new Int32Array(n);
+    this.data = new Float64Array(STRIDE * n);
+    this.generation = 1;
+    for (let j = 0; j < stamp.length; j++) {
+      if (stamp[j] !== generation) continue;
+      const i = this.slot(keyAt[j]!, keyElem[j]!);
+      this.stamp[i] = 1;
+      this.keyAt[i] = keyAt[j]!;
+      this.keyElem[i] = keyElem[j]!;
+      this.data.set(data.subarray(STRIDE * j, STRIDE * j + STRIDE), STRIDE * i);
     }
-    this.data[i] = end;
-    this.data[i + 1] = count;
-    this.data[i + 2] = queue;
   }
 }
 
@@ -74,15 +112,20 @@ export class LastWrites {
     this.steps.unshift(oldest);
   }
 
+  /** False when no range of `buffer` can have been written (an input, while no leg wrote one). */
+  mayHold(buffer: BufferName): boolean {
+    return buffer !== "input" || this.inputWritten;
+  }
+
   /** True when the range was written in a kept step; then {@link end}, {@link count}, {@link queue} read it. */
   find(rank: number, buffer: BufferName, elem: number): boolean {
     if (buffer === "input" && !this.inputWritten) return false;
-    const at = rank * 3 + BUFFER_INDEX[buffer];
+    const at = rank * 3 + bufferIndex(buffer);
     for (const s of this.steps) {
-      const i = s.index[at]?.get(elem);
-      if (i !== undefined) {
+      const i = s.slot(at, elem);
+      if (s.has(i)) {
         this.hit = s.data;
-        this.at = i;
+        this.at = STRIDE * i;
         return true;
       }
     }
@@ -101,6 +144,6 @@ export class LastWrites {
 
   write(rank: number, buffer: BufferName, elem: number, end: number, count: number, queue: number): void {
     if (buffer === "input") this.inputWritten = true;
-    (this.steps[0] as StepWrites).set(rank * 3 + BUFFER_INDEX[buffer], elem, end, count, queue);
+    (this.steps[0] as StepWrites).set(rank * 3 + bufferIndex(buffer), elem, end, count, queue);
   }
 }

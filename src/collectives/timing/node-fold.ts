@@ -17,7 +17,7 @@
  */
 import { dtypeBytes } from "../../spec/dtype.js";
 import { GRANULE_BYTES } from "../plan/partition.js";
-import type { BufferName, BufRef } from "../plan/plan.js";
+import { type BufferName, type BufRef, bufferIndex } from "../plan/plan.js";
 import { bufferSizes, type PlanRequest } from "../plan/plan-request.js";
 import { sb2sbAllowed } from "../plan/sb2sb-legs.js";
 
@@ -34,9 +34,9 @@ export class NodeFold {
   readonly perNode: number;
   readonly nodes: number;
   readonly ranks: number;
-  /** Per buffer: its size, and how far its elements move when ranks move one node. */
-  private readonly size: Readonly<Record<BufferName, number>>;
-  private readonly shift: Readonly<Record<BufferName, number>>;
+  /** Per buffer (bufferIndex): its size, and how far its elements move when ranks move one node. */
+  private readonly size: readonly number[];
+  private readonly shift: readonly number[];
 
   /** `nodes`: the topology's (folded), or 1 (every rank placed: the identity). */
   private constructor(req: PlanRequest, nodes: number) {
@@ -44,12 +44,13 @@ export class NodeFold {
     this.perNode = t.ranks / nodes;
     this.nodes = nodes;
     this.ranks = t.ranks;
-    this.size = bufferSizes(req);
+    const sizes = bufferSizes(req);
+    const buffers: BufferName[] = ["input", "output", "scratch"];
+    this.size = buffers.map((b) => sizes[b]);
     // A buffer in the full-size coordinate moves by P chunks of count / ranks; a chunk-sized one
     // (the reduce-scatter output, the all-gather input) and send-recv's whole buffers do not move.
     const chunk = req.collective === "sendrecv" ? 0 : (req.count / t.ranks) * this.perNode;
-    const full = (b: BufferName) => (this.size[b] === req.count ? chunk : 0);
-    this.shift = { input: full("input"), output: full("output"), scratch: full("scratch") };
+    this.shift = buffers.map((b) => (sizes[b] === req.count ? chunk : 0));
   }
 
   /** The fold of a request onto its first node where that is exact (see the module doc), else none. */
@@ -68,10 +69,13 @@ export class NodeFold {
   /** Write into `out` the image of `ref` in the first node. */
   fold(ref: BufRef, out: Folded): Folded {
     const k = Math.floor(ref.rank / this.perNode);
-    const shift = k * this.shift[ref.buffer];
-    const size = this.size[ref.buffer];
+    const b = bufferIndex(ref.buffer);
+    const shift = k * this.shift[b]!;
+    const size = this.size[b]!;
     out.rank = ref.rank - k * this.perNode;
-    out.elem = shift === 0 ? ref.elem : (((ref.elem - shift) % size) + size) % size;
+    const d = ref.elem - shift;
+    // No negative dividend (a −0 result would make every later `%` a float modulo: group-ring.ts).
+    out.elem = shift === 0 ? ref.elem : d >= 0 ? d % size : (size - (-d % size)) % size;
     out.nodes = k;
     return out;
   }

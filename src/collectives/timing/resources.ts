@@ -2,7 +2,6 @@
  * The shared resources a leg's bytes go through, as integer ids — what the scheduler divides
  * bandwidth by (cost-model.ts) — and the ones a leg touches.
  */
-import type { LegSpec } from "../plan/plan-builder.js";
 import { ARCH_TIMING } from "./cost-model.js";
 import type { ArchLinks } from "./links.js";
 import { CHIP_PORTS, chipRoute } from "./route.js";
@@ -27,7 +26,13 @@ export class Resources {
   private readonly nicInEnd: number;
   private readonly cpn: number;
   private readonly ranksPerNode: number;
-  private readonly links: ArchLinks;
+  /**
+   * Per (sending chip, receiving chip) of a node, cpn · from + to: its route's link ids (relative
+   * to the node's first link) at routeLinks[routeAt[pair] .. routeAt[pair + 1]), in route order —
+   * routed once per pair, not per leg.
+   */
+  private readonly routeAt: Int32Array;
+  private readonly routeLinks: Int32Array;
   private readonly bw: readonly [number, number, number, number];
 
   constructor(t: Topology) {
@@ -41,7 +46,7 @@ export class Resources {
     this.nics = nics;
     this.nicBase = Int32Array.from(t.places, (p) => p.node * nics);
     this.nicOwn = Int32Array.from(t.places, (p) => Math.floor((p.chip * nics) / cpn));
-    this.links = t.links;
+    [this.routeAt, this.routeLinks] = routeTable(t.links);
     this.hbmEnd = t.nodes * cpn;
     this.c2cEnd = this.hbmEnd + t.nodes * cpn * CHIP_PORTS;
     this.nicOutEnd = this.c2cEnd + t.nodes * nics;
@@ -66,8 +71,10 @@ export class Resources {
   c2c(from: number, to: number, touches: Touches): void {
     const node = this.node[from]!;
     if (node !== this.node[to]! || this.chip[from]! === this.chip[to]!) return;
-    touches.linkBase = this.hbmEnd + node * this.cpn * CHIP_PORTS;
-    chipRoute(this.links, this.chipInNode[from]!, this.chipInNode[to]!, touches.addLink);
+    const base = this.hbmEnd + node * this.cpn * CHIP_PORTS;
+    const pair = this.chipInNode[from]! * this.cpn + this.chipInNode[to]!;
+    const end = this.routeAt[pair + 1]!;
+    for (let k = this.routeAt[pair]!; k < end; k++) touches.add(base + this.routeLinks[k]!, 1);
   }
 
   /**
@@ -118,20 +125,53 @@ export class Resources {
   }
 }
 
+/** Every chip pair's route (chipRoute), flattened: [per pair's first index (and the end), link ids]. */
+function routeTable(links: ArchLinks): [Int32Array, Int32Array] {
+  const cpn = links.chipsPerNode;
+  const at = new Int32Array(cpn * cpn + 1);
+  const ids: number[] = [];
+  for (let a = 0; a < cpn; a++) {
+    for (let b = 0; b < cpn; b++) {
+      at[a * cpn + b] = ids.length;
+      if (a !== b) chipRoute(links, a, b, (id) => ids.push(id));
+    }
+  }
+  at[cpn * cpn] = ids.length;
+  return [at, Int32Array.from(ids)];
+}
+
+/** What of a leg decides the resources it touches. */
+export interface TouchingLeg {
+  readonly rank: number;
+  readonly queue: number;
+  readonly srcs: readonly { readonly ref: { readonly rank: number } }[];
+  readonly dsts: readonly { readonly rank: number }[];
+}
+
 /** The resources one leg touches, with its bytes there in units of the leg's bytes. */
 export class Touches {
   /** At most 7 per source and destination (HBM, 4 links, 2 NICs) and one more; ≤ 32 sources. */
   readonly ids = new Int32Array(512);
   readonly times = new Int32Array(512);
   size = 0;
-  /** The first link id of the node a route runs in. */
-  linkBase = 0;
-  readonly addLink = (id: number): void => this.add(this.linkBase + id, 1);
-
   /** Per resource id: its index in `ids`, or −1 (a mesh leg of 32 sources touches hundreds). */
   private slot = new Int32Array(0);
+  /**
+   * What the touches were last computed for: the resources, the leg's rank, its sources' and
+   * destinations' ranks, and its queue if a NIC was touched (the only part a queue picks). Legs
+   * come in runs alike in all of that (a piece's slices), so most legs reuse the last answer.
+   */
+  private res: Resources | undefined;
+  private rank = -1;
+  private readonly ranks = new Int32Array(512);
+  private srcCount = -1;
+  private dstCount = -1;
+  private queue = -1;
+  private nics = false;
 
-  of(res: Resources, leg: LegSpec): this {
+  of(res: Resources, leg: TouchingLeg): this {
+    if (this.alike(res, leg)) return this;
+    this.remember(res, leg);
     for (let k = 0; k < this.size; k++) this.slot[this.ids[k]!] = -1;
     if (this.slot.length !== res.count) this.slot = new Int32Array(res.count).fill(-1);
     this.size = 0;
@@ -148,14 +188,44 @@ export class Touches {
     return this;
   }
 
+  /** True when `leg` touches what the last leg did (see {@link res}). */
+  private alike(res: Resources, leg: TouchingLeg): boolean {
+    const { srcs, dsts } = leg;
+    if (res !== this.res || leg.rank !== this.rank || (this.nics && leg.queue !== this.queue)) return false;
+    if (srcs.length !== this.srcCount || dsts.length !== this.dstCount) return false;
+    const ranks = this.ranks;
+    for (let k = 0; k < srcs.length; k++) if (srcs[k]!.ref.rank !== ranks[k]) return false;
+    for (let k = 0; k < dsts.length; k++) if (dsts[k]!.rank !== ranks[srcs.length + k]) return false;
+    return true;
+  }
+
+  private remember(res: Resources, leg: TouchingLeg): void {
+    this.res = res;
+    this.rank = leg.rank;
+    this.queue = leg.queue;
+    this.nics = false;
+    this.srcCount = leg.srcs.length;
+    this.dstCount = leg.dsts.length;
+    leg.srcs.forEach((s, k) => {
+      this.ranks[k] = s.ref.rank;
+    });
+    leg.dsts.forEach((d, k) => {
+      this.ranks[leg.srcs.length + k] = d.rank;
+    });
+  }
+
   /** The links data crosses from one rank's memory to another's, beyond the HBM. */
   private links(res: Resources, from: number, to: number, channel: number): void {
     res.c2c(from, to, this);
-    this.add(res.nicOut(from, to, channel), 1);
+    const out = res.nicOut(from, to, channel);
+    if (out < 0) return;
+    this.nics = true;
+    this.add(out, 1);
     this.add(res.nicIn(from, to, channel), 1);
   }
 
-  private add(id: number, times: number): void {
+  /** Count `times` more of the leg's bytes through resource `id` (none when −1). */
+  add(id: number, times: number): void {
     if (id < 0) return;
     const k = this.slot[id]!;
     if (k >= 0) {

@@ -6,6 +6,7 @@ import type { LegSink, LegSpec } from "../plan/plan-builder.js";
 import type { LegCost, LegCoster } from "./leg-cost.js";
 import type { NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
+import { Numbers, type ShapedLeg, StepShape } from "./step-shape.js";
 
 /** Steps between the checkpoints a placement checks its cutoff at. */
 const CHECKPOINT_STEPS = 16;
@@ -45,10 +46,12 @@ export class ShapeCoster {
 class RankPairs {
   /** Per resource id: its slot, or −1. */
   private readonly slotOf: Int32Array;
-  private readonly ids: number[] = [];
+  private readonly ids = new Numbers();
   private pairBytes: Float64Array;
-  /** Pairs (slot · channels + queue) in first-touch order. */
-  private readonly order: number[] = [];
+  /** Pairs (slot · channels + queue) in first-touch order, and each one's resource id and queue. */
+  private readonly order = new Numbers();
+  readonly orderId = new Numbers();
+  readonly orderQueue = new Numbers();
 
   constructor(
     resources: number,
@@ -75,26 +78,28 @@ class RankPairs {
       }
     }
     const pair = slot * this.channels + queue;
-    if (this.pairBytes[pair]! === 0) this.order.push(pair);
+    if (this.pairBytes[pair]! === 0) {
+      this.order.push(pair);
+      this.orderId.push(id);
+      this.orderQueue.push(queue);
+    }
     this.pairBytes[pair]! += bytes;
   }
 
-  /** The k-th pair's resource id, queue and bytes. */
-  id(k: number): number {
-    return this.ids[Math.floor(this.order[k]! / this.channels)]!;
-  }
-  queue(k: number): number {
-    return this.order[k]! % this.channels;
-  }
+  /** The k-th pair's bytes. */
   bytes(k: number): number {
-    return this.pairBytes[this.order[k]!]!;
+    return this.pairBytes[this.order.data[k]!]!;
   }
 
   clear(): void {
-    for (const pair of this.order) this.pairBytes[pair] = 0;
-    for (const id of this.ids) this.slotOf[id] = -1;
+    const order = this.order.data;
+    for (let k = 0; k < this.order.length; k++) this.pairBytes[order[k]!] = 0;
+    const ids = this.ids.data;
+    for (let k = 0; k < this.ids.length; k++) this.slotOf[ids[k]!] = -1;
     this.ids.length = 0;
     this.order.length = 0;
+    this.orderId.length = 0;
+    this.orderQueue.length = 0;
   }
 }
 
@@ -131,11 +136,15 @@ export class StepUsers implements LegSink {
   private readonly touched: number[] = [];
   private readonly touches = new Touches();
   /** Shares of other nodes' resources this step: (image id, issuing rank, share), in arrival order. */
-  private readonly later: number[] = [];
+  private readonly later = new Numbers();
   /** Per resource id: the id whose sharers it has (itself, or its first-node image when folded). */
   private readonly image: Int32Array;
+  /** Per resource id (folded only): its node. */
+  private readonly nodeOf: Int32Array;
+  /** Per issuing rank (+ 1), where its shares start in {@link flushLater}'s order. */
+  private readonly rankStarts: Int32Array;
   /** The step's (resource, queue, bytes) triples, and per queue its engine ns, for the bound. */
-  private readonly stepPairs: number[] = [];
+  private readonly stepPairs = new Numbers();
   private readonly engineNs: Float64Array;
   private readonly stepQueues: number[] = [];
   /** Per queue: the least time it is busy, over the steps closed so far. */
@@ -147,6 +156,17 @@ export class StepUsers implements LegSink {
    */
   readonly checkpoints = new Map<number, Float64Array>();
   private closed = 0;
+  /**
+   * The current step's shape, and whether it repeats the step before so far: while it does, its
+   * legs are only recorded; at its end the step before's sharers and busy-time increments (per
+   * queue: qi, ns) are used again (step-shape.ts).
+   */
+  private readonly shape = new StepShape();
+  private repeating = true;
+  /** Legs of the current step only recorded so far (it repeated the step before up to them). */
+  private skipped = 0;
+  private lastSharers = new Float64Array(0);
+  private readonly increments = new Numbers();
 
   constructor(
     private readonly res: Resources,
@@ -160,6 +180,8 @@ export class StepUsers implements LegSink {
     this.pairs = new RankPairs(res.count, channels);
     this.sharers = new Float64Array(res.count);
     this.image = Int32Array.from({ length: res.count }, (_, id) => (fold.nodes === 1 ? id : res.image(id)));
+    this.rankStarts = new Int32Array(fold.ranks + 1);
+    this.nodeOf = Int32Array.from({ length: fold.nodes === 1 ? 0 : res.count }, (_, id) => res.nodeOf(id));
     this.engineNs = new Float64Array(queueCount);
     this.busyNs = new Float64Array(queueCount);
   }
@@ -182,6 +204,28 @@ export class StepUsers implements LegSink {
       if (this.closed > 0 && this.closed % CHECKPOINT_STEPS === 0)
         this.checkpoints.set(leg.step, this.busyNs.slice());
     }
+    const ns = this.coster.cost(leg).ns;
+    if (this.repeating) {
+      if (this.shape.record(leg, ns)) {
+        this.skipped++;
+        return;
+      }
+      this.stopRepeating();
+    } else this.shape.record(leg, ns);
+    this.count(leg, ns);
+  }
+
+  /** The current step turned out not to repeat the one before: count the legs skipped so far. */
+  private stopRepeating(): void {
+    this.repeating = false;
+    for (let k = 0; k < this.skipped; k++) {
+      const { leg, ns } = this.shape.leg(k);
+      this.count(leg, ns);
+    }
+  }
+
+  /** Add a leg to the current rank's queue and pair sums. */
+  private count(leg: ShapedLeg, ns: number): void {
     if (leg.rank !== this.rank) this.flushRank();
     this.rank = leg.rank;
     const qi = leg.rank * this.channels + leg.queue;
@@ -189,7 +233,7 @@ export class StepUsers implements LegSink {
     if (this.queueBytes[qi]! === 0) this.queues.push(qi);
     this.queueBytes[qi]! += bytes;
     if (this.engineNs[qi]! === 0) this.stepQueues.push(qi);
-    this.engineNs[qi]! += this.coster.cost(leg).ns;
+    this.engineNs[qi]! += ns;
     const { ids, size } = this.touches.of(this.res, leg);
     for (let k = 0; k < size; k++) this.pairs.add(ids[k]!, leg.queue, bytes);
   }
@@ -202,38 +246,72 @@ export class StepUsers implements LegSink {
   /** Add the current rank's queues to the step's sharers. */
   private flushRank(): void {
     const pairs = this.pairs;
+    const ids = pairs.orderId.data;
+    const queues = pairs.orderQueue.data;
+    const { stepPairs, later } = this;
     for (let k = 0; k < pairs.size; k++) {
-      const id = pairs.id(k);
-      const qi = this.rank * this.channels + pairs.queue(k);
+      const id = ids[k]!;
+      const qi = this.rank * this.channels + queues[k]!;
       const bytes = pairs.bytes(k);
       const share = bytes / this.queueBytes[qi]!;
-      this.stepPairs.push(id, qi, bytes);
+      stepPairs.push(id);
+      stepPairs.push(qi);
+      stepPairs.push(bytes);
       const image = this.image[id]!;
       if (image === id) this.share(id, share);
-      else this.later.push(image, this.fold.unfold(this.rank, this.fold.nodes - this.res.nodeOf(id)), share);
+      else {
+        later.push(image);
+        later.push(this.fold.unfold(this.rank, this.fold.nodes - this.nodeOf[id]!));
+        later.push(share);
+      }
     }
     for (const qi of this.queues) this.queueBytes[qi] = 0;
     this.queues.length = 0;
     pairs.clear();
   }
 
-  /** Add the shares of other nodes' resources, by issuing rank, then in arrival order. */
+  /**
+   * Add the shares of other nodes' resources, by issuing rank, then in arrival order: a counting
+   * sort over the ranks (a mesh step has a million such shares; a comparison sort was a fifth of
+   * its pre-pass).
+   */
   private flushLater(): void {
-    const later = this.later;
+    const later = this.later.data;
+    const n = this.later.length;
     let sorted = true;
-    for (let k = 4; k < later.length && sorted; k += 3) sorted = later[k - 3]! <= later[k]!;
-    if (sorted) for (let k = 0; k < later.length; k += 3) this.share(later[k]!, later[k + 2]!);
+    for (let k = 4; k < n && sorted; k += 3) sorted = later[k - 3]! <= later[k]!;
+    if (sorted) for (let k = 0; k < n; k += 3) this.share(later[k]!, later[k + 2]!);
     else {
-      const order = Array.from({ length: later.length / 3 }, (_, k) => k);
-      order.sort((a, b) => later[3 * a + 1]! - later[3 * b + 1]! || a - b);
+      const first = this.rankStarts.fill(0);
+      for (let k = 1; k < n; k += 3) first[later[k]! + 1]!++;
+      for (let r = 1; r < first.length; r++) first[r] = (first[r] as number) + (first[r - 1] as number);
+      const order = new Int32Array(n / 3);
+      for (let k = 0; k < order.length; k++) order[first[later[3 * k + 1]!]!++] = k;
       for (const k of order) this.share(later[3 * k]!, later[3 * k + 2]!);
     }
-    later.length = 0;
+    this.later.length = 0;
   }
 
   /** Close the current step. */
   flush(): void {
     if (this.step < 0) return;
+    const repeated = this.shape.repeats(this.repeating);
+    // A step that matched the one before only as far as it went (shorter) is counted now.
+    if (!repeated && this.repeating) this.stopRepeating();
+    this.shape.next(repeated);
+    this.repeating = true;
+    this.skipped = 0;
+    if (repeated) {
+      // The step before's sharers and least busy times, again.
+      const inc = this.increments;
+      for (let k = 0; k < inc.length; k += 2) {
+        const qi = inc.data[k] as number;
+        this.busyNs[qi] = (this.busyNs[qi] as number) + (inc.data[k + 1] as number);
+      }
+      this.closed++;
+      this.steps.set(this.step, this.lastSharers);
+      return;
+    }
     this.flushRank();
     this.flushLater();
     this.flushBound();
@@ -246,24 +324,28 @@ export class StepUsers implements LegSink {
     });
     this.touched.length = 0;
     this.steps.set(this.step, out);
+    this.lastSharers = out;
   }
 
   /** Add each queue's least busy time in the step (sharers final, not yet cleared) to its sum. */
   private flushBound(): void {
-    const p = this.stepPairs;
+    const p = this.stepPairs.data;
     const stepNs = this.engineNs;
-    for (let k = 0; k < p.length; k += 3) {
+    for (let k = 0; k < this.stepPairs.length; k += 3) {
       const id = p[k]!;
       const qi = p[k + 1]!;
       const users = Math.max(1, this.sharers[this.image[id]!]!);
       stepNs[qi] = Math.max(stepNs[qi]!, (p[k + 2]! * users) / this.res.bandwidth(id));
     }
+    this.increments.length = 0;
     for (const qi of this.stepQueues) {
       this.busyNs[qi]! += stepNs[qi] as number;
+      this.increments.push(qi);
+      this.increments.push(stepNs[qi] as number);
       stepNs[qi] = 0;
     }
     this.closed++;
     this.stepQueues.length = 0;
-    p.length = 0;
+    this.stepPairs.length = 0;
   }
 }

@@ -1,0 +1,223 @@
+/**
+ * The scheduler's placing pass (schedule.ts): each leg, as the planner emits it, starts when its
+ * queue is free, what it reads has been written and the peers it touches are ready, and lasts its
+ * engine time or longer where it shares a resource (the pre-pass's sharers, step-users.ts). Only
+ * what later legs read is kept (last-writes.ts). Hot: a timing-only run at thousands of ranks
+ * places millions of legs, so per leg there is no allocation and no string-keyed look-up.
+ */
+import { dtypeBytes } from "../../spec/dtype.js";
+import type { LegKind } from "../plan/plan.js";
+import type { LegSink, LegSpec } from "../plan/plan-builder.js";
+import type { PlanRequest } from "../plan/plan-request.js";
+import { SEMAPHORE_TO_START_NS } from "./cost-model.js";
+import { KEPT_STEPS, LastWrites } from "./last-writes.js";
+import type { Folded, NodeFold } from "./node-fold.js";
+import { type Resources, Touches } from "./resources.js";
+import type { ShapeCoster } from "./step-users.js";
+import type { Topology } from "./topology.js";
+
+/**
+ * The wait between something ending on (rank, queue) `from` and a leg on (rank, queue) `to` learning
+ * of it: nothing on the same queue (in order), else max(semaphore-to-start, the hop latency between
+ * the ranks). Queue −1: not a queue (a peer's buffer becoming ready). Per rank pair only the link
+ * class is looked up (the ranks' node and chip); the three waits are worked out once.
+ */
+export class Waits {
+  private readonly node: Int32Array;
+  private readonly chip: Int32Array;
+  /** Intra-chip, chip-to-chip, node-to-node. */
+  private readonly hop: Float64Array;
+
+  constructor(t: Topology) {
+    this.node = Int32Array.from(t.places, (p) => p.node);
+    this.chip = Int32Array.from(t.places, (p) => p.chip);
+    const l = t.links.links;
+    const classes = [l["intra-chip"], l["chip-to-chip"], l["node-to-node"]];
+    this.hop = Float64Array.from(classes, (c) => Math.max(SEMAPHORE_TO_START_NS, c.latencyNs));
+  }
+
+  ns(fromRank: number, fromQueue: number, toRank: number, toQueue: number): number {
+    if (fromRank === toRank) return fromQueue === toQueue ? 0 : SEMAPHORE_TO_START_NS;
+    if (this.node[fromRank] !== this.node[toRank]) return this.hop[2]!;
+    return this.hop[this.chip[fromRank] !== this.chip[toRank] ? 1 : 0]!;
+  }
+}
+
+/**
+ * A placement that stops once it cannot end by `lastNs` (after the launch): at the pre-pass's
+ * checkpoints (step-users.ts), each queue still has its least busy time from there on ahead of it.
+ */
+export interface Cutoff {
+  readonly lastNs: number;
+  /** Per queue, the least busy time of all steps; per checkpoint step, of the steps before it. */
+  readonly busyNs: Float64Array;
+  readonly checkpoints: ReadonlyMap<number, Float64Array>;
+}
+
+/** Thrown through the planner's emission when a placement passes its cutoff. */
+export const CUT_OFF = new Error("the placement passed its cutoff");
+
+/** Growable per-leg start / end times. */
+export class Recorder {
+  start = new Float64Array(1024);
+  end = new Float64Array(1024);
+  size = 0;
+
+  push(start: number, end: number): void {
+    if (this.size === this.start.length) {
+      const grow = (a: Float64Array) => {
+        const b = new Float64Array(2 * a.length);
+        b.set(a);
+        return b;
+      };
+      this.start = grow(this.start);
+      this.end = grow(this.end);
+    }
+    this.start[this.size] = start;
+    this.end[this.size++] = end;
+  }
+}
+
+/** What a placement reads besides the request: the pre-pass's results and where to record. */
+export interface PlacerInputs {
+  readonly res: Resources;
+  readonly fold: NodeFold;
+  /** Per step: (resource id, sharers) pairs. */
+  readonly steps: ReadonlyMap<number, Float64Array>;
+  /** Per resource id: the id whose sharers it has (itself, or its first-node image when folded). */
+  readonly image: Int32Array;
+  readonly coster: ShapeCoster;
+  readonly recorder: Recorder | undefined;
+  readonly cutoff: Cutoff | undefined;
+}
+
+/**
+ * The pass that places each leg as it arrives (plan order) and keeps only what later legs read.
+ * Folded (node-fold.ts), the legs are the first node's: a range of another node is read at its image
+ * there (its writer as many nodes on), a resource of another node counts its image's sharers.
+ */
+export class Placer implements LegSink {
+  last = 0;
+  descriptors = 0;
+  private readonly counts: Record<LegKind, number> = {
+    copy: 0,
+    "reduce-copy": 0,
+    duplicate: 0,
+    "sb2sb-copy": 0,
+    "sb2sb-reduce": 0,
+  };
+  /** Legs come in runs of one kind: counted per run, not with a keyed store per leg. */
+  private runKind: LegKind = "copy";
+  private runLength = 0;
+  private step = -1;
+  private readonly users: Float64Array;
+  private readonly queueFree: Float64Array;
+  private readonly writes = new LastWrites();
+  private readonly touches = new Touches();
+  private readonly folded: Folded = { rank: 0, elem: 0, nodes: 0 };
+  private readonly waits: Waits;
+  private readonly eb: number;
+  private readonly channels: number;
+
+  constructor(
+    t: Topology,
+    req: PlanRequest,
+    private readonly p: PlacerInputs,
+  ) {
+    this.users = new Float64Array(p.res.count);
+    this.channels = t.channelsPerRank;
+    this.queueFree = new Float64Array(p.fold.perNode * this.channels);
+    this.waits = new Waits(t);
+    this.eb = dtypeBytes(req.dtype);
+  }
+
+  /** Legs placed, by kind. */
+  get kinds(): Record<LegKind, number> {
+    this.counts[this.runKind] += this.runLength;
+    this.runLength = 0;
+    return this.counts;
+  }
+
+  private enterStep(step: number): void {
+    const leaving = this.p.steps.get(this.step);
+    if (leaving !== undefined) for (let k = 0; k < leaving.length; k += 2) this.users[leaving[k]!] = 0;
+    const entering = this.p.steps.get(step) as Float64Array;
+    for (let k = 0; k < entering.length; k += 2) this.users[entering[k]!] = entering[k + 1]!;
+    this.step = step;
+    this.writes.enter(step);
+    const cutoff = this.p.cutoff;
+    const before = cutoff?.checkpoints.get(step);
+    if (cutoff === undefined || before === undefined) return;
+    // Every queue is busy at least its remaining steps' least time after it is next free.
+    const total = cutoff.busyNs;
+    let least = 0;
+    for (let qi = 0; qi < this.queueFree.length; qi++)
+      least = Math.max(least, this.queueFree[qi]! + (total[qi]! - before[qi]!));
+    if (least > cutoff.lastNs) throw CUT_OFF;
+  }
+
+  add(leg: LegSpec): void {
+    if (leg.step !== this.step) this.enterStep(leg.step);
+    if (leg.kind !== this.runKind) {
+      this.counts[this.runKind] += this.runLength;
+      this.runKind = leg.kind;
+      this.runLength = 0;
+    }
+    this.runLength++;
+    const { res, image, fold } = this.p;
+    const bytes = leg.count * this.eb;
+    const cost = this.p.coster.cost(leg);
+    this.descriptors += cost.descriptors;
+    let duration = cost.ns;
+    const { ids, times, size } = this.touches.of(res, leg);
+    for (let k = 0; k < size; k++) {
+      const id = ids[k]!;
+      const users = this.users[image[id]!]!;
+      duration = Math.max(duration, (bytes * times[k]! * users) / res.bandwidth(id));
+    }
+    const qi = leg.rank * this.channels + leg.queue;
+    const start = Math.max(this.queueFree[qi]!, this.readyNs(leg));
+    const end = start + duration;
+    this.queueFree[qi] = end;
+    for (const d of leg.dsts) {
+      const f = fold.fold(d, this.folded);
+      // The image's writer: the leg's rank as many nodes back as the range moved.
+      const writer = fold.unfold(leg.rank, fold.nodes - f.nodes) * this.channels + leg.queue;
+      this.writes.write(f.rank, d.buffer, f.elem, end, leg.count, writer);
+    }
+    if (end > this.last) this.last = end;
+    this.p.recorder?.push(start, end);
+  }
+
+  /** When what a leg reads has been written and the peers it touches are ready. */
+  private readyNs(leg: LegSpec): number {
+    let ready = 0;
+    for (const { ref } of leg.srcs) {
+      // An input no leg has written needs no image to be looked up.
+      const f = this.writes.mayHold(ref.buffer) ? this.p.fold.fold(ref, this.folded) : undefined;
+      if (f === undefined || !this.writes.find(f.rank, ref.buffer, f.elem)) {
+        if (ref.buffer !== "input") {
+          throw new Error(
+            `planner: leg reads ${ref.rank}:${ref.buffer}:${ref.elem}, not written in the last ${KEPT_STEPS} steps`,
+          );
+        }
+        // Never written: a peer's input, ready once the peer says so.
+        if (ref.rank !== leg.rank) ready = Math.max(ready, this.waits.ns(ref.rank, -1, leg.rank, leg.queue));
+        continue;
+      }
+      if (this.writes.count() !== leg.count) {
+        throw new Error(
+          `planner: leg reads ${ref.rank}:${ref.buffer}:${ref.elem}×${leg.count} but it was written ×${this.writes.count()}`,
+        );
+      }
+      const wq = this.writes.queue();
+      const writer = this.p.fold.unfold(Math.floor(wq / this.channels), (f as Folded).nodes);
+      const wait = this.waits.ns(writer, wq % this.channels, leg.rank, leg.queue);
+      ready = Math.max(ready, this.writes.end() + wait);
+    }
+    // Writing into a peer needs the peer ready too.
+    for (const d of leg.dsts)
+      if (d.rank !== leg.rank) ready = Math.max(ready, this.waits.ns(d.rank, -1, leg.rank, leg.queue));
+    return ready;
+  }
+}
