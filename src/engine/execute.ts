@@ -111,8 +111,8 @@ export class Executor {
   private readonly scratch = new Scratch();
   /** The two sources of {@link reduceTwo}, reused packet after packet (numerics keeps no reference). */
   private readonly pair: [Mutable<EncodedSource>, Mutable<EncodedSource>] = [
-    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0 },
-    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0 },
+    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0, scale: 0 },
+    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0, scale: 0 },
   ];
 
   constructor(private readonly ctx: ExecContext) {}
@@ -275,6 +275,12 @@ export class Executor {
     const dest = gce ? undefined : this.destination(plan.rx, outBytes);
     const k = this.kernelScratch(dest ?? this.peek(plan.sources[0] as Segment), elements, maxIn, outBytes);
     const out = dest ?? k.out.subarray(0, outBytes);
+    // Nothing (a constant clamp, a GCE compress) between the reduce and the encode: two sources
+    // go through one numerics call, the result encoded straight into `out`.
+    if (!plan.constant && !gce && this.reduceTwo(plan, k, elements, out, rounding)) {
+      const bytesRead = (plan.sources[0] as Segment).len + (plan.sources[1] as Segment).len;
+      return { out, inPlace: dest !== undefined, header, elements, bytesRead };
+    }
     const bytesRead =
       plan.op === "fma"
         ? this.fmaSources(plan, k)
@@ -341,9 +347,6 @@ export class Executor {
   ): number {
     const op = plan.op as "add" | "min" | "max";
     const n = plan.sources.length;
-    if (n === 2 && out && this.reduceTwo(plan, k, elements, out, rounding)) {
-      return (plan.sources[0] as Segment).len + (plan.sources[1] as Segment).len;
-    }
     let bytesRead = 0;
     for (let i = 0; i < n; i++) {
       const s = plan.sources[i] as CcePlan["sources"][number];
@@ -376,9 +379,11 @@ export class Executor {
   }
 
   /**
-   * Two sources already in `k`'s arena: the whole reduce and its encode in one numerics call
-   * (aluReduceEncoded: one kernel pass with no accumulator when both are of the output dtype).
-   * False, having done nothing, when a source is elsewhere.
+   * Two sources (ADD / MIN / MAX, or FMA with plain operands: seed 000 §9.2, b·s1 + (a·s0 + 0)):
+   * the whole reduce and its encode in one numerics call (aluReduceEncoded: one kernel pass with no
+   * accumulator — `add2_<dt>`, `fma2_<dt>` — when both are of the output dtype). A source outside
+   * `k`'s arena is read into `k.input` first, so the kernel still runs in place; false, having done
+   * nothing, when both are elsewhere or a source is not a plain FMA.
    */
   private reduceTwo(
     plan: CcePlan,
@@ -387,27 +392,26 @@ export class Executor {
     out: Uint8Array,
     rounding: Rounding,
   ): boolean {
+    if (plan.sources.length !== 2) return false;
     const [s0, s1] = plan.sources as [CcePlan["sources"][number], CcePlan["sources"][number]];
-    const a = this.peek(s0);
-    const b = this.peek(s1);
-    if (a?.buffer !== k.acc.buffer || b?.buffer !== k.acc.buffer) return false;
+    const fma = plan.op === "fma";
+    if (fma && !(s0.fma && isPlainFma(s0.fma) && s1.fma && isPlainFma(s1.fma))) return false;
+    let a = this.peek(s0);
+    let b = this.peek(s1);
+    const arena = k.acc.buffer;
+    if (a?.buffer !== arena) {
+      if (b?.buffer !== arena) return false;
+      a = this.read(s0.desc, s0.addr, k.input.subarray(0, s0.len));
+    } else if (b?.buffer !== arena) b = this.read(s1.desc, s1.addr, k.input.subarray(0, s1.len));
     const [p0, p1] = this.pair;
     p0.dt = s0.inDt;
     p0.bytes = a;
+    p0.scale = fma ? (s0.fma?.scale ?? 0) : 0;
     p1.dt = s1.inDt;
     p1.bytes = b;
-    aluReduceEncoded(
-      plan.op,
-      k.acc,
-      this.pair,
-      elements,
-      k.src,
-      plan.outDt,
-      out,
-      0,
-      rounding,
-      this.ctx.overflow,
-    );
+    p1.scale = fma ? (s1.fma?.scale ?? 0) : 0;
+    const { acc, src } = k;
+    aluReduceEncoded(plan.op, acc, this.pair, elements, src, plan.outDt, out, 0, rounding, this.ctx.overflow);
     return true;
   }
 
