@@ -17,7 +17,7 @@ const SLOTS = 4096;
 const BATCH = 1000;
 
 /** A device with two sources and a destination of `total` bytes, all touched, and a ring. */
-function setup(total: number): { dev: Device; vring: Vring; a: bigint; b: bigint; d: bigint } {
+export function setup(total: number): { dev: Device; vring: Vring; a: bigint; b: bigint; d: bigint } {
   const dev = new Device("trn2");
   const a = HBM_BASE + 0x1000_0000n;
   const b = a + BigInt(total);
@@ -40,7 +40,7 @@ function setup(total: number): { dev: Device; vring: Vring; a: bigint; b: bigint
 }
 
 /** Build and run `packets` ADD packets of `elements` bf16 each: CPU ms of building and of running. */
-function addPackets(
+export function addPackets(
   s: ReturnType<typeof setup>,
   elements: number,
   packets: number,

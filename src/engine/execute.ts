@@ -37,7 +37,7 @@ import { resolveEmbeddedSem, type SemWrite } from "./embedded-sem-write.js";
 import type { Work } from "./events.js";
 import { DescriptorFault } from "./faults.js";
 import { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
-import { type DeviceMemory, MemoryFault } from "./memory.js";
+import { type DeviceMemory, MemoryFault, PAGE_BYTES } from "./memory.js";
 import { describeAddress } from "./memory-map.js";
 import type { CcePlan, CopyPlan, PacketPlan, Segment } from "./packet-plan.js";
 import { type KernelScratch, kernelScratch } from "./page-arenas.js";
@@ -53,7 +53,10 @@ function isPlainFma(fma: NonNullable<CcePlan["sources"][number]["fma"]>): boolea
 
 /** A compute packet's result before it is delivered. */
 interface CceResult {
+  /** The result is `outBytes` bytes of `out` from byte `outAt`. */
   readonly out: Uint8Array;
+  readonly outAt: number;
+  readonly outBytes: number;
   /** `out` is the destination itself (the result was encoded straight into it). */
   readonly inPlace: boolean;
   /** GCE compress: where the header goes. */
@@ -64,6 +67,11 @@ interface CceResult {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const EMPTY = new Uint8Array(0);
+/** Bytes in place in device memory: `bytes` (a page, or a view of one) from `byteOffset`. */
+interface Place {
+  readonly bytes: Uint8Array;
+  readonly byteOffset: number;
+}
 
 /** What a packet did, before the executor adds where it ran. */
 type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations">;
@@ -114,6 +122,9 @@ export class Executor {
     { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0, scale: 0 },
     { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0, scale: 0 },
   ];
+
+  /** Where a compute packet's result is encoded in place (set per packet by `destination`). */
+  private readonly place: Mutable<Place> = { bytes: EMPTY, byteOffset: 0 };
 
   constructor(private readonly ctx: ExecContext) {}
 
@@ -258,7 +269,8 @@ export class Executor {
     gceDecompress(payload, elements, blockLog2, k.acc);
     const out = k.out.subarray(0, outBytes);
     encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
-    return { out, inPlace: false, header: undefined, elements, bytesRead: payloadBytes + GCE_HEADER_BYTES };
+    const bytesRead = payloadBytes + GCE_HEADER_BYTES;
+    return { out, outAt: 0, outBytes, inPlace: false, header: undefined, elements, bytesRead };
   }
 
   /**
@@ -272,16 +284,32 @@ export class Executor {
     this.checkOutputs(plan, elements, outBytes, header);
     let maxIn = 0;
     for (const s of plan.sources) if (s.len > maxIn) maxIn = s.len;
-    const dest = gce ? undefined : this.destination(plan.rx, outBytes);
-    const k = this.kernelScratch(dest ?? this.peek(plan.sources[0] as Segment), elements, maxIn, outBytes);
-    const out = dest ?? k.out.subarray(0, outBytes);
+    const place = this.place;
+    const inPlace = !gce && this.destination(plan.rx, outBytes, place);
+    const k = this.kernelScratch(
+      inPlace ? place.bytes : this.peek(plan.sources[0] as Segment),
+      elements,
+      maxIn,
+      outBytes,
+    );
+    const outAt = inPlace ? place.byteOffset : 0;
+    const r = {
+      out: inPlace ? place.bytes : k.out,
+      outAt,
+      outBytes,
+      inPlace,
+      header,
+      elements,
+      bytesRead: 0,
+    };
     // Nothing (a constant clamp, a GCE compress) between the reduce and the encode: two sources
-    // go through one numerics call, the result encoded straight into `out`.
-    if (!plan.constant && !gce && this.reduceTwo(plan, k, elements, out, rounding)) {
-      const bytesRead = (plan.sources[0] as Segment).len + (plan.sources[1] as Segment).len;
-      return { out, inPlace: dest !== undefined, header, elements, bytesRead };
+    // go through one numerics call, the result encoded straight into place.
+    if (!plan.constant && !gce && this.reduceTwo(plan, k, elements, r.out, outAt, rounding)) {
+      r.bytesRead = (plan.sources[0] as Segment).len + (plan.sources[1] as Segment).len;
+      return r;
     }
-    const bytesRead =
+    const out = r.out.subarray(outAt, outAt + outBytes);
+    r.bytesRead =
       plan.op === "fma"
         ? this.fmaSources(plan, k)
         : this.reduce(plan, k, elements, plan.constant || gce ? undefined : out, rounding);
@@ -292,7 +320,7 @@ export class Executor {
     if (gce) gceCompress(k.acc, elements, gce.blockLog2, rounding, out, k.src);
     else if (plan.op === "fma" || plan.constant)
       encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
-    return { out, inPlace: dest !== undefined, header, elements, bytesRead };
+    return r;
   }
 
   /** acc ← Σ FMA over the sources from a cleared accumulator (MODEL above); returns the bytes read. */
@@ -315,17 +343,20 @@ export class Executor {
 
   /** Write the result: GCE header, RX chain (unless computed in place), every replica; the work done. */
   private deliver(plan: CcePlan, r: CceResult): Done {
-    const { out, header } = r;
+    const { header, outBytes } = r;
     if (header && plan.gce)
       this.write(header.desc, header.addr, gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
-    if (!r.inPlace) this.scatter(plan.rx, out);
-    for (const rep of plan.replicas) this.write(rep.desc, rep.addr, out);
+    if (!r.inPlace || plan.replicas.length > 0) {
+      const out = r.out.subarray(r.outAt, r.outAt + outBytes);
+      if (!r.inPlace) this.scatter(plan.rx, out);
+      for (const rep of plan.replicas) this.write(rep.desc, rep.addr, out);
+    }
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
     return {
       kind,
       op: plan.op,
       bytesRead: r.bytesRead,
-      bytesWritten: out.length * (1 + plan.replicas.length) + (header?.len ?? 0),
+      bytesWritten: outBytes * (1 + plan.replicas.length) + (header?.len ?? 0),
       sources: plan.sources.length,
       destinations: plan.rx.length + plan.replicas.length,
     };
@@ -382,36 +413,75 @@ export class Executor {
    * Two sources (ADD / MIN / MAX, or FMA with plain operands: seed 000 §9.2, b·s1 + (a·s0 + 0)):
    * the whole reduce and its encode in one numerics call (aluReduceEncoded: one kernel pass with no
    * accumulator — `add2_<dt>`, `fma2_<dt>` — when both are of the output dtype). A source outside
-   * `k`'s arena is read into `k.input` first, so the kernel still runs in place; false, having done
-   * nothing, when both are elsewhere or a source is not a plain FMA.
+   * `k`'s arena is read into its spare buffers first (`k.input`, then `k.out` unless the result goes
+   * there), so the kernel still runs in place; false, having done nothing, when they do not hold it
+   * or a source is not a plain FMA.
    */
   private reduceTwo(
     plan: CcePlan,
     k: KernelScratch,
     elements: number,
     out: Uint8Array,
+    outAt: number,
     rounding: Rounding,
   ): boolean {
     if (plan.sources.length !== 2) return false;
     const [s0, s1] = plan.sources as [CcePlan["sources"][number], CcePlan["sources"][number]];
     const fma = plan.op === "fma";
     if (fma && !(s0.fma && isPlainFma(s0.fma) && s1.fma && isPlainFma(s1.fma))) return false;
-    let a = this.peek(s0);
-    let b = this.peek(s1);
-    const arena = k.acc.buffer;
-    if (a?.buffer !== arena) {
-      if (b?.buffer !== arena) return false;
-      a = this.read(s0.desc, s0.addr, k.input.subarray(0, s0.len));
-    } else if (b?.buffer !== arena) b = this.read(s1.desc, s1.addr, k.input.subarray(0, s1.len));
     const [p0, p1] = this.pair;
+    const arena = k.acc.buffer;
+    const inA = this.inPlace(s0, p0) && p0.bytes.buffer === arena;
+    const inB = this.inPlace(s1, p1) && p1.bytes.buffer === arena;
+    if (!inA || !inB) {
+      const spare = out === k.out ? undefined : k.out;
+      if (!inA && !inB && (spare === undefined || spare.length < s1.len)) return false;
+      if (!inA) this.stage(s0, p0, k.input);
+      if (!inB) this.stage(s1, p1, inA ? k.input : (spare as Uint8Array));
+    }
     p0.dt = s0.inDt;
-    p0.bytes = a;
     p0.scale = fma ? (s0.fma?.scale ?? 0) : 0;
     p1.dt = s1.inDt;
-    p1.bytes = b;
     p1.scale = fma ? (s1.fma?.scale ?? 0) : 0;
     const { acc, src } = k;
-    aluReduceEncoded(plan.op, acc, this.pair, elements, src, plan.outDt, out, 0, rounding, this.ctx.overflow);
+    aluReduceEncoded(
+      plan.op,
+      acc,
+      this.pair,
+      elements,
+      src,
+      plan.outDt,
+      out,
+      outAt,
+      rounding,
+      this.ctx.overflow,
+    );
+    return true;
+  }
+
+  /** Read a source into the start of `buffer` (a kernel scratch buffer) and point `into` there. */
+  private stage(s: Segment, into: Mutable<Place>, buffer: Uint8Array): void {
+    into.bytes = this.read(s.desc, s.addr, buffer.subarray(0, s.len));
+    into.byteOffset = 0;
+  }
+
+  /**
+   * Point `into` at a segment's bytes in place — a page of device memory and the offset in it,
+   * through memory's number fast path (no bigint, no view made) — or, that missing, the view
+   * {@link peek} gives; false when memory cannot give them in place. @throws DescriptorFault.
+   */
+  private inPlace(s: Segment, into: Mutable<Place>): boolean {
+    const a = Number(s.addr);
+    const page = this.ctx.memory.pageAt(a, s.len);
+    if (page !== undefined) {
+      into.bytes = page;
+      into.byteOffset = a % PAGE_BYTES;
+      return true;
+    }
+    const view = this.peek(s);
+    if (view === undefined) return false;
+    into.bytes = view;
+    into.byteOffset = 0;
     return true;
   }
 
@@ -446,12 +516,26 @@ export class Executor {
     return this.scratch.need(elements, outBytes, maxIn);
   }
 
-  /** The destination as one writable view of plain memory (already checked), or undefined. */
-  private destination(rx: readonly Segment[], outBytes: number): Uint8Array | undefined {
+  /**
+   * Point `into` at the destination in place when it is one writable span of plain memory (already
+   * checked; a page never written is allocated now); false otherwise.
+   */
+  private destination(rx: readonly Segment[], outBytes: number, into: Mutable<Place>): boolean {
     const only = rx.length === 1 ? (rx[0] as Segment) : undefined;
-    if (!only || only.len !== outBytes) return undefined;
+    if (!only || only.len !== outBytes) return false;
+    const a = Number(only.addr);
+    const page = this.ctx.memory.pageAt(a, only.len);
+    if (page !== undefined) {
+      into.bytes = page;
+      into.byteOffset = a % PAGE_BYTES;
+      return true;
+    }
     try {
-      return this.ctx.memory.poke(only.addr, only.len, "write");
+      const view = this.ctx.memory.poke(only.addr, only.len, "write");
+      if (view === undefined) return false;
+      into.bytes = view;
+      into.byteOffset = 0;
+      return true;
     } catch (e) {
       this.rethrow(only.desc, e);
     }

@@ -196,6 +196,22 @@ export class DeviceMemory {
     return this.pages.get((a - off) / PAGE_BYTES)?.subarray(off, off + len);
   }
 
+  /**
+   * The number-address fast path of {@link peek} / {@link poke} for the engine's per-packet work (no
+   * bigint, no view made): the allocated page holding [a, a + len), which then starts at byte
+   * `a % PAGE_BYTES` of it, when the span lies in one page of the region the last access hit and
+   * that region is plain memory; undefined otherwise (then peek / poke, which also name a fault).
+   */
+  pageAt(a: number, len: number): Uint8Array | undefined {
+    // lastLo / lastHi are exact Numbers below 2^53 (regionOf), so `a` is exact when inside them.
+    if (!(a >= this.lastLo && a + len <= this.lastHi)) return undefined;
+    const r = this.lastRegion as Region;
+    if (r.onRead32 !== undefined || r.onWrite32 !== undefined) return undefined;
+    const off = a % PAGE_BYTES;
+    if (off + len > PAGE_BYTES) return undefined;
+    return this.pages.get((a - off) / PAGE_BYTES);
+  }
+
   /** Copy `data` into device memory at `addr`. */
   write(addr: bigint, data: Uint8Array, what = "write"): void {
     const region = this.regionOf(addr, data.length, what);

@@ -23,21 +23,25 @@ function bytesOf(n: number, seed: number): Uint8Array {
   return b;
 }
 
-/** Run one FMA packet of `dt` (B in another arena than A when `fillArena`): the kernels it ran. */
+/**
+ * Run one FMA packet of `dt`: the kernels it ran. With `fillArena`, the first arena is filled after
+ * A is written, so B's page and the destination's (when written after) land in the next arena.
+ */
 function fmaPacket(
   dt: Dtype,
   dest: bigint,
-  opts: { fillArena?: number; seed?: number; sel?: [number, number, number] } = {},
+  opts: { fillArena?: number; touchDest?: boolean; seed?: number; sel?: [number, number, number] } = {},
 ) {
   const dev = new Device("trn2");
   const w = new QueueWriter(dev, 0, 0, HBM_BASE + 0x100000n, HBM_BASE + 0x200000n, 32);
   const len = N * dtypeBytes(dt);
   const sources = [bytesOf(len, 3), bytesOf(len, 11)];
   dev.memory.write(A, sources[0] as Uint8Array);
-  // Touch other pages until the first arena is full: B's page then lands in the next arena.
+  if (opts.touchDest) dev.memory.write(B, sources[1] as Uint8Array);
   for (let p = 0; p < (opts.fillArena ?? 0); p++)
     dev.memory.write(HBM_BASE + 0x4000_0000n + BigInt(p) * MIB, Uint8Array.of(1));
-  dev.memory.write(B, sources[1] as Uint8Array);
+  if (opts.touchDest) dev.memory.write(dest, Uint8Array.of(0));
+  else dev.memory.write(B, sources[1] as Uint8Array);
   const scales = [0.5, -3.25];
   const req = { op: "fma", sources: [A, B], elements: N, inDt: dt, outDt: dt, dest, scales } as const;
   w.post(
@@ -67,10 +71,11 @@ describe("engine FMA through the two-source kernel", () => {
     expect(got).toEqual(want);
   });
 
-  it("in place on the first source, and with a source outside the destination's arena", () => {
+  it("in place on the first source; with one or both sources outside the destination's arena", () => {
     for (const r of [
       fmaPacket(Dtype.BFLOAT16, A),
       fmaPacket(Dtype.BFLOAT16, B + 0x80000n, { fillArena: 20 }),
+      fmaPacket(Dtype.BFLOAT16, A + 0x200_0000n, { fillArena: 20, touchDest: true }),
     ]) {
       expect(r.kernels).toEqual(["fma2_bf16"]);
       expect(r.got).toEqual(r.want);
