@@ -28,7 +28,7 @@ import { DmaQueue, type Ring } from "./dma-queue.js";
 import type { EngineEvent } from "./events.js";
 import { Executor } from "./execute.js";
 import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./faults.js";
-import { DeviceMemory, MemoryFault, PAGE_BYTES } from "./memory.js";
+import { DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
 import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
 import { PlanCache } from "./plan-cache.js";
 import { DEFAULT_QOS_CLASS, QOS_SERVICE_ORDER, qosClassOf, qosQueueAt } from "./qos.js";
@@ -71,6 +71,9 @@ const WATCHDOG_RECENT = 256;
 
 /** What one `step()` did. */
 export type StepResult = { readonly event: EngineEvent } | { readonly fault: DescriptorFault };
+
+/** One packet's outcome, unwrapped: its event, or the fault that stopped its queue. */
+type Outcome = EngineEvent | DescriptorFault;
 
 /** What `run()` did. */
 export interface RunReport {
@@ -197,6 +200,13 @@ export class Device {
    * can progress.
    */
   step(): StepResult | undefined {
+    const r = this.next();
+    if (r === undefined) return undefined;
+    return r instanceof DescriptorFault ? { fault: r } : { event: r };
+  }
+
+  /** {@link step} without wrapping its outcome (run() takes one per packet). */
+  private next(): Outcome | undefined {
     const order = this.posted;
     let start = 0;
     while (start < order.length && (order[start] as number) < this.cursor) start++;
@@ -209,7 +219,7 @@ export class Device {
   }
 
   /** Round-robin from `start` over the posted queues (of QoS class `cls`, unless −1). */
-  private serve(start: number, cls: number): StepResult | undefined {
+  private serve(start: number, cls: number): Outcome | undefined {
     const order = this.posted;
     for (let k = 0, n = order.length; k < n; k++) {
       const idx = order[(k + start) % n] as number;
@@ -235,10 +245,10 @@ export class Device {
     const events: EngineEvent[] = [];
     const faults: DescriptorFault[] = this.doorbellFaults.splice(0);
     let n = 0;
-    for (let r = this.step(); r; r = n < packetBudget ? this.step() : undefined) {
+    for (let r = this.next(); r; r = n < packetBudget ? this.next() : undefined) {
       n++;
-      if ("event" in r) events.push(r.event);
-      else faults.push(r.fault);
+      if (r instanceof DescriptorFault) faults.push(r);
+      else events.push(r);
     }
     if (n >= packetBudget) {
       const fault = this.watchdog(n, events);
@@ -264,7 +274,7 @@ export class Device {
     return new WatchdogFault(this.ref(busy, "tx", busy.tx.head), n, queues);
   }
 
-  private runPacket(q: DmaQueue, idx: number): StepResult | undefined {
+  private runPacket(q: DmaQueue, idx: number): Outcome | undefined {
     try {
       const tx = this.fetch(q, q.tx);
       if (!Array.isArray(tx)) return this.stalled(q, tx);
@@ -285,14 +295,14 @@ export class Device {
       event.end = end;
       this.engineClock[q.engine] = end;
       this.events.push(event);
-      return { event };
+      return event;
     } catch (e) {
       if (!(e instanceof SdmakitError)) throw e;
       const fault =
         e instanceof DescriptorFault ? e : new DescriptorFault(this.ref(q, "tx", q.tx.head), e.message);
       q.fault = fault;
       this.unpost(idx);
-      return { fault };
+      return fault;
     }
   }
 
@@ -325,9 +335,9 @@ export class Device {
     const bad = ring.misconfiguration();
     if (bad) throw new DescriptorFault(this.ref(q, ring.name, ring.head), bad);
     const descs = ring.fetched;
-    descs.length = 0;
+    let n = 0;
     const page = this.ringPage(ring);
-    const at = page === undefined ? 0 : ring.baseNumber % PAGE_BYTES;
+    const at = page === undefined ? 0 : pageOffset(ring.baseNumber);
     // Slot and phase advance as the head does (Ring.slotOf / phaseOf), one descriptor at a time.
     let slot = ring.head;
     let phase = ring.phase;
@@ -344,9 +354,13 @@ export class Device {
           d.ref,
           "FIRST (len_ctrl bit 26) inside a packet: the previous descriptor lacks LAST",
         );
-      descs.push(d);
-      if (isLast(d)) return descs;
-      if (descs.length > 2 * MAX_PACKET_DESCRIPTORS)
+      descs[n++] = d;
+      if (isLast(d)) {
+        // Packets of one leg have one length: the array keeps it, no resize per packet.
+        if (descs.length !== n) descs.length = n;
+        return descs;
+      }
+      if (n > 2 * MAX_PACKET_DESCRIPTORS)
         throw new DescriptorFault(
           d.ref,
           `packet runs past ${2 * MAX_PACKET_DESCRIPTORS} descriptors (the hardware maximum) without LAST`,

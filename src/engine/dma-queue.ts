@@ -78,7 +78,8 @@ export class Ring {
     if (page !== this.viewPage || at !== this.viewAt) {
       this.viewPage = page;
       this.viewAt = at;
-      this.slotDescs = [];
+      // Filled, not sparse: a write far past the end of an empty array makes it a dictionary.
+      this.slotDescs = new Array<FetchedDescriptor | undefined>(this.slots).fill(undefined);
     }
     const d = this.slotDescs[slot];
     if (d !== undefined) return d.reread();

@@ -37,7 +37,7 @@ import { resolveEmbeddedSem, type SemWrite } from "./embedded-sem-write.js";
 import type { Work } from "./events.js";
 import { DescriptorFault } from "./faults.js";
 import { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
-import { type DeviceMemory, MemoryFault, PAGE_BYTES } from "./memory.js";
+import { type DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
 import { describeAddress } from "./memory-map.js";
 import type { CcePlan, CopyPlan, PacketPlan, Segment } from "./packet-plan.js";
 import { type KernelScratch, kernelScratch } from "./page-arenas.js";
@@ -75,6 +75,11 @@ interface Place {
 
 /** What a packet did, before the executor adds where it ran. */
 type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations">;
+
+/** A segment's address as a Number for memory's number fast path (the plan's, else converted). */
+function numberAt(s: Segment): number {
+  return s.at ?? Number(s.addr);
+}
 
 /** The accumulator's first value (MODEL above). */
 export function accumulatorStart(op: AluOp): number {
@@ -123,6 +128,9 @@ export class Executor {
     { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0, scale: 0 },
   ];
 
+  /** The arena buffer {@link kernelScratch} last looked up, and its scratch (undefined: none). */
+  private lastArena: ArrayBufferLike | undefined;
+  private lastArenaScratch: KernelScratch | undefined;
   /** Where a compute packet's result is encoded in place (set per packet by `destination`). */
   private readonly place: Mutable<Place> = { bytes: EMPTY, byteOffset: 0 };
 
@@ -425,11 +433,15 @@ export class Executor {
     outAt: number,
     rounding: Rounding,
   ): boolean {
-    if (plan.sources.length !== 2) return false;
-    const [s0, s1] = plan.sources as [CcePlan["sources"][number], CcePlan["sources"][number]];
+    const sources = plan.sources;
+    if (sources.length !== 2) return false;
+    // Indexed, not destructured: this runs for every compute packet.
+    const s0 = sources[0] as CcePlan["sources"][number];
+    const s1 = sources[1] as CcePlan["sources"][number];
     const fma = plan.op === "fma";
     if (fma && !(s0.fma && isPlainFma(s0.fma) && s1.fma && isPlainFma(s1.fma))) return false;
-    const [p0, p1] = this.pair;
+    const p0 = this.pair[0];
+    const p1 = this.pair[1];
     const arena = k.acc.buffer;
     const inA = this.inPlace(s0, p0) && p0.bytes.buffer === arena;
     const inB = this.inPlace(s1, p1) && p1.bytes.buffer === arena;
@@ -471,11 +483,11 @@ export class Executor {
    * {@link peek} gives; false when memory cannot give them in place. @throws DescriptorFault.
    */
   private inPlace(s: Segment, into: Mutable<Place>): boolean {
-    const a = Number(s.addr);
+    const a = numberAt(s);
     const page = this.ctx.memory.pageAt(a, s.len);
     if (page !== undefined) {
       into.bytes = page;
-      into.byteOffset = a % PAGE_BYTES;
+      into.byteOffset = pageOffset(a);
       return true;
     }
     const view = this.peek(s);
@@ -511,7 +523,15 @@ export class Executor {
     maxIn: number,
     outBytes: number,
   ): KernelScratch {
-    const k = view && this.ctx.memory.kernelScratchFor(view);
+    let k: KernelScratch | undefined;
+    if (view !== undefined) {
+      // An arena's scratch never changes (page-arenas.ts): the last one found is kept.
+      if (view.buffer !== this.lastArena) {
+        this.lastArena = view.buffer;
+        this.lastArenaScratch = this.ctx.memory.kernelScratchFor(view);
+      }
+      k = this.lastArenaScratch;
+    }
     if (k && k.acc.length >= elements && k.input.length >= maxIn && k.out.length >= outBytes) return k;
     return this.scratch.need(elements, outBytes, maxIn);
   }
@@ -523,11 +543,11 @@ export class Executor {
   private destination(rx: readonly Segment[], outBytes: number, into: Mutable<Place>): boolean {
     const only = rx.length === 1 ? (rx[0] as Segment) : undefined;
     if (!only || only.len !== outBytes) return false;
-    const a = Number(only.addr);
+    const a = numberAt(only);
     const page = this.ctx.memory.pageAt(a, only.len);
     if (page !== undefined) {
       into.bytes = page;
-      into.byteOffset = a % PAGE_BYTES;
+      into.byteOffset = pageOffset(a);
       return true;
     }
     try {
@@ -577,6 +597,8 @@ export class Executor {
 
   private checkWrites(segs: readonly Segment[]): void {
     for (const s of segs) {
+      // An allocated page of plain memory (memory's number fast path) takes any write.
+      if (this.ctx.memory.pageAt(numberAt(s), s.len) !== undefined) continue;
       try {
         checkWritable(this.ctx.memory, s.addr, s.len);
       } catch (e) {

@@ -7,12 +7,13 @@
  * plan behind (test/engine/plan-cache.test.ts rewrites a cached packet's meta-control and sees it).
  *
  * A hit binds the cached plan to the fetched descriptors in place — each segment's descriptor and
- * address — with no allocation but the addresses' bigints. The plan returned is valid until the
- * next call (the executor uses it at once); {@link planPacket} stays the allocating reference.
+ * its address as a Number — with no allocation: a bound segment's bigint `addr` is read from its
+ * descriptor only when asked (a fault, a slow path). The plan returned is valid until the next
+ * call (the executor uses it at once); {@link planPacket} stays the allocating reference.
  */
 import type { ArchProfile } from "../hal/arch-profile.js";
 import { ADDRESS_KINDS, txKindOf } from "../spec/ring-packet.js";
-import { type Descriptor, hasMeta, pointer } from "./descriptor.js";
+import { type Descriptor, hasMeta, pointer, pointerNumber } from "./descriptor.js";
 import { type CcePlan, gceHeaderAddr, type PacketPlan, planPacket, type Segment } from "./packet-plan.js";
 
 /** Shapes a cache keeps (a device sees a few per leg; past this it starts over). */
@@ -112,8 +113,10 @@ function entryOf(
   rx: readonly Descriptor[],
 ): Entry {
   const bindings: Binding[] = [];
-  const add = (seg: Segment, ring: 0 | 1) =>
+  const add = (seg: Segment, ring: 0 | 1) => {
+    lazyAddress(seg);
     bindings.push({ seg: seg as Mutable<Segment>, ring, at: (ring === 0 ? tx : rx).indexOf(seg.desc) });
+  };
   for (const s of plan.sources) add(s, 0);
   for (const s of plan.rx) add(s, 1);
   for (const s of plan.replicas) add(s, 0);
@@ -126,12 +129,26 @@ function entryOf(
   };
 }
 
+/**
+ * Make a cached segment's `addr` read its descriptor's pointer when asked (an own, enumerable
+ * property still: the plan equals planPacket's), so binding a packet makes no bigint.
+ */
+function lazyAddress(seg: Segment): void {
+  Object.defineProperty(seg, "addr", {
+    get(this: Segment): bigint {
+      return pointer(this.desc);
+    },
+    enumerable: true,
+    configurable: true,
+  });
+}
+
 /** The cached plan, its descriptors and addresses those of this packet. */
 function bind(e: Entry, tx: readonly Descriptor[], rx: readonly Descriptor[]): CcePlan {
   for (const b of e.bindings) {
     const d = (b.ring === 0 ? tx : rx)[b.at] as Descriptor;
     b.seg.desc = d;
-    b.seg.addr = pointer(d);
+    b.seg.at = pointerNumber(d);
   }
   const plan = e.plan as Mutable<CcePlan>;
   if (plan.constant) plan.constant = { ...plan.constant, desc: tx[e.constantAt] as Descriptor };
