@@ -131,6 +131,16 @@ export class Executor {
   /** The arena buffer {@link kernelScratch} last looked up, and its scratch (undefined: none). */
   private lastArena: ArrayBufferLike | undefined;
   private lastArenaScratch: KernelScratch | undefined;
+  /** A compute packet's result, filled packet after packet (deliver uses it at once). */
+  private readonly result: Mutable<CceResult> = {
+    out: EMPTY,
+    outAt: 0,
+    outBytes: 0,
+    inPlace: false,
+    header: undefined,
+    elements: 0,
+    bytesRead: 0,
+  };
   /** Where a compute packet's result is encoded in place (set per packet by `destination`). */
   private readonly place: Mutable<Place> = { bytes: EMPTY, byteOffset: 0 };
 
@@ -301,15 +311,13 @@ export class Executor {
       outBytes,
     );
     const outAt = inPlace ? place.byteOffset : 0;
-    const r = {
-      out: inPlace ? place.bytes : k.out,
-      outAt,
-      outBytes,
-      inPlace,
-      header,
-      elements,
-      bytesRead: 0,
-    };
+    const r = this.result;
+    r.out = inPlace ? place.bytes : k.out;
+    r.outAt = outAt;
+    r.outBytes = outBytes;
+    r.inPlace = inPlace;
+    r.header = header;
+    r.elements = elements;
     // Nothing (a constant clamp, a GCE compress) between the reduce and the encode: two sources
     // go through one numerics call, the result encoded straight into place.
     if (!plan.constant && !gce && this.reduceTwo(plan, k, elements, r.out, outAt, rounding)) {
@@ -473,7 +481,13 @@ export class Executor {
 
   /** Read a source into the start of `buffer` (a kernel scratch buffer) and point `into` there. */
   private stage(s: Segment, into: Mutable<Place>, buffer: Uint8Array): void {
-    into.bytes = this.read(s.desc, s.addr, buffer.subarray(0, s.len));
+    const a = numberAt(s);
+    const page = this.ctx.memory.pageAt(a, s.len);
+    if (page !== undefined) {
+      const from = pageOffset(a);
+      buffer.set(page.subarray(from, from + s.len));
+      into.bytes = buffer;
+    } else into.bytes = this.read(s.desc, s.addr, buffer.subarray(0, s.len));
     into.byteOffset = 0;
   }
 
