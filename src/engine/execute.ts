@@ -34,7 +34,7 @@ import { FmaOperand } from "../spec/enums.js";
 import { GCE_HEADER_BYTES, gcePayloadBytes } from "../spec/gce-header.js";
 import { type Descriptor, fault } from "./descriptor.js";
 import { resolveEmbeddedSem, type SemWrite } from "./embedded-sem-write.js";
-import type { Work } from "./events.js";
+import type { EngineEvent, Work, WorkKind } from "./events.js";
 import { DescriptorFault } from "./faults.js";
 import { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
 import { type DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
@@ -73,8 +73,56 @@ interface Place {
   readonly byteOffset: number;
 }
 
-/** What a packet did, before the executor adds where it ran. */
-type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations">;
+/** A packet's event: what it did, then where it ran (run()) and when (the device). */
+type Done = Mutable<EngineEvent>;
+
+/**
+ * A packet's event with every field in its one literal: fields added to an object after its literal
+ * live out of it, in a property array grown (and copied) as they come — three times a packet.
+ */
+function doneOf(
+  kind: WorkKind,
+  op: AluOp | undefined,
+  bytesRead: number,
+  bytesWritten: number,
+  sources: number,
+  destinations: number,
+): Done {
+  // Where and when: placeholders, set by run() and the device.
+  if (op === undefined) {
+    return {
+      kind,
+      bytesRead,
+      bytesWritten,
+      sources,
+      destinations,
+      engine: 0,
+      queue: 0,
+      descriptors: 0,
+      txSlot: 0,
+      rxSlot: 0,
+      barrier: false,
+      start: 0,
+      end: 0,
+    };
+  }
+  return {
+    kind,
+    op,
+    bytesRead,
+    bytesWritten,
+    sources,
+    destinations,
+    engine: 0,
+    queue: 0,
+    descriptors: 0,
+    txSlot: 0,
+    rxSlot: 0,
+    barrier: false,
+    start: 0,
+    end: 0,
+  };
+}
 
 /** A segment's address as a Number for memory's number fast path (the plan's, else converted). */
 function numberAt(s: Segment): number {
@@ -167,13 +215,13 @@ export class Executor {
       tx = plan.rows[0]?.tx;
       rx = plan.rows[0]?.rx;
     } else {
-      done = { kind: "fence", bytesRead: 0, bytesWritten: 0, sources: 0, destinations: 0 };
+      done = doneOf("fence", undefined, 0, 0, 0, 0);
       tx = plan.tx;
       rx = plan.rx;
     }
     // One object shape for every packet: the done part gets the rest assigned field by field (no
     // spread, no Object.assign of a temporary: both build objects on V8's slow path).
-    const work = done as Mutable<Work>;
+    const work = done;
     work.engine = engine;
     work.queue = queue;
     work.descriptors = descriptors;
@@ -208,13 +256,7 @@ export class Executor {
       const t = targets[i] as Segment;
       this.write(t.desc, t.addr, buf.subarray(i * elem, (i + 1) * elem));
     }
-    return {
-      kind: "transpose",
-      bytesRead: total,
-      bytesWritten: total,
-      sources: rows.length,
-      destinations: targets.length,
-    };
+    return doneOf("transpose", undefined, total, total, rows.length, targets.length);
   }
 
   /** A plain copy; then, MARIANA, the embedded-semaphore writes its RX descriptors carry. */
@@ -236,13 +278,7 @@ export class Executor {
     this.scatter(plan.rx, buf.subarray(0, total));
     // strong_ord_wr: each semaphore changes only after all of the packet's data has landed.
     for (const w of sems) this.writeU32(w.desc, w.addr, w.value);
-    return {
-      kind: "copy",
-      bytesRead: total,
-      bytesWritten: total,
-      sources: plan.tx.length,
-      destinations: plan.rx.length,
-    };
+    return doneOf("copy", undefined, total, total, plan.tx.length, plan.rx.length);
   }
 
   /** A compute packet: the result (decompressed, or reduced from the sources), then delivered. */
@@ -368,14 +404,9 @@ export class Executor {
       for (const rep of plan.replicas) this.write(rep.desc, rep.addr, out);
     }
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
-    return {
-      kind,
-      op: plan.op,
-      bytesRead: r.bytesRead,
-      bytesWritten: outBytes * (1 + plan.replicas.length) + (header?.len ?? 0),
-      sources: plan.sources.length,
-      destinations: plan.rx.length + plan.replicas.length,
-    };
+    const written = outBytes * (1 + plan.replicas.length) + (header?.len ?? 0);
+    const destinations = plan.rx.length + plan.replicas.length;
+    return doneOf(kind, plan.op, r.bytesRead, written, plan.sources.length, destinations);
   }
 
   /**
