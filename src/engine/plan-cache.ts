@@ -7,9 +7,11 @@
  * plan behind (test/engine/plan-cache.test.ts rewrites a cached packet's meta-control and sees it).
  *
  * A hit binds the cached plan to the fetched descriptors in place — each segment's descriptor and
- * its address as a Number — with no allocation: a bound segment's bigint `addr` is read from its
- * descriptor only when asked (a fault, a slow path). The plan returned is valid until the next
- * call (the executor uses it at once); {@link planPacket} stays the allocating reference.
+ * address, as a bigint and as a Number for memory's fast path — with no allocation but the
+ * addresses. (A lazily computed `addr`, an accessor put on the segments, turned them into
+ * dictionary-mode objects: every field read got slower than the bigint it saved.) The plan returned
+ * is valid until the next call (the executor uses it at once); {@link planPacket} stays the
+ * allocating reference.
  */
 import type { ArchProfile } from "../hal/arch-profile.js";
 import { ADDRESS_KINDS, txKindOf } from "../spec/ring-packet.js";
@@ -113,10 +115,8 @@ function entryOf(
   rx: readonly Descriptor[],
 ): Entry {
   const bindings: Binding[] = [];
-  const add = (seg: Segment, ring: 0 | 1) => {
-    lazyAddress(seg);
+  const add = (seg: Segment, ring: 0 | 1) =>
     bindings.push({ seg: seg as Mutable<Segment>, ring, at: (ring === 0 ? tx : rx).indexOf(seg.desc) });
-  };
   for (const s of plan.sources) add(s, 0);
   for (const s of plan.rx) add(s, 1);
   for (const s of plan.replicas) add(s, 0);
@@ -129,25 +129,12 @@ function entryOf(
   };
 }
 
-/**
- * Make a cached segment's `addr` read its descriptor's pointer when asked (an own, enumerable
- * property still: the plan equals planPacket's), so binding a packet makes no bigint.
- */
-function lazyAddress(seg: Segment): void {
-  Object.defineProperty(seg, "addr", {
-    get(this: Segment): bigint {
-      return pointer(this.desc);
-    },
-    enumerable: true,
-    configurable: true,
-  });
-}
-
 /** The cached plan, its descriptors and addresses those of this packet. */
 function bind(e: Entry, tx: readonly Descriptor[], rx: readonly Descriptor[]): CcePlan {
   for (const b of e.bindings) {
     const d = (b.ring === 0 ? tx : rx)[b.at] as Descriptor;
     b.seg.desc = d;
+    b.seg.addr = pointer(d);
     b.seg.at = pointerNumber(d);
   }
   const plan = e.plan as Mutable<CcePlan>;
