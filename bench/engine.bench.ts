@@ -5,7 +5,10 @@
 //   128 MiB of input (the runtime's building is timed apart).
 // - Per packet: build and run the same number of 64- and 2048-element packets; the fixed part of a
 //   packet is what a line through the two sizes gives at zero elements (build + engine, µs).
-import { Device, HBM_BASE } from "../src/engine/index.js";
+// - Engine alone (reference): the same packets built once, the ring re-posted and run again and
+//   again (reprogramming a ring's base starts it over: dma-queue.ts), so no building runs between
+//   packets to evict the engine's working set or fill the young generation; same line at zero.
+import { Device, HBM_BASE, queueRegAddress } from "../src/engine/index.js";
 import { addDmaPacketCce, Vring } from "../src/runtime/index.js";
 import { Dtype, dtypeBytes } from "../src/spec/dtype.js";
 import { KbinDmaDescOp } from "../src/spec/enums.js";
@@ -17,7 +20,7 @@ const SLOTS = 4096;
 const BATCH = 1000;
 
 /** A device with two sources and a destination of `total` bytes, all touched, and a ring. */
-function setup(total: number): { dev: Device; vring: Vring; a: bigint; b: bigint; d: bigint } {
+export function setup(total: number): { dev: Device; vring: Vring; a: bigint; b: bigint; d: bigint } {
   const dev = new Device("trn2");
   const a = HBM_BASE + 0x1000_0000n;
   const b = a + BigInt(total);
@@ -40,7 +43,7 @@ function setup(total: number): { dev: Device; vring: Vring; a: bigint; b: bigint
 }
 
 /** Build and run `packets` ADD packets of `elements` bf16 each: CPU ms of building and of running. */
-function addPackets(
+export function addPackets(
   s: ReturnType<typeof setup>,
   elements: number,
   packets: number,
@@ -120,6 +123,57 @@ function perPacketRow(): BenchRow {
   };
 }
 
+/** Packets of the engine-alone row: two TX descriptors each fit the ring with room to spare. */
+const ALONE_PACKETS = 2000;
+
+/** `elements`-element ADD packets built once; then CPU µs per packet of each of `reps` re-runs. */
+function engineAlone(elements: number, reps: number): number[] {
+  const s = setup(ALONE_PACKETS * 2048 * 2);
+  const size = elements * dtypeBytes(Dtype.BFLOAT16);
+  const posted = { tx: 0, rx: 0 };
+  for (let p = 0; p < ALONE_PACKETS; p++) {
+    const o = BigInt(p * size);
+    const req = { op: KbinDmaDescOp.ADD, sources: [s.a + o, s.b + o], dests: [s.d + o], size };
+    const written = addDmaPacketCce(s.vring, { ...req, inDtype: Dtype.BFLOAT16, cceInfo: null });
+    if (!Array.isArray(written)) throw new Error("the bench's packet was refused");
+    for (const d of written) posted[d.ring]++;
+  }
+  const reg = (ring: "tx" | "rx", name: "drbp_lo" | "drtp_inc", v: number) =>
+    s.dev.memory.writeU32(queueRegAddress(s.dev.profile, 0, ring, 0, name), v);
+  const us: number[] = [];
+  for (let i = -1; i < reps; i++) {
+    if (i >= 0) {
+      for (const ring of ["tx", "rx"] as const) {
+        reg(ring, "drbp_lo", Number((ring === "tx" ? s.vring.tx.base : s.vring.rx.base) & 0xffff_ffffn));
+        reg(ring, "drtp_inc", posted[ring]);
+      }
+    }
+    s.dev.events.length = 0;
+    let events = 0;
+    const ms = cpuMs(() => {
+      events = s.dev.run().events.length;
+    });
+    if (events !== ALONE_PACKETS) throw new Error(`engine ran ${events} of ${ALONE_PACKETS} packets`);
+    if (i >= 0) us.push((ms * 1000) / ALONE_PACKETS);
+  }
+  return us;
+}
+
+function engineAloneRow(): BenchRow {
+  const reps = 10 * RUNS;
+  // Paired by rank (the k-th fastest of each size): runs of one size are not matched in time.
+  const small = engineAlone(64, reps).sort((a, b) => a - b);
+  const large = engineAlone(2048, reps).sort((a, b) => a - b);
+  const fixed = small.map((t64, i) => (t64 * 2048 - (large[i] as number) * 64) / (2048 - 64));
+  return {
+    name: "engine overhead per packet alone (fixed part; reference)",
+    target: "",
+    unit: "µs / packet",
+    ...spread(fixed),
+    note: `${ALONE_PACKETS} packets of 64 and of 2048 bf16 elements built once, re-posted and run ${reps} times; line through both sizes at 0, runs paired by rank`,
+  };
+}
+
 export default async function bench(): Promise<BenchRow[]> {
-  return [throughputRow(), perPacketRow()];
+  return [throughputRow(), perPacketRow(), engineAloneRow()];
 }

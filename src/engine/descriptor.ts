@@ -27,16 +27,38 @@ export interface Descriptor {
   readonly w3: number;
 }
 
+/**
+ * A fetched descriptor. The device keeps one per ring slot whose bytes it views in place and
+ * re-reads its words at each fetch ({@link reread}), so fetching makes no object; a descriptor is
+ * then valid until its slot is fetched again (a plan is used at once, a fault keeps only `ref`).
+ */
+export class FetchedDescriptor implements Descriptor {
+  w0 = 0;
+  w1 = 0;
+  w2 = 0;
+  w3 = 0;
+
+  constructor(
+    readonly ref: DescriptorRef,
+    readonly bytes: Uint8Array,
+  ) {
+    this.reread();
+  }
+
+  /** Split the 16 bytes into words again (the host wrote the slot anew). */
+  reread(): this {
+    const b = this.bytes;
+    this.w0 = wordAt(b, 0);
+    this.w1 = wordAt(b, 4);
+    this.w2 = wordAt(b, 8);
+    this.w3 = wordAt(b, 12);
+    return this;
+  }
+}
+
 /** Split 16 fetched bytes into words. */
 export function toDescriptor(ref: DescriptorRef, bytes: Uint8Array): Descriptor {
-  return {
-    ref,
-    bytes,
-    w0: wordAt(bytes, 0),
-    w1: wordAt(bytes, 4),
-    w2: wordAt(bytes, 8),
-    w3: wordAt(bytes, 12),
-  };
+  return new FetchedDescriptor(ref, bytes);
 }
 
 /** The little-endian u32 at byte `i` (no DataView: this runs for every descriptor fetched). */
@@ -133,6 +155,11 @@ export const hasMore = (d: Descriptor): boolean => CCE.more.isSet(d.w1);
 export const dataLength = (d: Descriptor): number => LEN.length.ofWord(d.w0) || MAX_DESCRIPTOR_BYTES;
 /** The 64-bit pointer of a data descriptor (udma-tx buf_ptr, udma-rx buf1_ptr: W2 low, W3 high). */
 export const pointer = (d: Descriptor): bigint => (BigInt(d.w3) << 32n) | BigInt(d.w2);
+/**
+ * {@link pointer} as a Number, for the engine's number fast paths: exact below 2^53; above, a
+ * value ≥ 2^53 that no memory region's fast path takes (DeviceMemory.pageAt), so never misread.
+ */
+export const pointerNumber = (d: Descriptor): number => d.w3 * 2 ** 32 + d.w2;
 
 /** Meta-control word fields, read through the meta-ctrl layouts. */
 export const metaOp = (w: number): number => META.op.ofWord(w);

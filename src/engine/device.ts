@@ -28,7 +28,7 @@ import { DmaQueue, type Ring } from "./dma-queue.js";
 import type { EngineEvent } from "./events.js";
 import { Executor } from "./execute.js";
 import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./faults.js";
-import { DeviceMemory, MemoryFault } from "./memory.js";
+import { DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
 import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
 import { PlanCache } from "./plan-cache.js";
 import { DEFAULT_QOS_CLASS, QOS_SERVICE_ORDER, qosClassOf, qosQueueAt } from "./qos.js";
@@ -72,6 +72,9 @@ const WATCHDOG_RECENT = 256;
 /** What one `step()` did. */
 export type StepResult = { readonly event: EngineEvent } | { readonly fault: DescriptorFault };
 
+/** One packet's outcome, unwrapped: its event, or the fault that stopped its queue. */
+type Outcome = EngineEvent | DescriptorFault;
+
 /** What `run()` did. */
 export interface RunReport {
   readonly events: readonly EngineEvent[];
@@ -81,8 +84,6 @@ export interface RunReport {
 }
 
 const REG_BY_OFFSET = new Map<number, string>(Object.entries(QUEUE_REG).map(([k, v]) => [v, k]));
-
-type Fetched = { readonly descs: Descriptor[] } | { readonly stall: QueueStall };
 
 export class Device {
   readonly profile: ArchProfile;
@@ -199,6 +200,13 @@ export class Device {
    * can progress.
    */
   step(): StepResult | undefined {
+    const r = this.next();
+    if (r === undefined) return undefined;
+    return r instanceof DescriptorFault ? { fault: r } : { event: r };
+  }
+
+  /** {@link step} without wrapping its outcome (run() takes one per packet). */
+  private next(): Outcome | undefined {
     const order = this.posted;
     let start = 0;
     while (start < order.length && (order[start] as number) < this.cursor) start++;
@@ -211,7 +219,7 @@ export class Device {
   }
 
   /** Round-robin from `start` over the posted queues (of QoS class `cls`, unless −1). */
-  private serve(start: number, cls: number): StepResult | undefined {
+  private serve(start: number, cls: number): Outcome | undefined {
     const order = this.posted;
     for (let k = 0, n = order.length; k < n; k++) {
       const idx = order[(k + start) % n] as number;
@@ -237,10 +245,10 @@ export class Device {
     const events: EngineEvent[] = [];
     const faults: DescriptorFault[] = this.doorbellFaults.splice(0);
     let n = 0;
-    for (let r = this.step(); r; r = n < packetBudget ? this.step() : undefined) {
+    for (let r = this.next(); r; r = n < packetBudget ? this.next() : undefined) {
       n++;
-      if ("event" in r) events.push(r.event);
-      else faults.push(r.fault);
+      if (r instanceof DescriptorFault) faults.push(r);
+      else events.push(r);
     }
     if (n >= packetBudget) {
       const fault = this.watchdog(n, events);
@@ -266,17 +274,17 @@ export class Device {
     return new WatchdogFault(this.ref(busy, "tx", busy.tx.head), n, queues);
   }
 
-  private runPacket(q: DmaQueue, idx: number): StepResult | undefined {
+  private runPacket(q: DmaQueue, idx: number): Outcome | undefined {
     try {
-      const tx = this.fetch(q, "tx", q.tx);
-      if ("stall" in tx) return this.stalled(q, tx.stall);
-      const rx = this.fetch(q, "rx", q.rx);
-      if ("stall" in rx) return this.stalled(q, rx.stall);
-      const plan = this.plans.plan(tx.descs, rx.descs);
-      const n = tx.descs.length + rx.descs.length;
+      const tx = this.fetch(q, q.tx);
+      if (!Array.isArray(tx)) return this.stalled(q, tx);
+      const rx = this.fetch(q, q.rx);
+      if (!Array.isArray(rx)) return this.stalled(q, rx);
+      const plan = this.plans.plan(tx, rx);
+      const n = tx.length + rx.length;
       const work = this.executor.run(plan, q.engine, q.queue, n, this.srStreams[idx] as SrStream);
-      q.tx.consume(tx.descs.length);
-      q.rx.consume(rx.descs.length);
+      q.tx.consume(tx.length);
+      q.rx.consume(rx.length);
       q.stall = undefined;
       if (q.tx.posted === 0 && q.rx.posted === 0) this.unpost(idx);
       const start = this.engineClock[q.engine] ?? 0;
@@ -287,14 +295,14 @@ export class Device {
       event.end = end;
       this.engineClock[q.engine] = end;
       this.events.push(event);
-      return { event };
+      return event;
     } catch (e) {
       if (!(e instanceof SdmakitError)) throw e;
       const fault =
         e instanceof DescriptorFault ? e : new DescriptorFault(this.ref(q, "tx", q.tx.head), e.message);
       q.fault = fault;
       this.unpost(idx);
-      return { fault };
+      return fault;
     }
   }
 
@@ -319,53 +327,42 @@ export class Device {
     return { engine: q.engine, queue: q.queue, ring, slot };
   }
 
-  /** Fetch one packet's chain from the head: up to the descriptor with LAST. */
-  private fetch(q: DmaQueue, name: "tx" | "rx", ring: Ring): Fetched {
+  /**
+   * Fetch one packet's chain from the head, up to the descriptor with LAST (into `ring.fetched`,
+   * reused packet after packet); or why the queue cannot progress.
+   */
+  private fetch(q: DmaQueue, ring: Ring): Descriptor[] | QueueStall {
     const bad = ring.misconfiguration();
-    if (bad) throw new DescriptorFault(this.ref(q, name, ring.head), bad);
-    const descs: Descriptor[] = [];
-    const base = ring.base;
-    const ringView = this.ringView(ring);
+    if (bad) throw new DescriptorFault(this.ref(q, ring.name, ring.head), bad);
+    const descs = ring.fetched;
+    let n = 0;
+    const page = this.ringPage(ring);
+    const at = page === undefined ? 0 : pageOffset(ring.baseNumber);
     // Slot and phase advance as the head does (Ring.slotOf / phaseOf), one descriptor at a time.
     let slot = ring.head;
     let phase = ring.phase;
     for (let k = 0; k < ring.posted; k++) {
-      const ref = this.ref(q, name, slot);
-      let bytes: Uint8Array;
-      try {
-        // In place (no copy): the host does not rewrite a slot while the engine holds it.
-        const at = slot * DESCRIPTOR_BYTES;
-        bytes = ringView
-          ? ringView.subarray(at, at + DESCRIPTOR_BYTES)
-          : this.memory.read(base + BigInt(at), DESCRIPTOR_BYTES, "descriptor fetch");
-      } catch (e) {
-        if (e instanceof MemoryFault)
-          throw new DescriptorFault(ref, e.reason, e.addr, describeAddress(this.profile, e.addr));
-        throw e;
-      }
-      const d = toDescriptor(ref, bytes);
+      const d = page === undefined ? this.fetchSlot(q, ring, slot) : ring.slotDescriptor(slot, page, at);
       if (ringId(d) !== phase) {
-        return {
-          stall: {
-            engine: q.engine,
-            queue: q.queue,
-            at: ref,
-            reason: `ring_id ${ringId(d)} is not the ring's phase ${phase}: descriptor not consumed`,
-          },
-        };
+        const reason = `ring_id ${ringId(d)} is not the ring's phase ${phase}: descriptor not consumed`;
+        return { engine: q.engine, queue: q.queue, at: d.ref, reason };
       }
       if (k === 0 && !isFirst(d))
-        throw new DescriptorFault(ref, "packet does not open with FIRST (len_ctrl bit 26)");
+        throw new DescriptorFault(d.ref, "packet does not open with FIRST (len_ctrl bit 26)");
       if (k > 0 && isFirst(d))
         throw new DescriptorFault(
-          ref,
+          d.ref,
           "FIRST (len_ctrl bit 26) inside a packet: the previous descriptor lacks LAST",
         );
-      descs.push(d);
-      if (isLast(d)) return { descs };
-      if (descs.length > 2 * MAX_PACKET_DESCRIPTORS)
+      descs[n++] = d;
+      if (isLast(d)) {
+        // Packets of one leg have one length: the array keeps it, no resize per packet.
+        if (descs.length !== n) descs.length = n;
+        return descs;
+      }
+      if (n > 2 * MAX_PACKET_DESCRIPTORS)
         throw new DescriptorFault(
-          ref,
+          d.ref,
           `packet runs past ${2 * MAX_PACKET_DESCRIPTORS} descriptors (the hardware maximum) without LAST`,
         );
       if (++slot === ring.slots) {
@@ -373,24 +370,45 @@ export class Device {
         phase = (phase + 1) % 4;
       }
     }
-    const head = this.ref(q, name, ring.head);
     return {
-      stall: {
-        engine: q.engine,
-        queue: q.queue,
-        at: head,
-        reason: `${ring.posted} ${name} descriptor(s) posted, none with LAST: packet incomplete`,
-      },
+      engine: q.engine,
+      queue: q.queue,
+      at: this.ref(q, ring.name, ring.head),
+      reason: `${ring.posted} ${ring.name} descriptor(s) posted, none with LAST: packet incomplete`,
     };
   }
 
-  /** The whole ring in place when it is plain memory in one page; else undefined (fetch per slot). */
-  private ringView(ring: Ring): Uint8Array | undefined {
+  /**
+   * The page holding the whole ring when it is plain memory in one page (its slots' descriptors are
+   * then read in place); else undefined (fetched slot by slot). A miss of memory's number fast path
+   * asks the region once, so a ring in another region than the last access still takes it.
+   */
+  private ringPage(ring: Ring): Uint8Array | undefined {
+    const len = ring.slots * DESCRIPTOR_BYTES;
+    const page = this.memory.pageAt(ring.baseNumber, len);
+    if (page !== undefined) return page;
     try {
-      return this.memory.peek(ring.base, ring.slots * DESCRIPTOR_BYTES, "descriptor fetch");
+      this.memory.regionOf(ring.base, len, "descriptor fetch");
     } catch (e) {
       // Part of the ring is not memory: the per-slot fetch then names the slot that faults.
       if (e instanceof MemoryFault) return undefined;
+      throw e;
+    }
+    return this.memory.pageAt(ring.baseNumber, len);
+  }
+
+  /**
+   * The descriptor in `slot` of a ring not in one page of plain memory (MMIO, a page boundary, a
+   * page never written): read through memory, so an access that cannot be done names the slot.
+   */
+  private fetchSlot(q: DmaQueue, ring: Ring, slot: number): Descriptor {
+    const ref = this.ref(q, ring.name, slot);
+    try {
+      const addr = ring.base + BigInt(slot * DESCRIPTOR_BYTES);
+      return toDescriptor(ref, this.memory.read(addr, DESCRIPTOR_BYTES, "descriptor fetch"));
+    } catch (e) {
+      if (e instanceof MemoryFault)
+        throw new DescriptorFault(ref, e.reason, e.addr, describeAddress(this.profile, e.addr));
       throw e;
     }
   }

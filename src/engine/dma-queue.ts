@@ -5,14 +5,31 @@
  * rings the doorbell with the count; the engine consumes from the head, and the ring's phase
  * (len_ctrl ring_id) starts at 1 and advances mod 4 each time the head wraps.
  */
-import { INITIAL_RING_PHASE, RING_ALIGN_BYTES, RING_SLOTS_MULTIPLE } from "../spec/packet-model.js";
+import {
+  DESCRIPTOR_BYTES,
+  INITIAL_RING_PHASE,
+  RING_ALIGN_BYTES,
+  RING_SLOTS_MULTIPLE,
+} from "../spec/packet-model.js";
+import { type Descriptor, FetchedDescriptor } from "./descriptor.js";
 import type { DescriptorFault, QueueStall } from "./faults.js";
+
+/** The slot objects of a ring not fetched from yet (replaced, never written, at the first fetch). */
+const NO_SLOTS: (FetchedDescriptor | undefined)[] = [];
 
 export class Ring {
   private lo = 0;
   private hi = 0;
   /** drbp_lo / drbp_hi as one address, kept as they are written (read for every descriptor fetched). */
   private baseAddr = 0n;
+  /** The base as a Number (inexact only at 2^53 and above, where no memory's fast path reaches). */
+  private baseNum = 0;
+  /** The descriptors of the packet being fetched (reused packet after packet). */
+  readonly fetched: Descriptor[] = [];
+  /** One descriptor object per slot, viewing `viewPage` from byte `viewAt` (the ring) in place. */
+  private slotDescs: (FetchedDescriptor | undefined)[] = NO_SLOTS;
+  private viewPage: Uint8Array | undefined;
+  private viewAt = -1;
   /** drl: the ring's size in descriptor slots. */
   slots = 0;
   /** Slot of the next descriptor to fetch (drhp). */
@@ -22,20 +39,55 @@ export class Ring {
   /** The ring_id a descriptor at the head must carry. */
   phase = INITIAL_RING_PHASE;
 
+  constructor(
+    readonly engine: number,
+    readonly queue: number,
+    readonly name: "tx" | "rx",
+  ) {}
+
   get base(): bigint {
     return this.baseAddr;
+  }
+
+  get baseNumber(): number {
+    return this.baseNum;
   }
 
   /** drbp_lo: the ring base's low word. */
   set baseLo(v: number) {
     this.lo = v >>> 0;
-    this.baseAddr = (BigInt(this.hi) << 32n) | BigInt(this.lo);
+    this.rebase();
   }
 
   /** drbp_hi: the ring base's high word. */
   set baseHi(v: number) {
     this.hi = v >>> 0;
+    this.rebase();
+  }
+
+  private rebase(): void {
     this.baseAddr = (BigInt(this.hi) << 32n) | BigInt(this.lo);
+    this.baseNum = this.hi * 2 ** 32 + this.lo;
+  }
+
+  /**
+   * The descriptor in `slot`, its bytes viewed in place in `page`, where the ring starts at byte
+   * `at`: the slot's own object, its words re-read (made once per slot and ring placement).
+   */
+  slotDescriptor(slot: number, page: Uint8Array, at: number): Descriptor {
+    if (page !== this.viewPage || at !== this.viewAt) {
+      this.viewPage = page;
+      this.viewAt = at;
+      // Filled, not sparse: a write far past the end of an empty array makes it a dictionary.
+      this.slotDescs = new Array<FetchedDescriptor | undefined>(this.slots).fill(undefined);
+    }
+    const d = this.slotDescs[slot];
+    if (d !== undefined) return d.reread();
+    const from = at + slot * DESCRIPTOR_BYTES;
+    const ref = { engine: this.engine, queue: this.queue, ring: this.name, slot };
+    const made = new FetchedDescriptor(ref, page.subarray(from, from + DESCRIPTOR_BYTES));
+    this.slotDescs[slot] = made;
+    return made;
   }
 
   /** drtp: the slot after the last posted descriptor. */
@@ -82,8 +134,8 @@ export class Ring {
 }
 
 export class DmaQueue {
-  readonly tx = new Ring();
-  readonly rx = new Ring();
+  readonly tx: Ring;
+  readonly rx: Ring;
   /** Set when a packet faulted: the queue stops until its rings are reprogrammed. */
   fault: DescriptorFault | undefined;
   /** The last reason the queue could not progress, cleared when it does. */
@@ -94,7 +146,10 @@ export class DmaQueue {
   constructor(
     readonly engine: number,
     readonly queue: number,
-  ) {}
+  ) {
+    this.tx = new Ring(engine, queue, "tx");
+    this.rx = new Ring(engine, queue, "rx");
+  }
 
   /** The queue has work posted on both rings and has not faulted. */
   get runnable(): boolean {

@@ -34,10 +34,10 @@ import { FmaOperand } from "../spec/enums.js";
 import { GCE_HEADER_BYTES, gcePayloadBytes } from "../spec/gce-header.js";
 import { type Descriptor, fault } from "./descriptor.js";
 import { resolveEmbeddedSem, type SemWrite } from "./embedded-sem-write.js";
-import type { Work } from "./events.js";
+import type { EngineEvent, Work, WorkKind } from "./events.js";
 import { DescriptorFault } from "./faults.js";
 import { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
-import { type DeviceMemory, MemoryFault } from "./memory.js";
+import { type DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
 import { describeAddress } from "./memory-map.js";
 import type { CcePlan, CopyPlan, PacketPlan, Segment } from "./packet-plan.js";
 import { type KernelScratch, kernelScratch } from "./page-arenas.js";
@@ -53,7 +53,10 @@ function isPlainFma(fma: NonNullable<CcePlan["sources"][number]["fma"]>): boolea
 
 /** A compute packet's result before it is delivered. */
 interface CceResult {
+  /** The result is `outBytes` bytes of `out` from byte `outAt`. */
   readonly out: Uint8Array;
+  readonly outAt: number;
+  readonly outBytes: number;
   /** `out` is the destination itself (the result was encoded straight into it). */
   readonly inPlace: boolean;
   /** GCE compress: where the header goes. */
@@ -64,9 +67,67 @@ interface CceResult {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const EMPTY = new Uint8Array(0);
+/** Bytes in place in device memory: `bytes` (a page, or a view of one) from `byteOffset`. */
+interface Place {
+  readonly bytes: Uint8Array;
+  readonly byteOffset: number;
+}
 
-/** What a packet did, before the executor adds where it ran. */
-type Done = Pick<Work, "kind" | "op" | "bytesRead" | "bytesWritten" | "sources" | "destinations">;
+/** A packet's event: what it did, then where it ran (run()) and when (the device). */
+type Done = Mutable<EngineEvent>;
+
+/**
+ * A packet's event with every field in its one literal: fields added to an object after its literal
+ * live out of it, in a property array grown (and copied) as they come — three times a packet.
+ */
+function doneOf(
+  kind: WorkKind,
+  op: AluOp | undefined,
+  bytesRead: number,
+  bytesWritten: number,
+  sources: number,
+  destinations: number,
+): Done {
+  // Where and when: placeholders, set by run() and the device.
+  if (op === undefined) {
+    return {
+      kind,
+      bytesRead,
+      bytesWritten,
+      sources,
+      destinations,
+      engine: 0,
+      queue: 0,
+      descriptors: 0,
+      txSlot: 0,
+      rxSlot: 0,
+      barrier: false,
+      start: 0,
+      end: 0,
+    };
+  }
+  return {
+    kind,
+    op,
+    bytesRead,
+    bytesWritten,
+    sources,
+    destinations,
+    engine: 0,
+    queue: 0,
+    descriptors: 0,
+    txSlot: 0,
+    rxSlot: 0,
+    barrier: false,
+    start: 0,
+    end: 0,
+  };
+}
+
+/** A segment's address as a Number for memory's number fast path (the plan's, else converted). */
+function numberAt(s: Segment): number {
+  return s.at ?? Number(s.addr);
+}
 
 /** The accumulator's first value (MODEL above). */
 export function accumulatorStart(op: AluOp): number {
@@ -111,9 +172,25 @@ export class Executor {
   private readonly scratch = new Scratch();
   /** The two sources of {@link reduceTwo}, reused packet after packet (numerics keeps no reference). */
   private readonly pair: [Mutable<EncodedSource>, Mutable<EncodedSource>] = [
-    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0 },
-    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0 },
+    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0, scale: 0 },
+    { dt: Dtype.FP32, bytes: EMPTY, byteOffset: 0, scale: 0 },
   ];
+
+  /** The arena buffer {@link kernelScratch} last looked up, and its scratch (undefined: none). */
+  private lastArena: ArrayBufferLike | undefined;
+  private lastArenaScratch: KernelScratch | undefined;
+  /** A compute packet's result, filled packet after packet (deliver uses it at once). */
+  private readonly result: Mutable<CceResult> = {
+    out: EMPTY,
+    outAt: 0,
+    outBytes: 0,
+    inPlace: false,
+    header: undefined,
+    elements: 0,
+    bytesRead: 0,
+  };
+  /** Where a compute packet's result is encoded in place (set per packet by `destination`). */
+  private readonly place: Mutable<Place> = { bytes: EMPTY, byteOffset: 0 };
 
   constructor(private readonly ctx: ExecContext) {}
 
@@ -138,13 +215,13 @@ export class Executor {
       tx = plan.rows[0]?.tx;
       rx = plan.rows[0]?.rx;
     } else {
-      done = { kind: "fence", bytesRead: 0, bytesWritten: 0, sources: 0, destinations: 0 };
+      done = doneOf("fence", undefined, 0, 0, 0, 0);
       tx = plan.tx;
       rx = plan.rx;
     }
     // One object shape for every packet: the done part gets the rest assigned field by field (no
     // spread, no Object.assign of a temporary: both build objects on V8's slow path).
-    const work = done as Mutable<Work>;
+    const work = done;
     work.engine = engine;
     work.queue = queue;
     work.descriptors = descriptors;
@@ -179,13 +256,7 @@ export class Executor {
       const t = targets[i] as Segment;
       this.write(t.desc, t.addr, buf.subarray(i * elem, (i + 1) * elem));
     }
-    return {
-      kind: "transpose",
-      bytesRead: total,
-      bytesWritten: total,
-      sources: rows.length,
-      destinations: targets.length,
-    };
+    return doneOf("transpose", undefined, total, total, rows.length, targets.length);
   }
 
   /** A plain copy; then, MARIANA, the embedded-semaphore writes its RX descriptors carry. */
@@ -207,13 +278,7 @@ export class Executor {
     this.scatter(plan.rx, buf.subarray(0, total));
     // strong_ord_wr: each semaphore changes only after all of the packet's data has landed.
     for (const w of sems) this.writeU32(w.desc, w.addr, w.value);
-    return {
-      kind: "copy",
-      bytesRead: total,
-      bytesWritten: total,
-      sources: plan.tx.length,
-      destinations: plan.rx.length,
-    };
+    return doneOf("copy", undefined, total, total, plan.tx.length, plan.rx.length);
   }
 
   /** A compute packet: the result (decompressed, or reduced from the sources), then delivered. */
@@ -258,7 +323,8 @@ export class Executor {
     gceDecompress(payload, elements, blockLog2, k.acc);
     const out = k.out.subarray(0, outBytes);
     encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
-    return { out, inPlace: false, header: undefined, elements, bytesRead: payloadBytes + GCE_HEADER_BYTES };
+    const bytesRead = payloadBytes + GCE_HEADER_BYTES;
+    return { out, outAt: 0, outBytes, inPlace: false, header: undefined, elements, bytesRead };
   }
 
   /**
@@ -272,10 +338,30 @@ export class Executor {
     this.checkOutputs(plan, elements, outBytes, header);
     let maxIn = 0;
     for (const s of plan.sources) if (s.len > maxIn) maxIn = s.len;
-    const dest = gce ? undefined : this.destination(plan.rx, outBytes);
-    const k = this.kernelScratch(dest ?? this.peek(plan.sources[0] as Segment), elements, maxIn, outBytes);
-    const out = dest ?? k.out.subarray(0, outBytes);
-    const bytesRead =
+    const place = this.place;
+    const inPlace = !gce && this.destination(plan.rx, outBytes, place);
+    const k = this.kernelScratch(
+      inPlace ? place.bytes : this.peek(plan.sources[0] as Segment),
+      elements,
+      maxIn,
+      outBytes,
+    );
+    const outAt = inPlace ? place.byteOffset : 0;
+    const r = this.result;
+    r.out = inPlace ? place.bytes : k.out;
+    r.outAt = outAt;
+    r.outBytes = outBytes;
+    r.inPlace = inPlace;
+    r.header = header;
+    r.elements = elements;
+    // Nothing (a constant clamp, a GCE compress) between the reduce and the encode: two sources
+    // go through one numerics call, the result encoded straight into place.
+    if (!plan.constant && !gce && this.reduceTwo(plan, k, elements, r.out, outAt, rounding)) {
+      r.bytesRead = (plan.sources[0] as Segment).len + (plan.sources[1] as Segment).len;
+      return r;
+    }
+    const out = r.out.subarray(outAt, outAt + outBytes);
+    r.bytesRead =
       plan.op === "fma"
         ? this.fmaSources(plan, k)
         : this.reduce(plan, k, elements, plan.constant || gce ? undefined : out, rounding);
@@ -286,7 +372,7 @@ export class Executor {
     if (gce) gceCompress(k.acc, elements, gce.blockLog2, rounding, out, k.src);
     else if (plan.op === "fma" || plan.constant)
       encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
-    return { out, inPlace: dest !== undefined, header, elements, bytesRead };
+    return r;
   }
 
   /** acc ← Σ FMA over the sources from a cleared accumulator (MODEL above); returns the bytes read. */
@@ -309,20 +395,18 @@ export class Executor {
 
   /** Write the result: GCE header, RX chain (unless computed in place), every replica; the work done. */
   private deliver(plan: CcePlan, r: CceResult): Done {
-    const { out, header } = r;
+    const { header, outBytes } = r;
     if (header && plan.gce)
       this.write(header.desc, header.addr, gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
-    if (!r.inPlace) this.scatter(plan.rx, out);
-    for (const rep of plan.replicas) this.write(rep.desc, rep.addr, out);
+    if (!r.inPlace || plan.replicas.length > 0) {
+      const out = r.out.subarray(r.outAt, r.outAt + outBytes);
+      if (!r.inPlace) this.scatter(plan.rx, out);
+      for (const rep of plan.replicas) this.write(rep.desc, rep.addr, out);
+    }
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
-    return {
-      kind,
-      op: plan.op,
-      bytesRead: r.bytesRead,
-      bytesWritten: out.length * (1 + plan.replicas.length) + (header?.len ?? 0),
-      sources: plan.sources.length,
-      destinations: plan.rx.length + plan.replicas.length,
-    };
+    const written = outBytes * (1 + plan.replicas.length) + (header?.len ?? 0);
+    const destinations = plan.rx.length + plan.replicas.length;
+    return doneOf(kind, plan.op, r.bytesRead, written, plan.sources.length, destinations);
   }
 
   /**
@@ -341,9 +425,6 @@ export class Executor {
   ): number {
     const op = plan.op as "add" | "min" | "max";
     const n = plan.sources.length;
-    if (n === 2 && out && this.reduceTwo(plan, k, elements, out, rounding)) {
-      return (plan.sources[0] as Segment).len + (plan.sources[1] as Segment).len;
-    }
     let bytesRead = 0;
     for (let i = 0; i < n; i++) {
       const s = plan.sources[i] as CcePlan["sources"][number];
@@ -376,38 +457,88 @@ export class Executor {
   }
 
   /**
-   * Two sources already in `k`'s arena: the whole reduce and its encode in one numerics call
-   * (aluReduceEncoded: one kernel pass with no accumulator when both are of the output dtype).
-   * False, having done nothing, when a source is elsewhere.
+   * Two sources (ADD / MIN / MAX, or FMA with plain operands: seed 000 §9.2, b·s1 + (a·s0 + 0)):
+   * the whole reduce and its encode in one numerics call (aluReduceEncoded: one kernel pass with no
+   * accumulator — `add2_<dt>`, `fma2_<dt>` — when both are of the output dtype). A source outside
+   * `k`'s arena is read into its spare buffers first (`k.input`, then `k.out` unless the result goes
+   * there), so the kernel still runs in place; false, having done nothing, when they do not hold it
+   * or a source is not a plain FMA.
    */
   private reduceTwo(
     plan: CcePlan,
     k: KernelScratch,
     elements: number,
     out: Uint8Array,
+    outAt: number,
     rounding: Rounding,
   ): boolean {
-    const [s0, s1] = plan.sources as [CcePlan["sources"][number], CcePlan["sources"][number]];
-    const a = this.peek(s0);
-    const b = this.peek(s1);
-    if (a?.buffer !== k.acc.buffer || b?.buffer !== k.acc.buffer) return false;
-    const [p0, p1] = this.pair;
+    const sources = plan.sources;
+    if (sources.length !== 2) return false;
+    // Indexed, not destructured: this runs for every compute packet.
+    const s0 = sources[0] as CcePlan["sources"][number];
+    const s1 = sources[1] as CcePlan["sources"][number];
+    const fma = plan.op === "fma";
+    if (fma && !(s0.fma && isPlainFma(s0.fma) && s1.fma && isPlainFma(s1.fma))) return false;
+    const p0 = this.pair[0];
+    const p1 = this.pair[1];
+    const arena = k.acc.buffer;
+    const inA = this.inPlace(s0, p0) && p0.bytes.buffer === arena;
+    const inB = this.inPlace(s1, p1) && p1.bytes.buffer === arena;
+    if (!inA || !inB) {
+      const spare = out === k.out ? undefined : k.out;
+      if (!inA && !inB && (spare === undefined || spare.length < s1.len)) return false;
+      if (!inA) this.stage(s0, p0, k.input);
+      if (!inB) this.stage(s1, p1, inA ? k.input : (spare as Uint8Array));
+    }
     p0.dt = s0.inDt;
-    p0.bytes = a;
+    p0.scale = fma ? (s0.fma?.scale ?? 0) : 0;
     p1.dt = s1.inDt;
-    p1.bytes = b;
+    p1.scale = fma ? (s1.fma?.scale ?? 0) : 0;
+    const { acc, src } = k;
     aluReduceEncoded(
       plan.op,
-      k.acc,
+      acc,
       this.pair,
       elements,
-      k.src,
+      src,
       plan.outDt,
       out,
-      0,
+      outAt,
       rounding,
       this.ctx.overflow,
     );
+    return true;
+  }
+
+  /** Read a source into the start of `buffer` (a kernel scratch buffer) and point `into` there. */
+  private stage(s: Segment, into: Mutable<Place>, buffer: Uint8Array): void {
+    const a = numberAt(s);
+    const page = this.ctx.memory.pageAt(a, s.len);
+    if (page !== undefined) {
+      const from = pageOffset(a);
+      buffer.set(page.subarray(from, from + s.len));
+      into.bytes = buffer;
+    } else into.bytes = this.read(s.desc, s.addr, buffer.subarray(0, s.len));
+    into.byteOffset = 0;
+  }
+
+  /**
+   * Point `into` at a segment's bytes in place — a page of device memory and the offset in it,
+   * through memory's number fast path (no bigint, no view made) — or, that missing, the view
+   * {@link peek} gives; false when memory cannot give them in place. @throws DescriptorFault.
+   */
+  private inPlace(s: Segment, into: Mutable<Place>): boolean {
+    const a = numberAt(s);
+    const page = this.ctx.memory.pageAt(a, s.len);
+    if (page !== undefined) {
+      into.bytes = page;
+      into.byteOffset = pageOffset(a);
+      return true;
+    }
+    const view = this.peek(s);
+    if (view === undefined) return false;
+    into.bytes = view;
+    into.byteOffset = 0;
     return true;
   }
 
@@ -437,17 +568,39 @@ export class Executor {
     maxIn: number,
     outBytes: number,
   ): KernelScratch {
-    const k = view && this.ctx.memory.kernelScratchFor(view);
+    let k: KernelScratch | undefined;
+    if (view !== undefined) {
+      // An arena's scratch never changes (page-arenas.ts): the last one found is kept.
+      if (view.buffer !== this.lastArena) {
+        this.lastArena = view.buffer;
+        this.lastArenaScratch = this.ctx.memory.kernelScratchFor(view);
+      }
+      k = this.lastArenaScratch;
+    }
     if (k && k.acc.length >= elements && k.input.length >= maxIn && k.out.length >= outBytes) return k;
     return this.scratch.need(elements, outBytes, maxIn);
   }
 
-  /** The destination as one writable view of plain memory (already checked), or undefined. */
-  private destination(rx: readonly Segment[], outBytes: number): Uint8Array | undefined {
+  /**
+   * Point `into` at the destination in place when it is one writable span of plain memory (already
+   * checked; a page never written is allocated now); false otherwise.
+   */
+  private destination(rx: readonly Segment[], outBytes: number, into: Mutable<Place>): boolean {
     const only = rx.length === 1 ? (rx[0] as Segment) : undefined;
-    if (!only || only.len !== outBytes) return undefined;
+    if (!only || only.len !== outBytes) return false;
+    const a = numberAt(only);
+    const page = this.ctx.memory.pageAt(a, only.len);
+    if (page !== undefined) {
+      into.bytes = page;
+      into.byteOffset = pageOffset(a);
+      return true;
+    }
     try {
-      return this.ctx.memory.poke(only.addr, only.len, "write");
+      const view = this.ctx.memory.poke(only.addr, only.len, "write");
+      if (view === undefined) return false;
+      into.bytes = view;
+      into.byteOffset = 0;
+      return true;
     } catch (e) {
       this.rethrow(only.desc, e);
     }
@@ -489,6 +642,8 @@ export class Executor {
 
   private checkWrites(segs: readonly Segment[]): void {
     for (const s of segs) {
+      // An allocated page of plain memory (memory's number fast path) takes any write.
+      if (this.ctx.memory.pageAt(numberAt(s), s.len) !== undefined) continue;
       try {
         checkWritable(this.ctx.memory, s.addr, s.len);
       } catch (e) {

@@ -54,6 +54,11 @@ const PAGE_MASK = (1n << PAGE_SHIFT) - 1n;
 /** Addresses up to here are exact as Numbers (2^53). */
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
+/** The byte a Number address falls on in its page ({@link DeviceMemory.pageAt}; no `%` of a double). */
+export function pageOffset(a: number): number {
+  return a - Math.floor(a / PAGE_BYTES) * PAGE_BYTES;
+}
+
 /** Format an address the way faults and logs print it. */
 export function hexAddr(addr: bigint): string {
   return `0x${addr.toString(16)}`;
@@ -203,6 +208,22 @@ export class DeviceMemory {
     if (page === undefined) return undefined;
     this.lazy.settle(pageNo, page, off, off + len);
     return page.subarray(off, off + len);
+  }
+
+  /**
+   * The number-address fast path of {@link peek} / {@link poke} for the engine's per-packet work (no
+   * bigint, no view made): the allocated page holding [a, a + len), which then starts at byte
+   * {@link pageOffset}(a) of it, when the span lies in one page of the region the last access hit and
+   * that region is plain memory; undefined otherwise (then peek / poke, which also name a fault).
+   */
+  pageAt(a: number, len: number): Uint8Array | undefined {
+    // lastLo / lastHi are exact Numbers below 2^53 (regionOf), so `a` is exact when inside them.
+    if (!(a >= this.lastLo && a + len <= this.lastHi)) return undefined;
+    const r = this.lastRegion as Region;
+    if (r.onRead32 !== undefined || r.onWrite32 !== undefined) return undefined;
+    const pageNo = Math.floor(a / PAGE_BYTES);
+    if (a + len > (pageNo + 1) * PAGE_BYTES) return undefined;
+    return this.pages.get(pageNo);
   }
 
   /** Copy `data` into device memory at `addr`. */

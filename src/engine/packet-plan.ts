@@ -44,6 +44,7 @@ import {
   metaWrbar,
   metaWriteBarrier,
   pointer,
+  pointerNumber,
 } from "./descriptor.js";
 import { hasEmbeddedSem } from "./embedded-sem-write.js";
 import {
@@ -58,6 +59,8 @@ import {
 export interface Segment {
   readonly desc: Descriptor;
   readonly addr: bigint;
+  /** `addr` as a Number for memory's number fast path (descriptor.ts pointerNumber), when known. */
+  readonly at?: number;
   readonly len: number;
 }
 
@@ -139,7 +142,7 @@ const CONST_DTYPES: ReadonlyMap<number, Dtype> = new Map(
 );
 
 function dataSegment(d: Descriptor): Segment {
-  return { desc: d, addr: pointer(d), len: dataLength(d) };
+  return { desc: d, addr: pointer(d), at: pointerNumber(d), len: dataLength(d) };
 }
 
 function checkDtype(d: Descriptor, what: string, dt: number): Dtype {
@@ -330,7 +333,7 @@ function readSlots(profile: ArchProfile, c: Chain, slots: readonly PacketSlot[],
       case "replication":
         if (!profile.hasCceReplication)
           fault(d, `replication descriptor on ${profile.codename}: CCE replication needs arch > 2`);
-        parts.replicas.push({ desc: d, addr: pointer(d), len: 0 });
+        parts.replicas.push({ desc: d, addr: pointer(d), at: pointerNumber(d), len: 0 });
         break;
       default:
         fault(d, `${(slots[i] as PacketSlot).kind} descriptor on the TX ring`);
@@ -397,7 +400,14 @@ function sourceOf(
     );
   }
   const elements = packed ? 0 : seg.len / dtypeBytes(inDt);
-  const source: Source = { desc: seg.desc, addr: seg.addr, len: seg.len, inDt, elements };
+  const source: Source = {
+    desc: seg.desc,
+    addr: seg.addr,
+    at: seg.at as number,
+    len: seg.len,
+    inDt,
+    elements,
+  };
   return fma ? { ...source, fma } : source;
 }
 
@@ -497,7 +507,7 @@ function assembleCcePlan(p: {
     elements,
     outDt: p.outDt,
     rx: rxSegs,
-    replicas: p.replicas.map((r) => ({ desc: r.desc, addr: r.addr, len: rxBytes })),
+    replicas: p.replicas.map((r) => ({ desc: r.desc, addr: r.addr, at: r.at as number, len: rxBytes })),
     combo: p.combo,
     barrier: p.c.tx.some(hasDmb) || p.c.data.some((d) => metaWrbar(d.w1)),
   };

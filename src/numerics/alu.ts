@@ -319,10 +319,13 @@ function reduceTwo(
   rounding: Rounding,
   overflow: OverflowPolicy,
 ): boolean {
-  const [a, b] = sources;
+  // Indexed, no array made: the engine calls this for every two-source packet.
+  const a = sources[0];
+  const b = sources[1];
   if (sources.length !== 2 || a === undefined || b === undefined) return false;
-  const scales: [number, number] = [a.scale ?? 0, b.scale ?? 0];
-  if (op === "fma" && !(isF32(scales[0]) && isF32(scales[1]))) return false;
+  const scale0 = a.scale ?? 0;
+  const scale1 = b.scale ?? 0;
+  if (op === "fma" && !(isF32(scale0) && isF32(scale1))) return false;
   if (a.dt !== outDt || b.dt !== outDt) return false;
   const span = count * dtypeBytes(outDt);
   if (
@@ -351,7 +354,8 @@ function reduceTwo(
     sr,
     codes?.finite ?? 0,
     codes?.inf ?? 0,
-    scales,
+    scale0,
+    scale1,
   );
 }
 
