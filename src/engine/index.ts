@@ -30,6 +30,7 @@ export {
   hexAddr,
   MemoryFault,
   PAGE_BYTES,
+  pageOffset,
   type Region,
   type RegionKind,
   type RegionSpec,

@@ -222,8 +222,12 @@ export class DeviceMemory {
     const r = this.lastRegion as Region;
     if (r.onRead32 !== undefined || r.onWrite32 !== undefined) return undefined;
     const pageNo = Math.floor(a / PAGE_BYTES);
-    if (a + len > (pageNo + 1) * PAGE_BYTES) return undefined;
-    return this.pages.get(pageNo);
+    const off = a - pageNo * PAGE_BYTES;
+    if (off + len > PAGE_BYTES) return undefined;
+    const page = this.pages.get(pageNo);
+    // As peek / poke: the span is handed out, so what is still stale in it is set first.
+    if (page !== undefined) this.lazy.settle(pageNo, page, off, off + len);
+    return page;
   }
 
   /** Copy `data` into device memory at `addr`. */

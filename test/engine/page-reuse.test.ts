@@ -6,6 +6,7 @@ import {
   DeviceMemory,
   PAGE_BYTES,
   POOL_MAX_BYTES,
+  pageOffset,
   pooledArenaBytes,
   releaseFreeArenas,
 } from "../../src/engine/index.js";
@@ -141,6 +142,15 @@ describe("stale bytes are set only where an access reaches them (engine/lazy-cle
     m.write(at(1, 101), Uint8Array.of(4));
     expect([...m.read(at(1, 99), 4)]).toEqual([0xa5, 3, 4, 0xa5]);
     expect([...(m.poke(at(1, 299), 4) ?? [])]).toEqual([0xa5, 1, 2, 0xa5]);
+  });
+  it("the engine's number fast path (pageAt) sets what is stale in its span as peek does", () => {
+    const m = reused();
+    m.write(at(3, 0), Uint8Array.of(9)); // page 3 taken from the reused arena, its rest still stale
+    const a = Number(at(3, 8192)); // where the released memory had written 0xff
+    const page = m.pageAt(a, 8);
+    expect(page).toBeDefined();
+    const off = pageOffset(a);
+    expect([...(page ?? new Uint8Array()).subarray(off, off + 8)]).toEqual(new Array(8).fill(0));
   });
   it("a page written in more scattered spans than are tracked (4096) is set whole and still reads right", () => {
     const m = reused();
