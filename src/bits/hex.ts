@@ -29,6 +29,17 @@ export function wordsOf(bytes: Uint8Array): number[] {
   return out;
 }
 
+/** The little-endian u32 at byte `i` (no DataView: the engine reads one for every descriptor fetched). */
+export function wordAt(b: Uint8Array, i: number): number {
+  return (
+    ((b[i] as number) |
+      ((b[i + 1] as number) << 8) |
+      ((b[i + 2] as number) << 16) |
+      ((b[i + 3] as number) << 24)) >>>
+    0
+  );
+}
+
 /** `0x%08x` of a u32. */
 export function hex32(word: number): string {
   return `0x${(word >>> 0).toString(16).padStart(8, "0")}`;

@@ -4,7 +4,7 @@
  * (src/spec/packet-model.ts); every field is read through a reader compiled from its layout.
  */
 
-import { type FieldReader, LayoutDefinitionError } from "../bits/index.js";
+import { type FieldReader, LayoutDefinitionError, wordAt } from "../bits/index.js";
 import {
   ADD_META,
   COPY_META,
@@ -59,17 +59,6 @@ export class FetchedDescriptor implements Descriptor {
 /** Split 16 fetched bytes into words. */
 export function toDescriptor(ref: DescriptorRef, bytes: Uint8Array): Descriptor {
   return new FetchedDescriptor(ref, bytes);
-}
-
-/** The little-endian u32 at byte `i` (no DataView: this runs for every descriptor fetched). */
-function wordAt(b: Uint8Array, i: number): number {
-  return (
-    ((b[i] as number) |
-      ((b[i + 1] as number) << 8) |
-      ((b[i + 2] as number) << 16) |
-      ((b[i + 3] as number) << 24)) >>>
-    0
-  );
 }
 
 /**

@@ -79,6 +79,7 @@ type Done = Mutable<EngineEvent>;
 /**
  * A packet's event with every field in its one literal: fields added to an object after its literal
  * live out of it, in a property array grown (and copied) as they come — three times a packet.
+ * Two literals, as a copy's event has no `op` key at all.
  */
 function doneOf(
   kind: WorkKind,

@@ -6,6 +6,7 @@
  * spread per packet. A leg's packets share one template (they differ only in addresses), so
  * add_dma_packet_cce (cce-packet.ts) keeps one per request shape on each vring.
  */
+import { wordAt } from "../bits/index.js";
 import { REPLICATION_DESC, UDMA_RX, UDMA_TX } from "../spec/layouts/index.js";
 import { DESCRIPTOR_BYTES } from "../spec/packet-model.js";
 import type { DescriptorKind, PacketSlot } from "../spec/ring-packet.js";
@@ -247,15 +248,4 @@ function sameCceInfo(a: CceInfo | null, b: CceInfo | null): boolean {
   }
   for (const _ in fb) fields--;
   return fields === 0;
-}
-
-/** The little-endian u32 at byte `i`. */
-function wordAt(b: Uint8Array, i: number): number {
-  return (
-    ((b[i] as number) |
-      ((b[i + 1] as number) << 8) |
-      ((b[i + 2] as number) << 16) |
-      ((b[i + 3] as number) << 24)) >>>
-    0
-  );
 }
