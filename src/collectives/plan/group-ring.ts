@@ -112,9 +112,41 @@ function groupRing(req: PlanRequest, g: number, issuers: number): GroupRing {
   };
 }
 
+/**
+ * The sources member m of group p reduces at reduce-scatter step s: its group's inputs, then group
+ * p − 1's inputs (step 0) or partial. Literal arrays where g is 1 or 2 (Ring, KangaRing): an empty
+ * array grown by push reserves 17 slots, the bulk of a timing-only run's garbage.
+ */
+function reduceSources(ring: GroupRing, p: number, m: number, s: number, elem: number): LegSource[] {
+  const { g, G, rankOf, input, partial } = ring;
+  const own0 = input(rankOf(p, m), elem);
+  if (G === 1 && g === 1) return [own0];
+  const prev0 = s === 0 ? input(rankOf(p - 1, m), elem) : partial(rankOf(p - 1, m), elem);
+  if (g === 1) return [own0, prev0];
+  const own1 = input(rankOf(p, (m + 1) % g), elem);
+  if (g === 2 && G > 1 && s > 0) return [own0, own1, prev0];
+  if (g === 2 && G > 1) return [own0, own1, prev0, input(rankOf(p - 1, (m + 1) % g), elem)];
+  const srcs: LegSource[] = [];
+  for (let k = 0; k < g; k++) srcs.push(input(rankOf(p, (m + k) % g), elem));
+  if (G > 1 && s === 0) for (let k = 0; k < g; k++) srcs.push(input(rankOf(p - 1, (m + k) % g), elem));
+  if (G > 1 && s > 0) srcs.push(partial(rankOf(p - 1, m), elem));
+  return srcs;
+}
+
+/** The outputs of group p, member m's first: literal arrays for g = 1, 2 (see {@link reduceSources}). */
+function groupOutputs(ring: GroupRing, p: number, m: number, elem: number): BufRef[] {
+  const { g, rankOf, at } = ring;
+  const first = at(rankOf(p, m), "output", elem);
+  if (g === 1) return [first];
+  if (g === 2) return [first, at(rankOf(p, (m + 1) % g), "output", elem)];
+  const dsts = [first];
+  for (let k = 1; k < g; k++) dsts.push(at(rankOf(p, (m + k) % g), "output", elem));
+  return dsts;
+}
+
 /** Reduce-scatter, G − 1 steps (one when G = 1). @returns the next step. */
 function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
-  const { req, g, G, emitted, mod, rankOf, piece, subs, at, input, partial } = ring;
+  const { req, g, G, emitted, mod, rankOf, piece, subs, at } = ring;
   const rsSteps = Math.max(1, G - 1);
   let step = first;
   for (let s = 0; s < rsSteps; s++, step++) {
@@ -125,11 +157,7 @@ function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
         const r = rankOf(p, m);
         const outBase = piece(c, m).start;
         for (const { range, queue } of subs(c, m)) {
-          const srcs: LegSource[] = [];
-          for (let k = 0; k < g; k++) srcs.push(input(rankOf(p, (m + k) % g), range.start));
-          if (G > 1 && s === 0)
-            for (let k = 0; k < g; k++) srcs.push(input(rankOf(p - 1, (m + k) % g), range.start));
-          if (G > 1 && s > 0) srcs.push(partial(rankOf(p - 1, m), range.start));
+          const srcs = reduceSources(ring, p, m, s, range.start);
           const dst = !last
             ? at(r, "scratch", range.start)
             : req.collective === "allr"
@@ -195,8 +223,7 @@ function allGather(ring: GroupRing, b: LegSink, first: number): void {
             req.collective === "allg" && s === 0
               ? at(from, "input", range.start - base)
               : at(from, "output", range.start);
-          const dsts = [];
-          for (let k = 0; k < g; k++) dsts.push(at(rankOf(p, (m + k) % g), "output", range.start));
+          const dsts = groupOutputs(ring, p, m, range.start);
           copyOrDuplicate(req, b, { step, rank: r, queue, src, dsts, count: range.count });
         }
       }

@@ -48,11 +48,11 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
           buffer: "output",
           elem: req.collective === "allr" ? range.start : range.start - base,
         };
-        const inputs: LegSource[] = [];
-        for (let k = 0; k < n; k++) {
+        // Each batch builds only its own sources (not all n, sliced: a million objects at 1024 ranks).
+        const input = (k: number): LegSource => {
           const ref: BufRef = { rank: (r + k) % n, buffer: "input", elem: range.start };
-          inputs.push(scale === undefined ? { ref } : { ref, scale });
-        }
+          return scale === undefined ? { ref } : { ref, scale };
+        };
         // Fold in batches: the first takes maxSources inputs, each next one the partial + maxSources − 1.
         // Partials alternate between scratch and the output so no packet reads what it writes.
         const batches = 1 + Math.ceil(Math.max(0, n - maxSources) / (maxSources - 1));
@@ -65,8 +65,7 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
             partial === undefined
               ? []
               : [scale === undefined ? { ref: partial } : { ref: partial, scale: 1 }];
-          srcs.push(...inputs.slice(next, next + take));
-          next += take;
+          for (const end = Math.min(n, next + take); next < end; next++) srcs.push(input(next));
           const dst = (batches - 1 - batch) % 2 === 0 ? out : tmp;
           b.add({ step: 0, kind: "reduce-copy", rank: r, queue, srcs, dsts: [dst], count: range.count });
           partial = dst;
