@@ -21,8 +21,8 @@ function kangaGroupSize(req: PlanRequest): number {
 }
 
 /**
- * Emit the legs of a collective, in plan order, into `sink` (normalized: see {@link normalizingSink}),
- * and return its buffer sizes. Deterministic: emitting twice gives the same legs. `issuers`: only
+ * Emit the legs of a collective, in plan order, into `sink` (normalized: see {@link normalizingSink};
+ * each leg lent for the call: see {@link LegSink}), and return its buffer sizes. Deterministic: emitting twice gives the same legs. `issuers`: only
  * the legs planned for ranks below it (before an SB2SB rewrite; a multiple of the group size) —
  * what a scheduler that times one node for all (timing/node-fold.ts) asks for.
  * @throws UsageError on a count the collective cannot take (see {@link bufferSizes}).

@@ -42,7 +42,9 @@ export function copyOrDuplicate(req: PlanRequest, b: LegSink, f: FanOut): void {
     return;
   }
   // Literal legs (no spread) keep one object shape for the sinks' hot paths.
-  b.add({ step, kind: "copy", rank, queue, srcs: [{ ref: f.src }], dsts: [first], count });
+  // A single destination's array is the leg's own (no copy per leg: a Ring all-gather's every leg).
+  const dsts = f.dsts.length === 1 ? f.dsts : [first];
+  b.add({ step, kind: "copy", rank, queue, srcs: [{ ref: f.src }], dsts, count });
   for (let k = 1; k < f.dsts.length; k++)
     b.add({ step, kind: "copy", rank, queue, srcs: [{ ref: first }], dsts: [f.dsts[k] as BufRef], count });
 }

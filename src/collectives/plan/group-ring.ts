@@ -25,6 +25,9 @@ import type { BufferName, BufRef, LegSource } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
+/** A reference whose element a planner moves from one leg to the next. */
+type MovableRef = { -readonly [K in keyof BufRef]: BufRef[K] };
+
 /** Slices per piece: the two that let reduction overlap transfer. */
 export const RING_SLICES = 2;
 
@@ -155,15 +158,17 @@ function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
       const c = G === 1 ? 0 : mod(p - s - 2);
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);
-        const outBase = piece(c, m).start;
+        // One leg per slice, its references moved along (the sink borrows it: see LegSink).
+        const srcs = reduceSources(ring, p, m, s, 0);
+        const dst = at(r, last ? "output" : "scratch", 0) as MovableRef;
+        const shift = last && req.collective !== "allr" ? piece(c, m).start : 0;
+        const leg = { step, kind: "reduce-copy" as const, rank: r, queue: 0, srcs, dsts: [dst], count: 0 };
         for (const { range, queue } of subs(c, m)) {
-          const srcs = reduceSources(ring, p, m, s, range.start);
-          const dst = !last
-            ? at(r, "scratch", range.start)
-            : req.collective === "allr"
-              ? at(r, "output", range.start)
-              : at(r, "output", range.start - outBase);
-          b.add({ step, kind: "reduce-copy", rank: r, queue, srcs, dsts: [dst], count: range.count });
+          for (const src of srcs) (src.ref as MovableRef).elem = range.start;
+          dst.elem = range.start - shift;
+          leg.queue = queue;
+          leg.count = range.count;
+          b.add(leg);
         }
       }
     }
@@ -217,13 +222,14 @@ function allGather(ring: GroupRing, b: LegSink, first: number): void {
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);
         const from = rankOf(p - 1, m);
-        const base = piece(c, m).start;
+        const fromInput = req.collective === "allg" && s === 0;
+        const shift = fromInput ? piece(c, m).start : 0;
+        // References moved along the slices (the sink borrows them: see LegSink).
+        const src = at(from, fromInput ? "input" : "output", 0) as MovableRef;
+        const dsts = groupOutputs(ring, p, m, 0);
         for (const { range, queue } of subs(c, m)) {
-          const src =
-            req.collective === "allg" && s === 0
-              ? at(from, "input", range.start - base)
-              : at(from, "output", range.start);
-          const dsts = groupOutputs(ring, p, m, range.start);
+          src.elem = range.start - shift;
+          for (const d of dsts) (d as MovableRef).elem = range.start;
           copyOrDuplicate(req, b, { step, rank: r, queue, src, dsts, count: range.count });
         }
       }

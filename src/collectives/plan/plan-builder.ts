@@ -15,9 +15,19 @@ import type { BufRef, Leg } from "./plan.js";
 /** A leg as a planner states it: a {@link Leg} before the builder gives it an id and dependencies. */
 export type LegSpec = Omit<Leg, "id" | "after">;
 
-/** Where a planner puts its legs, in plan order: a {@link PlanBuilder}, or a streaming schedule. */
+/**
+ * Where a planner puts its legs, in plan order: a {@link PlanBuilder}, or a streaming schedule.
+ * A leg is lent for the call: planners move the same objects on to the next leg (a timing-only
+ * run's millions of legs allocate almost nothing), so a sink that keeps one keeps {@link ownLeg}'s copy.
+ */
 export interface LegSink {
   add(spec: LegSpec): void;
+}
+
+/** A copy of a lent leg that a sink may keep: its sources and destinations copied too. */
+export function ownLeg(spec: LegSpec): LegSpec {
+  const srcs = spec.srcs.map((s) => ({ ...s, ref: { ...s.ref } }));
+  return { ...spec, srcs, dsts: spec.dsts.map((d) => ({ ...d })) };
 }
 
 /**
@@ -61,7 +71,7 @@ export class PlanBuilder implements LegSink {
       after.add(w.id);
     }
     const id = this.legs.length;
-    this.legs.push({ ...spec, id, after: [...after].sort((a, b) => a - b) });
+    this.legs.push({ ...ownLeg(spec), id, after: [...after].sort((a, b) => a - b) });
     for (const d of spec.dsts) this.lastWriter.set(key(d), { id, count: spec.count });
   }
 }
