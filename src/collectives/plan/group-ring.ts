@@ -21,12 +21,9 @@
 import { dtypeBytes } from "../../spec/dtype.js";
 import { copyOrDuplicate } from "./duplicate.js";
 import { type ElemRange, splitRange } from "./partition.js";
-import type { BufferName, BufRef, LegSource } from "./plan.js";
+import type { BufferName, BufRef, LegSource, MovableRef } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
-
-/** A reference whose element a planner moves from one leg to the next. */
-type MovableRef = { -readonly [K in keyof BufRef]: BufRef[K] };
 
 /** Slices per piece: the two that let reduction overlap transfer. */
 export const RING_SLICES = 2;

@@ -12,7 +12,7 @@
  */
 import { dtypeBytes } from "../../spec/dtype.js";
 import { type ElemRange, splitRange } from "./partition.js";
-import type { BufRef, LegSource } from "./plan.js";
+import type { BufRef, LegSource, MovableRef } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
@@ -79,22 +79,26 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
   for (let q = 0; q < issuers; q++) {
     for (let k = first; k < n; k++) {
       const r = (q + k) % n;
-      const base = chunk(r).start;
+      const shift = req.collective === "allr" ? 0 : chunk(r).start;
       const offset = (k - first) * channelsFor(req, chunk(r).count, 1);
+      // One leg per peer, its references moved along the sub-legs (the sink borrows it: LegSink).
+      const src: MovableRef = { rank: r, buffer: req.collective === "allr" ? "output" : "input", elem: 0 };
+      const dst: MovableRef = { rank: q, buffer: "output", elem: 0 };
+      const leg = {
+        step,
+        kind: "copy" as const,
+        rank: q,
+        queue: 0,
+        srcs: [{ ref: src }],
+        dsts: [dst],
+        count: 0,
+      };
       for (const { range, queue } of subsOf(req, chunk(r), offset)) {
-        const src: BufRef =
-          req.collective === "allr"
-            ? { rank: r, buffer: "output", elem: range.start }
-            : { rank: r, buffer: "input", elem: range.start - base };
-        b.add({
-          step,
-          kind: "copy",
-          rank: q,
-          queue,
-          srcs: [{ ref: src }],
-          dsts: [{ rank: q, buffer: "output", elem: range.start }],
-          count: range.count,
-        });
+        src.elem = range.start - shift;
+        dst.elem = range.start;
+        leg.queue = queue;
+        leg.count = range.count;
+        b.add(leg);
       }
     }
   }

@@ -25,6 +25,9 @@ export interface BufRef {
   readonly elem: number;
 }
 
+/** A reference a planner moves from one lent leg to the next (see `LegSink`). */
+export type MovableRef = { -readonly [K in keyof BufRef]: BufRef[K] };
+
 /** A source of a leg; `scale` is the FP32 FMA scale of that source (avg only). */
 export interface LegSource {
   readonly ref: BufRef;
