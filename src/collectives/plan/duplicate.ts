@@ -8,7 +8,7 @@
  */
 import { Dtype, dtypeBytes } from "../../spec/dtype.js";
 import type { BufRef } from "./plan.js";
-import type { LegSink } from "./plan-builder.js";
+import type { LegSink, LegSpec } from "./plan-builder.js";
 import type { PlanRequest } from "./plan-request.js";
 import { sb2sbAllowed } from "./sb2sb-legs.js";
 
@@ -26,10 +26,16 @@ export function canDuplicate(dt: Dtype): boolean {
   return dtypeBytes(dt) === 2 || dt === Dtype.FP32;
 }
 
-/** Add the legs that copy `src` to every destination. */
-export function copyOrDuplicate(req: PlanRequest, b: LegSink, f: FanOut): void {
+/** A leg whose queue and count a planner sets for each slice it lends it for (see `LegSink`). */
+export type SliceLeg = Omit<LegSpec, "queue" | "count"> & { queue: number; count: number };
+
+/**
+ * The legs that copy `src` to every destination, in order. They hold `src` and `dsts` themselves:
+ * a planner moves those references and sets each leg's queue and count per slice, and lends them again.
+ */
+export function fanOutLegs(req: PlanRequest, f: FanOut): SliceLeg[] {
   const first = f.dsts[0];
-  if (first === undefined) return;
+  if (first === undefined) return [];
   const { step, rank, queue, count } = f;
   // With SB2SB on, the partner's copy is its own leg, so it can become an SB2SB leg.
   if (
@@ -38,13 +44,26 @@ export function copyOrDuplicate(req: PlanRequest, b: LegSink, f: FanOut): void {
     canDuplicate(req.dtype) &&
     !sb2sbAllowed(req)
   ) {
-    b.add({ step, kind: "duplicate", rank, queue, srcs: [{ ref: f.src }], dsts: f.dsts, count });
-    return;
+    return [{ step, kind: "duplicate", rank, queue, srcs: [{ ref: f.src }], dsts: f.dsts, count }];
   }
-  // Literal legs (no spread) keep one object shape for the sinks' hot paths.
-  // A single destination's array is the leg's own (no copy per leg: a Ring all-gather's every leg).
+  // Literal legs (no spread) keep one object shape for the sinks' hot paths; a single destination's
+  // array is the leg's own.
   const dsts = f.dsts.length === 1 ? f.dsts : [first];
-  b.add({ step, kind: "copy", rank, queue, srcs: [{ ref: f.src }], dsts, count });
+  const legs: SliceLeg[] = [{ step, kind: "copy", rank, queue, srcs: [{ ref: f.src }], dsts, count }];
   for (let k = 1; k < f.dsts.length; k++)
-    b.add({ step, kind: "copy", rank, queue, srcs: [{ ref: first }], dsts: [f.dsts[k] as BufRef], count });
+    legs.push({
+      step,
+      kind: "copy",
+      rank,
+      queue,
+      srcs: [{ ref: first }],
+      dsts: [f.dsts[k] as BufRef],
+      count,
+    });
+  return legs;
+}
+
+/** Add the legs that copy `src` to every destination. */
+export function copyOrDuplicate(req: PlanRequest, b: LegSink, f: FanOut): void {
+  for (const leg of fanOutLegs(req, f)) b.add(leg);
 }

@@ -19,7 +19,7 @@
  * slices so that reduction overlaps transfer").
  */
 import { dtypeBytes } from "../../spec/dtype.js";
-import { copyOrDuplicate } from "./duplicate.js";
+import { copyOrDuplicate, fanOutLegs, type SliceLeg } from "./duplicate.js";
 import { type ElemRange, splitRange } from "./partition.js";
 import type { BufferName, BufRef, LegSource, MovableRef } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
@@ -161,7 +161,7 @@ function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
         const shift = last && req.collective !== "allr" ? piece(c, m).start : 0;
         const leg = { step, kind: "reduce-copy" as const, rank: r, queue: 0, srcs, dsts: [dst], count: 0 };
         for (const { range, queue } of subs(c, m)) {
-          for (const src of srcs) (src.ref as MovableRef).elem = range.start;
+          for (let k = 0; k < srcs.length; k++) ((srcs[k] as LegSource).ref as MovableRef).elem = range.start;
           dst.elem = range.start - shift;
           leg.queue = queue;
           leg.count = range.count;
@@ -224,10 +224,16 @@ function allGather(ring: GroupRing, b: LegSink, first: number): void {
         // References moved along the slices (the sink borrows them: see LegSink).
         const src = at(from, fromInput ? "input" : "output", 0) as MovableRef;
         const dsts = groupOutputs(ring, p, m, 0);
+        const legs = fanOutLegs(req, { step, rank: r, queue: 0, src, dsts, count: 0 });
         for (const { range, queue } of subs(c, m)) {
           src.elem = range.start - shift;
-          for (const d of dsts) (d as MovableRef).elem = range.start;
-          copyOrDuplicate(req, b, { step, rank: r, queue, src, dsts, count: range.count });
+          for (let k = 0; k < dsts.length; k++) (dsts[k] as MovableRef).elem = range.start;
+          for (let k = 0; k < legs.length; k++) {
+            const leg = legs[k] as SliceLeg;
+            leg.queue = queue;
+            leg.count = range.count;
+            b.add(leg);
+          }
         }
       }
     }
