@@ -142,13 +142,20 @@ export const hasDmb = (d: Descriptor): boolean => LEN.dmb.isSet(d.w0);
 export const hasMore = (d: Descriptor): boolean => CCE.more.isSet(d.w1);
 /** A data descriptor's byte count: len_ctrl length, 0 meaning 65536 (GROUND_TRUTH). */
 export const dataLength = (d: Descriptor): number => LEN.length.ofWord(d.w0) || MAX_DESCRIPTOR_BYTES;
-/** The 64-bit pointer of a data descriptor (udma-tx buf_ptr, udma-rx buf1_ptr: W2 low, W3 high). */
-export const pointer = (d: Descriptor): bigint => (BigInt(d.w3) << 32n) | BigInt(d.w2);
 /**
  * {@link pointer} as a Number, for the engine's number fast paths: exact below 2^53; above, a
  * value ≥ 2^53 that no memory region's fast path takes (DeviceMemory.pageAt), so never misread.
  */
 export const pointerNumber = (d: Descriptor): number => d.w3 * 2 ** 32 + d.w2;
+/**
+ * The 64-bit pointer of a data descriptor (udma-tx buf_ptr, udma-rx buf1_ptr: W2 low, W3 high):
+ * one bigint from the exact Number when below 2^53 (the plan cache binds three a packet; the
+ * shift-and-or makes four), else from the words.
+ */
+export function pointer(d: Descriptor): bigint {
+  const n = pointerNumber(d);
+  return n <= Number.MAX_SAFE_INTEGER ? BigInt(n) : (BigInt(d.w3) << 32n) | BigInt(d.w2);
+}
 
 /** Meta-control word fields, read through the meta-ctrl layouts. */
 export const metaOp = (w: number): number => META.op.ofWord(w);

@@ -56,6 +56,13 @@ export interface DeviceOptions {
    * (default {@link DEFAULT_PACKET_BUDGET}); a positive integer or Infinity.
    */
   readonly packetBudget?: number;
+  /**
+   * Keep every executed packet's event in {@link Device.events} (default true). A caller that reads
+   * only what `run()` returns (the collectives' device machine) passes false: a history kept for
+   * the whole life of the device is objects that survive collection after collection, which costs
+   * the garbage collector time in every packet of a long run.
+   */
+  readonly keepEvents?: boolean;
 }
 
 /**
@@ -75,6 +82,15 @@ export type StepResult = { readonly event: EngineEvent } | { readonly fault: Des
 /** One packet's outcome, unwrapped: its event, or the fault that stopped its queue. */
 type Outcome = EngineEvent | DescriptorFault;
 
+/** A queue register: its queue, ring and name (DMA_QUEUE register offsets). */
+interface Located {
+  q: DmaQueue;
+  idx: number;
+  ring: Ring;
+  name: "tx" | "rx";
+  reg: string | undefined;
+}
+
 /** What `run()` did. */
 export interface RunReport {
   readonly events: readonly EngineEvent[];
@@ -93,8 +109,9 @@ export class Device {
   readonly overflow: OverflowPolicy;
   /** The watchdog's packets per run() (DeviceOptions.packetBudget). */
   readonly packetBudget: number;
-  /** Every executed packet, in execution order. */
+  /** Every executed packet, in execution order (empty with DeviceOptions.keepEvents false). */
   readonly events: EngineEvent[] = [];
+  private readonly keepEvents: boolean;
   /** Event-block semaphores by block number (NeuronCore c, or 8 + TopSP j). */
   readonly semaphores = new Map<number, SemaphoreBlock>();
   private readonly queues: DmaQueue[] = [];
@@ -113,6 +130,8 @@ export class Device {
   private cursor = 0;
   /** The profile's SDMA engine stride as a Number (register decoding runs for every doorbell). */
   private readonly engineStride: number;
+  /** What {@link locate} last found. */
+  private located: Located | undefined;
 
   /**
    * @param arch a profile or its name (`trn1` | `trn2` | `trn3`, codename or arch code).
@@ -125,6 +144,7 @@ export class Device {
     this.costModel = options.costModel ?? new ProfileCostModel(this.profile);
     this.overflow = options.overflow ?? "nan";
     this.packetBudget = checkBudget(options.packetBudget ?? DEFAULT_PACKET_BUDGET);
+    this.keepEvents = options.keepEvents ?? true;
     this.engineStride = Number(this.profile.sdmaEngineStride);
     const engines = engineCount(this.profile);
     this.qosClass =
@@ -294,7 +314,7 @@ export class Device {
       event.start = start;
       event.end = end;
       this.engineClock[q.engine] = end;
-      this.events.push(event);
+      if (this.keepEvents) this.events.push(event);
       return event;
     } catch (e) {
       if (!(e instanceof SdmakitError)) throw e;
@@ -413,11 +433,14 @@ export class Device {
     }
   }
 
-  private locate(
-    addr: bigint,
-  ): { q: DmaQueue; idx: number; ring: Ring; name: "tx" | "rx"; reg: string | undefined } | undefined {
+  /**
+   * The queue register at `addr`, in {@link located} (one object filled call after call: a doorbell
+   * and two head reads a packet come here, and each caller reads it at once); undefined when none.
+   */
+  private locate(addr: bigint): Located | undefined {
     // Number arithmetic and no closure: a doorbell and two head reads per packet come through here.
-    const { engine, off } = this.engineOffset(addr);
+    const engine = this.engineOf(addr);
+    const off = Number(addr - SDMA_CSR_BASE) - engine * this.engineStride;
     const block = this.profile.queuesPerEngine * QUEUE_BLOCK_BYTES;
     const name =
       off >= M2S_QUEUES_OFFSET && off < M2S_QUEUES_OFFSET + block
@@ -431,27 +454,27 @@ export class Device {
     );
     const idx = engine * this.profile.queuesPerEngine + queue;
     const q = this.queues[idx] as DmaQueue;
-    return {
-      q,
-      idx,
-      ring: name === "tx" ? q.tx : q.rx,
-      name,
-      reg: REG_BY_OFFSET.get(off % QUEUE_BLOCK_BYTES),
-    };
+    const at = this.located ?? { q, idx, ring: q.tx, name, reg: undefined };
+    this.located = at;
+    at.q = q;
+    at.idx = idx;
+    at.ring = name === "tx" ? q.tx : q.rx;
+    at.name = name;
+    at.reg = REG_BY_OFFSET.get(off % QUEUE_BLOCK_BYTES);
+    return at;
   }
 
-  /** Which engine's register space `addr` is in, and its offset there. */
-  private engineOffset(addr: bigint): { engine: number; off: number } {
+  /** Which engine's register space `addr` is in (its offset there: the rest of engine × stride). */
+  private engineOf(addr: bigint): number {
     // The window is engines × stride bytes above SDMA_CSR_BASE: exact as a Number.
-    const rel = Number(addr - SDMA_CSR_BASE);
-    const engine = Math.floor(rel / this.engineStride);
-    return { engine, off: rel - engine * this.engineStride };
+    return Math.floor(Number(addr - SDMA_CSR_BASE) / this.engineStride);
   }
 
   /** A udma_qos_ctrl write sets its queue's class (Trn3; elsewhere the register is only stored). */
   private qosWrite(addr: bigint, v: number): void {
     if (!this.qosClass) return;
-    const { engine, off } = this.engineOffset(addr);
+    const engine = this.engineOf(addr);
+    const off = Number(addr - SDMA_CSR_BASE) - engine * this.engineStride;
     const queue = qosQueueAt(off, this.profile.queuesPerEngine);
     if (queue !== undefined) this.qosClass[engine * this.profile.queuesPerEngine + queue] = qosClassOf(v);
   }

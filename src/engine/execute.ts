@@ -397,6 +397,8 @@ export class Executor {
   /** Write the result: GCE header, RX chain (unless computed in place), every replica; the work done. */
   private deliver(plan: CcePlan, r: CceResult): Done {
     const { header, outBytes } = r;
+    // Computed in place (destination): the kernel has written all of the span.
+    if (r.inPlace) this.ctx.memory.overwritten(numberAt(plan.rx[0] as Segment), outBytes);
     if (header && plan.gce)
       this.write(header.desc, header.addr, gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
     if (!r.inPlace || plan.replicas.length > 0) {
@@ -584,20 +586,24 @@ export class Executor {
 
   /**
    * Point `into` at the destination in place when it is one writable span of plain memory (already
-   * checked; a page never written is allocated now); false otherwise.
+   * checked; a page never written is allocated now); false otherwise. What is stale in the span is
+   * not set first: the kernel writes every byte of it (outBytes = elements × the output's bytes)
+   * after every source is read (each source read sets its own span, so one that overlaps the
+   * destination reads right), and {@link deliver} then reports it overwritten; a fault before the
+   * kernel (every destination is checked first, a source read) leaves it untouched and still stale.
    */
   private destination(rx: readonly Segment[], outBytes: number, into: Mutable<Place>): boolean {
     const only = rx.length === 1 ? (rx[0] as Segment) : undefined;
     if (!only || only.len !== outBytes) return false;
     const a = numberAt(only);
-    const page = this.ctx.memory.pageAt(a, only.len);
+    const page = this.ctx.memory.pageToOverwrite(a, only.len);
     if (page !== undefined) {
       into.bytes = page;
       into.byteOffset = pageOffset(a);
       return true;
     }
     try {
-      const view = this.ctx.memory.poke(only.addr, only.len, "write");
+      const view = this.ctx.memory.poke(only.addr, only.len, "write", true);
       if (view === undefined) return false;
       into.bytes = view;
       into.byteOffset = 0;
@@ -644,7 +650,8 @@ export class Executor {
   private checkWrites(segs: readonly Segment[]): void {
     for (const s of segs) {
       // An allocated page of plain memory (memory's number fast path) takes any write.
-      if (this.ctx.memory.pageAt(numberAt(s), s.len) !== undefined) continue;
+      // A test only: what is stale there stays so until the write (pageToOverwrite).
+      if (this.ctx.memory.pageToOverwrite(numberAt(s), s.len) !== undefined) continue;
       try {
         checkWritable(this.ctx.memory, s.addr, s.len);
       } catch (e) {

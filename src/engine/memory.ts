@@ -217,17 +217,44 @@ export class DeviceMemory {
    * that region is plain memory; undefined otherwise (then peek / poke, which also name a fault).
    */
   pageAt(a: number, len: number): Uint8Array | undefined {
+    const page = this.pageToOverwrite(a, len);
+    // As peek / poke: the span is handed out, so what is still stale in it is set first.
+    if (page !== undefined) this.settleAt(page, a, len);
+    return page;
+  }
+
+  /**
+   * {@link pageAt} for a span the caller only tests for (is it an allocated page of plain memory?)
+   * or overwrites whole, and then reports with {@link overwritten}: what is still stale in it is
+   * left so (setting it costs as much as the write that covers it). Reading the span through this
+   * page before it is overwritten reads stale bytes: read through pageAt / peek, which set them.
+   */
+  pageToOverwrite(a: number, len: number): Uint8Array | undefined {
     // lastLo / lastHi are exact Numbers below 2^53 (regionOf), so `a` is exact when inside them.
     if (!(a >= this.lastLo && a + len <= this.lastHi)) return undefined;
     const r = this.lastRegion as Region;
     if (r.onRead32 !== undefined || r.onWrite32 !== undefined) return undefined;
     const pageNo = Math.floor(a / PAGE_BYTES);
-    const off = a - pageNo * PAGE_BYTES;
-    if (off + len > PAGE_BYTES) return undefined;
+    if (a - pageNo * PAGE_BYTES + len > PAGE_BYTES) return undefined;
+    return this.pages.get(pageNo);
+  }
+
+  /**
+   * [a, a + len), one allocated page's (from {@link pageToOverwrite} or an overwriting
+   * {@link poke}), has just been written whole through a view: nothing there is stale any more.
+   */
+  overwritten(a: number, len: number): void {
+    const pageNo = Math.floor(a / PAGE_BYTES);
     const page = this.pages.get(pageNo);
-    // As peek / poke: the span is handed out, so what is still stale in it is set first.
-    if (page !== undefined) this.lazy.settle(pageNo, page, off, off + len);
-    return page;
+    const off = a - pageNo * PAGE_BYTES;
+    if (page !== undefined) this.lazy.written(pageNo, page, off, off + len);
+  }
+
+  /** Set what is still stale in [a, a + len) of `page` (lazy-clear.ts). */
+  private settleAt(page: Uint8Array, a: number, len: number): void {
+    const pageNo = Math.floor(a / PAGE_BYTES);
+    const off = a - pageNo * PAGE_BYTES;
+    this.lazy.settle(pageNo, page, off, off + len);
   }
 
   /** Copy `data` into device memory at `addr`. */
@@ -282,10 +309,11 @@ export class DeviceMemory {
   /**
    * A writable view of [addr, addr + len) when it is plain memory inside one page (allocated now if
    * it was never written); undefined otherwise (MMIO, a page boundary). Writing through the view is
-   * a write to device memory: check the span first (`regionOf` with "write").
+   * a write to device memory: check the span first (`regionOf` with "write"). With `overwrite`, the
+   * caller writes the whole span and then reports it ({@link overwritten}): its stale bytes are not set.
    * @throws MemoryFault as {@link write}.
    */
-  poke(addr: bigint, len: number, what = "write"): Uint8Array | undefined {
+  poke(addr: bigint, len: number, what = "write", overwrite = false): Uint8Array | undefined {
     const region = this.regionOf(addr, len, what);
     if (region.onWrite32) return undefined;
     const a = Number(addr);
@@ -294,7 +322,7 @@ export class DeviceMemory {
     if (off + len > PAGE_BYTES) return undefined;
     const pageNo = (a - off) / PAGE_BYTES;
     const page = this.pages.get(pageNo) ?? this.allocate(pageNo);
-    this.lazy.settle(pageNo, page, off, off + len);
+    if (!overwrite) this.lazy.settle(pageNo, page, off, off + len);
     return page.subarray(off, off + len);
   }
 

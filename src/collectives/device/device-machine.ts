@@ -122,7 +122,8 @@ export class DeviceMachine {
     readonly opts: MachineOptions,
   ) {
     checkDeviceRanks(plan.ranks, profile, plan.lnc);
-    this.device = new Device(profile, { overflow: opts.overflow });
+    // The events go to `events` (with their legs) from each run()'s report: the device keeps none.
+    this.device = new Device(profile, { overflow: opts.overflow, keepEvents: false });
     const { srSeed } = opts;
     this.rings = new VringPool(this.device, {
       ...RING_AREA,
