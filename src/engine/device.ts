@@ -439,8 +439,9 @@ export class Device {
    */
   private locate(addr: bigint): Located | undefined {
     // Number arithmetic and no closure: a doorbell and two head reads per packet come through here.
-    const engine = this.engineOf(addr);
-    const off = Number(addr - SDMA_CSR_BASE) - engine * this.engineStride;
+    const rel = Number(addr - SDMA_CSR_BASE);
+    const engine = this.engineOf(rel);
+    const off = rel - engine * this.engineStride;
     const block = this.profile.queuesPerEngine * QUEUE_BLOCK_BYTES;
     const name =
       off >= M2S_QUEUES_OFFSET && off < M2S_QUEUES_OFFSET + block
@@ -464,17 +465,20 @@ export class Device {
     return at;
   }
 
-  /** Which engine's register space `addr` is in (its offset there: the rest of engine × stride). */
-  private engineOf(addr: bigint): number {
-    // The window is engines × stride bytes above SDMA_CSR_BASE: exact as a Number.
-    return Math.floor(Number(addr - SDMA_CSR_BASE) / this.engineStride);
+  /**
+   * Which engine's register space the byte `rel` bytes above SDMA_CSR_BASE is in (its offset there:
+   * the rest of engine × stride). The window is engines × stride bytes: exact as a Number.
+   */
+  private engineOf(rel: number): number {
+    return Math.floor(rel / this.engineStride);
   }
 
   /** A udma_qos_ctrl write sets its queue's class (Trn3; elsewhere the register is only stored). */
   private qosWrite(addr: bigint, v: number): void {
     if (!this.qosClass) return;
-    const engine = this.engineOf(addr);
-    const off = Number(addr - SDMA_CSR_BASE) - engine * this.engineStride;
+    const rel = Number(addr - SDMA_CSR_BASE);
+    const engine = this.engineOf(rel);
+    const off = rel - engine * this.engineStride;
     const queue = qosQueueAt(off, this.profile.queuesPerEngine);
     if (queue !== undefined) this.qosClass[engine * this.profile.queuesPerEngine + queue] = qosClassOf(v);
   }

@@ -80,8 +80,11 @@ class TemplateChain implements EncodedChain {
       if (at === NO_ADDRESS) continue;
       const a = (this.addrOf[k] === 0 ? sources : dests)[this.addrIndex[k] as number];
       if (typeof a !== "bigint" || a < 0n || a > U64_MAX) return false;
-      this.words[at] = Number(BigInt.asUintN(32, a));
-      this.words[at + 1] = Number(a >> 32n);
+      // Split through the exact Number below 2^53 (no bigint made); the bigint ops past it.
+      const n = Number(a);
+      const safe = n <= Number.MAX_SAFE_INTEGER;
+      this.words[at] = safe ? n % 2 ** 32 : Number(BigInt.asUintN(32, a));
+      this.words[at + 1] = safe ? Math.floor(n / 2 ** 32) : Number(a >> 32n);
     }
     return true;
   }

@@ -6,7 +6,7 @@
  * the doorbell. A packet that does not fit is refused whole (spec/packet-model.ts).
  */
 import { FieldError } from "../bits/errors.js";
-import type { DeviceMemory } from "../engine/memory.js";
+import { type DeviceMemory, pageOffset } from "../engine/memory.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { RegisterFile } from "../hal/register-file.js";
 import { queueRegisterAddress } from "../spec/address-map.js";
@@ -66,7 +66,12 @@ export class DescriptorRing {
     readonly slots: number,
     private readonly headAddr: bigint,
     private readonly registers: RegisterFile,
-  ) {}
+  ) {
+    this.baseNumber = Number(base);
+  }
+
+  /** The base as a Number for memory's fast path (inexact past 2^53, where no region's fast path is). */
+  private readonly baseNumber: number;
 
   /** Slots the host may fill now: al_udma_available_get, one slot always kept empty. */
   available(): number {
@@ -110,11 +115,16 @@ export class DescriptorRing {
     while (k < count) {
       // One view over the run of slots up to the ring's end (plain memory in one page), else a slot at a time.
       const run = Math.min(count - k, this.slots - this.tail);
-      const at = this.base + BigInt(this.tail * DESCRIPTOR_BYTES);
-      const view = memory.poke(at, run * DESCRIPTOR_BYTES, RING_WRITE[this.side]);
+      const len = run * DESCRIPTOR_BYTES;
+      // Memory's number fast path first: the page itself, no view nor bigint made.
+      const a = this.baseNumber + this.tail * DESCRIPTOR_BYTES;
+      const page = memory.pageAt(a, len);
+      const at = page ? 0n : this.base + BigInt(this.tail * DESCRIPTOR_BYTES);
+      const view = page ?? memory.poke(at, len, RING_WRITE[this.side]);
+      const from = page ? pageOffset(a) : 0;
       for (let j = 0; j < run; j++, k++) {
         const out = view ?? new Uint8Array(DESCRIPTOR_BYTES);
-        const o = view ? j * DESCRIPTOR_BYTES : 0;
+        const o = view ? from + j * DESCRIPTOR_BYTES : 0;
         putWord(out, o, ((words[4 * k] as number) | (phaseBits[4 * k + this.phase] as number)) >>> 0);
         putWord(out, o + 4, words[4 * k + 1] as number);
         putWord(out, o + 8, words[4 * k + 2] as number);
