@@ -263,11 +263,15 @@ export class Executor {
   /** A plain copy; then, MARIANA, the embedded-semaphore writes its RX descriptors carry. */
   private copy(plan: CopyPlan, engine: number): Done {
     const total = plan.tx.reduce((n, s) => n + s.len, 0);
-    const buf = this.scratch.staging(total);
+    // One segment to one: page to page (direct), else through staging.
+    const direct = this.directCopy(plan);
+    const buf = direct ?? this.scratch.staging(total);
     let off = 0;
-    for (const s of plan.tx) {
-      this.read(s.desc, s.addr, buf.subarray(off, off + s.len));
-      off += s.len;
+    if (direct === undefined) {
+      for (const s of plan.tx) {
+        this.read(s.desc, s.addr, buf.subarray(off, off + s.len));
+        off += s.len;
+      }
     }
     this.checkWrites(plan.rx);
     const sems: SemWrite[] = [];
@@ -276,10 +280,39 @@ export class Executor {
       if (w) sems.push(w);
     }
     this.checkWrites(sems);
-    this.scatter(plan.rx, buf.subarray(0, total));
+    if (!direct || !this.overwrite(plan.rx[0] as Segment, direct))
+      this.scatter(plan.rx, buf.subarray(0, total));
     // strong_ord_wr: each semaphore changes only after all of the packet's data has landed.
     for (const w of sems) this.writeU32(w.desc, w.addr, w.value);
     return doneOf("copy", undefined, total, total, plan.tx.length, plan.rx.length);
+  }
+
+  /**
+   * A copy of one TX segment to one RX segment of as many bytes: the source in place, when it lies
+   * in an allocated page of plain memory (so reading it cannot fault); else undefined. One RX
+   * segment only: its one write copies as if through a buffer when the spans overlap (TypedArray
+   * set), where a chain's first write could change what a later one reads.
+   */
+  private directCopy(plan: CopyPlan): Uint8Array | undefined {
+    if (plan.tx.length !== 1 || plan.rx.length !== 1) return undefined;
+    const s = plan.tx[0] as Segment;
+    if ((plan.rx[0] as Segment).len !== s.len) return undefined;
+    const a = numberAt(s);
+    const page = this.ctx.memory.pageAt(a, s.len);
+    return page?.subarray(pageOffset(a), pageOffset(a) + s.len);
+  }
+
+  /**
+   * Write `data` over the whole of a checked segment in an allocated page of plain memory, with no
+   * view made and nothing stale set first (pageToOverwrite); false when it is not such a page.
+   */
+  private overwrite(d: Segment, data: Uint8Array): boolean {
+    const b = numberAt(d);
+    const page = this.ctx.memory.pageToOverwrite(b, d.len);
+    if (page === undefined) return false;
+    page.set(data, pageOffset(b));
+    this.ctx.memory.overwritten(b, d.len);
+    return true;
   }
 
   /** A compute packet: the result (decompressed, or reduced from the sources), then delivered. */

@@ -102,3 +102,20 @@ describe("a destination on a page still stale reads as one written out in full",
     }
   }
 });
+
+describe("a copy whose source and destination overlap", () => {
+  for (const shift of [16, -16]) {
+    it(`moves the source's bytes as they were before the packet (destination ${shift} bytes on)`, () => {
+      const dev = new Device("trn2");
+      const bytes = Uint8Array.from({ length: 128 }, (_, i) => i + 1);
+      dev.memory.write(DST, bytes);
+      const to = DST + 32n + BigInt(shift);
+      new QueueWriter(dev, 0, 0, RING_TX, RING_RX, 32).post({
+        tx: [txData(DST + 32n, 64, DEFAULT_COPY_META)],
+        rx: [rxData(to, 64)],
+      });
+      expect(dev.run().faults).toEqual([]);
+      expect(dev.memory.read(to, 64)).toEqual(bytes.subarray(32, 96));
+    });
+  }
+});
