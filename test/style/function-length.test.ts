@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 const SRC = join(import.meta.dirname, "../../src");
 const MAX_LINES = 80;
 
-
 function longFunctions(file: string): string[] {
   const text = readFileSync(join(SRC, file), "utf8");
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -23,8 +22,7 @@ function longFunctions(file: string): string[] {
         n.name?.getText(sf) ??
         (ts.isVariableDeclaration(n.parent) ? n.parent.name.getText(sf) : "<anonymous>");
       const id = `${file.replaceAll("\\", "/")} ${name}`;
-      if (last - first + 1 > MAX_LINES)
-        out.push(`${id} (${last - first + 1} lines, line ${first + 1})`);
+      if (last - first + 1 > MAX_LINES) out.push(`${id} (${last - first + 1} lines, line ${first + 1})`);
     }
     ts.forEachChild(n, visit);
   };
