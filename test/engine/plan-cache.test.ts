@@ -5,15 +5,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/index.js";
-import { Device, HBM_BASE, PlanCache, planPacket, toDescriptor } from "../../src/engine/index.js";
+import { type Device, HBM_BASE, PlanCache, planPacket, toDescriptor } from "../../src/engine/index.js";
 import {
   addDmaPacketCce,
   type CceRequest,
   fmaInfo,
-  Vring,
+  type Vring,
   type WrittenDescriptor,
 } from "../../src/runtime/index.js";
 import { Dtype, KbinDmaDescOp } from "../../src/spec/index.js";
+import { deviceVring } from "../runtime/fixtures.js";
 
 const A = HBM_BASE + 0x100_0000n;
 const B = HBM_BASE + 0x110_0000n;
@@ -21,18 +22,9 @@ const DST = HBM_BASE + 0x200_0000n;
 const f32Bytes = (...v: number[]) => new Uint8Array(Float32Array.from(v).buffer);
 const f32Of = (b: Uint8Array) => Array.from(new Float32Array(b.slice().buffer));
 
+/** A device and a 64-slot vring (the runtime fixtures'), with two FP32 sources written. */
 function machine(): { dev: Device; vring: Vring } {
-  const dev = new Device("trn2");
-  const vring = new Vring({
-    profile: dev.profile,
-    memory: dev.memory,
-    registers: dev.regs,
-    engine: 0,
-    queue: 0,
-    txBase: HBM_BASE,
-    rxBase: HBM_BASE + 0x1000n,
-    slots: 64,
-  });
+  const { dev, vring } = deviceVring();
   dev.memory.write(A, f32Bytes(1, -2, 3, -4));
   dev.memory.write(B, f32Bytes(5, 6, -7, -8));
   return { dev, vring };

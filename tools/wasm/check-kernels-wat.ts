@@ -61,6 +61,23 @@ const vrotl = (x: string, k: number) =>
   `(v128.or (i32x4.shl ${x} (i32.const ${k})) (i32x4.shr_u ${x} (i32.const ${32 - k})))`;
 
 /** $w ← the next word of each lane's xoshiro128** stream (the output function of the states $s0–$s3). */
+/** The four SIMD lanes' xoshiro states, loaded from and stored back to the module's LANES block. */
+const LOAD_LANES = [0, 1, 2, 3]
+  .map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (i32.const 0)))`)
+  .join("\n    ");
+const SAVE_LANES = [0, 1, 2, 3]
+  .map((i) => `(v128.store offset=${L.LANES + 16 * i} (i32.const 0) ${get(`s${i}`)})`)
+  .join("\n    ");
+
+/** Lane k writes its `len` codes of `width` bytes from out + k·len·width: k1..k3, the cursor and the end. */
+function laneStarts(width: 1 | 2 | 4): string {
+  return `(local.set $k1 (i32.shl (local.get $len) (i32.const ${SHIFT[width]})))
+    (local.set $k2 (i32.shl (local.get $k1) (i32.const 1)))
+    (local.set $k3 (i32.add (local.get $k2) (local.get $k1)))
+    (local.set $p (local.get $out))
+    (local.set $end (i32.add (local.get $out) (local.get $k1)))`;
+}
+
 const LANE_WORD = `(local.set $w (i32x4.mul ${get("s1")} ${i32x4(5)}))
         (local.set $w (i32x4.mul ${vrotl(get("w"), 7)} ${i32x4(9)}))`;
 
@@ -84,9 +101,6 @@ const LANE_STEP = `(local.set $t (i32x4.shl ${get("s1")} (i32.const 9)))
  * lanes' states are written back (lane 3's is then the stream's state after the tile).
  */
 function genX4Function(width: 1 | 2 | 4): string {
-  const lanes = [0, 1, 2, 3];
-  const load = lanes.map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (i32.const 0)))`);
-  const save = lanes.map((i) => `(v128.store offset=${L.LANES + 16 * i} (i32.const 0) ${get(`s${i}`)})`);
   const code = (lane: number) => {
     const at = lane === 0 ? get("p") : `(i32.add ${get("p")} ${get(`k${lane}`)})`;
     return `(${STORE[width]} ${at} (${LOAD[width]} offset=${L.TABLE} (i32x4.extract_lane ${lane} ${get("lo")})))`;
@@ -96,24 +110,20 @@ function genX4Function(width: 1 | 2 | 4): string {
     (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $t v128) (local $w v128)
     (local $lo v128) (local $sp v128)
     (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
-    ${load.join("\n    ")}
+    ${LOAD_LANES}
     (local.set $sp (i32x4.splat (local.get $span)))
-    (local.set $k1 (i32.shl (local.get $len) (i32.const ${SHIFT[width]})))
-    (local.set $k2 (i32.shl (local.get $k1) (i32.const 1)))
-    (local.set $k3 (i32.add (local.get $k2) (local.get $k1)))
-    (local.set $p (local.get $out))
-    (local.set $end (i32.add (local.get $out) (local.get $k1)))
+    ${laneStarts(width)}
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
         ${LANE_WORD}
         ;; the code numbers as byte offsets into the table
         (local.set $lo (i32x4.shl ${LANE_CODE} (i32.const ${SHIFT[width]})))
-        ${lanes.map(code).join("\n        ")}
+        ${[0, 1, 2, 3].map(code).join("\n        ")}
         ${LANE_STEP}
         (local.set $p (i32.add (local.get $p) (i32.const ${width})))
         (br $next)))
-    ${save.join("\n    ")})`;
+    ${SAVE_LANES})`;
 }
 
 /**
@@ -167,9 +177,6 @@ function packStore(a: Arith): string {
  * (check-kernels.ts), with `len` a multiple of 4.
  */
 function genArithX4Function(a: Arith): string {
-  const lanes = [0, 1, 2, 3];
-  const load = lanes.map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (i32.const 0)))`);
-  const save = lanes.map((i) => `(v128.store offset=${L.LANES + 16 * i} (i32.const 0) ${get(`s${i}`)})`);
   const v = `(i32x4.sub ${LANE_CODE} ${get("offv")})`;
   const step = (u: number) => `${LANE_WORD}
         (local.set $c${u} ${a.float ? `(f32x4.convert_i32x4_s ${v})` : v})
@@ -180,22 +187,18 @@ function genArithX4Function(a: Arith): string {
     (local $v v128) (local $sp v128) (local $offv v128)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
     (local $p i32) (local $end i32) (local $k1 i32) (local $k2 i32) (local $k3 i32)
-    ${load.join("\n    ")}
+    ${LOAD_LANES}
     (local.set $sp (i32x4.splat (local.get $span)))
     (local.set $offv (i32x4.splat (local.get $off)))
-    (local.set $k1 (i32.shl (local.get $len) (i32.const ${SHIFT[a.width]})))
-    (local.set $k2 (i32.shl (local.get $k1) (i32.const 1)))
-    (local.set $k3 (i32.add (local.get $k2) (local.get $k1)))
-    (local.set $p (local.get $out))
-    (local.set $end (i32.add (local.get $out) (local.get $k1)))
+    ${laneStarts(a.width)}
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        ${lanes.map(step).join("\n        ")}
+        ${[0, 1, 2, 3].map(step).join("\n        ")}
         ${packStore(a)}
         (local.set $p (i32.add (local.get $p) (i32.const ${4 * a.width})))
         (br $next)))
-    ${save.join("\n    ")})`;
+    ${SAVE_LANES})`;
 }
 
 /**
