@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Device, HBM_BASE } from "../../src/engine/index.js";
 import { wasmKernelsRun } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/index.js";
+import { bytesOf } from "./helpers/operands.js";
 import { ccePacket, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
 
@@ -12,16 +13,6 @@ const N = 1000;
 const A = HBM_BASE + 0x100_0000n;
 const B = A + 0x10_0000n;
 const MIB = 1n << 20n;
-
-function bytesOf(n: number, seed: number): Uint8Array {
-  const b = new Uint8Array(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    b[i] = x >>> 24;
-  }
-  return b;
-}
 
 /**
  * Run one FMA packet of `dt`: the kernels it ran. With `fillArena`, the first arena is filled after

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { Device, HBM_BASE } from "../../src/engine/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/index.js";
+import { bytesOf } from "./helpers/operands.js";
 import { ccePacket, type Op, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
 
@@ -11,16 +12,6 @@ const RING_TX = HBM_BASE + 0x100000n;
 const RING_RX = HBM_BASE + 0x200000n;
 const MIB = 1n << 20n;
 const N = 1000;
-
-function bytesOf(n: number, seed: number): Uint8Array {
-  const b = new Uint8Array(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    b[i] = x >>> 24;
-  }
-  return b;
-}
 
 /**
  * Reduce three sources at `at` into `dest` and compare with the numerics reference of the bytes the

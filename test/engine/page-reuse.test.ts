@@ -17,6 +17,17 @@ function memory(): DeviceMemory {
   return m;
 }
 
+/** A memory whose first pages are taken from a released memory that filled them with 0xff. */
+function reused(): DeviceMemory {
+  releaseFreeArenas();
+  const a = memory();
+  a.fill(0x1000n, 4 * PAGE_BYTES, 0xff);
+  a.release();
+  return memory();
+}
+/** Device page p (page 0 starts below the region) at byte `off`. */
+const at = (page: number, off: number) => BigInt((page + 1) * PAGE_BYTES + off);
+
 describe("DeviceMemory.fill", () => {
   it("sets a span across pages in place, leaving its neighbours", () => {
     const m = memory();
@@ -72,17 +83,6 @@ describe("release and reuse", () => {
 });
 
 describe("reused pages read as zero past partial writes, in order or not", () => {
-  /** A memory whose first pages are taken from a released memory that filled them with 0xff. */
-  function reused(): DeviceMemory {
-    releaseFreeArenas();
-    const a = memory();
-    a.fill(0x1000n, 4 * PAGE_BYTES, 0xff);
-    a.release();
-    return memory();
-  }
-  // Device page p (≥ 1: page 0 starts below the region) at byte `off`.
-  const at = (page: number, off: number) => BigInt((page + 1) * PAGE_BYTES + off);
-
   it("tiles written from a page's start: the rest of the page reads as zero (read, peek, poke)", () => {
     const m = reused();
     m.write(at(0, 0), new Uint8Array(100).fill(1));
@@ -110,14 +110,6 @@ describe("reused pages read as zero past partial writes, in order or not", () =>
 });
 
 describe("stale bytes are set only where an access reaches them (engine/lazy-clear.ts)", () => {
-  function reused(): DeviceMemory {
-    releaseFreeArenas();
-    const a = memory();
-    a.fill(0x1000n, 4 * PAGE_BYTES, 0xff);
-    a.release();
-    return memory();
-  }
-  const at = (page: number, off: number) => BigInt((page + 1) * PAGE_BYTES + off);
   const K = 64 << 10;
 
   it("four channels' packets 256 KiB apart, written in rounds: every gap reads zero, every write its bytes", () => {

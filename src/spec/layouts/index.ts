@@ -19,33 +19,40 @@ import {
   GCE_META,
   MIN_MAX_META,
   REPLICATION_META,
+  REPLICATION_META_CLASS,
   TRANSPOSE_META,
 } from "./meta-ctrl.js";
 import { UDMA_RX, UDMA_TX, UDMA_TX_META } from "./udma.js";
 
-export { CCE_INFO } from "./cce-info.js";
-export {
-  FMA_DESC,
-  GRADIENT_DESC,
-  MIN_MAX_DESC,
-  REPLICATION_DESC,
-  SEED_INIT_DESC,
-  TRANSPOSE_DESC,
-} from "./descriptors.js";
-export { EMBEDDED_SEM, EMBEDDED_SEM_W1 } from "./embedded-sem.js";
-export { ADDR4, EVENTS, HEADER, PSEUDO_ADDR8_TENSOR2D, S3D3, TENSOR3D } from "./isa.js";
 export {
   ADD_META,
+  ADDR4,
+  CCE_INFO,
   COPY_META,
+  EMBEDDED_SEM,
+  EMBEDDED_SEM_W1,
+  EVENTS,
   EXT_META,
+  FMA_DESC,
   FMA_META,
   GCE_META,
+  GRADIENT_DESC,
+  HEADER,
+  MIN_MAX_DESC,
   MIN_MAX_META,
+  PSEUDO_ADDR8_TENSOR2D,
+  REPLICATION_DESC,
   REPLICATION_META,
   REPLICATION_META_CLASS,
+  S3D3,
+  SEED_INIT_DESC,
+  TENSOR3D,
+  TRANSPOSE_DESC,
   TRANSPOSE_META,
-} from "./meta-ctrl.js";
-export { UDMA_RX, UDMA_TX, UDMA_TX_META } from "./udma.js";
+  UDMA_RX,
+  UDMA_TX,
+  UDMA_TX_META,
+};
 
 /** Every layout, in the order `sdmakit layouts` lists them. */
 export const LAYOUTS: readonly Layout[] = [
