@@ -132,46 +132,44 @@ const joinHalves = (lo: string, hi: string) =>
   `(i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 ${lo} ${hi})`;
 
 /**
- * One half (two lanes) of an FMA: $s<h> ← the double sum x·scale + q (x·scale exact in a double,
- * q the accumulator as doubles) and $e<h> ← its exact rounding error (TwoSum).
+ * One half (two lanes) of an FMA: $p<h> ← x·scale (exact in a double), $s<h> ← the double sum
+ * x·scale + q<h> (the accumulator as doubles), and $w<h> ← lanes where the demote may round twice.
+ * The sum is exact iff both s − p = q and s − q = p (Fast2Sum: with the larger operand subtracted
+ * the difference is exact, so an inexact s fails one of the two); an inexact sum can round twice
+ * only on a grid point no finer than FP32's midpoints (low 28 bits of the double zero): no FP32
+ * midpoint lies between the exact sum and its nearest double unless that double is the midpoint.
  */
-function fmaHalf(x: string, q: string, scale: string, h: "l" | "h"): string {
+function fmaHalf(x: string, h: "l" | "h"): string {
+  const [p, q, s] = [get(`p${h}`), get(`q${h}`), get(`s${h}`)];
+  const exact = `(v128.and (f64x2.eq (f64x2.sub ${s} ${p}) ${q}) (f64x2.eq (f64x2.sub ${s} ${q}) ${p}))`;
+  const grid = `(v128.and ${s} (v128.const i64x2 0x0fffffff 0x0fffffff))`;
   return [
-    set("p", `(f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get(scale)})`),
-    set("q", q),
-    set(`s${h}`, `(f64x2.add ${get("p")} ${get("q")})`),
-    set("t", `(f64x2.sub ${get(`s${h}`)} ${get("p")})`),
-    set(
-      `e${h}`,
-      `(f64x2.add (f64x2.sub ${get("p")} (f64x2.sub ${get(`s${h}`)} ${get("t")})) (f64x2.sub ${get("q")} ${get("t")}))`,
-    ),
+    set(`p${h}`, `(f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get("scale2")})`),
+    set(`s${h}`, `(f64x2.add ${p} ${q})`),
+    set(`w${h}`, `(i64x2.eq (v128.or ${grid} ${exact}) (v128.const i64x2 0 0))`),
   ].join("\n        ");
 }
 
 /**
- * The double sum $s<h> made round-to-odd from its exact error $e<h>: inexact (e ≠ 0, not NaN) with
- * an even last bit → one ulp towards the exact sum.
+ * The double sum $s<h> made round-to-odd (the rare lanes of fmaHalf): its exact error e (TwoSum),
+ * then inexact (e ≠ 0, not NaN) with an even last bit → one ulp towards the exact sum.
  */
 function roundToOdd(h: "l" | "h"): string {
-  const s = get(`s${h}`);
-  const e = get(`e${h}`);
-  return set(
-    `s${h}`,
-    `(i64x2.add ${s} (v128.and
+  const [p, q, s] = [get(`p${h}`), get(`q${h}`), get(`s${h}`)];
+  const e = get("e");
+  return `${set("t", `(f64x2.sub ${s} ${p})`)}
+          ${set("e", `(f64x2.add (f64x2.sub ${p} (f64x2.sub ${s} ${get("t")})) (f64x2.sub ${q} ${get("t")}))`)}
+          ${set(
+            `s${h}`,
+            `(i64x2.add ${s} (v128.and
           (v128.and (v128.or (f64x2.lt ${e} (v128.const f64x2 0 0)) (f64x2.gt ${e} (v128.const f64x2 0 0)))
             (i64x2.eq (v128.and ${s} (v128.const i64x2 1 1)) (v128.const i64x2 0 0)))
           (v128.or (v128.xor (f64x2.gt ${e} (v128.const f64x2 0 0)) (f64x2.gt ${s} (v128.const f64x2 0 0))) (v128.const i64x2 1 1))))`,
-  );
+          )}`;
 }
 
-/**
- * Lanes of $s<h> where the demote could round twice: the double sum is inexact (e ≠ 0) and sits on
- * a grid point no finer than FP32's midpoints (low 28 bits of the double zero). Elsewhere the
- * demote is the one correct rounding: no FP32 midpoint lies between the exact sum and its nearest
- * double unless that double is the midpoint.
- */
-const doubleRounding = (h: "l" | "h") =>
-  `(v128.and (f64x2.ne ${get(`e${h}`)} (v128.const f64x2 0 0)) (i64x2.eq (v128.and ${get(`s${h}`)} (v128.const i64x2 0x0fffffff 0x0fffffff)) (v128.const i64x2 0 0)))`;
+/** x·scale rounded once to FP32 (the FP32 multiply rounds the exact product), + 0: a −0 product becomes +0 as x·scale + (+0) does. */
+const scaledF32 = (x: string, scale: string) => `(f32x4.add (f32x4.mul ${x} ${get(scale)}) ${v(0)})`;
 
 /**
  * $x combined with the accumulator into $r, every NaN written as 0x7fc00000 (alu.ts MODEL "NaN
@@ -183,7 +181,7 @@ const doubleRounding = (h: "l" | "h") =>
  * fma.ts gets the same bits another way. The rare branch is on "inexact and on a midpoint", which
  * neither ordinary data (inexact, off the grid) nor exact sums (on the grid, exact) take.
  */
-function combine(c: Combine, at: At, acc: Kernel["acc"], scale = "scale2"): string {
+function combine(c: Combine, at: At, acc: Kernel["acc"]): string {
   if (c === "pass") return set("r", get("x"));
   const a =
     acc === "first"
@@ -195,28 +193,14 @@ function combine(c: Combine, at: At, acc: Kernel["acc"], scale = "scale2"): stri
           : `(v128.load${offset(at, 4)} ${get("acc")})`;
   let r: string;
   if (c === "load") r = set("r", get("x"));
-  else if (c === "scale") {
-    // FMA into a +0 accumulator: x·scale is exact in a double, so one demote is its one rounding;
-    // adding +0 turns a −0 product into +0 as x·scale + (+0) does.
-    const product = (x: string) =>
-      `(f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get(scale)}))`;
-    r = set("r", `(f32x4.add ${joinHalves(product(get("x")), product(high(get("x"))))} ${v(0)})`);
-  } else if (c !== "fma") r = set("r", `(f32x4.${c} ${a} ${get("x")})`);
+  else if (c === "scale") r = set("r", scaledF32(get("x"), "scale32"));
+  else if (c !== "fma") r = set("r", `(f32x4.${c} ${a} ${get("x")})`);
   else {
     r = [
-      ...(acc === "first"
-        ? []
-        : [
-            set("a", a),
-            set("ql", `(f64x2.promote_low_f32x4 ${get("a")})`),
-            set("qh", `(f64x2.promote_low_f32x4 ${high(get("a"))})`),
-          ]),
-      fmaHalf(get("x"), get("ql"), scale, "l"),
-      fmaHalf(high(get("x")), get("qh"), scale, "h"),
-      rarely(
-        `(v128.or ${doubleRounding("l")} ${doubleRounding("h")})`,
-        `${roundToOdd("l")}\n          ${roundToOdd("h")}`,
-      ),
+      ...(acc === "first" ? [] : [set("a", a), ...promoted("a")]),
+      fmaHalf(get("x"), "l"),
+      fmaHalf(high(get("x")), "h"),
+      rarely(`(v128.or ${get("wl")} ${get("wh")})`, `${roundToOdd("l")}\n          ${roundToOdd("h")}`),
       set(
         "r",
         joinHalves(`(f32x4.demote_f64x2_zero ${get("sl")})`, `(f32x4.demote_f64x2_zero ${get("sh")})`),
@@ -386,15 +370,19 @@ export function group(k: Kernel, at: At, drawn?: string): string {
     .join("\n        ");
 }
 
+/** The FP32 lanes of local `x` as doubles in $ql (lanes 0, 1) and $qh (lanes 2, 3). */
+const promoted = (x: string) => [
+  set("ql", `(f64x2.promote_low_f32x4 ${get(x)})`),
+  set("qh", `(f64x2.promote_low_f32x4 ${high(get(x))})`),
+];
+
 /**
- * The first source of a two-source FMA, $x, scaled into the +0 start as doubles in $ql / $qh:
- * x·scale0 exact in a double, one demote (the one rounding), back to a double, + 0 (a −0 product
- * becomes +0). Its NaN needs no canonical bits: it makes the result NaN, which is made canonical.
+ * The first source of a two-source FMA, $x, scaled into the +0 start (its one rounding) and held
+ * as doubles in $ql / $qh. Its NaN needs no canonical bits: it makes the result NaN, which is made
+ * canonical.
  */
 function firstScaled(): string {
-  const q = (x: string) =>
-    `(f64x2.add (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 ${x}) ${get("scale02")}))) (v128.const f64x2 0 0))`;
-  return `${set("ql", q(get("x")))}\n        ${set("qh", q(high(get("x"))))}`;
+  return [set("a", scaledF32(get("x"), "scale032")), ...promoted("a")].join("\n        ");
 }
 
 /** Whether `k` runs as wide blocks (wide.ts): a two-source ADD / MIN / MAX of bf16 or a narrow float. */
@@ -431,7 +419,7 @@ function kernel(k: Kernel): string {
   const locals = [
     "(local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)",
     fma
-      ? "(local $a v128) (local $p v128) (local $q v128) (local $t v128) (local $sl v128) (local $el v128) (local $sh v128) (local $eh v128) (local $ql v128) (local $qh v128) (local $scale2 v128) (local $scale02 v128)"
+      ? "(local $a v128) (local $t v128) (local $e v128) (local $pl v128) (local $ph v128) (local $ql v128) (local $qh v128) (local $sl v128) (local $sh v128) (local $wl v128) (local $wh v128) (local $scale2 v128) (local $scale32 v128) (local $scale032 v128)"
       : "",
     k.acc === "constant" ? "(local $kv v128)" : "",
     codes ? "(local $ov v128) (local $iv v128)" : "",
@@ -446,8 +434,12 @@ function kernel(k: Kernel): string {
     .filter((p) => p !== "")
     .join("\n    ");
   const setup = [
-    fma ? "(local.set $scale2 (f64x2.splat (local.get $scale)))" : "",
-    k.acc === "first" && k.combine === "fma" ? "(local.set $scale02 (f64x2.splat (local.get $scale0)))" : "",
+    fma
+      ? "(local.set $scale2 (f64x2.splat (local.get $scale))) (local.set $scale32 (f32x4.splat (f32.demote_f64 (local.get $scale))))"
+      : "",
+    k.acc === "first" && k.combine === "fma"
+      ? "(local.set $scale032 (f32x4.splat (f32.demote_f64 (local.get $scale0))))"
+      : "",
     k.acc === "constant" ? "(local.set $kv (f32x4.splat (local.get $constant)))" : "",
     codes
       ? "(local.set $ov (i32x4.splat (local.get $overflow))) (local.set $iv (i32x4.splat (local.get $inf)))"
