@@ -27,6 +27,9 @@ export interface Descriptor {
   readonly w3: number;
 }
 
+/** Whether a Uint32Array reads memory little-endian, as descriptor words are laid out (every host Node runs on today). */
+const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 /**
  * A fetched descriptor. The device keeps one per ring slot whose bytes it views in place and
  * re-reads its words at each fetch ({@link reread}), so fetching makes no object; a descriptor is
@@ -37,16 +40,30 @@ export class FetchedDescriptor implements Descriptor {
   w1 = 0;
   w2 = 0;
   w3 = 0;
+  /** The four words in place, when the bytes are word-aligned on a little-endian host (four loads, not sixteen). */
+  private readonly words: Uint32Array | undefined;
 
   constructor(
     readonly ref: DescriptorRef,
     readonly bytes: Uint8Array,
   ) {
+    this.words =
+      LITTLE_ENDIAN_HOST && bytes.byteOffset % 4 === 0
+        ? new Uint32Array(bytes.buffer, bytes.byteOffset, 4)
+        : undefined;
     this.reread();
   }
 
   /** Split the 16 bytes into words again (the host wrote the slot anew). */
   reread(): this {
+    const w = this.words;
+    if (w !== undefined) {
+      this.w0 = w[0] as number;
+      this.w1 = w[1] as number;
+      this.w2 = w[2] as number;
+      this.w3 = w[3] as number;
+      return this;
+    }
     const b = this.bytes;
     this.w0 = wordAt(b, 0);
     this.w1 = wordAt(b, 4);

@@ -39,7 +39,7 @@ import { DescriptorFault } from "./faults.js";
 import { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
 import { type DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
 import { describeAddress } from "./memory-map.js";
-import type { CcePlan, CopyPlan, PacketPlan, Segment } from "./packet-plan.js";
+import { type CcePlan, type CopyPlan, type PacketPlan, type Segment, segmentAddr } from "./packet-plan.js";
 import { type KernelScratch, kernelScratch } from "./page-arenas.js";
 import { checkWritable } from "./preflight.js";
 import type { TransposePlan } from "./transpose-plan.js";
@@ -127,7 +127,7 @@ function doneOf(
 
 /** A segment's address as a Number for memory's number fast path (the plan's, else converted). */
 function numberAt(s: Segment): number {
-  return s.at ?? Number(s.addr);
+  return s.at ?? Number(segmentAddr(s));
 }
 
 /** The accumulator's first value (MODEL above). */
@@ -255,7 +255,7 @@ export class Executor {
     this.checkWrites(targets);
     for (let i = 0; i < targets.length; i++) {
       const t = targets[i] as Segment;
-      this.write(t.desc, t.addr, buf.subarray(i * elem, (i + 1) * elem));
+      this.write(t.desc, segmentAddr(t), buf.subarray(i * elem, (i + 1) * elem));
     }
     return doneOf("transpose", undefined, total, total, rows.length, targets.length);
   }
@@ -269,7 +269,7 @@ export class Executor {
     let off = 0;
     if (direct === undefined) {
       for (const s of plan.tx) {
-        this.read(s.desc, s.addr, buf.subarray(off, off + s.len));
+        this.read(s.desc, segmentAddr(s), buf.subarray(off, off + s.len));
         off += s.len;
       }
     }
@@ -353,7 +353,7 @@ export class Executor {
     const outBytes = elements * dtypeBytes(plan.outDt);
     this.checkOutputs(plan, elements, outBytes, undefined);
     const k = this.scratch.need(elements, outBytes);
-    const payload = this.read(src.desc, src.addr, this.scratch.staging(payloadBytes));
+    const payload = this.read(src.desc, segmentAddr(src), this.scratch.staging(payloadBytes));
     gceDecompress(payload, elements, blockLog2, k.acc);
     const out = k.out.subarray(0, outBytes);
     encodeFromF32(plan.outDt, k.acc, 0, elements, out, 0, rounding, this.ctx.overflow);
@@ -433,11 +433,11 @@ export class Executor {
     // Computed in place (destination): the kernel has written all of the span.
     if (r.inPlace) this.ctx.memory.overwritten(numberAt(plan.rx[0] as Segment), outBytes);
     if (header && plan.gce)
-      this.write(header.desc, header.addr, gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
+      this.write(header.desc, segmentAddr(header), gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
     if (!r.inPlace || plan.replicas.length > 0) {
       const out = r.out.subarray(r.outAt, r.outAt + outBytes);
       if (!r.inPlace) this.scatter(plan.rx, out);
-      for (const rep of plan.replicas) this.write(rep.desc, rep.addr, out);
+      for (const rep of plan.replicas) this.write(rep.desc, segmentAddr(rep), out);
     }
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
     const written = outBytes * (1 + plan.replicas.length) + (header?.len ?? 0);
@@ -554,7 +554,7 @@ export class Executor {
       const from = pageOffset(a);
       buffer.set(page.subarray(from, from + s.len));
       into.bytes = buffer;
-    } else into.bytes = this.read(s.desc, s.addr, buffer.subarray(0, s.len));
+    } else into.bytes = this.read(s.desc, segmentAddr(s), buffer.subarray(0, s.len));
     into.byteOffset = 0;
   }
 
@@ -636,7 +636,7 @@ export class Executor {
       return true;
     }
     try {
-      const view = this.ctx.memory.poke(only.addr, only.len, "write", true);
+      const view = this.ctx.memory.poke(segmentAddr(only), only.len, "write", true);
       if (view === undefined) return false;
       into.bytes = view;
       into.byteOffset = 0;
@@ -675,7 +675,7 @@ export class Executor {
   private scatter(rx: readonly Segment[], data: Uint8Array): void {
     let off = 0;
     for (const s of rx) {
-      this.write(s.desc, s.addr, data.subarray(off, off + s.len));
+      this.write(s.desc, segmentAddr(s), data.subarray(off, off + s.len));
       off += s.len;
     }
   }
@@ -686,7 +686,7 @@ export class Executor {
       // A test only: what is stale there stays so until the write (pageToOverwrite).
       if (this.ctx.memory.pageToOverwrite(numberAt(s), s.len) !== undefined) continue;
       try {
-        checkWritable(this.ctx.memory, s.addr, s.len);
+        checkWritable(this.ctx.memory, segmentAddr(s), s.len);
       } catch (e) {
         this.rethrow(s.desc, e);
       }
@@ -702,13 +702,13 @@ export class Executor {
     if (!wasmHasDtype(s.inDt)) return this.source(s);
     const view = this.peek(s);
     if (view && view.buffer === k.acc.buffer) return view;
-    return this.read(s.desc, s.addr, k.input.subarray(0, s.len));
+    return this.read(s.desc, segmentAddr(s), k.input.subarray(0, s.len));
   }
 
   /** The source bytes in place (DeviceMemory.peek), or undefined. */
   private peek(s: Segment): Uint8Array | undefined {
     try {
-      return this.ctx.memory.peek(s.addr, s.len, "read");
+      return this.ctx.memory.peek(segmentAddr(s), s.len, "read");
     } catch (e) {
       this.rethrow(s.desc, e);
     }
@@ -716,7 +716,7 @@ export class Executor {
 
   /** A source's bytes: in place when memory can give them without a copy, else into scratch. */
   private source(s: Segment): Uint8Array {
-    return this.peek(s) ?? this.read(s.desc, s.addr, this.scratch.staging(s.len));
+    return this.peek(s) ?? this.read(s.desc, segmentAddr(s), this.scratch.staging(s.len));
   }
 
   private read(desc: Descriptor, addr: bigint, into: Uint8Array): Uint8Array {

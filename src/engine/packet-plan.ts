@@ -58,10 +58,20 @@ import {
 /** A buffer one descriptor reads or writes. */
 export interface Segment {
   readonly desc: Descriptor;
-  readonly addr: bigint;
-  /** `addr` as a Number for memory's number fast path (descriptor.ts pointerNumber), when known. */
+  /**
+   * Where it is, when not its descriptor's pointer (a transpose target, a GCE header, a semaphore):
+   * read it through {@link segmentAddr}. A data segment keeps no bigint: the engine's fast paths
+   * take `at`, and a plan-cache hit would make one per segment per packet for nothing.
+   */
+  readonly addr?: bigint;
+  /** The address as a Number for memory's number fast path (descriptor.ts pointerNumber), when known. */
   readonly at?: number;
   readonly len: number;
+}
+
+/** A segment's address: its own, else its descriptor's pointer. */
+export function segmentAddr(s: Segment): bigint {
+  return s.addr ?? pointer(s.desc);
 }
 
 export interface CopyPlan {
@@ -142,7 +152,7 @@ const CONST_DTYPES: ReadonlyMap<number, Dtype> = new Map(
 );
 
 function dataSegment(d: Descriptor): Segment {
-  return { desc: d, addr: pointer(d), at: pointerNumber(d), len: dataLength(d) };
+  return { desc: d, at: pointerNumber(d), len: dataLength(d) };
 }
 
 function checkDtype(d: Descriptor, what: string, dt: number): Dtype {
@@ -333,7 +343,7 @@ function readSlots(profile: ArchProfile, c: Chain, slots: readonly PacketSlot[],
       case "replication":
         if (!profile.hasCceReplication)
           fault(d, `replication descriptor on ${profile.codename}: CCE replication needs arch > 2`);
-        parts.replicas.push({ desc: d, addr: pointer(d), at: pointerNumber(d), len: 0 });
+        parts.replicas.push({ desc: d, at: pointerNumber(d), len: 0 });
         break;
       default:
         fault(d, `${(slots[i] as PacketSlot).kind} descriptor on the TX ring`);
@@ -402,7 +412,6 @@ function sourceOf(
   const elements = packed ? 0 : seg.len / dtypeBytes(inDt);
   const source: Source = {
     desc: seg.desc,
-    addr: seg.addr,
     at: seg.at as number,
     len: seg.len,
     inDt,
@@ -507,7 +516,7 @@ function assembleCcePlan(p: {
     elements,
     outDt: p.outDt,
     rx: rxSegs,
-    replicas: p.replicas.map((r) => ({ desc: r.desc, addr: r.addr, at: r.at as number, len: rxBytes })),
+    replicas: p.replicas.map((r) => ({ desc: r.desc, at: r.at as number, len: rxBytes })),
     combo: p.combo,
     barrier: p.c.tx.some(hasDmb) || p.c.data.some((d) => metaWrbar(d.w1)),
   };

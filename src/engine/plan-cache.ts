@@ -7,15 +7,15 @@
  * plan behind (test/engine/plan-cache.test.ts rewrites a cached packet's meta-control and sees it).
  *
  * A hit binds the cached plan to the fetched descriptors in place — each segment's descriptor and
- * address, as a bigint and as a Number for memory's fast path — with no allocation but the
- * addresses. (A lazily computed `addr`, an accessor put on the segments, turned them into
- * dictionary-mode objects: every field read got slower than the bigint it saved.) The plan returned
+ * its address as a Number for memory's fast path — with no allocation: the bigint address is made
+ * only where a slow path asks for it (packet-plan.ts segmentAddr). (An accessor put on the segments
+ * for it turned them into dictionary-mode objects: every field read got slower.) The plan returned
  * is valid until the next call (the executor uses it at once); {@link planPacket} stays the
  * allocating reference.
  */
 import type { ArchProfile } from "../hal/arch-profile.js";
 import { ADDRESS_KINDS, txKindOf } from "../spec/ring-packet.js";
-import { type Descriptor, hasMeta, pointer, pointerNumber } from "./descriptor.js";
+import { type Descriptor, hasMeta, pointerNumber } from "./descriptor.js";
 import { type CcePlan, gceHeaderAddr, type PacketPlan, planPacket, type Segment } from "./packet-plan.js";
 
 /** Shapes a cache keeps (a device sees a few per leg; past this it starts over). */
@@ -134,7 +134,6 @@ function bind(e: Entry, tx: readonly Descriptor[], rx: readonly Descriptor[]): C
   for (const b of e.bindings) {
     const d = (b.ring === 0 ? tx : rx)[b.at] as Descriptor;
     b.seg.desc = d;
-    b.seg.addr = pointer(d);
     b.seg.at = pointerNumber(d);
   }
   const plan = e.plan as Mutable<CcePlan>;

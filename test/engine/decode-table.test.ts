@@ -32,8 +32,8 @@ describe("raw descriptor chains → the engine's plan", () => {
   it("a 16-byte plain copy", () => {
     expect(plan([COPY_TX], [COPY_RX])).toMatchObject({
       kind: "copy",
-      tx: [{ addr: 0x1000n, len: 16 }],
-      rx: [{ addr: 0x2000n, len: 16 }],
+      tx: [{ at: 0x1000, len: 16 }],
+      rx: [{ at: 0x2000, len: 16 }],
       barrier: false,
     });
   });
@@ -43,7 +43,7 @@ describe("raw descriptor chains → the engine's plan", () => {
       op: "add",
       elements: 4,
       outDt: 10,
-      sources: [{ addr: 0x1000n, inDt: 10, elements: 4 }],
+      sources: [{ at: 0x1000, inDt: 10, elements: 4 }],
       replicas: [],
       combo: false,
     });

@@ -238,9 +238,17 @@ function kernelsFor(dt: Dtype, count: number): DtypeKernels | undefined {
 
 /** The instance all the views share an arena with, when they do; undefined otherwise. */
 function arenaOf(a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView = b): Kernels | undefined {
-  if (a.buffer !== b.buffer || b.buffer !== c.buffer) return undefined;
-  return KERNELS_BY_BUFFER.get(a.buffer);
+  const buffer = a.buffer;
+  if (buffer !== b.buffer || buffer !== c.buffer) return undefined;
+  // The engine reduces packet after packet in one arena: the last lookup is kept (a WeakMap get per
+  // packet is a measurable part of the engine's fixed cost), weakly, so a dropped arena is freed.
+  if (lastArena?.buffer.deref() !== buffer)
+    lastArena = { buffer: new WeakRef(buffer), kernels: KERNELS_BY_BUFFER.get(buffer) };
+  return lastArena.kernels;
 }
+let lastArena:
+  | { readonly buffer: WeakRef<ArrayBufferLike>; readonly kernels: Kernels | undefined }
+  | undefined;
 
 /** True when byte spans [a, a + aLen) and [b, b + bLen) of one buffer share a byte. */
 function spansOverlap(a: number, aLen: number, b: number, bLen: number): boolean {
