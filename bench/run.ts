@@ -28,8 +28,9 @@ log(
     `${RUNS} measurements a row, load average at start ${load()}.`,
 );
 log("");
-log("Figures are CPU time ÷ a warm in-process copy of the row's input bytes timed in alternation");
-log("(bench/harness.ts), median [min–max]; lower is better. Targets are issue 13's.");
+log("Figures are CPU time ÷ a warm in-process copy of the row's input bytes timed in alternation,");
+log("each side the best of 3 back-to-back runs (bench/harness.ts), median [min–max]; lower is");
+log("better. Targets are issue 13's.");
 for (const file of files) {
   const mod = (await import(new URL(file, dir).href)) as { default: () => Promise<BenchRow[]> };
   log("");
