@@ -27,55 +27,16 @@ export interface Descriptor {
   readonly w3: number;
 }
 
-/** Whether a Uint32Array reads memory little-endian, as descriptor words are laid out (every host Node runs on today). */
-const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
-
-/**
- * A fetched descriptor. The device keeps one per ring slot whose bytes it views in place and
- * re-reads its words at each fetch ({@link reread}), so fetching makes no object; a descriptor is
- * then valid until its slot is fetched again (a plan is used at once, a fault keeps only `ref`).
- */
-export class FetchedDescriptor implements Descriptor {
-  w0 = 0;
-  w1 = 0;
-  w2 = 0;
-  w3 = 0;
-  /** The four words in place, when the bytes are word-aligned on a little-endian host (four loads, not sixteen). */
-  private readonly words: Uint32Array | undefined;
-
-  constructor(
-    readonly ref: DescriptorRef,
-    readonly bytes: Uint8Array,
-  ) {
-    this.words =
-      LITTLE_ENDIAN_HOST && bytes.byteOffset % 4 === 0
-        ? new Uint32Array(bytes.buffer, bytes.byteOffset, 4)
-        : undefined;
-    this.reread();
-  }
-
-  /** Split the 16 bytes into words again (the host wrote the slot anew). */
-  reread(): this {
-    const w = this.words;
-    if (w !== undefined) {
-      this.w0 = w[0] as number;
-      this.w1 = w[1] as number;
-      this.w2 = w[2] as number;
-      this.w3 = w[3] as number;
-      return this;
-    }
-    const b = this.bytes;
-    this.w0 = wordAt(b, 0);
-    this.w1 = wordAt(b, 4);
-    this.w2 = wordAt(b, 8);
-    this.w3 = wordAt(b, 12);
-    return this;
-  }
-}
-
 /** Split 16 fetched bytes into words. */
 export function toDescriptor(ref: DescriptorRef, bytes: Uint8Array): Descriptor {
-  return new FetchedDescriptor(ref, bytes);
+  return {
+    ref,
+    bytes,
+    w0: wordAt(bytes, 0),
+    w1: wordAt(bytes, 4),
+    w2: wordAt(bytes, 8),
+    w3: wordAt(bytes, 12),
+  };
 }
 
 /**

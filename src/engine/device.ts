@@ -303,14 +303,16 @@ export class Device {
       const plan = this.plans.plan(tx, rx);
       const n = tx.length + rx.length;
       const work = this.executor.run(plan, q.engine, q.queue, n, this.srStreams[idx] as SrStream);
+      // start / end and the slots assigned onto the work (no Object.assign of a temporary per packet).
+      const event = work as { -readonly [K in keyof EngineEvent]: EngineEvent[K] };
+      event.txSlot = q.tx.head;
+      event.rxSlot = q.rx.head;
       q.tx.consume(tx.length);
       q.rx.consume(rx.length);
       q.stall = undefined;
       if (q.tx.posted === 0 && q.rx.posted === 0) this.unpost(idx);
       const start = this.engineClock[q.engine] ?? 0;
       const end = start + this.costModel.durationNs(work);
-      // start / end assigned onto the work (no Object.assign of a temporary per packet).
-      const event = work as { -readonly [K in keyof EngineEvent]: EngineEvent[K] };
       event.start = start;
       event.end = end;
       this.engineClock[q.engine] = end;
@@ -362,7 +364,7 @@ export class Device {
     let slot = ring.head;
     let phase = ring.phase;
     for (let k = 0; k < ring.posted; k++) {
-      const d = page === undefined ? this.fetchSlot(q, ring, slot) : ring.slotDescriptor(slot, page, at);
+      const d = page === undefined ? this.fetchSlot(q, ring, slot) : ring.slotDescriptor(n, slot, page, at);
       if (ringId(d) !== phase) {
         const reason = `ring_id ${ringId(d)} is not the ring's phase ${phase}: descriptor not consumed`;
         return { engine: q.engine, queue: q.queue, at: d.ref, reason };

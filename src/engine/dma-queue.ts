@@ -11,11 +11,9 @@ import {
   RING_ALIGN_BYTES,
   RING_SLOTS_MULTIPLE,
 } from "../spec/packet-model.js";
-import { type Descriptor, FetchedDescriptor } from "./descriptor.js";
+import type { Descriptor } from "./descriptor.js";
 import type { DescriptorFault, QueueStall } from "./faults.js";
-
-/** The slot objects of a ring not fetched from yet (replaced, never written, at the first fetch). */
-const NO_SLOTS: (FetchedDescriptor | undefined)[] = [];
+import { pageWords, SlotDescriptor } from "./slot-descriptor.js";
 
 export class Ring {
   private lo = 0;
@@ -26,10 +24,11 @@ export class Ring {
   private baseNum = 0;
   /** The descriptors of the packet being fetched (reused packet after packet). */
   readonly fetched: Descriptor[] = [];
-  /** One descriptor object per slot, viewing `viewPage` from byte `viewAt` (the ring) in place. */
-  private slotDescs: (FetchedDescriptor | undefined)[] = NO_SLOTS;
+  /** The n-th descriptor of the packet being fetched, re-pointed packet after packet (slot-descriptor.ts). */
+  private readonly pool: SlotDescriptor[] = [];
+  /** The page the ring was last fetched from, and it as words. */
   private viewPage: Uint8Array | undefined;
-  private viewAt = -1;
+  private viewWords: Uint32Array | undefined;
   /** drl: the ring's size in descriptor slots. */
   slots = 0;
   /** Slot of the next descriptor to fetch (drhp). */
@@ -71,23 +70,16 @@ export class Ring {
   }
 
   /**
-   * The descriptor in `slot`, its bytes viewed in place in `page`, where the ring starts at byte
-   * `at`: the slot's own object, its words re-read (made once per slot and ring placement).
+   * The `n`-th descriptor of the packet being fetched: the one in `slot`, read in place in `page`,
+   * where the ring starts at byte `at`. Valid until the ring fetches the next packet.
    */
-  slotDescriptor(slot: number, page: Uint8Array, at: number): Descriptor {
-    if (page !== this.viewPage || at !== this.viewAt) {
+  slotDescriptor(n: number, slot: number, page: Uint8Array, at: number): Descriptor {
+    if (page !== this.viewPage) {
       this.viewPage = page;
-      this.viewAt = at;
-      // Filled, not sparse: a write far past the end of an empty array makes it a dictionary.
-      this.slotDescs = new Array<FetchedDescriptor | undefined>(this.slots).fill(undefined);
+      this.viewWords = pageWords(page);
     }
-    const d = this.slotDescs[slot];
-    if (d !== undefined) return d.reread();
-    const from = at + slot * DESCRIPTOR_BYTES;
-    const ref = { engine: this.engine, queue: this.queue, ring: this.name, slot };
-    const made = new FetchedDescriptor(ref, page.subarray(from, from + DESCRIPTOR_BYTES));
-    this.slotDescs[slot] = made;
-    return made;
+    while (this.pool.length <= n) this.pool.push(new SlotDescriptor(this));
+    return (this.pool[n] as SlotDescriptor).point(slot, page, at + slot * DESCRIPTOR_BYTES, this.viewWords);
   }
 
   /** drtp: the slot after the last posted descriptor. */

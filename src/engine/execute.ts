@@ -201,33 +201,17 @@ export class Executor {
    */
   run(plan: PacketPlan, engine: number, queue: number, descriptors: number, sr: SrStream): Work {
     let done: Done;
-    let tx: Descriptor | undefined;
-    let rx: Descriptor | undefined;
-    if (plan.kind === "copy") {
-      done = this.copy(plan, engine);
-      tx = plan.tx[0]?.desc;
-      rx = plan.rx[0]?.desc;
-    } else if (plan.kind === "cce") {
-      done = this.cce(plan, sr);
-      tx = plan.sources[0]?.desc;
-      rx = plan.rx[0]?.desc;
-    } else if (plan.kind === "transpose") {
-      done = this.transpose(plan);
-      tx = plan.rows[0]?.tx;
-      rx = plan.rows[0]?.rx;
-    } else {
-      done = doneOf("fence", undefined, 0, 0, 0, 0);
-      tx = plan.tx;
-      rx = plan.rx;
-    }
+    if (plan.kind === "copy") done = this.copy(plan, engine);
+    else if (plan.kind === "cce") done = this.cce(plan, sr);
+    else if (plan.kind === "transpose") done = this.transpose(plan);
+    else done = doneOf("fence", undefined, 0, 0, 0, 0);
     // One object shape for every packet: the done part gets the rest assigned field by field (no
-    // spread, no Object.assign of a temporary: both build objects on V8's slow path).
+    // spread, no Object.assign of a temporary: both build objects on V8's slow path). The device
+    // sets the ring slots.
     const work = done;
     work.engine = engine;
     work.queue = queue;
     work.descriptors = descriptors;
-    work.txSlot = tx?.ref.slot ?? 0;
-    work.rxSlot = rx?.ref.slot ?? 0;
     work.barrier = plan.kind === "fence" || plan.kind === "transpose" ? false : plan.barrier;
     return work;
   }

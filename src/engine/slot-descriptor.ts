@@ -1,0 +1,85 @@
+/**
+ * The descriptors the engine fetches from a ring held in one page of plain memory: read in place,
+ * with no object made per fetch. A ring keeps a few of them, the n-th of a packet re-pointed at the
+ * slot the n-th descriptor sits in, so a descriptor is valid until its ring fetches the next packet
+ * (a plan is used at once; a fault or a stall takes `ref`, made then). One object per slot instead,
+ * kept for the device's life, was the main job's largest allocation (≈ 160 000 a run, each living
+ * through the young generation's collections) and most of its collection time.
+ */
+import { wordAt } from "../bits/index.js";
+import { DESCRIPTOR_BYTES } from "../spec/packet-model.js";
+import type { Descriptor } from "./descriptor.js";
+import type { DescriptorRef } from "./faults.js";
+
+/** Whether a Uint32Array reads memory little-endian, as descriptor words are laid out (every host Node runs on). */
+const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+const EMPTY = new Uint8Array(0);
+
+/** Which ring a slot descriptor belongs to. */
+export interface RingName {
+  readonly engine: number;
+  readonly queue: number;
+  readonly name: "tx" | "rx";
+}
+
+/** A page's bytes as words for {@link SlotDescriptor.point}, when the host and alignment allow. */
+export function pageWords(page: Uint8Array): Uint32Array | undefined {
+  if (!LITTLE_ENDIAN_HOST || page.byteOffset % 4 !== 0) return undefined;
+  return new Uint32Array(page.buffer, page.byteOffset, page.length >> 2);
+}
+
+export class SlotDescriptor implements Descriptor {
+  w0 = 0;
+  w1 = 0;
+  w2 = 0;
+  w3 = 0;
+  private slot = 0;
+  private page: Uint8Array = EMPTY;
+  private at = 0;
+  private view: Uint8Array | undefined;
+  private madeRef: DescriptorRef | undefined;
+
+  constructor(private readonly ring: RingName) {}
+
+  /**
+   * Point at `slot`, whose 16 bytes are at byte `at` of `page` (`words`: the page as words, or
+   * undefined to read them byte by byte), and read its words.
+   */
+  point(slot: number, page: Uint8Array, at: number, words: Uint32Array | undefined): this {
+    this.slot = slot;
+    this.page = page;
+    this.at = at;
+    this.view = undefined;
+    this.madeRef = undefined;
+    if (words !== undefined && at % 4 === 0) {
+      const i = at >> 2;
+      this.w0 = words[i] as number;
+      this.w1 = words[i + 1] as number;
+      this.w2 = words[i + 2] as number;
+      this.w3 = words[i + 3] as number;
+    } else {
+      this.w0 = wordAt(page, at);
+      this.w1 = wordAt(page, at + 4);
+      this.w2 = wordAt(page, at + 8);
+      this.w3 = wordAt(page, at + 12);
+    }
+    return this;
+  }
+
+  /** The 16 bytes in place (a view made when first asked for: the grammar and layout reads). */
+  get bytes(): Uint8Array {
+    this.view ??= this.page.subarray(this.at, this.at + DESCRIPTOR_BYTES);
+    return this.view;
+  }
+
+  get ref(): DescriptorRef {
+    this.madeRef ??= {
+      engine: this.ring.engine,
+      queue: this.ring.queue,
+      ring: this.ring.name,
+      slot: this.slot,
+    };
+    return this.madeRef;
+  }
+}
