@@ -20,18 +20,13 @@
  */
 import { dtypeBytes } from "../../spec/dtype.js";
 import { copyOrDuplicate, fanOutLegs, type SliceLeg } from "./duplicate.js";
-import { type ElemRange, splitRange } from "./partition.js";
+import { type ElemRange, type Sub, splitRange } from "./partition.js";
 import type { BufferName, BufRef, LegSource, MovableRef } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
 /** Slices per piece: the two that let reduction overlap transfer. */
 export const RING_SLICES = 2;
-
-interface Sub {
-  readonly range: ElemRange;
-  readonly queue: number;
-}
 
 /**
  * Plan a ring over groups of `g` consecutive ranks (g must divide the rank count); only the legs
@@ -160,7 +155,10 @@ function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
         const dst = at(r, last ? "output" : "scratch", 0) as MovableRef;
         const shift = last && req.collective !== "allr" ? piece(c, m).start : 0;
         const leg = { step, kind: "reduce-copy" as const, rank: r, queue: 0, srcs, dsts: [dst], count: 0 };
-        for (const { range, queue } of subs(c, m)) {
+        // Indexed loops over the pieces, here and below: for-of made an iterator result a piece.
+        const pieces = subs(c, m);
+        for (let i = 0; i < pieces.length; i++) {
+          const { range, queue } = pieces[i] as Sub;
           for (let k = 0; k < srcs.length; k++) ((srcs[k] as LegSource).ref as MovableRef).elem = range.start;
           dst.elem = range.start - shift;
           leg.queue = queue;
@@ -185,7 +183,9 @@ function placeOwnPieces(ring: GroupRing, b: LegSink, step: number): number {
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);
         const base = piece(p, m).start;
-        for (const { range, queue } of subs(p, m)) {
+        const pieces = subs(p, m);
+        for (let i = 0; i < pieces.length; i++) {
+          const { range, queue } = pieces[i] as Sub;
           const src =
             req.collective === "allr" ? at(r, "output", range.start) : at(r, "input", range.start - base);
           const dsts = [];
@@ -200,7 +200,9 @@ function placeOwnPieces(ring: GroupRing, b: LegSink, step: number): number {
   if (req.collective !== "allg") return step;
   for (let r = 0; r < emitted; r++) {
     const base = piece(r, 0).start;
-    for (const { range, queue } of subs(r, 0)) {
+    const pieces = subs(r, 0);
+    for (let i = 0; i < pieces.length; i++) {
+      const { range, queue } = pieces[i] as Sub;
       const src = at(r, "input", range.start - base);
       const dsts = [at(r, "output", range.start)];
       copyOrDuplicate(req, b, { step, rank: r, queue, src, dsts, count: range.count });
@@ -225,7 +227,9 @@ function allGather(ring: GroupRing, b: LegSink, first: number): void {
         const src = at(from, fromInput ? "input" : "output", 0) as MovableRef;
         const dsts = groupOutputs(ring, p, m, 0);
         const legs = fanOutLegs(req, { step, rank: r, queue: 0, src, dsts, count: 0 });
-        for (const { range, queue } of subs(c, m)) {
+        const pieces = subs(c, m);
+        for (let i = 0; i < pieces.length; i++) {
+          const { range, queue } = pieces[i] as Sub;
           src.elem = range.start - shift;
           for (let k = 0; k < dsts.length; k++) (dsts[k] as MovableRef).elem = range.start;
           for (let k = 0; k < legs.length; k++) {

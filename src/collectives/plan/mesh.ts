@@ -11,13 +11,13 @@
  * step's peers over its DMA rings.
  */
 import { dtypeBytes } from "../../spec/dtype.js";
-import { type ElemRange, splitRange } from "./partition.js";
+import { type ElemRange, type Sub, splitRange } from "./partition.js";
 import type { BufRef, LegSource, MovableRef } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
 /** A chunk cut over channels; the k-th pull of a rank starts at channel `offset`. */
-function subsOf(req: PlanRequest, chunk: ElemRange, offset = 0): { range: ElemRange; queue: number }[] {
+function subsOf(req: PlanRequest, chunk: ElemRange, offset = 0): Sub[] {
   const ch = channelsFor(req, chunk.count, 1);
   const channels = req.topology.channelsPerRank;
   return splitRange(chunk, ch, dtypeBytes(req.dtype)).map((range, j) => ({
@@ -42,7 +42,9 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
   if (req.collective === "allr" || req.collective === "redsct") {
     for (let r = 0; r < issuers; r++) {
       const base = chunk(r).start;
-      for (const { range, queue } of subsOf(req, chunk(r))) {
+      const pieces = subsOf(req, chunk(r));
+      for (let i = 0; i < pieces.length; i++) {
+        const { range, queue } = pieces[i] as Sub;
         const out: BufRef = {
           rank: r,
           buffer: "output",
@@ -93,7 +95,9 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
         dsts: [dst],
         count: 0,
       };
-      for (const { range, queue } of subsOf(req, chunk(r), offset)) {
+      const pieces = subsOf(req, chunk(r), offset);
+      for (let i = 0; i < pieces.length; i++) {
+        const { range, queue } = pieces[i] as Sub;
         src.elem = range.start - shift;
         dst.elem = range.start;
         leg.queue = queue;

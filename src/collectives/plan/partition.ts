@@ -11,6 +11,12 @@ export interface ElemRange {
   readonly count: number;
 }
 
+/** A piece of a range and the DMA channel (queue) it runs on. */
+export interface Sub {
+  readonly range: ElemRange;
+  readonly queue: number;
+}
+
 /** The reduce packet granularity in bytes (seed 000 §7.1: `pkt & ~0x1F`). */
 export const GRANULE_BYTES = 32;
 

@@ -175,11 +175,13 @@ export class Touches {
     for (let k = 0; k < this.size; k++) this.slot[this.ids[k]!] = -1;
     if (this.slot.length !== res.count) this.slot = new Int32Array(res.count).fill(-1);
     this.size = 0;
-    for (const s of leg.srcs) {
-      this.add(res.hbm(s.ref.rank), 1);
-      this.links(res, s.ref.rank, leg.rank, leg.queue);
+    for (let k = 0; k < leg.srcs.length; k++) {
+      const from = (leg.srcs[k] as TouchingLeg["srcs"][number]).ref.rank;
+      this.add(res.hbm(from), 1);
+      this.links(res, from, leg.rank, leg.queue);
     }
-    for (const d of leg.dsts) {
+    for (let k = 0; k < leg.dsts.length; k++) {
+      const d = leg.dsts[k] as TouchingLeg["dsts"][number];
       this.add(res.hbm(d.rank), 1);
       this.links(res, leg.rank, d.rank, leg.queue);
     }

@@ -287,7 +287,11 @@ export class StepUsers implements LegSink {
       for (let r = 1; r < first.length; r++) first[r] = (first[r] as number) + (first[r - 1] as number);
       const order = new Int32Array(n / 3);
       for (let k = 0; k < order.length; k++) order[first[later[3 * k + 1]!]!++] = k;
-      for (const k of order) this.share(later[3 * k]!, later[3 * k + 2]!);
+      // Indexed: for-of over the typed array made an iterator result per share (a fifth of the garbage).
+      for (let i = 0; i < order.length; i++) {
+        const k = order[i]!;
+        this.share(later[3 * k]!, later[3 * k + 2]!);
+      }
     }
     this.later.length = 0;
   }
