@@ -307,7 +307,8 @@ function startBlock(
 
 /**
  * Two sources of the output's dtype, everything in one WasmArena: one kernel with no accumulator
- * at all (wasmReduce2; FMA with FP32 scales); false when that does not apply.
+ * at all (wasmReduce2; FMA with FP32 scales; SR draws a long span's words into `scratch`); false
+ * when that does not apply.
  */
 function reduceTwo(
   op: AluOp,
@@ -318,6 +319,7 @@ function reduceTwo(
   outOffset: number,
   rounding: Rounding,
   overflow: OverflowPolicy,
+  scratch: Float32Array,
 ): boolean {
   // Indexed, no array made: the engine calls this for every two-source packet.
   const a = sources[0];
@@ -356,6 +358,7 @@ function reduceTwo(
     codes?.inf ?? 0,
     scale0,
     scale1,
+    scratch,
   );
 }
 
@@ -401,7 +404,7 @@ export function aluReduceEncoded(
   overflow: OverflowPolicy = "ieee",
 ): void {
   if (sources.length === 0) throw new FieldError("aluReduceEncoded", "sources", 0, "1 or more");
-  if (reduceTwo(op, sources, count, outDt, out, outOffset, rounding, overflow)) return;
+  if (reduceTwo(op, sources, count, outDt, out, outOffset, rounding, overflow, scratch)) return;
   const block = Math.min(acc.length, scratch.length);
   if (count > 0 && block < 1) throw new FieldError("aluReduceEncoded", "acc.length", block, "1 or more");
   const outWidth = dtypeBytes(outDt);

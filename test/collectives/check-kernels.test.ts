@@ -11,9 +11,7 @@ import {
   wasmDemote,
   wasmMaxAbsErr,
 } from "../../src/collectives/check/check-kernels.js";
-import { jump, jumpMatrix } from "../../src/collectives/check/xoshiro-jump.js";
 import { countWrong } from "../../src/collectives/index.js";
-import { SrStream } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 import { checkKernelsBinaryText, compileCheckKernels } from "../../tools/wasm/build-check-kernels.js";
 import { checkKernelsWat } from "../../tools/wasm/check-kernels-wat.js";
@@ -103,19 +101,6 @@ describe("count_wrong is countWrong's loop", () => {
         expect(wasmCountWrong(a, w, eb), `${dtypeBytes(dt)} × ${elems}`).toBe(naive);
         expect(countWrong(a, w, dt)).toBe(naive);
       }
-    }
-  });
-});
-
-describe("xoshiro jump", () => {
-  it("jumping n words is n state updates", () => {
-    for (const n of [0, 1, 2, 3, 1000, 4096]) {
-      const rng = new SrStream(n + 7);
-      const from = Uint32Array.from(rng.stateWords());
-      for (let i = 0; i < n; i++) rng.nextU32();
-      const out = new Uint32Array(4);
-      jump(jumpMatrix(n), from, out);
-      expect([...out], `${n}`).toEqual([...rng.stateWords()]);
     }
   });
 });

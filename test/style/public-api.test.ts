@@ -33,8 +33,8 @@ const ENTRY = /^src\/(index|api|(bits|spec|numerics|hal|runtime|engine|isa|colle
 const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
   "test/collectives/check-kernels.test.ts → src/collectives/check/check-kernels.js":
     "pins the check module's tile functions to the JS loops they stand for; no caller outside check/",
-  "test/collectives/check-kernels.test.ts → src/collectives/check/xoshiro-jump.js":
-    "pins the jump matrix to n state updates; only the check module's draw uses it",
+  "test/numerics/sr-lanes.test.ts → src/numerics/sr-jump.js":
+    "pins the jump matrix to n state updates; only the SR lanes and the check module's draw use it",
 };
 
 describe("curated public API", () => {

@@ -96,7 +96,7 @@ const LANE_STEP = `(local.set $t (i32x4.shl ${get("s1")} (i32.const 9)))
 
 /**
  * gen<width>_x4: the same draw in four SIMD lanes, each with its own xoshiro128** state (at LANES,
- * set by the caller to the stream jumped 0, L, 2L and 3L words ahead: xoshiro-jump.ts): lane k's
+ * set by the caller to the stream jumped 0, L, 2L and 3L words ahead: numerics/sr-jump.ts): lane k's
  * j-th word makes code k · L + j of the tile, so the tile is the stream's 4L words in order; the
  * lanes' states are written back (lane 3's is then the stream's state after the tile).
  */

@@ -57,11 +57,25 @@ const step = (
         (local.set $s3 (i32.rotl (local.get $s3) (i32.const 11)))`;
 
 /**
+ * Where a stochastic-rounding kernel takes its random words: none (RNE); the xoshiro128** stream
+ * in the sr0..sr3 globals, stepped in the kernel ("stream"); or words the stream drew before, at
+ * $words, one per element in element order ("words": sr_words draws them in four SIMD lanes).
+ */
+export type RandomSource = false | "stream" | "words";
+
+/** One random word per element of the group into `into`, from the kernel's random source. */
+export function drawWords(from: RandomSource, at: At, into: string): string {
+  if (from === "stream") return randomWords(at, into);
+  const load = at === "one" ? "v128.load32_zero" : `v128.load${offset(at, 4)}`;
+  return set(into, `(${load} ${get("words")})`);
+}
+
+/**
  * One random word per element of the group, in element order, into `into` (sr-stream.ts fillU32):
  * the state steps in scalar locals, and the output function rotl(s1 · 5, 7) · 9 runs once for the
  * four lanes.
  */
-export function randomWords(at: At, into: string): string {
+function randomWords(at: At, into: string): string {
   const lanes = at === "one" ? [0] : [0, 1, 2, 3];
   return `${lanes.map(step).join("\n        ")}
         ${set("rs", `(i32x4.mul ${get("rs")} ${v(5)})`)}

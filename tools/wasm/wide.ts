@@ -21,7 +21,7 @@
 // bf16 is FP32's top half, so it is the same with no scaling; its check is on the FP32 result
 // (NaN, inf, or rounding to the all-ones exponent).
 import type { Kernel } from "./kernels-wat.js";
-import { get, type Kind, randomWords, set, v, v8, v16 } from "./wat-snippets.js";
+import { drawWords, get, type Kind, set, v, v8, v16 } from "./wat-snippets.js";
 
 /** Elements a wide iteration takes: one 16-byte vector of codes. */
 export function wideElements(k: Kind): number {
@@ -157,13 +157,13 @@ export function wideBlock(k: Kernel, exact: (g: number, rnd: string | undefined)
   const op = k.combine as "add" | "min" | "max";
   return `${set("va", `(v128.load ${get("acc")})`)}
         ${set("vb", `(v128.load ${get("src")})`)}
-        ${k.sr ? gs.map((g) => randomWords(g, `rnd${g}`)).join("\n        ") : ""}
+        ${k.sr ? gs.map((g) => drawWords(k.sr, g, `rnd${g}`)).join("\n        ") : ""}
         (block $wide
           (block $exact
           ${kind.kind === "narrow" ? `(br_if $exact (v128.any_true ${specials(kind)}))` : ""}
           ${[a.prep, b.prep].filter((p) => p !== "").join("\n          ")}
           ${gs.map((g) => set(`u${g}`, `(f32x4.${op} ${a.group(g)} ${b.group(g)})`)).join("\n          ")}
-          ${gs.map((g) => round(kind, g, k.sr)).join("\n          ")}
+          ${gs.map((g) => round(kind, g, k.sr !== false)).join("\n          ")}
           ${pack(kind, op === "add")}
           ${kind.kind === "bf16" || op === "add" ? `(br_if $exact (v128.any_true ${get("spec")}))` : ""}
           (v128.store ${get("out")} ${get("h0")})

@@ -5,7 +5,7 @@
  * for, bit for bit (test/collectives/inputs.test.ts, check-kernels.test.ts), several times faster:
  * - exact input data drawn and encoded in one pass ({@link WasmCodeDraw}, inputs.ts's CodeTable), a
  *   whole tile in four SIMD lanes that each draw a quarter of it from the stream jumped ahead
- *   (xoshiro-jump.ts): 256 Mi bf16 elements in 0.29 s here, against 1.4 s in JS;
+ *   (numerics/sr-jump.ts): 256 Mi bf16 elements in 0.29 s here, against 1.4 s in JS;
  * - the float64 exact result accumulated from FP32 tiles (exact-result.ts reduceInto), its FP32
  *   demotion (verify.ts encodeExact) and the largest error against it (verify.ts maxAbsError);
  * - the count of wrong elements of a tile (verify.ts countWrong).
@@ -14,8 +14,8 @@
  * caller runs its JS loop.
  */
 import type { SrStream } from "../../numerics/index.js";
+import { jump, jumpMatrix } from "../../numerics/sr-jump.js";
 import { CHECK_KERNELS_WASM_BASE64 } from "./check-kernels-binary.js";
-import { jump, jumpMatrix } from "./xoshiro-jump.js";
 
 /** Elements of the module's FP32 and float64 tiles (and of the code tile of a 4-byte dtype). */
 export const CHECK_KERNELS_TILE = 16384;

@@ -3,6 +3,7 @@ import { DTYPES, Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { narrowFloatFormat } from "../float-formats.js";
 import type { SrStream } from "../sr-stream.js";
 import { KERNELS_WASM_BASE64 } from "./kernels-binary.js";
+import { srLaneSegments, srLanesServe, type TwoSrArgs } from "./sr-lanes.js";
 
 /*
  * The slice of the WebAssembly JS API used here. tsconfig's lib (ES2023) and @types/node declare no
@@ -22,19 +23,21 @@ const WASM = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 /** What a kernel combines a decoded element with (kernels.wat): the ALU ops and "load" (none). */
 export type WasmCombine = "load" | "scale" | "add" | "min" | "max" | "fma";
 
-type Kernel = (...args: number[]) => void;
+export type Kernel = (...args: number[]) => void;
 interface WasmGlobal {
   value: number;
 }
 
 /** One dtype's kernels in an instance (kernels.wat names them `<what>_<dtype name>`). */
-interface DtypeKernels {
+export interface DtypeKernels {
   readonly width: number;
   readonly dec: Kernel | undefined;
   readonly combine: Readonly<Record<WasmCombine, Kernel>>;
   /** out ← this dtype's code of op(first, src), both sources of this dtype: RNE, and SR. */
   readonly two: Readonly<Record<TwoSourceOp, Kernel>>;
   readonly twoSr: Readonly<Record<TwoSourceOp, Kernel | undefined>>;
+  /** The same SR kernels taking their random words from memory (sr-lanes.ts draws them). */
+  readonly twoSrw: Readonly<Record<TwoSourceOp, Kernel | undefined>>;
   readonly enc: Kernel;
   readonly encSr: Kernel | undefined;
   /** Narrow floats take the overflow policy's magnitude codes; integers do not. */
@@ -42,9 +45,11 @@ interface DtypeKernels {
 }
 
 /** An instance: its memory, the stochastic-rounding stream globals, the kernels by dtype code. */
-interface Kernels {
+export interface Kernels {
   readonly memory: WasmMemory;
   readonly sr: readonly [WasmGlobal, WasmGlobal, WasmGlobal, WasmGlobal];
+  /** The SR stream's next words in four SIMD lanes (sr-lanes.ts). */
+  readonly srWords: Kernel;
   /** FP32 out ← minimum / maximum(src, a broadcast constant): the MIN / MAX constant. */
   readonly clamp: Readonly<Record<"min" | "max", Kernel>>;
   readonly byDtype: readonly (DtypeKernels | undefined)[];
@@ -76,6 +81,7 @@ function bind(exports: Record<string, unknown>): Kernels {
     byDtype[dt] = {
       two: two(""),
       twoSr: two("_sr"),
+      twoSrw: two("_srw"),
       width: dtypeBytes(dt),
       dec: fn(`dec_${name}`),
       combine,
@@ -88,6 +94,7 @@ function bind(exports: Record<string, unknown>): Kernels {
   return {
     memory: exports.memory as WasmMemory,
     sr: [g("sr0"), g("sr1"), g("sr2"), g("sr3")],
+    srWords: fn("sr_words") as Kernel,
     clamp: { min: fn("minc_fp32") as Kernel, max: fn("maxc_fp32") as Kernel },
     byDtype,
   };
@@ -401,7 +408,8 @@ export function wasmEncode(
  * b[i]·scale1 + (a[i]·scale0 + 0), each step rounded once to FP32 (FP32 scales). Sources and
  * output are `count` elements of `dt` at byte offsets of their views, all in one WasmArena, the
  * output apart from both sources or exactly on one. False when no kernel ran: the caller runs the
- * steps (aluLoadEncoded, aluApplyEncoded, encodeFromF32), which give the same bytes.
+ * steps (aluLoadEncoded, aluApplyEncoded, encodeFromF32), which give the same bytes. `scratch`, a
+ * view in the same arena, lets SR draw a long span's random words in four lanes (sr-lanes.ts).
  */
 export function wasmReduce2(
   op: TwoSourceOp,
@@ -418,6 +426,7 @@ export function wasmReduce2(
   infCode: number,
   scale0 = 0,
   scale1 = 0,
+  scratch?: Float32Array,
 ): boolean {
   const dk = kernelsFor(dt, count);
   const direct = dk && arenaOf(a, b, out);
@@ -430,26 +439,41 @@ export function wasmReduce2(
   const k = direct.byDtype[dt] as DtypeKernels;
   const two = sr === undefined ? k.two[op] : k.twoSr[op];
   if (two === undefined) return false;
-  const kernel = traced(two);
   // RNE calls the kernel directly, SR in a function of its own: a closure here (its captured
   // variables' context made on every call) showed in the engine's per-packet cost.
   if (sr !== undefined) {
-    const args: TwoArgs = [aAt, bAt, outAt, count, scale0, scale1, overflowCode, infCode];
-    runTwoSr(direct, sr, op, kernel, args);
-  } else if (op === "fma") kernel(aAt, bAt, outAt, count, scale0, scale1, overflowCode, infCode);
-  else kernel(aAt, bAt, outAt, count, overflowCode, infCode);
+    const args: TwoSrArgs =
+      op === "fma"
+        ? [aAt, bAt, outAt, count, scale0, scale1, overflowCode, infCode]
+        : [aAt, bAt, outAt, count, overflowCode, infCode];
+    runTwoSr(direct, k, sr, op, args, scratch);
+  } else if (op === "fma") traced(two)(aAt, bAt, outAt, count, scale0, scale1, overflowCode, infCode);
+  else traced(two)(aAt, bAt, outAt, count, overflowCode, infCode);
   return true;
 }
 
-/** A two-source kernel's arguments: a, b, out at, count, the FMA scales, the overflow codes. */
-type TwoArgs = readonly [number, number, number, number, number, number, number, number];
-
-/** {@link wasmReduce2}'s kernel call with the SR stream's state moved in and out. */
-function runTwoSr(k: Kernels, sr: SrStream, op: TwoSourceOp, kernel: Kernel, args: TwoArgs): void {
-  const [aAt, bAt, outAt, count, scale0, scale1, overflowCode, infCode] = args;
-  if (op === "fma")
-    withStream(k, sr, () => kernel(aAt, bAt, outAt, count, scale0, scale1, overflowCode, infCode));
-  else withStream(k, sr, () => kernel(aAt, bAt, outAt, count, overflowCode, infCode));
+/**
+ * {@link wasmReduce2}'s SR kernel call: whole blocks through the lanes when `scratch` serves, the
+ * rest with the SR stream's state moved into the kernel and back.
+ */
+function runTwoSr(
+  k: Kernels,
+  dk: DtypeKernels,
+  sr: SrStream,
+  op: TwoSourceOp,
+  args: TwoSrArgs,
+  scratch: Float32Array | undefined,
+): void {
+  const [aAt, bAt, outAt, count, ...rest] = args;
+  const lanes = dk.twoSrw[op];
+  const done =
+    lanes !== undefined && srLanesServe(k, count, scratch)
+      ? srLaneSegments(k, dk.width, traced(lanes), sr, args, scratch as Float32Array)
+      : 0;
+  const at = done * dk.width;
+  const kernel = dk.twoSr[op] as Kernel;
+  if (done < count)
+    withStream(k, sr, () => traced(kernel)(aAt + at, bAt + at, outAt + at, count - done, ...rest));
 }
 
 /**

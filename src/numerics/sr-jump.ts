@@ -1,8 +1,9 @@
 /**
- * Jumping the xoshiro128** stream (numerics/sr-stream.ts) ahead by a fixed number of words, so that
- * four SIMD lanes can draw four quarters of a tile at once and the tile still holds the stream's
- * words in order (check-kernels.wat gen<w>_x4). The state update is linear over GF(2), so L steps
- * are a 128 × 128 bit matrix, made once by squaring (≈ 2 ms) and applied in 128 xors of 4 words.
+ * Jumping the xoshiro128** stream (sr-stream.ts) ahead by a fixed number of words, so that four
+ * SIMD lanes can draw four quarters of a block at once and the block still holds the stream's
+ * words in order (kernels.wat sr_words; the check module's gen<w>_x4). The state update is linear
+ * over GF(2), so L steps are a 128 × 128 bit matrix, made once by squaring (≈ 2 ms) and applied
+ * in 128 xors of 4 words.
  */
 
 /** A 128 × 128 bit matrix over GF(2): column j (4 words) is the image of state bit j. */
@@ -69,4 +70,21 @@ export function jumpMatrix(steps: number): Matrix {
 /** `out` ← the state `m` jumps `state` to. */
 export function jump(m: Matrix, state: Uint32Array, out: Uint32Array): void {
   apply(m, state, out);
+}
+
+/** The jumps of 2^i steps, POWERS[i], made as far as asked (each the square of the one before). */
+const POWERS: Matrix[] = [];
+
+/**
+ * Jump `state` (in place) `steps` words ahead, through the jumps of the powers of two in `steps`
+ * (made once a process: a span's lanes jump by any length without a matrix of their own).
+ */
+export function jumpAhead(state: Uint32Array, steps: number): void {
+  const next = new Uint32Array(4);
+  for (let i = 0, n = steps; n > 0; i++, n = Math.floor(n / 2)) {
+    POWERS[i] ??= i === 0 ? jumpMatrix(1) : compose(POWERS[i - 1] as Matrix, POWERS[i - 1] as Matrix);
+    if (n % 2 === 0) continue;
+    apply(POWERS[i] as Matrix, state, next);
+    state.set(next);
+  }
 }

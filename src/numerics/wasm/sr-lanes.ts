@@ -1,0 +1,71 @@
+/**
+ * Stochastic rounding's random words drawn four at a time. The SR stream is one xoshiro128**
+ * sequence, element i taking word i, and a step needs the one before it: stepped in the kernel
+ * (`<op>2_<dt>_sr`) it costs more than the reduce itself. A long span is cut in four segments of
+ * Q elements (Q a multiple of a lane block); lane k starts at the stream jumped k · Q words ahead
+ * (sr-jump.ts), and block by block the four lanes draw their segments' next words into memory in
+ * one SIMD pass (kernels.wat sr_words), which the kernel reads (`<op>2_<dt>_srw`): the same words
+ * as the stream in the kernel, so the same bytes, and lane 3 ends where the stream would.
+ */
+import { jumpAhead } from "../sr-jump.js";
+import type { SrStream } from "../sr-stream.js";
+import type { Kernel, Kernels } from "./kernels.js";
+
+/** Words a lane draws a block (the scratch holds the four lanes' states and a block of each). */
+const LANE_WORDS = 2048;
+/** Bytes of scratch the lanes need. */
+const SCRATCH_BYTES = 64 + 4 * 4 * LANE_WORDS;
+/**
+ * The shortest span drawn in lanes: jumping three lanes costs up to ≈ 0.1 ms, what the lanes save
+ * on ≈ 0.2 Mi elements.
+ */
+export const SR_LANES_MIN = 1 << 20;
+
+/** A two-source SR kernel's arguments: a, b, out at, count, then the rest (scales, overflow codes). */
+export type TwoSrArgs = readonly [number, number, number, number, ...number[]];
+
+/** Whether a span of `count` elements is drawn in lanes, `scratch` (in the kernels' arena) holding them. */
+export function srLanesServe(k: Kernels, count: number, scratch: Float32Array | undefined): boolean {
+  return (
+    count >= SR_LANES_MIN &&
+    scratch !== undefined &&
+    scratch.buffer === k.memory.buffer &&
+    scratch.byteLength >= SCRATCH_BYTES
+  );
+}
+
+/**
+ * Run the four segments of a two-source SR reduce of `count` elements `width` bytes wide through
+ * the lanes (`kernel`: the `_srw` kernel; {@link srLanesServe} said yes); returns the elements
+ * done, from the first. The stream's state moves past the words used.
+ */
+export function srLaneSegments(
+  k: Kernels,
+  width: number,
+  kernel: Kernel,
+  sr: SrStream,
+  args: TwoSrArgs,
+  scratch: Float32Array,
+): number {
+  const [aAt, bAt, outAt, count, ...rest] = args;
+  const q = Math.floor(count / (4 * LANE_WORDS)) * LANE_WORDS;
+  const lanesAt = scratch.byteOffset;
+  const wordsAt = lanesAt + 64;
+  const lanes = new Uint32Array(k.memory.buffer, lanesAt, 16);
+  const s = Uint32Array.from(sr.stateWords());
+  for (let lane = 0; lane < 4; lane++) {
+    for (let i = 0; i < 4; i++) lanes[4 * i + lane] = s[i] as number;
+    if (lane < 3) jumpAhead(s, q);
+  }
+  for (let from = 0; from < q; from += LANE_WORDS) {
+    k.srWords(lanesAt, wordsAt, LANE_WORDS);
+    for (let lane = 0; lane < 4; lane++) {
+      const at = (lane * q + from) * width;
+      kernel(aAt + at, bAt + at, outAt + at, LANE_WORDS, ...rest, wordsAt + 4 * lane * LANE_WORDS);
+    }
+  }
+  // Lane 3 ends where the stream leaves word 4q.
+  const state = sr.stateWords();
+  for (let i = 0; i < 4; i++) state[i] = lanes[4 * i + 3] as number;
+  return 4 * q;
+}
