@@ -1,9 +1,8 @@
 /**
- * Jumping the xoshiro128** stream (sr-stream.ts) ahead by a fixed number of words, so that four
- * SIMD lanes can draw four quarters of a block at once and the block still holds the stream's
- * words in order (kernels.wat sr_words; the check module's gen<w>_x4). The state update is linear
- * over GF(2), so L steps are a 128 × 128 bit matrix, made once by squaring (≈ 2 ms) and applied
- * in 128 xors of 4 words.
+ * Jumping the xoshiro128** stream (sr-stream.ts) ahead by a number of words, so that four SIMD
+ * lanes can draw four quarters of a span at once and the span still takes the stream's words in
+ * order (wasm/sr-lanes.ts; the check module's gen<w>_x4). The state update is linear over GF(2), so
+ * L steps are a 128 × 128 bit matrix, made by squaring (≈ 2 ms) and applied in 128 xors of 4 words.
  */
 
 /** A 128 × 128 bit matrix over GF(2): column j (4 words) is the image of state bit j. */
