@@ -121,7 +121,9 @@ export class LastWrites {
   find(rank: number, buffer: BufferName, elem: number): boolean {
     if (buffer === "input" && !this.inputWritten) return false;
     const at = rank * 3 + bufferIndex(buffer);
-    for (const s of this.steps) {
+    // Indexed: for-of made an iterator result a look-up (a leg's every source).
+    for (let k = 0; k < this.steps.length; k++) {
+      const s = this.steps[k] as StepWrites;
       const i = s.slot(at, elem);
       if (s.has(i)) {
         this.hit = s.data;

@@ -18,8 +18,27 @@ import {
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { legCalls } from "../device/leg-calls.js";
 import { isSb2sb, packetElems } from "../plan/packets.js";
-import type { Leg, ReduceOp } from "../plan/plan.js";
+import type { Leg, LegKind, ReduceOp } from "../plan/plan.js";
 import { engineCostModel } from "./cost-model.js";
+
+/** Each leg kind's digit in a cost key. */
+const KIND_KEY: Readonly<Record<LegKind, number>> = {
+  copy: 0,
+  "reduce-copy": 1,
+  duplicate: 2,
+  "sb2sb-copy": 3,
+  "sb2sb-reduce": 4,
+};
+const KIND_KEYS = 5;
+
+/**
+ * A leg shape as one exact number (no string built a call): its count, kind and source and
+ * destination counts; −1, not cached, past 127 sources or destinations (no planner makes such a leg).
+ */
+function costKey(leg: CostedLeg): number {
+  if (leg.srcs.length > 127 || leg.dsts.length > 127) return -1;
+  return ((leg.count * KIND_KEYS + KIND_KEY[leg.kind]) * 128 + leg.srcs.length) * 128 + leg.dsts.length;
+}
 
 /** What a leg costs its DMA queue. */
 export interface LegCost {
@@ -37,7 +56,7 @@ export class LegCoster {
   private readonly sr: SrSettings;
   private readonly eb: number;
   private readonly packets = new Map<string, number>();
-  private readonly legs = new Map<string, LegCost>();
+  private readonly legs = new Map<number, LegCost>();
 
   constructor(
     private readonly profile: ArchProfile,
@@ -76,21 +95,23 @@ export class LegCoster {
    * one, whatever its length; an SB2SB leg's staged calls are priced one by one.
    */
   cost(leg: CostedLeg): LegCost {
-    const key = `${leg.kind}:${leg.count}:${leg.srcs.length}:${leg.dsts.length}`;
+    const key = costKey(leg);
     let c = this.legs.get(key);
     if (c === undefined) {
-      const per = isSb2sb(leg) ? undefined : packetElems(this.profile, leg, this.dtype);
-      const packets = chunkCount(leg.count, per);
-      if (per === undefined || packets <= 2) c = this.price(leg);
-      else {
-        const full = this.price({ ...leg, count: per });
-        const last = this.price({ ...leg, count: leg.count - (packets - 1) * per });
-        const n = packets - 1;
-        c = { descriptors: n * full.descriptors + last.descriptors, ns: n * full.ns + last.ns };
-      }
-      this.legs.set(key, c);
+      c = this.priceLeg(leg);
+      if (key >= 0) this.legs.set(key, c);
     }
     return c;
+  }
+
+  private priceLeg(leg: CostedLeg): LegCost {
+    const per = isSb2sb(leg) ? undefined : packetElems(this.profile, leg, this.dtype);
+    const packets = chunkCount(leg.count, per);
+    if (per === undefined || packets <= 2) return this.price(leg);
+    const full = this.price({ ...leg, count: per });
+    const last = this.price({ ...leg, count: leg.count - (packets - 1) * per });
+    const n = packets - 1;
+    return { descriptors: n * full.descriptors + last.descriptors, ns: n * full.ns + last.ns };
   }
 
   /** Every call of a leg, built and priced. */
