@@ -75,15 +75,15 @@ function groupRing(req: PlanRequest, g: number, issuers: number): GroupRing {
     req.collective === "allr"
       ? (splitRange(chunks[c] as ElemRange, g, eb)[m] as ElemRange)
       : { start: (g * c + m) * per, count: per };
-  const subsCache = new Map<string, Sub[]>();
+  // By chunk and member as one index (a string key was built a call).
+  const subsCache: (Sub[] | undefined)[] = new Array(G * g).fill(undefined);
   const subs = (c: number, m: number): Sub[] => {
-    const k = `${c}:${m}`;
-    let s = subsCache.get(k);
+    let s = subsCache[c * g + m];
     if (s === undefined) {
       const pc = piece(c, m);
       const ch = channelsFor(req, pc.count, RING_SLICES);
       s = splitRange(pc, RING_SLICES * ch, eb).map((range, j) => ({ range, queue: j % ch }));
-      subsCache.set(k, s);
+      subsCache[c * g + m] = s;
     }
     return s;
   };
