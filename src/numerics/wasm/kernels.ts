@@ -163,8 +163,18 @@ function fromBase64(text: string): Uint8Array {
   return bytes;
 }
 
-/** The kernel instance whose memory is each arena's buffer. */
-const KERNELS_BY_BUFFER = new WeakMap<ArrayBufferLike, Kernels>();
+/**
+ * Each arena's buffer carries its kernel instance under this key: one property load a look-up (the
+ * engine makes one a packet; a WeakMap get, or a cached WeakRef's deref, was a measurable part of
+ * its fixed cost), and the instance goes with the buffer when that is collected.
+ */
+const KERNELS = Symbol("sdmakit kernels");
+type Tagged = { readonly [KERNELS]?: Kernels };
+
+/** The kernel instance whose memory is `buffer`, if any. */
+function kernelsOf(buffer: ArrayBufferLike): Kernels | undefined {
+  return (buffer as Tagged)[KERNELS];
+}
 
 /** A kernel instance with a memory of exactly `pages` pages that never grows (views stay valid). */
 function instantiate(pages: number): Kernels | undefined {
@@ -172,7 +182,7 @@ function instantiate(pages: number): Kernels | undefined {
   if (module === null || WASM === undefined) return undefined;
   const kernels = bind(new WASM.Instance(module).exports as Record<string, unknown>);
   if (pages > 1) kernels.memory.grow(pages - 1);
-  KERNELS_BY_BUFFER.set(kernels.memory.buffer, kernels);
+  Object.defineProperty(kernels.memory.buffer, KERNELS, { value: kernels });
   return kernels;
 }
 
@@ -247,15 +257,8 @@ function kernelsFor(dt: Dtype, count: number): DtypeKernels | undefined {
 function arenaOf(a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView = b): Kernels | undefined {
   const buffer = a.buffer;
   if (buffer !== b.buffer || buffer !== c.buffer) return undefined;
-  // The engine reduces packet after packet in one arena: the last lookup is kept (a WeakMap get per
-  // packet is a measurable part of the engine's fixed cost), weakly, so a dropped arena is freed.
-  if (lastArena?.buffer.deref() !== buffer)
-    lastArena = { buffer: new WeakRef(buffer), kernels: KERNELS_BY_BUFFER.get(buffer) };
-  return lastArena.kernels;
+  return kernelsOf(buffer);
 }
-let lastArena:
-  | { readonly buffer: WeakRef<ArrayBufferLike>; readonly kernels: Kernels | undefined }
-  | undefined;
 
 /** True when byte spans [a, a + aLen) and [b, b + bLen) of one buffer share a byte. */
 function spansOverlap(a: number, aLen: number, b: number, bLen: number): boolean {
@@ -483,7 +486,7 @@ function runTwoSr(
  */
 export function wasmClamp(op: "min" | "max", acc: Float32Array, constant: number, count: number): boolean {
   if (kernelsFor(Dtype.FP32, count) === undefined) return false;
-  const direct = KERNELS_BY_BUFFER.get(acc.buffer);
+  const direct = kernelsOf(acc.buffer);
   if (direct !== undefined) {
     traced(direct.clamp[op])(acc.byteOffset, acc.byteOffset, count, constant);
     return true;
