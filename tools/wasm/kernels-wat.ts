@@ -15,11 +15,11 @@ import {
   get,
   type Kind,
   offset,
-  type RandomSource,
   type Rnd,
   rarely,
   set,
   v,
+  type WordSource,
 } from "./wat-snippets.js";
 import { wideBlock, wideElements } from "./wide.js";
 
@@ -344,7 +344,7 @@ export interface Kernel {
   readonly acc: "memory" | "first" | "constant" | "none";
   /** The stored dtype (FP32 for the ALU kernels) and, for a narrow float, stochastic rounding. */
   readonly out: Kind;
-  readonly sr: RandomSource;
+  readonly sr: WordSource;
   readonly doc: string;
 }
 

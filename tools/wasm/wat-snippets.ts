@@ -61,10 +61,10 @@ const step = (
  * in the sr0..sr3 globals, stepped in the kernel ("stream"); or words the stream drew before, at
  * $words, one per element in element order ("words": sr_words draws them in four SIMD lanes).
  */
-export type RandomSource = false | "stream" | "words";
+export type WordSource = false | "stream" | "words";
 
 /** One random word per element of the group into `into`, from the kernel's random source. */
-export function drawWords(from: RandomSource, at: At, into: string): string {
+export function drawWords(from: WordSource, at: At, into: string): string {
   if (from === "stream") return randomWords(at, into);
   const load = at === "one" ? "v128.load32_zero" : `v128.load${offset(at, 4)}`;
   return set(into, `(${load} ${get("words")})`);
