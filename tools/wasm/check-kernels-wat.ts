@@ -15,6 +15,7 @@
 // tools/wasm/build-check-kernels.ts writes the .wat and compiles it; test/collectives/
 // check-kernels.test.ts checks both committed files are current.
 import { CHECK_KERNELS_TILE, CHECK_KERNELS_LAYOUT as L } from "../../src/collectives/check/check-kernels.js";
+import { xoshiroStep, xoshiroWord } from "./xoshiro-wat.js";
 
 const get = (name: string) => `(local.get $${name})`;
 const WIDTHS = [1, 2, 4] as const;
@@ -37,30 +38,18 @@ function genFunction(width: 1 | 2 | 4): string {
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $out) (local.get $end)))
-        (local.set $w (i32.mul (i32.rotl (i32.mul (local.get $s1) (i32.const 5)) (i32.const 7)) (i32.const 9)))
+        ${xoshiroWord(false, get("s1"), "w")}
         (${STORE[width]} (local.get $out)
           (${LOAD[width]} offset=${L.TABLE}
             (i32.shl
               (i32.wrap_i64 (i64.shr_u (i64.mul (i64.extend_i32_u (local.get $w)) (local.get $span64)) (i64.const 32)))
               (i32.const ${SHIFT[width]}))))
-        (local.set $t (i32.shl (local.get $s1) (i32.const 9)))
-        (local.set $s2 (i32.xor (local.get $s2) (local.get $s0)))
-        (local.set $s3 (i32.xor (local.get $s3) (local.get $s1)))
-        (local.set $s1 (i32.xor (local.get $s1) (local.get $s2)))
-        (local.set $s0 (i32.xor (local.get $s0) (local.get $s3)))
-        (local.set $s2 (i32.xor (local.get $s2) (local.get $t)))
-        (local.set $s3 (i32.rotl (local.get $s3) (i32.const 11)))
+        ${xoshiroStep(false, "t")}
         (local.set $out (i32.add (local.get $out) (i32.const ${width})))
         (br $next)))
     ${save.join("\n    ")})`;
 }
 
-const i32x4 = (x: number) => `(v128.const i32x4 ${x} ${x} ${x} ${x})`;
-const vxor = (a: string, b: string) => `(local.set $${a} (v128.xor ${get(a)} ${get(b)}))`;
-const vrotl = (x: string, k: number) =>
-  `(v128.or (i32x4.shl ${x} (i32.const ${k})) (i32x4.shr_u ${x} (i32.const ${32 - k})))`;
-
-/** $w ← the next word of each lane's xoshiro128** stream (the output function of the states $s0–$s3). */
 /** The four SIMD lanes' xoshiro states, loaded from and stored back to the module's LANES block. */
 const LOAD_LANES = [0, 1, 2, 3]
   .map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (i32.const 0)))`)
@@ -78,21 +67,15 @@ function laneStarts(width: 1 | 2 | 4): string {
     (local.set $end (i32.add (local.get $out) (local.get $k1)))`;
 }
 
-const LANE_WORD = `(local.set $w (i32x4.mul ${get("s1")} ${i32x4(5)}))
-        (local.set $w (i32x4.mul ${vrotl(get("w"), 7)} ${i32x4(9)}))`;
+/** $w ← the next word of each lane's xoshiro128** stream (the output function of the states $s0–$s3). */
+const LANE_WORD = xoshiroWord(true, get("s1"), "w");
 
 /** Each lane's code number ⌊$w · $sp / 2^32⌋: the high words of the four 64-bit products. */
 const LANE_CODE = `(i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u ${get("w")} ${get("sp")}) (i64x2.extmul_high_i32x4_u ${get("w")} ${get("sp")}))`;
 
 /** Each lane's xoshiro128** state update (sr-stream.ts nextU32), in $s0–$s3 ($t a temporary). */
-const LANE_STEP = `(local.set $t (i32x4.shl ${get("s1")} (i32.const 9)))
-        ${vxor("s2", "s0")}
-        ${vxor("s3", "s1")}
-        ${vxor("s1", "s2")}
-        ${vxor("s0", "s3")}
-        ${vxor("s2", "t")}
-        (local.set $s3 ${vrotl(get("s3"), 11)})`;
+const LANE_STEP = xoshiroStep(true, "t");
 
 /**
  * gen<width>_x4: the same draw in four SIMD lanes, each with its own xoshiro128** state (at LANES,

@@ -22,6 +22,7 @@ import {
   type WordSource,
 } from "./wat-snippets.js";
 import { wideBlock, wideElements } from "./wide.js";
+import { xoshiroStep, xoshiroWord } from "./xoshiro-wat.js";
 
 const narrow = (name: string, width: 1 | 2, expBits: number, manBits: number): Kind => ({
   name,
@@ -573,10 +574,6 @@ export function kernelList(): Kernel[] {
   return list;
 }
 
-/** rotl of each 32-bit lane of `x` by `k`. */
-const rotl4 = (x: string, k: number) =>
-  `(v128.or (i32x4.shl ${x} (i32.const ${k})) (i32x4.shr_u ${x} (i32.const ${32 - k})))`;
-
 /** 32-bit lanes of `x` (0–3) and `y` (4–7) picked in `lanes` order. */
 const shuffle32 = (x: string, y: string, lanes: readonly number[]) =>
   `(i8x16.shuffle ${lanes.flatMap((l) => [0, 1, 2, 3].map((b) => 4 * l + b)).join(" ")} ${x} ${y})`;
@@ -589,15 +586,8 @@ const shuffle32 = (x: string, y: string, lanes: readonly number[]) =>
  */
 function srWordsFunction(): string {
   const s = (i: number) => get(`s${i}`);
-  const word = (w: string) =>
-    `${set(w, `(i32x4.mul ${rotl4(`(i32x4.mul ${s(1)} ${v(5)})`, 7)} ${v(9)})`)}
-        ${set("t", `(i32x4.shl ${s(1)} (i32.const 9))`)}
-        ${set("s2", `(v128.xor ${s(2)} ${s(0)})`)}
-        ${set("s3", `(v128.xor ${s(3)} ${s(1)})`)}
-        ${set("s1", `(v128.xor ${s(1)} ${s(2)})`)}
-        ${set("s0", `(v128.xor ${s(0)} ${s(3)})`)}
-        ${set("s2", `(v128.xor ${s(2)} ${get("t")})`)}
-        ${set("s3", rotl4(s(3), 11))}`;
+  const word = (w: string) => `${xoshiroWord(true, s(1), w)}
+        ${xoshiroStep(true, "t")}`;
   const at = (k: number) => (k === 0 ? get("p") : `(i32.add ${get("p")} ${get(`k${k}`)})`);
   const lanes = [0, 1, 2, 3];
   // Lanes k and k + 1 of the four steps' words $w0..$w3 (a 4 × 4 transpose's half): each lane's

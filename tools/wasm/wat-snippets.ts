@@ -1,6 +1,7 @@
 // The small pieces of .wat text every kernel generator shares (kernels-wat.ts, wide.ts): the dtype
-// as the kernels see it, local access, constants, the rare-branch wrapper, group addressing and the
-// xoshiro128** stream.
+// as the kernels see it, local access, constants, the rare-branch wrapper, group addressing and a
+// group's random words (the stream itself: xoshiro-wat.ts).
+import { xoshiroStep, xoshiroWord } from "./xoshiro-wat.js";
 
 /** A dtype as the kernels see it: its width and how its codes become FP32 (or FP32 becomes codes). */
 export interface Kind {
@@ -45,16 +46,9 @@ export const set = (name: string, expr: string) => `(local.set $${name} ${expr})
 export const rarely = (mask: string, fix: string) => `(if (v128.any_true ${mask}) (then\n          ${fix}))`;
 
 /** One xoshiro128** step of the stream in $s0..$s3 (sr-stream.ts), its output word's s1 first kept in lane `lane` of $rs. */
-const step = (
-  lane: number,
-) => `${set("rs", lane === 0 ? "(i32x4.splat (local.get $s1))" : `(i32x4.replace_lane ${lane} ${get("rs")} (local.get $s1))`)}
-        (local.set $t0 (i32.shl (local.get $s1) (i32.const 9)))
-        (local.set $s2 (i32.xor (local.get $s2) (local.get $s0)))
-        (local.set $s3 (i32.xor (local.get $s3) (local.get $s1)))
-        (local.set $s1 (i32.xor (local.get $s1) (local.get $s2)))
-        (local.set $s0 (i32.xor (local.get $s0) (local.get $s3)))
-        (local.set $s2 (i32.xor (local.get $s2) (local.get $t0)))
-        (local.set $s3 (i32.rotl (local.get $s3) (i32.const 11)))`;
+const step = (lane: number) =>
+  `${set("rs", lane === 0 ? "(i32x4.splat (local.get $s1))" : `(i32x4.replace_lane ${lane} ${get("rs")} (local.get $s1))`)}
+        ${xoshiroStep(false, "t0")}`;
 
 /**
  * Where a stochastic-rounding kernel takes its random words: none (RNE); the xoshiro128** stream
@@ -78,6 +72,5 @@ export function drawWords(from: WordSource, at: At, into: string): string {
 function randomWords(at: At, into: string): string {
   const lanes = at === "one" ? [0] : [0, 1, 2, 3];
   return `${lanes.map(step).join("\n        ")}
-        ${set("rs", `(i32x4.mul ${get("rs")} ${v(5)})`)}
-        ${set(into, `(i32x4.mul (v128.or (i32x4.shl ${get("rs")} (i32.const 7)) (i32x4.shr_u ${get("rs")} (i32.const 25))) ${v(9)})`)}`;
+        ${xoshiroWord(true, get("rs"), into)}`;
 }
