@@ -631,3 +631,54 @@ describe("every dtype × op runs in its kernel and equals the JS loop", () => {
     }
   });
 });
+
+/*
+ * The wide two-source kernels hand a vector whose sum overflows to the exact group snippets, which
+ * apply the overflow policy: sums of values near the largest finite, of both signs, rounding to
+ * exactly the inf code or past it, under every policy and both roundings = the JS loops.
+ */
+describe("two-source sums that overflow: every policy = the JS loops", () => {
+  const COUNT = 96; // six wide vectors of the 8-bit formats, twelve of the 16-bit
+  for (const dt of [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E3, Dtype.FP8_E4, Dtype.FP8_E5]) {
+    const fmt = narrowFloatFormat(dt)!;
+    const width = dtypeBytes(dt);
+    /** Codes near the largest finite, a lane in each nine negative. */
+    const near = Array.from({ length: COUNT }, (_, i) => {
+      const code = fmt.maxCode - ((i * 7) % 5);
+      return i % 9 === 0 ? code | fmt.signBit : code;
+    });
+    /** Codes spread over the finite range, so that some sums land on the inf code itself. */
+    const spread = Array.from({ length: COUNT }, (_, i) => {
+      const code = fmt.maxCode - Math.floor((i * fmt.maxCode) / COUNT);
+      return i % 7 === 3 ? code | fmt.signBit : code;
+    });
+    const bytesOf = (codes: number[]) => {
+      const out = new Uint8Array(COUNT * width);
+      codes.forEach((c, i) =>
+        width === 1 ? (out[i] = c) : new DataView(out.buffer).setUint16(2 * i, c, true),
+      );
+      return out;
+    };
+    for (const overflow of OVERFLOW_POLICIES) {
+      for (const sr of [false, true]) {
+        it(`${dtypeName(dt)} ADD, ${overflow}, ${sr ? "SR" : "RNE"}`, () => {
+          const run = () => {
+            const arena = new WasmArena(4 * COUNT * width + 8 * 4096);
+            const sources = [near, spread].map((codes, k) => {
+              const bytes = arena.u8(8 * 4096 + k * COUNT * width, COUNT * width);
+              bytes.set(bytesOf(codes));
+              return { dt, bytes, byteOffset: 0 };
+            });
+            const out = arena.u8(8 * 4096 + 2 * COUNT * width, COUNT * width);
+            const rounding: Rounding = sr ? { mode: "sr", rng: new SrStream(9) } : RNE;
+            const [acc, scratch] = [arena.f32(0, 4096), arena.f32(4 * 4096, 4096)];
+            aluReduceEncoded("add", acc, sources, COUNT, scratch, dt, out, 0, rounding, overflow);
+            return [...out];
+          };
+          const wasm = run();
+          expect(wasm).toEqual(withJs(run));
+        });
+      }
+    }
+  }
+});
