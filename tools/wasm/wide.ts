@@ -18,8 +18,8 @@
 // - it needs: no inf / NaN among the inputs (a code with an all-ones exponent is a finite FP32 in
 //   the scaled domain), and for ADD no result at or past the format's inf code (overflow follows
 //   the policy). A vector with either runs the group snippets, which are the JS encoders' twins.
-// bf16 is FP32's top half, so it is the same with no scaling; its check is on the FP32 result
-// (NaN, inf, or rounding to the all-ones exponent).
+// bf16 is FP32's top half, so it is the same with no scaling; its check is on the rounded codes
+// (an all-ones exponent: NaN, inf, or a rounding past the largest finite).
 import type { Kernel } from "./kernels-wat.js";
 import { drawWords, get, type Kind, set, v, v8, v16 } from "./wat-snippets.js";
 
@@ -123,9 +123,11 @@ function signDown(
  */
 function pack(k: Kind, add: boolean): string {
   if (k.kind === "bf16") {
-    const big = (g: number) => `(i32x4.gt_s (v128.and ${get(`u${g}`)} ${v(0x7fffffff)}) ${v(0x7f7f0000)})`;
-    return `${set("spec", `(v128.or ${big(0)} ${big(1)})`)}
-          ${set("h0", `(i16x8.narrow_i32x4_u ${get("c0")} ${get("c1")})`)}`;
+    // The rounded codes with an all-ones exponent: a NaN, an inf, or a finite sum rounded past the
+    // largest finite (the increment cannot carry out of a 32-bit lane: a NaN or inf sum's low half
+    // is zero, or all of the default NaN's low bits are).
+    return `${set("h0", `(i16x8.narrow_i32x4_u ${get("c0")} ${get("c1")})`)}
+          ${set("spec", `(i16x8.gt_s (v128.and ${get("h0")} ${v16(0x7fff)}) ${v16(0x7f7f)})`)}`;
   }
   const { expBits, manBits } = k as Required<Kind>;
   const infCode = ((1 << expBits) - 1) << manBits;
