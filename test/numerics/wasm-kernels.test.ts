@@ -652,13 +652,8 @@ describe("two-source sums that overflow: every policy = the JS loops", () => {
       const code = fmt.maxCode - Math.floor((i * fmt.maxCode) / COUNT);
       return i % 7 === 3 ? code | fmt.signBit : code;
     });
-    const bytesOf = (codes: number[]) => {
-      const out = new Uint8Array(COUNT * width);
-      codes.forEach((c, i) =>
-        width === 1 ? (out[i] = c) : new DataView(out.buffer).setUint16(2 * i, c, true),
-      );
-      return out;
-    };
+    const codeBytes = (codes: number[]) =>
+      width === 1 ? Uint8Array.from(codes) : new Uint8Array(Uint16Array.from(codes).buffer);
     for (const overflow of OVERFLOW_POLICIES) {
       for (const sr of [false, true]) {
         it(`${dtypeName(dt)} ADD, ${overflow}, ${sr ? "SR" : "RNE"}`, () => {
@@ -666,7 +661,7 @@ describe("two-source sums that overflow: every policy = the JS loops", () => {
             const arena = new WasmArena(4 * COUNT * width + 8 * 4096);
             const sources = [near, spread].map((codes, k) => {
               const bytes = arena.u8(8 * 4096 + k * COUNT * width, COUNT * width);
-              bytes.set(bytesOf(codes));
+              bytes.set(codeBytes(codes));
               return { dt, bytes, byteOffset: 0 };
             });
             const out = arena.u8(8 * 4096 + 2 * COUNT * width, COUNT * width);
