@@ -14,7 +14,11 @@
 //   (verify.ts countWrong).
 // tools/wasm/build-check-kernels.ts writes the .wat and compiles it; test/collectives/
 // check-kernels.test.ts checks both committed files are current.
-import { CHECK_KERNELS_TILE, CHECK_KERNELS_LAYOUT as L } from "../../src/collectives/check/check-kernels.js";
+import {
+  CHECK_FORMULAS,
+  CHECK_KERNELS_TILE,
+  CHECK_KERNELS_LAYOUT as L,
+} from "../../src/collectives/check/check-kernels.js";
 import { xoshiroStep, xoshiroWord } from "./xoshiro-wat.js";
 
 const get = (name: string) => `(local.get $${name})`;
@@ -109,17 +113,9 @@ function genX4Function(width: 1 | 2 | 4): string {
     ${SAVE_LANES})`;
 }
 
-/**
- * The computed-code draws: a width and where its code sits in the 32-bit integer or FP32 bits of
- * the value (`at`, a byte offset): bf16 codes are the high half of the FP32 bits of a small
- * integer, the integer dtypes' codes its low bytes.
- */
-const ARITH = [
-  { name: "gen2_float_x4", width: 2, float: true, at: 2 },
-  { name: "gen2_int_x4", width: 2, float: false, at: 0 },
-  { name: "gen1_int_x4", width: 1, float: false, at: 0 },
-] as const;
-type Arith = (typeof ARITH)[number];
+/** A computed-code draw (check-kernels.ts CHECK_FORMULAS), its code `at` a byte offset of its value's bits. */
+type Arith = (typeof CHECK_FORMULAS)[number] & { readonly at: number };
+const ARITH: readonly Arith[] = CHECK_FORMULAS.map((f) => ({ ...f, at: f.shift / 8 }));
 
 /**
  * Store four steps' codes $c0–$c3 (lane k's at $p + k · $k1): A = c0, c1's codes interleaved

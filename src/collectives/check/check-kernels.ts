@@ -94,13 +94,17 @@ function kernels(): Instance | null {
   return instance;
 }
 
-/** The computed-code draws of check-kernels.wat (gen2_float_x4 …): their width and where the code sits. */
-const FORMULAS = [
+/**
+ * The computed-code draws of check-kernels.wat (gen2_float_x4 …; tools/wasm/check-kernels-wat.ts
+ * generates one from each): a code's width and the shift that brings it down from the 32-bit
+ * integer or FP32 bits of its value (bf16: the high half of the FP32 bits, integers: the low bytes).
+ */
+export const CHECK_FORMULAS = [
   { name: "gen2_float_x4", width: 2, float: true, shift: 16 },
   { name: "gen2_int_x4", width: 2, float: false, shift: 0 },
   { name: "gen1_int_x4", width: 1, float: false, shift: 0 },
 ] as const;
-type Formula = (typeof FORMULAS)[number];
+type Formula = (typeof CHECK_FORMULAS)[number];
 
 /**
  * The computed-code draw that gives every code of `codes` (`width` bytes each; code k is that of
@@ -112,7 +116,7 @@ function formulaOf(codes: Uint8Array, width: 1 | 2 | 4, off: number): Formula | 
   const bits = new Uint32Array(f32.buffer);
   const view = new DataView(codes.buffer, codes.byteOffset, codes.byteLength);
   const code = (k: number) => (width === 1 ? view.getUint8(k) : view.getUint16(2 * k, true));
-  return FORMULAS.find((f) => {
+  return CHECK_FORMULAS.find((f) => {
     if (f.width !== width) return false;
     const mask = 2 ** (8 * width) - 1;
     for (let k = 0; k < codes.length / width; k++) {
