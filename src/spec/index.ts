@@ -98,6 +98,8 @@ export {
   RING_SLOTS_MULTIPLE,
 } from "./packet-model.js";
 export {
+  CCE_RX_GRAMMAR,
+  CCE_TX_GRAMMAR,
   type CceTxMatch,
   cceDescriptorCount,
   cceDescriptors,
