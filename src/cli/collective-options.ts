@@ -20,6 +20,7 @@ import {
   sweepSizes,
 } from "../collectives/index.js";
 import { DTYPE_ALIASES, type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
+import { FOREIGN_HELP, FOREIGN_OPTIONS, foreignNote } from "./foreign-options.js";
 import { choiceOption, integerOption, type OptionTable, type OptionValues, optionsHelp } from "./options.js";
 
 const D = COLLECTIVE_DEFAULTS;
@@ -31,13 +32,19 @@ export const COLLECTIVE_OPTIONS = {
     aliases: ["ranks"],
     value: "N",
     default: String(D.ranks),
-    help: "ranks (physical NeuronCores; 8 = one Trn2 chip)",
+    help: "ranks: logical NeuronCores (see --lnc; at LNC 2 a Trn2 chip has 4, so 8 ranks = 2 chips)",
   },
   ngpus: {
     type: "string",
     short: "g",
     value: "N",
-    help: "nccl-tests' GPUs per process: ranks when -r is not given",
+    help: "nccl-tests' GPUs per thread: ranks = --nthreads × -g when -r is not given",
+  },
+  nthreads: {
+    type: "string",
+    value: "N",
+    hidden: true,
+    help: "nccl-tests' threads per process (its -t is nccom-test's --stats here)",
   },
   nnodes: {
     type: "string",
@@ -67,7 +74,7 @@ export const COLLECTIVE_OPTIONS = {
   lnc: {
     type: "string",
     value: "1|2",
-    help: "physical cores per rank, as nccom-test's NEURON_LOGICAL_NC_CONFIG (default 2 on trn2 / trn3, 1 on trn1)",
+    help: "physical cores per rank (default $NEURON_LOGICAL_NC_CONFIG, as nccom-test; else 2 on trn2 / trn3, 1 on trn1)",
   },
   algo: {
     type: "string",
@@ -81,7 +88,7 @@ export const COLLECTIVE_OPTIONS = {
     aliases: ["check-mode"],
     value: "[MODE]",
     default: D.check,
-    help: "exact (data whose sum is exact, every bit compared) | reference|random (random data vs a scalar reference) | all_ones (= exact)",
+    help: "exact (data whose sum is exact, every bit compared) | reference|random (random data vs a scalar reference) | all_ones (= exact); nccl-tests' -c 0 = no check, -c N = exact",
     optional: { match: /^(exact|reference|random|all_ones|\d+)$/, bare: D.check },
   },
   "no-check": { type: "boolean", help: "do not check (nccom-test's default)" },
@@ -108,13 +115,6 @@ export const COLLECTIVE_OPTIONS = {
   progress: { type: "boolean", help: "progress line on stderr (default: when stderr is a terminal)" },
   "no-progress": { type: "boolean", aliases: ["non-interactive"], help: "no progress line" },
   "show-algorithm": { type: "boolean", help: "accepted: every row's algorithm is in the JSON" },
-  iters: { type: "string", short: "n", value: "N", help: "accepted and ignored: the model is deterministic" },
-  warmup_iters: {
-    type: "string",
-    short: "w",
-    value: "N",
-    help: "accepted and ignored: the model is deterministic",
-  },
   stats: {
     type: "string",
     short: "t",
@@ -122,6 +122,7 @@ export const COLLECTIVE_OPTIONS = {
     more: /^(avg|p\d{1,2})$/,
     help: "accepted and ignored (nccom-test -t avg p50, nccl-tests -t threads)",
   },
+  ...FOREIGN_OPTIONS,
 } as const satisfies OptionTable;
 
 export type CollectiveValues = OptionValues<typeof COLLECTIVE_OPTIONS>;
@@ -156,13 +157,16 @@ export interface CollectiveSettings {
   readonly notes: readonly string[];
 }
 
+/** nccl-tests' `-c N`: N check iterations, 0 = no check. */
+const ITERATION_COUNT = /^\d+$/;
+
 function checkOf(v: CollectiveValues, given: ReadonlySet<string>): CollectiveRun["check"] {
-  if (v["no-check"]) {
-    if (given.has("check")) throw new UsageError("--check and --no-check exclude each other");
-    return "none";
-  }
   const text = v.check;
-  const mode = /^\d+$/.test(text) ? D.check : CHECK_MODES[text]; // nccl-tests -c <iters>: checked
+  const off =
+    v["no-check"] === true || (given.has("check") && ITERATION_COUNT.test(text) && Number(text) === 0);
+  if (v["no-check"] && given.has("check")) throw new UsageError("--check and --no-check exclude each other");
+  if (off) return "none";
+  const mode = ITERATION_COUNT.test(text) ? D.check : CHECK_MODES[text];
   if (mode === undefined)
     throw new UsageError(`--check ${JSON.stringify(text)}: expected exact | reference | random | all_ones`);
   if (v["timing-only"] && given.has("check"))
@@ -193,9 +197,26 @@ function dtypeOf(text: string): Dtype {
   }
 }
 
+/** `-r`; without it nccl-tests' ranks, threads × GPUs (its processes come from the launcher). */
 function ranksOf(v: CollectiveValues, given: ReadonlySet<string>): number {
-  if (v.ngpus !== undefined && !given.has("nworkers")) return integerOption("-g", v.ngpus, 1, 4096);
-  return integerOption("-r", v.nworkers, 1, 4096);
+  if (given.has("nworkers") || (v.ngpus === undefined && v.nthreads === undefined))
+    return integerOption("-r", v.nworkers, 1, 4096);
+  const gpus = v.ngpus === undefined ? 1 : integerOption("-g", v.ngpus, 1, 4096);
+  const threads = v.nthreads === undefined ? 1 : integerOption("--nthreads", v.nthreads, 1, 4096);
+  if (gpus * threads > 4096)
+    throw new UsageError(`--nthreads ${threads} × -g ${gpus}: expected at most 4096 ranks`);
+  return gpus * threads;
+}
+
+/** nccom-test's environment variable of the LNC (a logical core is this many physical ones). */
+const LNC_ENV = "NEURON_LOGICAL_NC_CONFIG";
+
+/** `--lnc`, else `$NEURON_LOGICAL_NC_CONFIG` as nccom-test reads it, else the arch's default. */
+function lncOf(text: string | undefined, env: Readonly<Record<string, string | undefined>>) {
+  const from = text !== undefined ? "--lnc" : env[LNC_ENV] !== undefined ? LNC_ENV : undefined;
+  if (from === undefined) return {};
+  const lnc = choiceOption<"1" | "2">(from, (text ?? env[LNC_ENV]) as string, ["1", "2"]);
+  return { lnc: lnc === "1" ? (1 as const) : (2 as const) };
 }
 
 /** `--max-memory`, or by default half the free memory (a fair share on a shared machine). */
@@ -212,6 +233,7 @@ export function collectiveSettings(
   collective: CollectiveName,
   v: CollectiveValues,
   given: ReadonlySet<string>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): CollectiveSettings {
   const timingOnly = v["timing-only"] === true;
   const run = collectiveRun({
@@ -227,9 +249,7 @@ export function collectiveSettings(
     seed: integerOption("--seed", v.seed, 0, 0xffffffff),
     sr: v.sr === true,
     sb2sb: v.sb2sb === true,
-    ...(v.lnc === undefined
-      ? {}
-      : { lnc: choiceOption<"1" | "2">("--lnc", v.lnc, ["1", "2"]) === "1" ? 1 : 2 }),
+    ...lncOf(v.lnc, env),
     hostBudget: hostBudget(v["max-memory"]),
   });
   const min = parseSize("-b", v.minbytes);
@@ -254,13 +274,14 @@ export function collectiveSettings(
       `--trace-size ${JSON.stringify(v["trace-size"])}: not one of the sweep's sizes (${sizes.join(", ")})`,
     );
   if (v.progress && v["no-progress"]) throw new UsageError("--progress and --no-progress exclude each other");
-  if (v.iters !== undefined) integerOption("-n", v.iters, 1, 1e9);
-  if (v.warmup_iters !== undefined) integerOption("-w", v.warmup_iters, 0, 1e9);
-  const ignored = [
-    ...(v.iters === undefined ? [] : [`-n ${v.iters}`]),
-    ...(v.warmup_iters === undefined ? [] : [`-w ${v.warmup_iters}`]),
-    ...(v.stats === undefined ? [] : [`-t ${v.stats}`]),
-  ];
+  for (const [option, text, min] of [
+    ["-n", v.iters, 1],
+    ["-w", v.warmup_iters, 0],
+    ["-I", v.neff_iters, 1],
+    ["-W", v.neff_warmup_iters, 0],
+  ] as const)
+    if (text !== undefined) integerOption(option, text, min, 1e9);
+  const note = foreignNote(v, given, env, v.stats === undefined ? [] : [`-t ${v.stats}`]);
   return {
     run,
     sizes,
@@ -271,10 +292,7 @@ export function collectiveSettings(
         ? undefined
         : { path: v.trace, size: traceSize ?? (sizes[sizes.length - 1] as number) },
     progress: v.progress ? true : v["no-progress"] ? false : undefined,
-    notes:
-      ignored.length === 0
-        ? []
-        : [`${ignored.join(" ")} ignored: the model is deterministic (one iteration = the P50)`],
+    notes: note === undefined ? [] : [note],
   };
 }
 
@@ -284,6 +302,8 @@ export function collectiveHelp(name: CollectiveName): string {
     `usage: sdmakit ${name} [options]     (the op word may also come anywhere: sdmakit -r 8 ${name})`,
     "",
     optionsHelp(COLLECTIVE_OPTIONS),
+    "",
+    FOREIGN_HELP,
     "",
     "Sizes take B, K/KB/KiB, M/MB/MiB, G/GB/GiB (all powers of 1024, as nccom-test); `-b8` and `--minbytes=8` work.",
     "Our defaults differ from nccom-test's (32M, uint8, unchecked) to show the in-DMA reduce on small sizes;",

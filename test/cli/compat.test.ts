@@ -10,8 +10,12 @@ const KiB = 1024;
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
 
-/** The settings of a collective command line (op word removed, as main does). */
-function settingsOf(line: string) {
+/** The one header note's opening. */
+const IGNORED =
+  "ignored, they do not apply to a simulation (every rank in this one process, one deterministic run)";
+
+/** The settings of a collective command line (op word removed, as main does), in `env`. */
+function settingsOf(line: string, env: Record<string, string> = {}) {
   const words = line.split(/\s+/).filter(Boolean);
   const op = words.find((w) => /^(allr|allg|redsct|sendrecv|all_reduce|all_gather|reduce_scatter)$/.test(w));
   const name =
@@ -21,7 +25,7 @@ function settingsOf(line: string) {
     COLLECTIVE_OPTIONS,
     words.filter((w) => w !== op),
   );
-  return { name, ...collectiveSettings(name, p.values, p.given) };
+  return { name, ...collectiveSettings(name, p.values, p.given, env) };
 }
 
 const geometric = (min: number, max: number, f: number) => {
@@ -101,9 +105,55 @@ describe("documented command lines parse to the intended run", () => {
   });
 
   it("-n / -w / -t are accepted, ignored, and the header says so", () => {
-    expect(settingsOf("allr -n 50 -w 5 -t avg p50").notes).toEqual([
-      "-n 50 -w 5 -t avg p50 ignored: the model is deterministic (one iteration = the P50)",
+    expect(settingsOf("allr -n 50 -w 5 -t avg p50").notes).toEqual([`${IGNORED}: -t avg p50 -n 50 -w 5`]);
+  });
+
+  it("the launchers' and hosts' options and nccl-tests' knobs: accepted, named in one note", () => {
+    const launch =
+      "allr --hosts 127.0.0.1 10.1.4.138 --hosts-file h --mpi-log-dir d -S -u 4 --slurm-setup-script s.sh " +
+      "--slurm-job-id 12345 --slurm-use-head-node-neuron-bench --debug --vcpu-pin-mode " +
+      "--data-collector-port 60006 --data-collector-host h0 -I 10 -W 5";
+    expect(settingsOf(launch).notes).toEqual([
+      `${IGNORED}: -s 127.0.0.1 10.1.4.138 --hosts-file h --mpi-log-dir d -S -u 4 --slurm-setup-script s.sh ` +
+        "--slurm-job-id 12345 --slurm-use-head-node-neuron-bench --debug --vcpu-pin-mode " +
+        "--data-collector-port 60006 --data-collector-host h0 -I 10 -W 5",
     ]);
+    const nccl =
+      "allr -m 2 -p 0 -z 1 -y 0 -T 10 -G 0 -C 0 -a 1 -R 0 -x 0 -D 0 -V 16 -M 1 -K 0 --root 0 " +
+      "--run_cycles 1 --report_timestamps 0 --unalign 0 --per_iter_timing 0";
+    expect(settingsOf(nccl).notes).toHaveLength(1);
+    expect(settingsOf(nccl).notes[0]).toMatch(/-m 2 --run_cycles 1 .* -V 16 -M 1 --unalign 0$/);
+    // One note for all of them; a run without them has none.
+    expect(settingsOf("allr").notes).toEqual([]);
+  });
+
+  it("NEURON_RT_ROOT_COMM_ID from a multi-node line is named; NEURON_LOGICAL_NC_CONFIG sets the LNC", () => {
+    const env = { NEURON_RT_ROOT_COMM_ID: "10.1.4.145:45654", NEURON_LOGICAL_NC_CONFIG: "1" };
+    const s = settingsOf("allr -r 8", env);
+    expect(s.notes).toEqual([`${IGNORED}: NEURON_RT_ROOT_COMM_ID=10.1.4.145:45654`]);
+    expect(s.run.lnc).toBe(1);
+    expect(settingsOf("allr -r 8", {}).run.lnc).toBe(2); // trn2's default
+    expect(settingsOf("allr -r 8 --lnc 2", env).run.lnc).toBe(2); // the option wins
+    expect(() => settingsOf("allr", { NEURON_LOGICAL_NC_CONFIG: "4" })).toThrow(
+      'NEURON_LOGICAL_NC_CONFIG "4": expected 1 | 2',
+    );
+  });
+
+  it("nccl-tests' -c 0 is no check (also with --timing-only); -c N checks", () => {
+    expect(settingsOf("allr -c 0").run.check).toBe("none");
+    expect(settingsOf("allr -c 0 --timing-only").run.check).toBe("none");
+    expect(settingsOf("allr -c 5").run.check).toBe("exact");
+  });
+
+  it("nccl-tests' ranks: --nthreads × -g", () => {
+    expect(settingsOf("allr -g 4 --nthreads 2").run.ranks).toBe(8);
+    expect(settingsOf("allr --nthreads 2").run.ranks).toBe(2);
+    expect(settingsOf("allr -r 4 -g 8").run.ranks).toBe(4); // -r wins
+  });
+
+  it("-r's help: a rank is a logical core", () => {
+    expect(COLLECTIVE_OPTIONS.nworkers.help).toMatch(/logical NeuronCores/);
+    expect(COLLECTIVE_OPTIONS.nworkers.help).not.toMatch(/physical/);
   });
 });
 
