@@ -18,12 +18,17 @@ import {
   parseSize,
   type ReduceOp,
   sweepSizes,
+  type TableColumns,
+  type TimeStat,
 } from "../collectives/index.js";
 import { DTYPE_ALIASES, type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
 import { FOREIGN_HELP, FOREIGN_OPTIONS, foreignNote } from "./foreign-options.js";
 import { choiceOption, integerOption, type OptionTable, type OptionValues, optionsHelp } from "./options.js";
 
 const D = COLLECTIVE_DEFAULTS;
+
+/** A statistic of nccom-test's `-t/--stats`: avg or a percentile. */
+const TIME_STAT = /^(avg|p(100|\d{1,2}))$/;
 
 export const COLLECTIVE_OPTIONS = {
   nworkers: {
@@ -44,7 +49,7 @@ export const COLLECTIVE_OPTIONS = {
     type: "string",
     value: "N",
     hidden: true,
-    help: "nccl-tests' threads per process (its -t is nccom-test's --stats here)",
+    help: "nccl-tests' threads per process (its -t N works too: a number is not a statistic)",
   },
   nnodes: {
     type: "string",
@@ -114,13 +119,17 @@ export const COLLECTIVE_OPTIONS = {
   },
   progress: { type: "boolean", help: "progress line on stderr (default: when stderr is a terminal)" },
   "no-progress": { type: "boolean", aliases: ["non-interactive"], help: "no progress line" },
-  "show-algorithm": { type: "boolean", help: "accepted: every row's algorithm is in the JSON" },
+  "show-algorithm": { type: "boolean", help: "accepted: the algorithm column is always shown" },
+  "show-input-output-size": {
+    type: "boolean",
+    help: "add each rank's input and output bytes: total_input_size(B), total_output_size(B)",
+  },
   stats: {
     type: "string",
     short: "t",
     value: "STAT…",
-    more: /^(avg|p\d{1,2})$/,
-    help: "accepted and ignored (nccom-test -t avg p50, nccl-tests -t threads)",
+    more: TIME_STAT,
+    help: "time:<STAT>(us) columns: avg, p0..p100 (all the one deterministic time); -t N is nccl-tests' threads",
   },
   ...FOREIGN_OPTIONS,
 } as const satisfies OptionTable;
@@ -155,6 +164,8 @@ export interface CollectiveSettings {
   readonly progress: boolean | undefined;
   /** Header notes (options accepted and ignored). */
   readonly notes: readonly string[];
+  /** The table's optional columns (`-t/--stats`, `--show-input-output-size`). */
+  readonly columns: TableColumns;
 }
 
 /** nccl-tests' `-c N`: N check iterations, 0 = no check. */
@@ -197,12 +208,32 @@ function dtypeOf(text: string): Dtype {
   }
 }
 
+/** nccl-tests' threads per process: `--nthreads`, or its `-t N` (a number is not a statistic). */
+function threadsOf(v: CollectiveValues): string | undefined {
+  if (v.stats === undefined || !ITERATION_COUNT.test(v.stats)) return v.nthreads;
+  if (v.nthreads !== undefined) throw new UsageError(`-t ${v.stats} and --nthreads ${v.nthreads}: give one`);
+  return v.stats;
+}
+
+/** `-t/--stats`: nccom-test's statistics, one column each (undefined: avg alone, or -t was threads). */
+function statsOf(text: string | undefined): readonly TimeStat[] | undefined {
+  if (text === undefined || ITERATION_COUNT.test(text)) return undefined;
+  const words = text.split(" ");
+  const bad = words.find((w) => !TIME_STAT.test(w));
+  if (bad !== undefined)
+    throw new UsageError(
+      `-t ${JSON.stringify(bad)}: expected avg or a percentile p0..p100 (nccom-test's --stats), or a number (nccl-tests' threads)`,
+    );
+  return words as TimeStat[];
+}
+
 /** `-r`; without it nccl-tests' ranks, threads × GPUs (its processes come from the launcher). */
 function ranksOf(v: CollectiveValues, given: ReadonlySet<string>): number {
-  if (given.has("nworkers") || (v.ngpus === undefined && v.nthreads === undefined))
+  const threadsText = threadsOf(v);
+  if (given.has("nworkers") || (v.ngpus === undefined && threadsText === undefined))
     return integerOption("-r", v.nworkers, 1, 4096);
   const gpus = v.ngpus === undefined ? 1 : integerOption("-g", v.ngpus, 1, 4096);
-  const threads = v.nthreads === undefined ? 1 : integerOption("--nthreads", v.nthreads, 1, 4096);
+  const threads = threadsText === undefined ? 1 : integerOption("--nthreads", threadsText, 1, 4096);
   if (gpus * threads > 4096)
     throw new UsageError(`--nthreads ${threads} × -g ${gpus}: expected at most 4096 ranks`);
   return gpus * threads;
@@ -281,7 +312,8 @@ export function collectiveSettings(
     ["-W", v.neff_warmup_iters, 0],
   ] as const)
     if (text !== undefined) integerOption(option, text, min, 1e9);
-  const note = foreignNote(v, given, env, v.stats === undefined ? [] : [`-t ${v.stats}`]);
+  const note = foreignNote(v, given, env);
+  const stats = statsOf(v.stats);
   return {
     run,
     sizes,
@@ -293,6 +325,10 @@ export function collectiveSettings(
         : { path: v.trace, size: traceSize ?? (sizes[sizes.length - 1] as number) },
     progress: v.progress ? true : v["no-progress"] ? false : undefined,
     notes: note === undefined ? [] : [note],
+    columns: {
+      ...(stats === undefined ? {} : { stats }),
+      ioSizes: v["show-input-output-size"] === true,
+    },
   };
 }
 

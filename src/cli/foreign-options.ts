@@ -86,17 +86,16 @@ function typedBack(name: ForeignName, value: string | boolean): string {
 }
 
 /**
- * The one header note naming every foreign option given and every launch variable set (after
- * `also`, options the caller ignores too), or undefined when there are none.
+ * The one header note naming every foreign option given and every launch variable set, or
+ * undefined when there are none.
  * @example foreignNote({ iters: "50" }, new Set(["iters"]), {}); // "ignored, … : -n 50"
  */
 export function foreignNote(
   values: Readonly<Partial<Record<ForeignName, string | boolean | undefined>>>,
   given: ReadonlySet<string>,
   env: Readonly<Record<string, string | undefined>>,
-  also: readonly string[] = [],
 ): string | undefined {
-  const named = [...also];
+  const named: string[] = [];
   for (const name of Object.keys(FOREIGN_OPTIONS) as ForeignName[]) {
     const value = values[name];
     if (given.has(name) && value !== undefined && value !== false) named.push(typedBack(name, value));

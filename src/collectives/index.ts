@@ -66,6 +66,8 @@ export {
   parseSize,
   type ReportRow,
   sweepSizes,
+  type TableColumns,
+  type TimeStat,
 } from "./report/report.js";
 export { type TraceEvent, traceEvents, traceOf } from "./report/trace.js";
 export {

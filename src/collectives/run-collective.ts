@@ -295,6 +295,7 @@ export function runSize(
   if (!run.timingOnly) admitSize(run, size);
   const { req, timing } = chooseAlgorithm(run, t, count);
   const bw = bandwidths(run.collective, run.ranks, bytes, timing.totalNs);
+  const lazy = lazyPlan(req);
   const base = {
     size: bytes,
     count,
@@ -302,6 +303,8 @@ export function runSize(
     algorithm: req.algorithm,
     timeUs: timing.totalNs / 1000,
     ...bw,
+    inputBytes: lazy.sizes.input * dtypeBytes(run.dtype),
+    outputBytes: lazy.sizes.output * dtypeBytes(run.dtype),
   };
   const legKinds = timing.legKinds;
   // Per-leg times only when read (a trace, a test): the same scheduler, recording.
@@ -313,7 +316,7 @@ export function runSize(
   if (run.timingOnly) {
     return {
       row: { ...base, wrong: -1, maxAbsErr: 0, guardErrors: 0 },
-      plan: lazyPlan(req),
+      plan: lazy,
       get schedule() {
         return schedule();
       },

@@ -38,7 +38,7 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
     expect(code).toBe(0);
     const text = c.out.join("");
     expect(text).toMatch(
-      /size\(B\)\s+count\(elems\)\s+type\s+time\(us\)\s+algbw\(GB\/s\)\s+busbw\(GB\/s\)\s+algorithm\s+#wrong/,
+      /size\(B\)\s+count\(elems\)\s+type\s+time:avg\(us\)\s+algbw\(GB\/s\)\s+busbw\(GB\/s\)\s+algorithm\s+#wrong/,
     );
     expect(
       text.match(/^\s+\d+\s+\d+\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(ring|kangaring|mesh)\s+0$/gm)?.length,

@@ -104,8 +104,18 @@ describe("documented command lines parse to the intended run", () => {
     expect(s.sizes).toEqual(sizes);
   });
 
-  it("-n / -w / -t are accepted, ignored, and the header says so", () => {
-    expect(settingsOf("allr -n 50 -w 5 -t avg p50").notes).toEqual([`${IGNORED}: -t avg p50 -n 50 -w 5`]);
+  it("-n / -w are accepted, ignored, and the header says so", () => {
+    expect(settingsOf("allr -n 50 -w 5").notes).toEqual([`${IGNORED}: -n 50 -w 5`]);
+  });
+
+  it("-t: nccom-test's statistics as columns; a number is nccl-tests' threads", () => {
+    expect(settingsOf("allr -t avg p25 p50 p90 p99 -n 5").columns).toEqual({
+      stats: ["avg", "p25", "p50", "p90", "p99"],
+      ioSizes: false,
+    });
+    expect(settingsOf("allr -n 5").columns).toEqual({ ioSizes: false });
+    expect(settingsOf("allr -t 2 -g 4").run.ranks).toBe(8);
+    expect(() => settingsOf("allr -t p101")).toThrow('-t "p101": expected avg or a percentile p0..p100');
   });
 
   it("the launchers' and hosts' options and nccl-tests' knobs: accepted, named in one note", () => {
@@ -168,6 +178,47 @@ describe("main: routing and help", () => {
     expect([r.status, r.stderr]).toEqual([0, ""]);
     expect(r.stdout).toMatch(/^# allr ranks=4 /);
     expect(r.stdout).toMatch(/Avg bus bandwidth:\t\d+\.\d{4}GB\/s\n$/);
+  });
+  it("the table's columns as nccom-test names them: time:avg(us), -t statistics, --show-input-output-size", async () => {
+    const header = async (...args: string[]) =>
+      (await cli("allg", "-r", "32", "-b", "1kb", "-e", "1kb", "-d", "fp32", "--timing-only", ...args)).stdout
+        .split("\n")
+        .find((l) => l.includes("size(B)"))
+        ?.trim()
+        .split(/\s+/);
+    const tail = ["algbw(GB/s)", "busbw(GB/s)", "algorithm", "#wrong"];
+    expect(await header()).toEqual(["size(B)", "count(elems)", "type", "time:avg(us)", ...tail]);
+    expect(await header("-t", "avg", "p50", "p99")).toEqual([
+      "size(B)",
+      "count(elems)",
+      "type",
+      "time:avg(us)",
+      "time:p50(us)",
+      "time:p99(us)",
+      ...tail,
+    ]);
+    const io = await cli(
+      "allg",
+      "-r",
+      "32",
+      "-b",
+      "1kb",
+      "-e",
+      "1kb",
+      "-d",
+      "fp32",
+      "--timing-only",
+      "--show-input-output-size",
+    );
+    const [cols, row] = io.stdout.split("\n").filter((l) => /size\(B\)|^\s+\d/.test(l));
+    expect(cols?.trim().split(/\s+/).slice(0, 4)).toEqual([
+      "size(B)",
+      "count(elems)",
+      "total_input_size(B)",
+      "total_output_size(B)",
+    ]);
+    // The guide's row: 1 KiB all-gathered over 32 ranks is 32 B in and 1024 B out on each rank.
+    expect(row?.trim().split(/\s+/).slice(0, 5)).toEqual(["1024", "256", "32", "1024", "fp32"]);
   });
   it.each(COMMANDS.map((c) => c.name))("%s -h and --help print its help, exit 0", async (name) => {
     for (const flag of ["-h", "--help"]) {

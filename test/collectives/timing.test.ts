@@ -105,7 +105,7 @@ describe("report", () => {
   it("prints the nccom-test columns and Avg bus bandwidth", () => {
     const text = formatTable([runSize(run({ timingOnly: true }), 1024).row]);
     expect(text).toMatch(
-      /size\(B\)\s+count\(elems\)\s+type\s+time\(us\)\s+algbw\(GB\/s\)\s+busbw\(GB\/s\)\s+algorithm\s+#wrong/,
+      /size\(B\)\s+count\(elems\)\s+type\s+time:avg\(us\)\s+algbw\(GB\/s\)\s+busbw\(GB\/s\)\s+algorithm\s+#wrong/,
     );
     expect(text).toMatch(/Avg bus bandwidth:/);
   });

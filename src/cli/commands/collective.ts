@@ -17,6 +17,7 @@ import {
   type LegKind,
   type ReportRow,
   runSize,
+  type TableColumns,
   traceEvents,
 } from "../../collectives/index.js";
 import { dtypeName } from "../../spec/index.js";
@@ -103,16 +104,25 @@ function headerLine(name: CollectiveName, run: CollectiveRun, s: CollectiveSetti
   );
 }
 
-/** One row as JSON: nccom-test's keys, then ours; `#wrong` is null when not checked. */
-function rowJson(row: ReportRow, algorithm: string, check: string) {
+/**
+ * One row as JSON: nccom-test's keys (with `--show-input-output-size` its size keys, with `-t` a
+ * `time:<stat>(us)` key per statistic beside `time:avg(us)`), then ours; `#wrong` is null when not
+ * checked.
+ */
+function rowJson(row: ReportRow, algorithm: string, check: string, columns: TableColumns) {
   const checked = row.wrong >= 0;
+  const stats = (columns.stats ?? []).filter((s) => s !== "avg");
   return {
     "size(B)": row.size,
     "count(elems)": row.count,
+    ...(columns.ioSizes
+      ? { "total_input_size(B)": row.inputBytes, "total_output_size(B)": row.outputBytes }
+      : {}),
     type: row.type,
     "algbw(GB/s)": row.algbw,
     "busbw(GB/s)": row.busbw,
     "time:avg(us)": row.timeUs,
+    ...Object.fromEntries(stats.map((s) => [`time:${s}(us)`, row.timeUs])),
     algorithm,
     check,
     "#wrong": checked ? row.wrong : null,
@@ -171,9 +181,9 @@ function streamSizes(name: CollectiveName, s: CollectiveSettings, config: object
     progress.done();
     rows.push(r.row);
     lastKinds = r.legKinds;
-    const json = rowJson(r.row, r.plan.algorithm, r.check);
+    const json = rowJson(r.row, r.plan.algorithm, r.check, s.columns);
     if (out.report) results.push(json);
-    out.io.out(s.json ? `${toJson({ record: "row", ...json })}\n` : formatRow(r.row));
+    out.io.out(s.json ? `${toJson({ record: "row", ...json })}\n` : formatRow(r.row, s.columns));
     if (out.trace && size === s.trace?.size) writeTrace(out.trace, r, s.run, config);
   }
   return { rows, results, lastKinds };
@@ -191,7 +201,9 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   const trace = s.trace && openAtomic("--trace", s.trace.path);
   const report = s.reportFile === undefined ? undefined : openAtomic("--report-to-json-file", s.reportFile);
   io.out(
-    s.json ? `${toJson({ record: "config", ...config })}\n` : headerLine(name, s.run, s) + formatHeader(),
+    s.json
+      ? `${toJson({ record: "config", ...config })}\n`
+      : headerLine(name, s.run, s) + formatHeader(s.columns),
   );
   let done: ReturnType<typeof streamSizes>;
   try {

@@ -20,6 +20,10 @@ export interface ReportRow {
   readonly maxAbsErr: number;
   /** Guard bytes overwritten (a kind of error of its own). */
   readonly guardErrors: number;
+  /** Each rank's input bytes (nccom-test's total_input_size(B)). */
+  readonly inputBytes: number;
+  /** Each rank's output bytes (total_output_size(B)). */
+  readonly outputBytes: number;
 }
 
 /**
@@ -115,37 +119,63 @@ export function sweepSizes(
   return out;
 }
 
-const HEADER = [
-  "size(B)",
-  "count(elems)",
-  "type",
-  "time(us)",
-  "algbw(GB/s)",
-  "busbw(GB/s)",
-  "algorithm",
-  "#wrong",
-];
-const WIDTHS = [12, 12, 8, 10, 12, 12, 10, 8];
+/** A `time:<stat>(us)` column of nccom-test's `-t/--stats`: the average or a percentile. */
+export type TimeStat = "avg" | `p${number}`;
 
-const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(WIDTHS[i] ?? 10)).join(" ");
+/** The columns nccom-test adds on request. */
+export interface TableColumns {
+  /** `-t/--stats`: one `time:<stat>(us)` column each, in order (default: avg alone). */
+  readonly stats?: readonly TimeStat[];
+  /** `--show-input-output-size`: each rank's input and output bytes, after count(elems). */
+  readonly ioSizes?: boolean;
+}
 
-/** The table's column header line. */
-export function formatHeader(): string {
-  return `${line(HEADER)}\n`;
+interface Column {
+  readonly name: string;
+  readonly width: number;
+  readonly cell: (r: ReportRow) => string;
+}
+
+const column = (name: string, width: number, cell: (r: ReportRow) => string): Column => ({
+  name,
+  width,
+  cell,
+});
+
+/**
+ * The table's columns. Every `time:<stat>` is the one modelled time: the model is deterministic,
+ * so its average and every percentile agree.
+ */
+function columnsOf(c: TableColumns): Column[] {
+  return [
+    column("size(B)", 12, (r) => String(r.size)),
+    column("count(elems)", 12, (r) => String(r.count)),
+    ...(c.ioSizes
+      ? [
+          column("total_input_size(B)", 19, (r) => String(r.inputBytes)),
+          column("total_output_size(B)", 20, (r) => String(r.outputBytes)),
+        ]
+      : []),
+    column("type", 8, (r) => r.type),
+    ...(c.stats ?? ["avg"]).map((stat) => column(`time:${stat}(us)`, 12, (r) => r.timeUs.toFixed(2))),
+    column("algbw(GB/s)", 12, (r) => r.algbw.toFixed(2)),
+    column("busbw(GB/s)", 12, (r) => r.busbw.toFixed(2)),
+    column("algorithm", 10, (r) => r.algorithm),
+    column("#wrong", 8, (r) => (r.wrong < 0 ? "N/A" : String(r.wrong + r.guardErrors))),
+  ];
+}
+
+const line = (cols: readonly Column[], cells: (c: Column) => string) =>
+  `${cols.map((c) => cells(c).padStart(c.width)).join(" ")}\n`;
+
+/** The table's column header line (nccom-test's names: `time:avg(us)` as it prints it since SDK 2.2x). */
+export function formatHeader(columns: TableColumns = {}): string {
+  return line(columnsOf(columns), (c) => c.name);
 }
 
 /** One row of the table, printed as its size finishes. */
-export function formatRow(r: ReportRow): string {
-  return `${line([
-    String(r.size),
-    String(r.count),
-    r.type,
-    r.timeUs.toFixed(2),
-    r.algbw.toFixed(2),
-    r.busbw.toFixed(2),
-    r.algorithm,
-    r.wrong < 0 ? "N/A" : String(r.wrong + r.guardErrors),
-  ])}\n`;
+export function formatRow(r: ReportRow, columns: TableColumns = {}): string {
+  return line(columnsOf(columns), (c) => c.cell(r));
 }
 
 /** The summary line exactly as nccom-test prints it (`Avg bus bandwidth:\t40.6901GB/s`). */
@@ -154,8 +184,8 @@ export function formatSummary(rows: readonly ReportRow[]): string {
 }
 
 /** The nccom-test table: a header, one line per row, and `Avg bus bandwidth`. */
-export function formatTable(rows: readonly ReportRow[]): string {
-  return formatHeader() + rows.map(formatRow).join("") + formatSummary(rows);
+export function formatTable(rows: readonly ReportRow[], columns: TableColumns = {}): string {
+  return formatHeader(columns) + rows.map((r) => formatRow(r, columns)).join("") + formatSummary(rows);
 }
 
 /** The mean busbw over the rows (0 for none). */
