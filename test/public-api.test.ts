@@ -25,7 +25,7 @@ it("exposes the front door (encode / decode / runCollective / sweep), one namesp
   expect(api.bits.toHex(spec.FMA_DESC.encode({ a_sel: 1, b_sel: 2, c_sel: 0, scale: 0.5 }))).toBe(
     "0000800000001002000000090000003f",
   );
-  for (const layer of ["bits", "numerics", "hal", "runtime", "engine", "isa", "collectives"]) {
+  for (const layer of ["bits", "numerics", "hal", "runtime", "engine", "isa", "collectives", "vectors"]) {
     expect(Object.keys(await import(`sdmakit/${layer}`)).length).toBeGreaterThan(0);
   }
 });

@@ -24,7 +24,8 @@ function specifiers(text: string): string[] {
 }
 
 /** The entry points a test may import: the root, the front door and each layer's index. */
-const ENTRY = /^src\/(index|api|(bits|spec|numerics|hal|runtime|engine|isa|collectives|cli)\/index)\.js$/;
+const ENTRY =
+  /^src\/(index|api|(bits|spec|numerics|hal|runtime|engine|isa|collectives|vectors|cli)\/index)\.js$/;
 
 /**
  * Tests that import a file below a layer index, each with why (keep this list short: prefer to

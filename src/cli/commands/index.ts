@@ -8,6 +8,7 @@ import { halCommand } from "./hal.js";
 import { decodeCommand, describeCommand, encodeCommand, layoutsCommand } from "./layout-commands.js";
 import { runCommand } from "./run-s3d3.js";
 import { validateCommand } from "./validate.js";
+import { vectorsCommand } from "./vectors.js";
 
 /** Every command, in the order `sdmakit help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -25,5 +26,6 @@ export const COMMANDS: readonly Command[] = [
   castCommand,
   cceCommand,
   halCommand,
+  vectorsCommand,
   demoCommand,
 ];

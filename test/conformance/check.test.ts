@@ -1,0 +1,80 @@
+// `sdmakit vectors --check` on the golden set passes, and one flipped byte in any set's case is
+// reported with the set, the case id and the field. Each set is checked alone (a copy of its
+// files and a manifest naming only it), in-process through the CLI's main.
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/index.js";
+import type { Manifest } from "../../src/vectors/index.js";
+import { runInProcess } from "../helpers/cli.js";
+
+const GOLDEN = fileURLToPath(new URL("../../vectors/", import.meta.url));
+const manifest = JSON.parse(readFileSync(join(GOLDEN, "manifest.json"), "utf8")) as Manifest;
+const cli = (...args: string[]) => runInProcess({ run: main }, args);
+
+/** A directory holding one set of the golden set, with its manifest entry alone. */
+function oneSet(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `sdmakit-vectors-${name}-`));
+  const entry = manifest.sets.find((s) => s.name === name);
+  if (!entry) throw new Error(`no set ${name}`);
+  for (const f of entry.files) copyFileSync(join(GOLDEN, f.file), join(dir, f.file));
+  writeFileSync(join(dir, "manifest.json"), JSON.stringify({ ...manifest, sets: [entry] }));
+  return dir;
+}
+
+/** Where a hex digit of `part` is on a case's line (the first quoted hex string of it), or −1. */
+function digitIn(text: string, part: "input" | "expect"): number {
+  const from = text.indexOf(`"${part}":`);
+  const to = part === "input" ? text.indexOf(`"expect":`) : text.length;
+  const at = text.slice(from, to).search(/"[0-9a-f]{2,}/);
+  return at < 0 ? -1 : from + at + 1;
+}
+
+/** Flip one hex digit inside the `part` of a case at or after line `from`; returns the case id. */
+function flip(dir: string, set: string, from: number, part: "input" | "expect"): string {
+  const path = join(dir, `${set}.jsonl`);
+  const lines = readFileSync(path, "utf8").split("\n");
+  const line = lines.findIndex((l, i) => i >= from && digitIn(l, part) >= 0);
+  const text = lines[line] as string;
+  const digit = digitIn(text, part);
+  lines[line] = `${text.slice(0, digit)}${text[digit] === "0" ? "1" : "0"}${text.slice(digit + 1)}`;
+  writeFileSync(path, lines.join("\n"));
+  return (JSON.parse(text) as { id: string }).id;
+}
+
+describe("sdmakit vectors --check", () => {
+  it.each(manifest.sets.map((s) => s.name))("passes on the golden %s set", async (name) => {
+    const r = await cli("vectors", "--check", oneSet(name));
+    expect(r.stdout).toMatch(/, 0 differences/);
+    expect(r.status).toBe(0);
+  });
+
+  it.each(manifest.sets.flatMap((s) => [[s.name, "expect"] as const, [s.name, "input"] as const]))(
+    "names the set, case and field of one flipped byte in a %s case's %s",
+    async (name, part) => {
+      const dir = oneSet(name);
+      const line = Math.floor(manifest.sets.find((s) => s.name === name)!.cases / 2);
+      const id = flip(dir, name, line, part);
+      const r = await cli("vectors", "--check", dir, "--json");
+      expect(r.status).toBe(1);
+      const { differences } = JSON.parse(r.stdout) as {
+        differences: { set: string; id: string; field: string }[];
+      };
+      expect(differences).toContainEqual(
+        expect.objectContaining({ set: name, id: `${name}.jsonl`, field: "sha256" }),
+      );
+      const named = differences.filter((d) => d.set === name && d.id === id);
+      expect(named.length).toBeGreaterThan(0);
+      expect(named.some((d) => d.field.startsWith(`${part}.`))).toBe(true);
+    },
+  );
+
+  it("refuses a directory without a manifest, naming it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sdmakit-vectors-empty-"));
+    const r = await cli("vectors", "--check", dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot read manifest\.json \(ENOENT\)/);
+  });
+});
