@@ -142,7 +142,7 @@ const doc: string[] = [
   '`route.ts`), and one row each in `docs/FIDELITY.md` ("Collective timing parameters"). Fitted per arch:',
   ...Object.entries(ARCH_TIMING).map(
     ([a, p]) =>
-      `- ${a}: launch ${f(p.launchNs / 1000, 1)} µs, DMA ceiling ${f(p.coreDmaBytesPerNs, 1)} B/ns per physical core`,
+      `- ${a}: launch ${f(p.launchNs / 1000, 1)} µs, DMA ceiling ${f(p.coreDmaBytesPerNs, 1)} B/ns per physical core, shared by the chip's cores`,
   ),
   "",
   "## Calibration targets (the 2024+ runs)",

@@ -89,6 +89,13 @@ export {
   sweepSizesOf,
 } from "./sweep.js";
 export {
+  type ConcurrentMember,
+  type ConcurrentTiming,
+  groupTopology,
+  MAX_CONCURRENT_LEGS,
+  scheduleConcurrent,
+} from "./timing/concurrent-schedule.js";
+export {
   ARCH_TIMING,
   type ArchTiming,
   CALIBRATION,

@@ -9,7 +9,7 @@
  *   engine's {@link ProfileCostModel} (16 ns per descriptor plus max(bytes read, bytes written) at
  *   the engine rate, CCE at `profile.cceRateFactor` of it), the rate calibrated below;
  * - for every shared resource it touches — the HBM of each chip it reads or writes, a directed
- *   chip-to-chip link, the sending and the receiving EFA NIC, its rank's DMA ceiling — its bytes
+ *   chip-to-chip link, the sending and the receiving EFA NIC, its rank's chip's DMA ceiling — its bytes
  *   there × the number of queues of the same step touching that resource ÷ the resource's bandwidth.
  *   Legs on one queue run one after another, so they do not share with each other.
  * A leg starts when its queue is free and every leg it reads from has ended, plus the wait to learn
@@ -61,9 +61,10 @@ export interface ArchTiming {
    */
   readonly launchNs: number;
   /**
-   * The most bytes per ns one physical core's DMA moves for a collective, over all its queues
-   * (an LNC 2 rank has twice). Far below 16 engines × the engine rate: public runs never show a
-   * rank near that. Not published; fitted.
+   * The most bytes per ns a chip's DMA moves for collectives, per physical core of the chip: the
+   * chip's ceiling is this × its cores, shared by all their queues (resources.ts
+   * chipDmaBytesPerNs). Far below 16 engines × the engine rate: public runs never show a rank near
+   * that. Not published; fitted.
    */
   readonly coreDmaBytesPerNs: number;
 }

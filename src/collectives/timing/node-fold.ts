@@ -38,19 +38,29 @@ export class NodeFold {
   private readonly size: readonly number[];
   private readonly shift: readonly number[];
 
-  /** `nodes`: the topology's (folded), or 1 (every rank placed: the identity). */
-  private constructor(req: PlanRequest, nodes: number) {
-    const t = req.topology;
-    this.perNode = t.ranks / nodes;
+  private constructor(ranks: number, nodes: number, size: readonly number[], shift: readonly number[]) {
+    this.perNode = ranks / nodes;
     this.nodes = nodes;
-    this.ranks = t.ranks;
+    this.ranks = ranks;
+    this.size = size;
+    this.shift = shift;
+  }
+
+  /** `nodes`: the topology's (folded), or 1 (every rank placed: the identity). */
+  private static make(req: PlanRequest, nodes: number): NodeFold {
+    const t = req.topology;
     const sizes = bufferSizes(req);
     const buffers: BufferName[] = ["input", "output", "scratch"];
-    this.size = buffers.map((b) => sizes[b]);
     // A buffer in the full-size coordinate moves by P chunks of count / ranks; a chunk-sized one
     // (the reduce-scatter output, the all-gather input) and send-recv's whole buffers do not move.
-    const chunk = req.collective === "sendrecv" ? 0 : (req.count / t.ranks) * this.perNode;
-    this.shift = buffers.map((b) => (sizes[b] === req.count ? chunk : 0));
+    const chunk = req.collective === "sendrecv" ? 0 : (req.count / t.ranks) * (t.ranks / nodes);
+    const shift = buffers.map((b) => (sizes[b] === req.count ? chunk : 0));
+    return new NodeFold(
+      t.ranks,
+      nodes,
+      buffers.map((b) => sizes[b]),
+      shift,
+    );
   }
 
   /** The fold of a request onto its first node where that is exact (see the module doc), else none. */
@@ -58,12 +68,17 @@ export class NodeFold {
     const t = req.topology;
     const granule = Math.max(1, Math.floor(GRANULE_BYTES / dtypeBytes(req.dtype)));
     const unequal = req.collective === "allr" && req.count % (t.ranks * granule) !== 0;
-    return new NodeFold(req, t.nodes < 2 || sb2sbAllowed(req) || unequal ? 1 : t.nodes);
+    return NodeFold.make(req, t.nodes < 2 || sb2sbAllowed(req) || unequal ? 1 : t.nodes);
   }
 
   /** No fold: every rank placed (what a recorded schedule needs, a leg per plan leg). */
   static none(req: PlanRequest): NodeFold {
-    return new NodeFold(req, 1);
+    return NodeFold.make(req, 1);
+  }
+
+  /** No fold over `ranks` ranks of any collectives (concurrent ones: concurrent-schedule.ts). */
+  static identity(ranks: number): NodeFold {
+    return new NodeFold(ranks, 1, [0, 0, 0], [0, 0, 0]);
   }
 
   /** Write into `out` the image of `ref` in the first node. */

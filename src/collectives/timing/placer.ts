@@ -5,15 +5,13 @@
  * what later legs read is kept (last-writes.ts). Hot: a timing-only run at thousands of ranks
  * places millions of legs, so per leg there is no allocation and no string-keyed look-up.
  */
-import { dtypeBytes } from "../../spec/dtype.js";
 import type { BufRef, LegKind, LegSource } from "../plan/plan.js";
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
-import type { PlanRequest } from "../plan/plan-request.js";
 import { SEMAPHORE_TO_START_NS } from "./cost-model.js";
 import { KEPT_STEPS, LastWrites } from "./last-writes.js";
 import type { Folded, NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
-import type { ShapeCoster } from "./step-users.js";
+import type { LegMeasure } from "./step-users.js";
 import type { Topology } from "./topology.js";
 
 /**
@@ -86,7 +84,7 @@ export interface PlacerInputs {
   readonly steps: ReadonlyMap<number, Float64Array>;
   /** Per resource id: the id whose sharers it has (itself, or its first-node image when folded). */
   readonly image: Int32Array;
-  readonly coster: ShapeCoster;
+  readonly coster: LegMeasure;
   readonly recorder: Recorder | undefined;
   readonly cutoff: Cutoff | undefined;
 }
@@ -116,19 +114,16 @@ export class Placer implements LegSink {
   private readonly touches = new Touches();
   private readonly folded: Folded = { rank: 0, elem: 0, nodes: 0 };
   private readonly waits: Waits;
-  private readonly eb: number;
   private readonly channels: number;
 
   constructor(
     t: Topology,
-    req: PlanRequest,
     private readonly p: PlacerInputs,
   ) {
     this.users = new Float64Array(p.res.count);
     this.channels = t.channelsPerRank;
     this.queueFree = new Float64Array(p.fold.perNode * this.channels);
     this.waits = new Waits(t);
-    this.eb = dtypeBytes(req.dtype);
   }
 
   /** Legs placed, by kind. */
@@ -165,7 +160,7 @@ export class Placer implements LegSink {
     }
     this.runLength++;
     const { res, image, fold } = this.p;
-    const bytes = leg.count * this.eb;
+    const bytes = this.p.coster.bytes(leg);
     const cost = this.p.coster.cost(leg);
     this.descriptors += cost.descriptors;
     let duration = cost.ns;

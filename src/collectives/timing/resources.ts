@@ -9,7 +9,8 @@ import type { Topology } from "./topology.js";
 
 /**
  * Integer ids of the shared resources: each chip's HBM, each direction of each chip-to-chip link
- * inside a node (route.ts), each node's EFA NICs (out and in), each rank's DMA ceiling.
+ * inside a node (route.ts), each node's EFA NICs (out and in), each chip's collective DMA ceiling
+ * (shared by all its cores' queues: see {@link chipDmaBytesPerNs}).
  */
 export class Resources {
   readonly count: number;
@@ -25,7 +26,6 @@ export class Resources {
   private readonly nicOutEnd: number;
   private readonly nicInEnd: number;
   private readonly cpn: number;
-  private readonly ranksPerNode: number;
   /**
    * Per (sending chip, receiving chip) of a node, cpn · from + to: its route's link ids (relative
    * to the node's first link) at routeLinks[routeAt[pair] .. routeAt[pair + 1]), in route order —
@@ -39,7 +39,6 @@ export class Resources {
     const cpn = t.links.chipsPerNode;
     const nics = t.links.nicsPerNode;
     this.cpn = cpn;
-    this.ranksPerNode = t.ranks / t.nodes;
     this.chip = Int32Array.from(t.places, (p) => p.node * cpn + p.chip);
     this.chipInNode = Int32Array.from(t.places, (p) => p.chip);
     this.node = Int32Array.from(t.places, (p) => p.node);
@@ -51,9 +50,9 @@ export class Resources {
     this.c2cEnd = this.hbmEnd + t.nodes * cpn * CHIP_PORTS;
     this.nicOutEnd = this.c2cEnd + t.nodes * nics;
     this.nicInEnd = this.nicOutEnd + t.nodes * nics;
-    this.count = this.nicInEnd + t.ranks;
+    this.count = this.nicInEnd + t.nodes * cpn;
     const l = t.links.links;
-    const dma = ARCH_TIMING[t.profile.name].coreDmaBytesPerNs * t.lnc;
+    const dma = chipDmaBytesPerNs(t);
     this.bw = [l["intra-chip"].bytesPerNs, l["chip-to-chip"].bytesPerNs, l["node-to-node"].bytesPerNs, dma];
   }
 
@@ -62,9 +61,9 @@ export class Resources {
     return this.chip[rank]!;
   }
 
-  /** A rank's DMA ceiling. */
+  /** The DMA ceiling of a rank's chip. */
   dma(rank: number): number {
-    return this.nicInEnd + rank;
+    return this.nicInEnd + this.chip[rank]!;
   }
 
   /** Add every chip-to-chip link a transfer from → to crosses inside a node (none across nodes). */
@@ -96,12 +95,12 @@ export class Resources {
     return this.bw[id < this.hbmEnd ? 0 : id < this.c2cEnd ? 1 : id < this.nicInEnd ? 2 : 3];
   }
 
-  /** Ids per node of a resource's kind (a rank's DMA: per node's ranks). */
+  /** Ids per node of a resource's kind. */
   private perNode(id: number): number {
     if (id < this.hbmEnd) return this.cpn;
     if (id < this.c2cEnd) return this.cpn * CHIP_PORTS;
     if (id < this.nicInEnd) return this.nics;
-    return this.ranksPerNode;
+    return this.cpn;
   }
 
   /** The node a resource is in. */
@@ -123,6 +122,18 @@ export class Resources {
   image(id: number): number {
     return id - this.nodeOf(id) * this.perNode(id);
   }
+}
+
+/**
+ * The collective DMA ceiling of one chip: the fitted per-core figure (cost-model.ts) times the
+ * chip's physical cores. MODEL: the ceiling is the chip's, shared by the queues of every core on it
+ * (the chip's DMA engines — [C] 16 per core, 128 on a Trn2 chip — reach its HBM stacks through one
+ * fabric), not each core's own: the tables it was fitted on keep every core of every chip busy, where
+ * the two readings give the same times, and only the chip's reading lets collectives on disjoint
+ * cores of one chip (replica groups, concurrent streams) slow each other down.
+ */
+export function chipDmaBytesPerNs(t: Topology): number {
+  return ARCH_TIMING[t.profile.name].coreDmaBytesPerNs * t.links.coresPerChip;
 }
 
 /** Every chip pair's route (chipRoute), flattened: [per pair's first index (and the end), link ids]. */

@@ -68,9 +68,9 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
   const record = opts.record === true;
   const fold = record ? NodeFold.none(req) : NodeFold.of(req);
   const res = new Resources(t);
-  const coster = new ShapeCoster(new LegCoster(t.profile, req.dtype, req.op, opts.sr));
+  const coster = new ShapeCoster(new LegCoster(t.profile, req.dtype, req.op, opts.sr), dtypeBytes(req.dtype));
   const queues = fold.perNode * t.channelsPerRank;
-  const users = new StepUsers(res, fold, coster, t.channelsPerRank, queues, dtypeBytes(req.dtype));
+  const users = new StepUsers(res, fold, coster, t.channelsPerRank, queues);
   emitPlan(req, users, fold.perNode);
   users.flush();
   const launchNs = ARCH_TIMING[t.profile.name].launchNs;
@@ -80,7 +80,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
       cutoffNs === undefined
         ? undefined
         : { lastNs: cutoffNs - launchNs, busyNs: users.busyNs, checkpoints: users.checkpoints };
-    const placer = new Placer(t, req, {
+    const placer = new Placer(t, {
       res,
       fold,
       steps: users.steps,

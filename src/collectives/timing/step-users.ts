@@ -11,15 +11,29 @@ import { Numbers, type ShapedLeg, StepShape } from "./step-shape.js";
 /** Steps between the checkpoints a placement checks its cutoff at. */
 const CHECKPOINT_STEPS = 16;
 
+/** What the scheduler asks of a leg besides its place: its engine time and its bytes. */
+export interface LegMeasure {
+  cost(leg: LegSpec): LegCost;
+  /** The bytes a leg moves: its count × the element size of the collective its rank runs. */
+  bytes(leg: { readonly rank: number; readonly count: number }): number;
+}
+
 /** A leg coster asked again only when a leg's shape differs from the last one's (legs come in runs). */
-export class ShapeCoster {
+export class ShapeCoster implements LegMeasure {
   private kind = "";
   private count = -1;
   private srcs = 0;
   private dsts = 0;
   private last: LegCost = { descriptors: 0, ns: 0 };
 
-  constructor(private readonly coster: LegCoster) {}
+  constructor(
+    private readonly coster: LegCoster,
+    private readonly eb: number,
+  ) {}
+
+  bytes(leg: { readonly count: number }): number {
+    return leg.count * this.eb;
+  }
 
   cost(leg: LegSpec): LegCost {
     if (
@@ -171,10 +185,9 @@ export class StepUsers implements LegSink {
   constructor(
     private readonly res: Resources,
     private readonly fold: NodeFold,
-    private readonly coster: ShapeCoster,
+    private readonly coster: LegMeasure,
     private readonly channels: number,
     queueCount: number,
-    private readonly eb: number,
   ) {
     this.queueBytes = new Float64Array(queueCount);
     this.pairs = new RankPairs(res.count, channels);
@@ -229,7 +242,7 @@ export class StepUsers implements LegSink {
     if (leg.rank !== this.rank) this.flushRank();
     this.rank = leg.rank;
     const qi = leg.rank * this.channels + leg.queue;
-    const bytes = leg.count * this.eb;
+    const bytes = this.coster.bytes(leg);
     if (this.queueBytes[qi]! === 0) this.queues.push(qi);
     this.queueBytes[qi]! += bytes;
     if (this.engineNs[qi]! === 0) this.stepQueues.push(qi);
