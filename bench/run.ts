@@ -3,8 +3,9 @@
 // same run; this machine is shared and noisy, so ratios carry across runs, absolute times do not).
 // Prints one markdown table; `npm run bench -- --write` also writes it to docs/BENCH.md.
 // BENCH_RUNS=n changes the number of measurements a row (default 5); BENCH_ONLY=engine runs one file.
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { writeOutput } from "../src/cli/output-file.js";
 import { type BenchRow, formatRow, RUNS, TABLE_HEAD } from "./harness.js";
 
 const dir = new URL("./", import.meta.url);
@@ -42,5 +43,5 @@ for (const file of files) {
 log("");
 log(`Load average at the end: ${load()}.`);
 if (process.argv.includes("--write")) {
-  writeFileSync(new URL("../docs/BENCH.md", import.meta.url), `${lines.join("\n")}\n`);
+  writeOutput(new URL("../docs/BENCH.md", import.meta.url), `${lines.join("\n")}\n`);
 }

@@ -9,9 +9,9 @@
  * Usage: npx tsx tools/index-imports.ts [--dry-run]
  */
 import { execSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
+import { writeOutput } from "../src/cli/output-file.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const LAYERS = ["bits", "spec", "numerics", "hal", "runtime", "engine", "isa", "collectives", "cli"];
@@ -99,7 +99,7 @@ for (const sf of program.getSourceFiles()) {
   });
   text = text.slice(0, at) + lines.join("") + text.slice(at);
   rewritten++;
-  if (!dryRun) writeFileSync(sf.fileName, text);
+  if (!dryRun) writeOutput(sf.fileName, text);
 }
 console.log(`${dryRun ? "would rewrite" : "rewrote"} ${rewritten} test file(s)`);
 if (missing.length > 0) {

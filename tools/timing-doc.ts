@@ -3,7 +3,7 @@
  * measurements and the model's times for the same runs (tools/calibration.ts) — one source for the
  * doc, the plots and the calibration test. Run: npm run timing-doc.
  */
-import { writeFileSync } from "node:fs";
+import { writeOutput } from "../src/cli/output-file.js";
 import { ARCH_TIMING } from "../src/collectives/index.js";
 import { allrR16Miss, allrR16MissMarkdown, R16 } from "./allr-r16-miss.js";
 import {
@@ -155,7 +155,7 @@ const doc: string[] = [
   "",
 ];
 for (const { t, rows } of results.filter((r) => isTarget(r.t))) {
-  writeFileSync(
+  writeOutput(
     new URL(`../docs/images/timing-${t.name}.svg`, import.meta.url),
     svg(t.name, rows, extras[t.name]),
   );
@@ -186,4 +186,4 @@ doc.push(
   "",
 );
 for (const { t, rows } of results.filter((r) => !isTarget(r.t))) doc.push(...section(t, rows, false));
-writeFileSync(new URL("../docs/TIMING.md", import.meta.url), `${doc.join("\n")}`);
+writeOutput(new URL("../docs/TIMING.md", import.meta.url), `${doc.join("\n")}`);

@@ -2,7 +2,8 @@
 // timeline, so the README can show a picture of a trace without a network connection:
 //   npx tsx tools/trace-preview.ts trace.json trace.html
 // then screenshot it (e.g. chromium --headless --screenshot). The trace itself opens in Perfetto.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeOutput } from "../src/cli/output-file.js";
 
 interface TraceEvent {
   name: string;
@@ -76,7 +77,7 @@ for (const t of ticks) {
 const legend = cats.map((c, i) => `<tspan fill="${palette[i % palette.length]}">■ ${c}</tspan>`).join("  ");
 const height = TOP + tracks.length * ROW + 30;
 parts.push(`<text x="${LABEL}" y="${height - 8}" font-size="11">${legend}</text>`);
-writeFileSync(
+writeOutput(
   output,
   `<!doctype html><html><body style="margin:0;font-family:sans-serif"><svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}">${parts.join("")}</svg></body></html>\n`,
 );

@@ -117,6 +117,10 @@ export const COLLECTIVE_OPTIONS = {
     value: "FILE",
     help: "also write the whole report as one JSON document (nccom-test's schema plus ours)",
   },
+  "follow-symlinks": {
+    type: "boolean",
+    help: "let --trace / --report-to-json-file name a symlink: the file it points to is replaced",
+  },
   progress: { type: "boolean", help: "progress line on stderr (default: when stderr is a terminal)" },
   "no-progress": { type: "boolean", aliases: ["non-interactive"], help: "no progress line" },
   "show-algorithm": { type: "boolean", help: "accepted: the algorithm column is always shown" },
@@ -159,6 +163,8 @@ export interface CollectiveSettings {
   readonly sizes: readonly number[];
   readonly json: boolean;
   readonly reportFile: string | undefined;
+  /** Output paths may be symlinks (their targets are written). */
+  readonly followSymlinks: boolean;
   readonly trace: { readonly path: string; readonly size: number } | undefined;
   /** undefined: on when stderr is a terminal. */
   readonly progress: boolean | undefined;
@@ -319,6 +325,7 @@ export function collectiveSettings(
     sizes,
     json: v.json === true,
     reportFile: v["report-to-json-file"],
+    followSymlinks: v["follow-symlinks"] === true,
     trace:
       v.trace === undefined
         ? undefined

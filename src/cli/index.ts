@@ -19,5 +19,13 @@ export { bitExactJson } from "./f32-fields.js";
 export { formatsDocument } from "./formats-doc.js";
 export { main } from "./main.js";
 export { parseOptions } from "./options.js";
+export {
+  checkOutputs,
+  type FileOps,
+  type OutputFile,
+  openOutputs,
+  removeTemporaries,
+  writeOutput,
+} from "./output-file.js";
 export { createProgress } from "./progress.js";
 export { VERSION } from "./version.js";

@@ -2,9 +2,10 @@
 // compiles it with wabt (a devDependency) and writes the bytes, base64, into the committed
 // src/collectives/check/check-kernels-binary.ts. Regenerate after editing the generator:
 // `npx tsx tools/wasm/build-check-kernels.ts`.
-import { writeFileSync } from "node:fs";
+
 import { fileURLToPath } from "node:url";
 import wabtInit from "wabt";
+import { writeOutput } from "../../src/cli/output-file.js";
 import { checkKernelsWat } from "./check-kernels-wat.js";
 
 const WAT = new URL("../../src/collectives/check/check-kernels.wat", import.meta.url);
@@ -34,8 +35,8 @@ export function checkKernelsBinaryText(binary: Uint8Array): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(WAT, checkKernelsWat());
+  writeOutput(WAT, checkKernelsWat());
   const binary = await compileCheckKernels();
-  writeFileSync(OUT, checkKernelsBinaryText(binary));
+  writeOutput(OUT, checkKernelsBinaryText(binary));
   console.log(`wrote ${fileURLToPath(OUT)} (${binary.length} bytes of wasm)`);
 }

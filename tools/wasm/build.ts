@@ -4,9 +4,10 @@
 // Regenerate after editing the generator: `npx tsx tools/wasm/build.ts`.
 // test/numerics/wasm-kernels.test.ts regenerates and recompiles in memory and compares, so the
 // three cannot drift.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import wabtInit from "wabt";
+import { writeOutput } from "../../src/cli/output-file.js";
 import { kernelsWat } from "./kernels-wat.js";
 
 const WAT = new URL("../../src/numerics/wasm/kernels.wat", import.meta.url);
@@ -38,8 +39,8 @@ export function binaryModuleText(binary: Uint8Array): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(WAT, kernelsWat());
+  writeOutput(WAT, kernelsWat());
   const binary = await compileKernels();
-  writeFileSync(OUT, binaryModuleText(binary));
+  writeOutput(OUT, binaryModuleText(binary));
   console.log(`wrote ${fileURLToPath(OUT)} (${binary.length} bytes of wasm)`);
 }

@@ -22,7 +22,6 @@ import {
 } from "../../collectives/index.js";
 import { dtypeName } from "../../spec/index.js";
 import { toJson } from "../args.js";
-import { type AtomicFile, openAtomic } from "../atomic-file.js";
 import {
   COLLECTIVE_OPTIONS,
   type CollectiveSettings,
@@ -31,6 +30,7 @@ import {
 } from "../collective-options.js";
 import type { Command, Io } from "../command.js";
 import { parseOptions } from "../options.js";
+import { type OutputFile, openOutputs } from "../output-file.js";
 import { createProgress } from "../progress.js";
 import { VERSION } from "../version.js";
 
@@ -133,7 +133,7 @@ function rowJson(row: ReportRow, algorithm: string, check: string, columns: Tabl
 
 /** Stream one size's trace into the file, with the run settings as metadata. */
 function writeTrace(
-  file: AtomicFile,
+  file: OutputFile,
   r: ReturnType<typeof runSize>,
   run: CollectiveRun,
   config: object,
@@ -160,8 +160,8 @@ function writeTrace(
 
 interface Outputs {
   readonly io: Io;
-  readonly trace: AtomicFile | undefined;
-  readonly report: AtomicFile | undefined;
+  readonly trace: OutputFile | undefined;
+  readonly report: OutputFile | undefined;
 }
 
 /** Run every size, writing its row (and trace) as it finishes; a size's run is garbage after that. */
@@ -189,6 +189,17 @@ function streamSizes(name: CollectiveName, s: CollectiveSettings, config: object
   return { rows, results, lastKinds };
 }
 
+/** The run's output files, every target checked before any is created. */
+function openFiles(s: CollectiveSettings): { trace: OutputFile | undefined; report: OutputFile | undefined } {
+  const named = [
+    ...(s.trace ? [{ option: "--trace", path: s.trace.path }] : []),
+    ...(s.reportFile === undefined ? [] : [{ option: "--report-to-json-file", path: s.reportFile }]),
+  ];
+  const files = openOutputs(named, { followSymlinks: s.followSymlinks });
+  const by = (option: string) => files[named.findIndex((n) => n.option === option)];
+  return { trace: by("--trace"), report: by("--report-to-json-file") };
+}
+
 async function run(name: CollectiveName, args: readonly string[], io: Io): Promise<number> {
   const parsed = parseOptions(COLLECTIVE_OPTIONS, args);
   const extra = parsed.positionals.filter((p) => p !== name && !ALIASES[name].includes(p));
@@ -197,9 +208,8 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   const config = configOf(name, s.run, s);
   // Admission before anything is built or printed: the sweep's largest size decides.
   admitSize(s.run, s.sizes[s.sizes.length - 1] ?? 0);
-  // Created now: a bad path fails before the run, and the target is replaced only at the end.
-  const trace = s.trace && openAtomic("--trace", s.trace.path);
-  const report = s.reportFile === undefined ? undefined : openAtomic("--report-to-json-file", s.reportFile);
+  // Checked and created now: a bad path fails before the run, and a target is replaced only at the end.
+  const { trace, report } = openFiles(s);
   io.out(
     s.json
       ? `${toJson({ record: "config", ...config })}\n`
