@@ -11,9 +11,9 @@ import { DEFAULT_OPTIONS, generateFiles, MAX_COUNT } from "../../vectors/generat
 import { VECTOR_SETS, vectorSet } from "../../vectors/sets/index.js";
 import type { VectorSet } from "../../vectors/vector-set.js";
 import { commandHelp, toJson } from "../args.js";
-import { openAtomic } from "../atomic-file.js";
 import type { Command, Io } from "../command.js";
 import { integerOption, type OptionTable, parseOptions } from "../options.js";
+import { openOutputs } from "../output-file.js";
 import { VERSION } from "../version.js";
 
 const SET_NAMES = VECTOR_SETS.map((s) => s.name);
@@ -86,15 +86,16 @@ function ensureDir(dir: string): void {
 
 function write(dir: string, files: Map<string, string>, io: Io): void {
   ensureDir(dir);
-  for (const [name, text] of files) {
-    const file = openAtomic("--out", join(dir, name));
-    try {
-      file.write(text);
+  // Every target checked before any is written; each lands whole or not at all.
+  const texts = [...files.values()];
+  const outputs = openOutputs([...files.keys()].map((name) => ({ option: "--out", path: join(dir, name) })));
+  try {
+    for (const [i, file] of outputs.entries()) {
+      file.write(texts[i] as string);
       file.commit();
-    } catch (e) {
-      file.abandon();
-      throw e;
     }
+  } finally {
+    for (const file of outputs) file.abandon();
   }
   io.out(`wrote ${files.size} files to ${dir}\n`);
 }
