@@ -7,6 +7,7 @@
 import { freemem } from "node:os";
 import { UsageError } from "../bits/errors.js";
 import {
+  ALGORITHMS,
   type AlgorithmName,
   COLLECTIVE_DEFAULTS,
   COLLECTIVE_DTYPES,
@@ -16,6 +17,7 @@ import {
   collectiveRun,
   type HostBudget,
   parseSize,
+  REDUCE_OPS,
   type ReduceOp,
   sweepSizes,
   type TableColumns,
@@ -74,7 +76,7 @@ export const COLLECTIVE_OPTIONS = {
     default: D.dtype,
     help: "uint8 int8 uint16 int16 uint32 int32 uint64 int64 fp16|half bf16|bfloat16 fp32|float fp8|fp8e4|f8e4m3 fp8e5|f8e5m2 fp8e3",
   },
-  op: { type: "string", short: "o", value: "OP", default: D.op, help: "sum | max | min | avg" },
+  op: { type: "string", short: "o", value: "OP", default: D.op, help: REDUCE_OPS.join(" | ") },
   arch: { type: "string", value: "ARCH", default: D.arch, help: "trn1 | trn2 | trn3" },
   lnc: {
     type: "string",
@@ -85,7 +87,7 @@ export const COLLECTIVE_OPTIONS = {
     type: "string",
     value: "ALGO",
     default: D.algorithm,
-    help: "auto (fastest per size) | ring | kangaring | mesh",
+    help: `auto (fastest per size) | ${ALGORITHMS.join(" | ")}`,
   },
   check: {
     type: "string",
@@ -278,9 +280,9 @@ export function collectiveSettings(
     ranks: ranksOf(v, given),
     nodes: integerOption("-N", v.nnodes, 1, 4096),
     arch: v.arch,
-    algorithm: choiceOption<AlgorithmName | "auto">("--algo", v.algo, ["auto", "ring", "kangaring", "mesh"]),
+    algorithm: choiceOption<AlgorithmName | "auto">("--algo", v.algo, ["auto", ...ALGORITHMS]),
     dtype: dtypeOf(v.datatype),
-    op: choiceOption<ReduceOp>("-o", v.op, ["sum", "max", "min", "avg"]),
+    op: choiceOption<ReduceOp>("-o", v.op, REDUCE_OPS),
     check: checkOf(v, given),
     timingOnly,
     seed: integerOption("--seed", v.seed, 0, 0xffffffff),

@@ -4,11 +4,12 @@
  * wrong, then where the help is). `-h` / `--help` anywhere shows the command's help (exit 0).
  */
 import { ERROR_EXIT_STATUS, SdmakitError } from "../bits/errors.js";
+import { COLLECTIVES as COLLECTIVE_NAMES } from "../collectives/plan/plan.js";
 import type { Command, Io } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
 import { VERSION } from "./version.js";
 
-const COLLECTIVES = new Set(["allr", "allg", "redsct", "sendrecv"]);
+const COLLECTIVES: ReadonlySet<string> = new Set(COLLECTIVE_NAMES);
 
 function help(): string {
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`);

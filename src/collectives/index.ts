@@ -37,19 +37,22 @@ export {
   type HostBudget,
   type HostEstimate,
 } from "./device/host-memory.js";
-export { buildPlan, emitPlan, lazyPlan } from "./plan/build-plan.js";
+export { buildPlan, candidateAlgorithms, emitPlan, lazyPlan } from "./plan/build-plan.js";
 export { legPacketCount, legPackets, packetElems, queueSeed } from "./plan/packets.js";
 export { type ElemRange, GRANULE_BYTES, splitRange } from "./plan/partition.js";
-export type {
-  AlgorithmName,
-  BufferName,
-  BufRef,
-  CollectiveName,
-  Leg,
-  LegKind,
-  LegSource,
-  Plan,
-  ReduceOp,
+export {
+  ALGORITHMS,
+  type AlgorithmName,
+  type BufferName,
+  type BufRef,
+  COLLECTIVES,
+  type CollectiveName,
+  type Leg,
+  type LegKind,
+  type LegSource,
+  type Plan,
+  REDUCE_OPS,
+  type ReduceOp,
 } from "./plan/plan.js";
 export { bufferSizes, type PlanRequest } from "./plan/plan-request.js";
 export { formatBytes } from "./report/format-bytes.js";
@@ -71,10 +74,12 @@ export {
 } from "./report/report.js";
 export { type TraceEvent, traceEvents, traceOf } from "./report/trace.js";
 export {
-  admitSize,
   type CheckMode,
   type CollectiveRun,
   countForSize,
+  type PreparedSize,
+  prepareSize,
+  runPrepared,
   runSize,
   type SizeResult,
 } from "./run-collective.js";

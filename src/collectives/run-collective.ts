@@ -12,8 +12,7 @@ import { CHECK_TILE, checkOutputs, countGuardErrors, type OutputCheck } from "./
 import { OUTPUT_FILL } from "./device/buffer-layout.js";
 import { checkDeviceRanks, checkHbm, DeviceMachine, deviceLayout } from "./device/device-machine.js";
 import { admit, estimateHostMemory, type HostBudget } from "./device/host-memory.js";
-import { buildPlan, lazyPlan } from "./plan/build-plan.js";
-import { legPacketCount } from "./plan/packets.js";
+import { buildPlan, candidateAlgorithms, lazyPlan } from "./plan/build-plan.js";
 import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./plan/plan.js";
 import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
@@ -88,8 +87,6 @@ interface DeviceRun extends OutputCheck {
   readonly outputs?: readonly Uint8Array[];
 }
 
-const ALGORITHMS: readonly AlgorithmName[] = ["ring", "kangaring", "mesh"];
-
 /** Elements for a byte size: whole elements, a multiple of the ranks for redsct / allg, at least one unit. */
 export function countForSize(collective: CollectiveName, ranks: number, dt: Dtype, size: number): number {
   const unit = collective === "redsct" || collective === "allg" ? ranks : 1;
@@ -116,31 +113,28 @@ function requestOf(run: CollectiveRun, t: Topology, algorithm: AlgorithmName, co
 const PRUNE_MARGIN = 1e-9;
 
 /**
- * The request of each candidate algorithm, timed without materialising it; the fastest wins (first
- * on a tie). Each candidate's pre-pass gives a lower bound of its time; candidates are placed from
- * the lowest bound up, one whose bound already exceeds the best time is not placed at all, and a
- * placement stops once what it has left cannot end before the best.
- * Under `auto` a candidate that refuses the request (UsageError) is skipped; when none can run, the
- * error names each one's reason.
+ * Each candidate request timed without materialising it; the fastest wins (first on a tie). Each
+ * candidate's pre-pass gives a lower bound of its time; candidates are placed from the lowest bound
+ * up, one whose bound already exceeds the best time is not placed at all, and a placement stops once
+ * what it has left cannot end before the best.
+ * With several candidates (`auto`) one that refuses the request (UsageError) is skipped; when none
+ * can run, the error names each one's reason.
  * @throws UsageError when no candidate can run.
  */
 function chooseAlgorithm(
   run: CollectiveRun,
-  t: Topology,
-  count: number,
+  requests: readonly PlanRequest[],
 ): { req: PlanRequest; timing: Timing } {
   const sr = { sr: run.srSeed !== undefined };
   const auto = run.algorithm === "auto";
-  const algos = !auto ? [run.algorithm] : run.collective === "sendrecv" ? ["ring" as const] : ALGORITHMS;
   const candidates: { req: PlanRequest; order: number; prepared: PreparedSchedule }[] = [];
   const refused: string[] = [];
-  algos.forEach((algorithm, order) => {
-    const req = requestOf(run, t, algorithm, count);
+  requests.forEach((req, order) => {
     try {
       candidates.push({ req, order, prepared: prepareSchedule(req, sr) });
     } catch (e) {
       if (!auto || !(e instanceof UsageError)) throw e;
-      refused.push(`${algorithm}: ${e.message}`);
+      refused.push(`${req.algorithm}: ${e.message}`);
     }
   });
   candidates.sort((a, b) => a.prepared.boundNs - b.prepared.boundNs || a.order - b.order);
@@ -165,7 +159,10 @@ const lncOf = (run: CollectiveRun): 1 | 2 => run.lnc ?? defaultLnc(run.profile);
 /** The longest typed array a JS engine makes (V8 in Node 20: 2^32 bytes). */
 const MAX_TYPED_ARRAY_BYTES = 2 ** 32;
 
-/** Refuse, before anything is built, a functional run the device or the host cannot hold. */
+/**
+ * Refuse, before anything is built, a functional run the host or the device cannot hold (its rank
+ * count is checked before it is timed: checkDeviceRanks).
+ */
 function admitRun(
   run: CollectiveRun,
   req: PlanRequest,
@@ -173,7 +170,6 @@ function admitRun(
   legs: number,
   packets: number,
 ): void {
-  checkDeviceRanks(run.ranks, run.profile, lncOf(run));
   const layout = deviceLayout(lazyPlan(req), run.profile);
   const what = `a functional ${run.collective} of ${run.ranks} ranks × ${req.count} ${dtypeName(run.dtype)} elements`;
   admit(what, estimateHostMemory(layout, run.profile, check, legs, packets), run.hostBudget);
@@ -195,17 +191,44 @@ function checkOf(run: CollectiveRun): CheckMode {
   return run.check === "exact" && !exactApplies(run.op, run.dtype, run.ranks) ? "reference" : run.check;
 }
 
+/** One size made ready to run: everything decided before a device is built. */
+export interface PreparedSize {
+  readonly run: CollectiveRun;
+  /** The size asked for, in bytes. */
+  readonly size: number;
+  readonly topology: Topology;
+  /** The nccom-test count for the size (countForSize). */
+  readonly count: number;
+  /** The check the run does (exact data falls back to the reference where it cannot be exact). */
+  readonly check: CheckMode;
+  /** Each candidate algorithm's request (one unless `auto`), in the order `auto` tries them. */
+  readonly candidates: readonly PlanRequest[];
+  /** The request that won, and its time. */
+  readonly req: PlanRequest;
+  readonly timing: Timing;
+}
+
 /**
- * Refuse a functional run of `size` when the device's HBM or the host budget cannot hold it — what
- * {@link runSize} does first; a sweep calls it with its largest size before running any.
- * @throws UsageError naming the estimate and the budget.
+ * Prepare one size: the topology, the count, the check, the candidates, the algorithm the cost
+ * model picks (each candidate's plan emitted once, chooseAlgorithm) and — for a functional run —
+ * the one admission (device ranks, HBM, the host budget with the winner's real leg and packet
+ * counts). The CLI calls it on a sweep's largest size before printing anything, and runs that
+ * size from it.
+ * @throws UsageError for a request the topology, planners, device or host budget cannot take.
  */
-export function admitSize(run: CollectiveRun, size: number): void {
-  if (run.timingOnly) return;
+export function prepareSize(run: CollectiveRun, size: number): PreparedSize {
+  const topology = buildTopology(run.profile, run.ranks, run.nodes, lncOf(run));
   const count = countForSize(run.collective, run.ranks, run.dtype, size);
-  const t = buildTopology(run.profile, run.ranks, run.nodes, lncOf(run));
-  const algorithm = run.algorithm === "auto" ? "ring" : run.algorithm;
-  admitRun(run, requestOf(run, t, algorithm, count), checkOf(run), 0, 0);
+  const check = run.timingOnly ? "none" : checkOf(run);
+  const algorithms = run.algorithm === "auto" ? candidateAlgorithms(run.collective) : [run.algorithm];
+  const candidates = algorithms.map((a) => requestOf(run, topology, a, count));
+  if (!run.timingOnly) checkDeviceRanks(run.ranks, run.profile, lncOf(run));
+  const { req, timing } = chooseAlgorithm(run, candidates);
+  if (!run.timingOnly) {
+    const legs = Object.values(timing.legKinds).reduce((a, b) => a + b, 0);
+    admitRun(run, req, check, legs, timing.packets);
+  }
+  return { run, size, topology, count, check, candidates, req, timing };
 }
 
 /** The check of a finished device run, and the bytes it held (the reference's whole buffers). */
@@ -276,8 +299,7 @@ function runOnDevice(
 }
 
 /**
- * Run one size. Functional runs are admitted first ({@link admitSize}); the device's memory is
- * given back before this returns, so a result holds no device (`keepOutputs`: copies of the outputs).
+ * Run one size: {@link prepareSize}, then {@link runPrepared}.
  * @throws UsageError for a request the topology, planner, device or host budget cannot take.
  * @throws DeviceFault when the device faults or stalls.
  */
@@ -287,13 +309,23 @@ export function runSize(
   onProgress?: (fraction: number) => void,
   options: { readonly keepOutputs?: boolean } = {},
 ): SizeResult {
-  const t = buildTopology(run.profile, run.ranks, run.nodes, lncOf(run));
-  const count = countForSize(run.collective, run.ranks, run.dtype, size);
+  return runPrepared(prepareSize(run, size), onProgress, options);
+}
+
+/**
+ * Run a prepared size (admitted already, its time known): unless timing-only, build the plan, run
+ * it on a device whose memory is given back before this returns — a result holds no device
+ * (`keepOutputs`: copies of the outputs) — and check it.
+ * @throws DeviceFault when the device faults or stalls.
+ */
+export function runPrepared(
+  prepared: PreparedSize,
+  onProgress?: (fraction: number) => void,
+  options: { readonly keepOutputs?: boolean } = {},
+): SizeResult {
+  const { run, req, timing, check, count } = prepared;
   const bytes = count * dtypeBytes(run.dtype);
   const sr = { sr: run.srSeed !== undefined };
-  const check = checkOf(run);
-  if (!run.timingOnly) admitSize(run, size);
-  const { req, timing } = chooseAlgorithm(run, t, count);
   const bw = bandwidths(run.collective, run.ranks, bytes, timing.totalNs);
   const lazy = lazyPlan(req);
   const base = {
@@ -325,9 +357,6 @@ export function runSize(
     };
   }
   const plan = buildPlan(req);
-  let packets = 0;
-  for (const leg of plan.legs) packets += legPacketCount(run.profile, leg, run.dtype);
-  admitRun(run, req, check, plan.legs.length, packets);
   const { wrong, maxAbsErr, guardErrors, ...device } = runOnDevice(
     run,
     plan,

@@ -16,10 +16,13 @@ const REFUSED =
 
 describe("D1: oversized functional runs are refused before they start", () => {
   it("allr -r 64 -e 1gb --check (default budget): exit 2 with the estimate, before any size runs", async () => {
-    // 64 ranks × 3 × 1 GiB ≈ 192 GiB: over any fair share of this machine, and over the 96 GiB HBM.
+    // 64 ranks × 3 × 1 GiB ≈ 192 GiB of buffers, plus the plan's legs and packets (the one admission
+    // counts the chosen algorithm's): over any fair share of this machine, and over the 96 GiB HBM.
     const r = await cli("allr", "-r", "64", "-e", "1gb", "--check");
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/needs ≈ 19\d GiB of host memory|the buffers need \d+ GiB of HBM/);
+    expect(r.err).toMatch(
+      /needs ≈ 2\d\d GiB of host memory \(device buffers 192 GiB\)|the buffers need \d+ GiB of HBM/,
+    );
     expect(r.err).toMatch(/--timing-only/);
     expect(r.out).toBe(""); // not even the 8-byte size ran
   });

@@ -1,5 +1,5 @@
 // Rows stream: each size's row is written before the next size starts, so a long sweep shows its
-// first rows early and keeps no size's results (or device) past its row. runSize is wrapped to
+// first rows early and keeps no size's results (or device) past its row. runPrepared is wrapped to
 // log when each size starts, in the same log as the command's output.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,10 +11,10 @@ vi.mock("../../src/collectives/index.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../src/collectives/index.js")>();
   return {
     ...real,
-    runSize: (...args: Parameters<typeof real.runSize>) => {
-      log.push(`start ${args[1]}`);
-      if (args[1] === 512) throw new RangeError("device lost at 512");
-      return real.runSize(...args);
+    runPrepared: (...args: Parameters<typeof real.runPrepared>) => {
+      log.push(`start ${args[0].size}`);
+      if (args[0].size === 512) throw new RangeError("device lost at 512");
+      return real.runPrepared(...args);
     },
   };
 });

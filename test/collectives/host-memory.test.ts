@@ -78,7 +78,9 @@ describe("admission: refused before any buffer is built", () => {
   });
   it("64 ranks × 1 GiB with --check is refused at once (building it would need ≈ 192 GiB)", () => {
     const run = base({ ranks: 64, hostBudget: { bytes: 8 * 2 ** 30, source: "test" } });
-    expect(() => runSize(run, 2 ** 30)).toThrow(/needs ≈ 19\d GiB of host memory/);
+    expect(() => runSize(run, 2 ** 30)).toThrow(
+      /needs ≈ 2\d\d GiB of host memory \(device buffers 192 GiB\)/,
+    );
   });
   it("the 96 GiB HBM check comes before inputs: a budget that would allow it still refuses", () => {
     const run = base({ ranks: 8, hostBudget: { bytes: 2 ** 50, source: "test" } });

@@ -3,7 +3,15 @@
  * bar, the nccom-test table as it fills (the library's `formatTable`), busbw against size, and the
  * timeline of the largest size.
  */
-import { COLLECTIVE_DTYPES, formatTable, type ReportRow } from "../../src/collectives/index.js";
+import {
+  ALGORITHMS,
+  COLLECTIVE_DTYPES,
+  COLLECTIVES,
+  type CollectiveName,
+  formatTable,
+  REDUCE_OPS,
+  type ReportRow,
+} from "../../src/collectives/index.js";
 import { dtypeName } from "../../src/spec/index.js";
 import { el, input, labelled, select } from "./dom.js";
 import { busbwPlot } from "./plot.js";
@@ -29,6 +37,14 @@ const FORM: RunInput = {
   check: "exact",
 };
 
+/** Each collective's name in the select. */
+const LABELS: Readonly<Record<CollectiveName, string>> = {
+  allr: "all-reduce",
+  allg: "all-gather",
+  redsct: "reduce-scatter",
+  sendrecv: "send-recv",
+};
+
 /** Build the Run view into `root`. */
 export function mountRun(root: HTMLElement): void {
   const state = readState();
@@ -36,21 +52,16 @@ export function mountRun(root: HTMLElement): void {
   const controls: Record<keyof RunInput, HTMLInputElement | HTMLSelectElement> = {
     collective: select(
       "collective",
-      [
-        ["allr", "all-reduce"],
-        ["allg", "all-gather"],
-        ["redsct", "reduce-scatter"],
-        ["sendrecv", "send-recv"],
-      ],
+      COLLECTIVES.map((c) => [c, LABELS[c]] as const),
       value("collective"),
     ),
     ranks: input("ranks", value("ranks"), { class: "narrow" }),
     nodes: input("nodes", value("nodes"), { class: "narrow" }),
     arch: select("arch", ["trn1", "trn2", "trn3"], value("arch")),
     lnc: select("lnc", ["auto", "1", "2"], value("lnc")),
-    algo: select("algo", ["auto", "ring", "kangaring", "mesh"], value("algo")),
+    algo: select("algo", ["auto", ...ALGORITHMS], value("algo")),
     dtype: select("dtype", COLLECTIVE_DTYPES.map(dtypeName), value("dtype")),
-    op: select("op", ["sum", "max", "min", "avg"], value("op")),
+    op: select("op", REDUCE_OPS, value("op")),
     min: input("min", value("min"), { class: "narrow" }),
     max: input("max", value("max"), { class: "narrow" }),
     factor: input("factor", value("factor"), { class: "narrow" }),

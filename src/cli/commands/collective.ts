@@ -7,7 +7,6 @@
  */
 import { UsageError } from "../../bits/index.js";
 import {
-  admitSize,
   averageBusbw,
   type CollectiveName,
   type CollectiveRun,
@@ -15,8 +14,11 @@ import {
   formatRow,
   formatSummary,
   type LegKind,
+  type PreparedSize,
+  prepareSize,
   type ReportRow,
-  runSize,
+  runPrepared,
+  type SizeResult,
   type TableColumns,
   traceEvents,
 } from "../../collectives/index.js";
@@ -132,12 +134,7 @@ function rowJson(row: ReportRow, algorithm: string, check: string, columns: Tabl
 }
 
 /** Stream one size's trace into the file, with the run settings as metadata. */
-function writeTrace(
-  file: OutputFile,
-  r: ReturnType<typeof runSize>,
-  run: CollectiveRun,
-  config: object,
-): void {
+function writeTrace(file: OutputFile, r: SizeResult, run: CollectiveRun, config: object): void {
   file.write('{"traceEvents":[\n');
   let chunk: string[] = [];
   let count = 0;
@@ -164,8 +161,17 @@ interface Outputs {
   readonly report: OutputFile | undefined;
 }
 
-/** Run every size, writing its row (and trace) as it finishes; a size's run is garbage after that. */
-function streamSizes(name: CollectiveName, s: CollectiveSettings, config: object, out: Outputs) {
+/**
+ * Run every size, writing its row (and trace) as it finishes; a size's run is garbage after that.
+ * `largest`: the last size, prepared already (the early admission).
+ */
+function streamSizes(
+  name: CollectiveName,
+  s: CollectiveSettings,
+  config: object,
+  out: Outputs,
+  largest: PreparedSize | undefined,
+) {
   const mode = s.progress === false ? "off" : process.stderr.isTTY === true ? "tty" : "log";
   const progress = createProgress(out.io, mode, () => performance.now());
   const totalWork = s.sizes.reduce((a, b) => a + b, 0);
@@ -173,10 +179,11 @@ function streamSizes(name: CollectiveName, s: CollectiveSettings, config: object
   const rows: ReportRow[] = [];
   const results: object[] = [];
   let lastKinds: Readonly<Record<LegKind, number>> | undefined;
-  for (const size of s.sizes) {
+  s.sizes.forEach((size, i) => {
     const label = `${name} ${size} B`;
     progress.update(doneWork / totalWork, label);
-    const r = runSize(s.run, size, (f) => progress.update((doneWork + f * size) / totalWork, label));
+    const prepared = i === s.sizes.length - 1 && largest !== undefined ? largest : prepareSize(s.run, size);
+    const r = runPrepared(prepared, (f) => progress.update((doneWork + f * size) / totalWork, label));
     doneWork += size;
     progress.done();
     rows.push(r.row);
@@ -185,7 +192,7 @@ function streamSizes(name: CollectiveName, s: CollectiveSettings, config: object
     if (out.report) results.push(json);
     out.io.out(s.json ? `${toJson({ record: "row", ...json })}\n` : formatRow(r.row, s.columns));
     if (out.trace && size === s.trace?.size) writeTrace(out.trace, r, s.run, config);
-  }
+  });
   return { rows, results, lastKinds };
 }
 
@@ -206,8 +213,9 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(" ")}`);
   const s = collectiveSettings(name, parsed.values, parsed.given);
   const config = configOf(name, s.run, s);
-  // Admission before anything is built or printed: the sweep's largest size decides.
-  admitSize(s.run, s.sizes[s.sizes.length - 1] ?? 0);
+  // Admission before anything is built or printed: the sweep's largest size decides (and is run
+  // from this preparation when its turn comes).
+  const largest = s.run.timingOnly ? undefined : prepareSize(s.run, s.sizes[s.sizes.length - 1] ?? 0);
   // Checked and created now: a bad path fails before the run, and a target is replaced only at the end.
   const { trace, report } = openFiles(s);
   io.out(
@@ -217,7 +225,7 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   );
   let done: ReturnType<typeof streamSizes>;
   try {
-    done = streamSizes(name, s, config, { io, trace, report });
+    done = streamSizes(name, s, config, { io, trace, report }, largest);
   } catch (e) {
     trace?.abandon();
     report?.abandon();

@@ -3,12 +3,20 @@
  * the ring (rank r pulls rank r − 1's input); the reducing / gathering collectives go to Ring,
  * KangaRing (LNC2 pairs; over an odd rank count or unpaired cores it is the plain Ring) or Mesh.
  */
+import { UsageError } from "../../bits/errors.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { lnc2Partner } from "../timing/topology.js";
 import { planGroupRing } from "./group-ring.js";
 import { planMesh } from "./mesh.js";
 import { splitRange } from "./partition.js";
-import type { BufferName, Leg, Plan } from "./plan.js";
+import {
+  ALGORITHMS,
+  type AlgorithmName,
+  type BufferName,
+  type CollectiveName,
+  type Leg,
+  type Plan,
+} from "./plan.js";
 import { type LegSink, normalizingSink, PlanBuilder } from "./plan-builder.js";
 import { bufferSizes, channelsFor, type PlanRequest } from "./plan-request.js";
 import { sb2sbAllowed, sb2sbRewrite } from "./sb2sb-legs.js";
@@ -18,6 +26,33 @@ function kangaGroupSize(req: PlanRequest): number {
   if (t.ranks % 2 !== 0) return 1;
   for (let r = 0; r < t.ranks; r++) if (lnc2Partner(t, r) === undefined) return 1;
   return 2;
+}
+
+/** How an algorithm plans: the collectives it takes, and its legs for a request into a sink. */
+interface Planner {
+  readonly collectives: readonly CollectiveName[];
+  plan(req: PlanRequest, sink: LegSink, issuers: number): void;
+}
+
+const REDUCING: readonly CollectiveName[] = ["allr", "redsct", "allg"];
+
+/** Each algorithm's planner (a new algorithm: its name in ALGORITHMS, its planner here). */
+const PLANNERS: Readonly<Record<AlgorithmName, Planner>> = {
+  ring: { collectives: REDUCING, plan: (req, b, issuers) => planGroupRing(req, 1, b, issuers) },
+  kangaring: {
+    collectives: REDUCING,
+    plan: (req, b, issuers) => planGroupRing(req, kangaGroupSize(req), b, issuers),
+  },
+  mesh: { collectives: REDUCING, plan: planMesh },
+};
+
+/**
+ * The algorithms `auto` tries for a collective, in ALGORITHMS' order: those whose planner takes it
+ * (send-recv is one shift, planned as the ring).
+ */
+export function candidateAlgorithms(collective: CollectiveName): readonly AlgorithmName[] {
+  if (collective === "sendrecv") return ["ring"];
+  return ALGORITHMS.filter((a) => PLANNERS[a].collectives.includes(collective));
 }
 
 /**
@@ -51,8 +86,14 @@ export function emitPlan(
         });
       });
     }
-  } else if (req.algorithm === "mesh") planMesh(req, b, issuers);
-  else planGroupRing(req, req.algorithm === "kangaring" ? kangaGroupSize(req) : 1, b, issuers);
+  } else {
+    const planner = PLANNERS[req.algorithm];
+    if (!planner.collectives.includes(req.collective))
+      throw new UsageError(
+        `algorithm ${req.algorithm} plans ${planner.collectives.join(", ")}, not ${req.collective}`,
+      );
+    planner.plan(req, b, issuers);
+  }
   return sizes;
 }
 

@@ -7,10 +7,19 @@
  */
 import type { Dtype } from "../../spec/dtype.js";
 
-export type CollectiveName = "allr" | "allg" | "redsct" | "sendrecv";
-export type AlgorithmName = "ring" | "kangaring" | "mesh";
+/**
+ * The collectives, algorithms and reductions, each listed once: the types, the CLI's choices and
+ * help, the web page's selects and `auto`'s candidates all derive from these lists (an algorithm is
+ * one entry here plus its planner in build-plan.ts).
+ */
+export const COLLECTIVES = ["allr", "allg", "redsct", "sendrecv"] as const;
+export type CollectiveName = (typeof COLLECTIVES)[number];
+/** In the order `auto` tries them (the first wins a tie). */
+export const ALGORITHMS = ["ring", "kangaring", "mesh"] as const;
+export type AlgorithmName = (typeof ALGORITHMS)[number];
 /** The reduction a collective applies; `avg` is a sum with every input pre-multiplied by 1/n (NCCL PreMulSum). */
-export type ReduceOp = "sum" | "max" | "min" | "avg";
+export const REDUCE_OPS = ["sum", "max", "min", "avg"] as const;
+export type ReduceOp = (typeof REDUCE_OPS)[number];
 export type BufferName = "input" | "output" | "scratch";
 
 /** A buffer's index (input 0, output 1, scratch 2): for tables per buffer in hot loops. */

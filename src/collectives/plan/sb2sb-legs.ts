@@ -37,7 +37,7 @@ import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { EncdNeigh, SdmaCceType } from "../../spec/enums.js";
 import { SBUF_PARTITION_SHIFT } from "../../spec/tables.js";
 import { lnc2Partner } from "../timing/topology.js";
-import type { BufRef, Leg } from "./plan.js";
+import type { BufRef, Leg, ReduceOp } from "./plan.js";
 import type { LegSpec } from "./plan-builder.js";
 import type { PlanRequest } from "./plan-request.js";
 
@@ -147,7 +147,7 @@ export function sb2sbLegCalls(
   profile: ArchProfile,
   leg: Pick<Leg, "id" | "kind" | "rank" | "queue" | "srcs" | "dsts" | "count">,
   dt: Dtype,
-  op: "sum" | "max" | "min" | "avg",
+  op: ReduceOp,
   addr: (ref: BufRef, plusElems: number) => bigint,
 ): Sb2sbPacket[] {
   const eb = dtypeBytes(dt);

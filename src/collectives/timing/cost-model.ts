@@ -82,3 +82,13 @@ export const ARCH_TIMING: Readonly<Record<ArchName, ArchTiming>> = {
   trn2: { launchNs: 8500, coreDmaBytesPerNs: 60 },
   trn3: { launchNs: 8500, coreDmaBytesPerNs: (60 * 33) / 23 },
 };
+
+/**
+ * The sharing rule, the one place it is written: a leg lasts at least `ns` and at least its `bytes`
+ * through a resource × the queues of its step sharing it ÷ the resource's bandwidth. The placer
+ * folds it over the resources a leg touches; the pre-pass's lower bound over a queue's step (its
+ * engine ns summed, its bytes per resource summed) — so the bound stays a bound of the placement.
+ */
+export function legDurationNs(ns: number, bytes: number, sharers: number, bytesPerNs: number): number {
+  return Math.max(ns, (bytes * sharers) / bytesPerNs);
+}

@@ -8,16 +8,10 @@
 import { HBM_BASE, type ProfileCostModel } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
-import {
-  buildCcePacket,
-  buildCopyPacket,
-  chunkCount,
-  remapCceRequest,
-  type SrSettings,
-} from "../../runtime/index.js";
+import { buildCcePacket, buildCopyPacket, remapCceRequest, type SrSettings } from "../../runtime/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { legCalls } from "../device/leg-calls.js";
-import { isSb2sb, packetElems } from "../plan/packets.js";
+import { isSb2sb, legPacketCount, packetElems } from "../plan/packets.js";
 import type { Leg, LegKind, ReduceOp } from "../plan/plan.js";
 import { engineCostModel } from "./cost-model.js";
 
@@ -46,6 +40,8 @@ export interface LegCost {
   readonly descriptors: number;
   /** Engine time, ns. */
   readonly ns: number;
+  /** Packets (runtime calls the device machine posts for it: packets.ts). */
+  readonly packets: number;
 }
 
 /** The leg fields its calls depend on. */
@@ -106,16 +102,16 @@ export class LegCoster {
 
   private priceLeg(leg: CostedLeg): LegCost {
     const per = isSb2sb(leg) ? undefined : packetElems(this.profile, leg, this.dtype);
-    const packets = chunkCount(leg.count, per);
-    if (per === undefined || packets <= 2) return this.price(leg);
+    const packets = legPacketCount(this.profile, leg, this.dtype);
+    if (per === undefined || packets <= 2) return { ...this.price(leg), packets };
     const full = this.price({ ...leg, count: per });
     const last = this.price({ ...leg, count: leg.count - (packets - 1) * per });
     const n = packets - 1;
-    return { descriptors: n * full.descriptors + last.descriptors, ns: n * full.ns + last.ns };
+    return { descriptors: n * full.descriptors + last.descriptors, ns: n * full.ns + last.ns, packets };
   }
 
   /** Every call of a leg, built and priced. */
-  private price(leg: CostedLeg): LegCost {
+  private price(leg: CostedLeg): Omit<LegCost, "packets"> {
     const eb = this.eb;
     const addr = (_: unknown, plus: number) => HBM_BASE + BigInt(plus * eb);
     let descriptors = 0;

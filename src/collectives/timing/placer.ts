@@ -7,7 +7,7 @@
  */
 import type { BufRef, LegKind, LegSource } from "../plan/plan.js";
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
-import { SEMAPHORE_TO_START_NS } from "./cost-model.js";
+import { legDurationNs, SEMAPHORE_TO_START_NS } from "./cost-model.js";
 import { KEPT_STEPS, LastWrites } from "./last-writes.js";
 import type { Folded, NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
@@ -97,6 +97,7 @@ export interface PlacerInputs {
 export class Placer implements LegSink {
   last = 0;
   descriptors = 0;
+  packets = 0;
   private readonly counts: Record<LegKind, number> = {
     copy: 0,
     "reduce-copy": 0,
@@ -163,12 +164,13 @@ export class Placer implements LegSink {
     const bytes = this.p.coster.bytes(leg);
     const cost = this.p.coster.cost(leg);
     this.descriptors += cost.descriptors;
+    this.packets += cost.packets;
     let duration = cost.ns;
     const { ids, times, size } = this.touches.of(res, leg);
     for (let k = 0; k < size; k++) {
       const id = ids[k]!;
       const users = this.users[image[id]!]!;
-      duration = Math.max(duration, (bytes * times[k]! * users) / res.bandwidth(id));
+      duration = legDurationNs(duration, bytes * times[k]!, users, res.bandwidth(id));
     }
     const qi = leg.rank * this.channels + leg.queue;
     const start = Math.max(this.queueFree[qi]!, this.readyNs(leg));

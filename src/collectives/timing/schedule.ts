@@ -12,9 +12,11 @@
 import { dtypeBytes } from "../../spec/dtype.js";
 import { emitPlan } from "../plan/build-plan.js";
 import type { LegKind } from "../plan/plan.js";
+import type { LegSpec } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
 import { ARCH_TIMING } from "./cost-model.js";
 import { LegCoster } from "./leg-cost.js";
+import { LegRecord } from "./leg-record.js";
 import { NodeFold } from "./node-fold.js";
 import { CUT_OFF, Placer, Recorder } from "./placer.js";
 import { Resources } from "./resources.js";
@@ -36,6 +38,8 @@ export interface Timing {
   readonly legKinds: Readonly<Record<LegKind, number>>;
   /** TX + RX descriptors of all legs (what the engine fetches). */
   readonly descriptors: number;
+  /** Packets of all legs (what the device machine posts). */
+  readonly packets: number;
   /** Per-leg times, when asked to record. */
   readonly schedule?: Schedule;
 }
@@ -71,7 +75,14 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
   const coster = new ShapeCoster(new LegCoster(t.profile, req.dtype, req.op, opts.sr), dtypeBytes(req.dtype));
   const queues = fold.perNode * t.channelsPerRank;
   const users = new StepUsers(res, fold, coster, t.channelsPerRank, queues);
-  emitPlan(req, users, fold.perNode);
+  const legs = new LegRecord();
+  const both = {
+    add(leg: LegSpec) {
+      users.add(leg);
+      legs.add(leg);
+    },
+  };
+  emitPlan(req, both, fold.perNode);
   users.flush();
   const launchNs = ARCH_TIMING[t.profile.name].launchNs;
   const place = (cutoffNs?: number): Timing | undefined => {
@@ -90,7 +101,8 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
       cutoff,
     });
     try {
-      emitPlan(req, placer, fold.perNode);
+      if (legs.complete) legs.replay(placer);
+      else emitPlan(req, placer, fold.perNode);
     } catch (e) {
       if (e === CUT_OFF) return undefined;
       throw e;
@@ -99,7 +111,12 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
     // Every node's legs are the first node's, moved.
     const legKinds = { ...placer.kinds };
     for (const kind of Object.keys(legKinds) as LegKind[]) legKinds[kind] *= fold.nodes;
-    const timing = { totalNs, legKinds, descriptors: placer.descriptors * fold.nodes };
+    const timing = {
+      totalNs,
+      legKinds,
+      descriptors: placer.descriptors * fold.nodes,
+      packets: placer.packets * fold.nodes,
+    };
     if (recorder === undefined) return timing;
     const schedule = {
       start: recorder.start.subarray(0, recorder.size),

@@ -3,6 +3,7 @@
  * lower bound of the schedule's time (what `auto` prunes candidates with before placing them).
  */
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
+import { legDurationNs } from "./cost-model.js";
 import type { LegCost, LegCoster } from "./leg-cost.js";
 import type { NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
@@ -24,7 +25,7 @@ export class ShapeCoster implements LegMeasure {
   private count = -1;
   private srcs = 0;
   private dsts = 0;
-  private last: LegCost = { descriptors: 0, ns: 0 };
+  private last: LegCost = { descriptors: 0, ns: 0, packets: 0 };
 
   constructor(
     private readonly coster: LegCoster,
@@ -352,7 +353,7 @@ export class StepUsers implements LegSink {
       const id = p[k]!;
       const qi = p[k + 1]!;
       const users = Math.max(1, this.sharers[this.image[id]!]!);
-      stepNs[qi] = Math.max(stepNs[qi]!, (p[k + 2]! * users) / this.res.bandwidth(id));
+      stepNs[qi] = legDurationNs(stepNs[qi]!, p[k + 2]!, users, this.res.bandwidth(id));
     }
     this.increments.length = 0;
     for (const qi of this.stepQueues) {
