@@ -138,8 +138,9 @@ const doc: string[] = [
   "Error = exp(mean |ln(model / measured)|) − 1 over the judged rows. Plots: measured points (grey: not judged)",
   "over the model's line.",
   "",
-  "The cost model and where each parameter comes from: `src/collectives/timing/` (`cost-model.ts`, `links.ts`,",
-  '`route.ts`), and one row each in `docs/FIDELITY.md` ("Collective timing parameters"). Fitted per arch:',
+  "The cost model and where each parameter comes from: `src/collectives/timing/cost-model.ts`, the links in",
+  "`src/collectives/topology/` (`links.ts`, `route.ts`; HBM and chip-to-chip bandwidths from `hal/arch-profile.ts`),",
+  'and one row each in `docs/FIDELITY.md` ("Collective timing parameters"). Fitted per arch:',
   ...Object.entries(ARCH_TIMING).map(
     ([a, p]) =>
       `- ${a}: launch ${f(p.launchNs / 1000, 1)} µs, DMA ceiling ${f(p.coreDmaBytesPerNs, 1)} B/ns per physical core, shared by the chip's cores`,

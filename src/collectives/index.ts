@@ -2,10 +2,11 @@
  * sdmakit collectives: all-reduce, reduce-scatter, all-gather and send-recv over simulated
  * NeuronCores — planned as copy / reduce-copy legs (Ring, KangaRing, Mesh), executed through the
  * runtime's descriptor builders on the engine, checked element by element, timed by a calibrated
- * cost model. MODEL choices: docs/FIDELITY.md. The folders follow the flow: plan/ (algorithms →
- * legs), timing/ (topology, links, cost model, the one scheduler), device/ (legs as runtime calls on
- * the engine), check/ (inputs, exact result, reference, verify), report/ (table, trace);
- * run-collective.ts ties them together for one size.
+ * cost model. MODEL choices: docs/FIDELITY.md. The folders follow the flow, each importing only the
+ * ones before it (test/style/collective-rooms.test.ts): topology/ (ranks on chips and nodes, links,
+ * routes), plan/ (algorithms → legs, a leg as runtime calls), timing/ (cost model, the one
+ * scheduler), report/ (table, trace), device/ (legs run on the engine), check/ (inputs, exact
+ * result, reference, verify); run-collective.ts ties them together for one size.
  * @module
  */
 
@@ -22,14 +23,19 @@ export {
 } from "./check/inputs.js";
 export { runReference } from "./check/reference.js";
 export {
-  type BufferReader,
   checkOutputs,
   countGuardErrors,
   countWrong,
   maxAbsError,
   type OutputCheck,
 } from "./check/verify.js";
-export { BufferLayout, GUARD_BYTES, GUARD_FILL, OUTPUT_FILL } from "./device/buffer-layout.js";
+export {
+  BufferLayout,
+  type BufferReader,
+  GUARD_BYTES,
+  GUARD_FILL,
+  OUTPUT_FILL,
+} from "./device/buffer-layout.js";
 export { DeviceMachine, deviceLayout, maxDeviceRanks } from "./device/device-machine.js";
 export {
   admit,
@@ -109,7 +115,6 @@ export {
   SEMAPHORE_TO_START_NS,
 } from "./timing/cost-model.js";
 export { type LegCost, LegCoster } from "./timing/leg-cost.js";
-export { ARCH_LINKS, type ArchLinks, type LinkClass, type LinkSpec } from "./timing/links.js";
 export { NodeFold } from "./timing/node-fold.js";
 export {
   type PreparedSchedule,
@@ -119,6 +124,7 @@ export {
   scheduleCollective,
   type Timing,
 } from "./timing/schedule.js";
+export { ARCH_LINKS, type ArchLinks, type LinkClass, type LinkSpec } from "./topology/links.js";
 export {
   buildTopology,
   checkLnc,
@@ -127,4 +133,4 @@ export {
   linkClass,
   lnc2Partner,
   type Topology,
-} from "./timing/topology.js";
+} from "./topology/topology.js";

@@ -24,7 +24,7 @@ import {
   scheduleCollective,
   type Timing,
 } from "./timing/schedule.js";
-import { buildTopology, defaultLnc, type Topology } from "./timing/topology.js";
+import { buildTopology, defaultLnc, type Topology } from "./topology/topology.js";
 
 /** `exact`: nccl-tests data, bits vs the exact result; `reference`: random data, bits vs the scalar reference. */
 export type CheckMode = "exact" | "reference" | "none";

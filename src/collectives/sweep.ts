@@ -12,7 +12,7 @@ import type { HostBudget } from "./device/host-memory.js";
 import type { AlgorithmName, CollectiveName, LegKind, ReduceOp } from "./plan/plan.js";
 import { type ReportRow, sweepSizes } from "./report/report.js";
 import { type CheckMode, type CollectiveRun, runSize } from "./run-collective.js";
-import { checkLnc, defaultLnc } from "./timing/topology.js";
+import { checkLnc, defaultLnc } from "./topology/topology.js";
 
 /** The defaults of a collective run and sweep (the CLI's defaults too). */
 export const COLLECTIVE_DEFAULTS = {

@@ -20,8 +20,8 @@ vi.mock("../../src/collectives/plan/mesh.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../src/collectives/plan/mesh.js")>();
   return { ...real, planMesh: counted("planners", real.planMesh) };
 });
-vi.mock("../../src/collectives/timing/topology.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/collectives/timing/topology.js")>();
+vi.mock("../../src/collectives/topology/topology.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/collectives/topology/topology.js")>();
   return { ...real, buildTopology: counted("topology", real.buildTopology) };
 });
 vi.mock("../../src/collectives/device/host-memory.js", async (importOriginal) => {

@@ -7,8 +7,8 @@
  */
 import { decodeToF32, encodeFromF32, type OverflowPolicy } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
-import { GUARD_FILL } from "../device/buffer-layout.js";
-import type { BufferName, CollectiveName, ReduceOp } from "../plan/plan.js";
+import { type BufferReader, GUARD_FILL } from "../device/buffer-layout.js";
+import type { CollectiveName, ReduceOp } from "../plan/plan.js";
 import {
   CHECK_KERNELS_TILE,
   checkTiles,
@@ -99,9 +99,6 @@ export function maxAbsError(
   }
   return worst;
 }
-
-/** Reads `len` elements of a rank's buffer from `from`: a view valid until the next read. */
-export type BufferReader = (rank: number, buffer: BufferName, from: number, len: number) => Uint8Array;
 
 export interface CheckSpec {
   readonly collective: CollectiveName;

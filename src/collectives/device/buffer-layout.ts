@@ -21,6 +21,9 @@ export const GUARD_FILL = 0xe7;
 /** What output and scratch bytes hold before the collective (QEMU-style pre-fill). */
 export const OUTPUT_FILL = 0xa5;
 
+/** Reads `len` elements of a rank's buffer from `from`: a view valid until the next read. */
+export type BufferReader = (rank: number, buffer: BufferName, from: number, len: number) => Uint8Array;
+
 const BUFFERS: readonly BufferName[] = ["input", "output", "scratch"];
 const align = (x: bigint, a: bigint) => ((x + a - 1n) / a) * a;
 

@@ -32,12 +32,11 @@ import {
   VringPool,
 } from "../../runtime/index.js";
 import { dtypeBytes } from "../../spec/dtype.js";
-import type { BufferReader } from "../check/verify.js";
+import { legCalls } from "../plan/leg-calls.js";
 import { queueSeed } from "../plan/packets.js";
 import type { BufRef, Leg, Plan } from "../plan/plan.js";
 import { formatBytes } from "../report/format-bytes.js";
-import { BufferLayout, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
-import { legCalls } from "./leg-calls.js";
+import { BufferLayout, type BufferReader, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
 export const RING_SLOTS = 1024;

@@ -5,7 +5,7 @@
  */
 import { UsageError } from "../../bits/errors.js";
 import { dtypeBytes } from "../../spec/dtype.js";
-import { lnc2Partner } from "../timing/topology.js";
+import { lnc2Partner } from "../topology/topology.js";
 import { planGroupRing } from "./group-ring.js";
 import { planMesh } from "./mesh.js";
 import { splitRange } from "./partition.js";

@@ -4,7 +4,7 @@
  */
 import { UsageError } from "../../bits/errors.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
-import type { Topology } from "../timing/topology.js";
+import type { Topology } from "../topology/topology.js";
 import type { AlgorithmName, BufferName, CollectiveName, ReduceOp } from "./plan.js";
 
 export interface PlanRequest {

@@ -36,7 +36,7 @@ import { sbufAddress } from "../../spec/address-map.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { EncdNeigh, SdmaCceType } from "../../spec/enums.js";
 import { SBUF_PARTITION_SHIFT } from "../../spec/tables.js";
-import { lnc2Partner } from "../timing/topology.js";
+import { lnc2Partner } from "../topology/topology.js";
 import type { BufRef, Leg, ReduceOp } from "./plan.js";
 import type { LegSpec } from "./plan-builder.js";
 import type { PlanRequest } from "./plan-request.js";

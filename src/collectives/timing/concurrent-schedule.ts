@@ -19,13 +19,13 @@ import { emitPlan } from "../plan/build-plan.js";
 import type { LegKind } from "../plan/plan.js";
 import { type LegSpec, ownLeg } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
+import type { RankPlace, Topology } from "../topology/topology.js";
 import { ARCH_TIMING } from "./cost-model.js";
 import { type LegCost, LegCoster } from "./leg-cost.js";
 import { NodeFold } from "./node-fold.js";
 import { Placer, Recorder } from "./placer.js";
 import { Resources } from "./resources.js";
 import { type LegMeasure, ShapeCoster, StepUsers } from "./step-users.js";
-import type { RankPlace, Topology } from "./topology.js";
 
 /** One of the collectives that run at once. */
 export interface ConcurrentMember {

@@ -10,7 +10,7 @@ import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
 import { buildCcePacket, buildCopyPacket, remapCceRequest, type SrSettings } from "../../runtime/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
-import { legCalls } from "../device/leg-calls.js";
+import { legCalls } from "../plan/leg-calls.js";
 import { isSb2sb, legPacketCount, packetElems } from "../plan/packets.js";
 import type { Leg, LegKind, ReduceOp } from "../plan/plan.js";
 import { engineCostModel } from "./cost-model.js";

@@ -7,12 +7,12 @@
  */
 import type { BufRef, LegKind, LegSource } from "../plan/plan.js";
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
+import type { Topology } from "../topology/topology.js";
 import { legDurationNs, SEMAPHORE_TO_START_NS } from "./cost-model.js";
 import { KEPT_STEPS, LastWrites } from "./last-writes.js";
 import type { Folded, NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
 import type { LegMeasure } from "./step-users.js";
-import type { Topology } from "./topology.js";
 
 /**
  * The wait between something ending on (rank, queue) `from` and a leg on (rank, queue) `to` learning

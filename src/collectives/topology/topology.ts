@@ -74,7 +74,7 @@ export function buildTopology(
   const checked = checkLnc(profile, lnc);
   const links = ARCH_LINKS[profile.name];
   const perNode = ranks / nodes;
-  const perChip = links.coresPerChip / checked;
+  const perChip = profile.neuronCores / checked;
   const capacity = perChip * links.chipsPerNode;
   if (perNode > capacity) {
     throw new UsageError(

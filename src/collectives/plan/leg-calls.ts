@@ -8,10 +8,10 @@ import type { Sb2sbPacket } from "../../isa/index.js";
 import { type CceInfo, fmaInfo } from "../../runtime/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { KbinDmaDescOp } from "../../spec/enums.js";
-import { legAluOp, sourceScale } from "../plan/leg-math.js";
-import { isSb2sb, legPackets } from "../plan/packets.js";
-import type { BufRef, Leg, LegSource, ReduceOp } from "../plan/plan.js";
-import { sb2sbLegCalls } from "../plan/sb2sb-legs.js";
+import { legAluOp, sourceScale } from "./leg-math.js";
+import { isSb2sb, legPackets } from "./packets.js";
+import type { BufRef, Leg, LegSource, ReduceOp } from "./plan.js";
+import { sb2sbLegCalls } from "./sb2sb-legs.js";
 
 const KBIN_OP = {
   add: KbinDmaDescOp.ADD,
