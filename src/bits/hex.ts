@@ -44,3 +44,17 @@ export function wordAt(b: Uint8Array, i: number): number {
 export function hex32(word: number): string {
   return `0x${(word >>> 0).toString(16).padStart(8, "0")}`;
 }
+
+/**
+ * A value made JSON-safe the way sdmakit's JSON writes results: bigints as `0x…`, bytes as hex,
+ * objects and arrays walked; everything else as it is.
+ * @example jsonSafe({ addr: 0x1000n, bytes: Uint8Array.of(1, 2) }); // { addr: "0x1000", bytes: "0102" }
+ */
+export function jsonSafe(v: unknown): unknown {
+  if (typeof v === "bigint") return `0x${v.toString(16)}`;
+  if (v instanceof Uint8Array) return toHex(v);
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]));
+  return v;
+}

@@ -36,7 +36,7 @@ export {
   SdmakitError,
   UsageError,
 } from "./errors.js";
-export { fromHex, hex32, toHex, wordAt, wordsOf } from "./hex.js";
+export { fromHex, hex32, jsonSafe, toHex, wordAt, wordsOf } from "./hex.js";
 export {
   compileLayout,
   type DecodeIssue,

@@ -50,6 +50,7 @@ export {
 } from "./mariana-csr.js";
 export { q7MemoryBase } from "./q7-ucode.js";
 export { RegisterFile } from "./register-file.js";
+export { type HalRun, runHalSymbol } from "./run-symbol.js";
 export {
   TOP_SP_COUNT,
   TPB_COUNT,

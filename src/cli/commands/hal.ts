@@ -3,8 +3,8 @@
  * seed-003 accessor or leaf on a fresh simulated device and print the register writes it made.
  * An abort or assert exits 1 with its message; so does a -EINVAL return.
  */
-import { isEinval, SdmaAbortError, SdmaAssertError, toHex, UsageError } from "../../bits/index.js";
-import { createHalDevice, HAL_SYMBOLS } from "../../hal/index.js";
+import { UsageError } from "../../bits/index.js";
+import { HAL_SYMBOLS, runHalSymbol } from "../../hal/index.js";
 import { commandHelp, option, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
 import type { OptionTable } from "../options.js";
@@ -52,17 +52,6 @@ function parse(argv: readonly string[]): Parsed {
   return { symbol, arch, args, json };
 }
 
-/** JSON-safe form of a result: bigints and addresses as "0x…", bytes as hex. */
-function show(v: unknown): unknown {
-  if (typeof v === "bigint") return `0x${v.toString(16)}`;
-  if (v instanceof Uint8Array) return toHex(v);
-  if (v !== null && typeof v === "object")
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, show(x)]));
-  return v;
-}
-
-const hex = (n: number | bigint) => `0x${n.toString(16)}`;
-
 function list(io: Io): number {
   for (const [name, s] of HAL_SYMBOLS) io.out(`${name}(${s.params.join(", ")})\n`);
   return 0;
@@ -75,34 +64,15 @@ export const halCommand: Command = {
   run(argv, io) {
     if (argv[0] === "list") return list(io);
     const { symbol, arch, args, json } = parse(argv);
-    const entry = HAL_SYMBOLS.get(symbol);
-    if (!entry) throw new UsageError(`unknown symbol ${symbol} (sdmakit hal list shows them)`);
-    if (args.length !== entry.arity) {
-      throw new UsageError(
-        `${symbol} takes ${entry.arity} argument(s) (${entry.params.join(", ")}), got ${args.length}`,
-      );
-    }
-    const dev = createHalDevice(arch);
-    let result: unknown;
-    let failure: string | undefined;
-    try {
-      result = entry.run(dev, args);
-      if (isEinval(result)) failure = `-EINVAL: ${result.message}`;
-    } catch (e) {
-      if (!(e instanceof SdmaAssertError || e instanceof SdmaAbortError)) throw e;
-      failure = e.message;
-    }
-    const writes = dev.regs
-      .writesSince()
-      .map((w) => ({ addr: hex(w.addr), value: hex(w.value), accessor: w.accessor }));
+    const { writes, result, log, error: failure } = runHalSymbol(arch, symbol, args);
     if (json) {
-      const out: Record<string, unknown> = { writes, result: show(result) ?? null, log: dev.messages };
+      const out: Record<string, unknown> = { writes, result, log };
       if (failure !== undefined) out.error = failure;
       io.out(`${JSON.stringify(out)}\n`);
     } else {
       for (const w of writes) io.out(`write ${w.addr} = ${w.value}  (${w.accessor})\n`);
-      for (const m of dev.messages) io.out(`log: ${m}\n`);
-      if (result !== undefined) io.out(`result: ${JSON.stringify(show(result))}\n`);
+      for (const m of log) io.out(`log: ${m}\n`);
+      if (result !== null) io.out(`result: ${JSON.stringify(result)}\n`);
     }
     if (failure !== undefined) {
       io.err(`${failure}\n`);
