@@ -134,3 +134,4 @@ export {
   lnc2Partner,
   type Topology,
 } from "./topology/topology.js";
+export { admitTrace, MAX_TRACE_EVENTS, traceEventFloor, traceHostBytes } from "./trace-admission.js";

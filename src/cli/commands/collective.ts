@@ -7,6 +7,7 @@
  */
 import { UsageError } from "../../bits/index.js";
 import {
+  admitTrace,
   averageBusbw,
   type CollectiveName,
   type CollectiveRun,
@@ -14,6 +15,7 @@ import {
   formatRow,
   formatSummary,
   type LegKind,
+  MAX_TRACE_EVENTS,
   type PreparedSize,
   prepareSize,
   type ReportRow,
@@ -53,8 +55,6 @@ const ALIASES: Readonly<Record<CollectiveName, readonly string[]>> = {
 
 /** Trace events written per file write. */
 const TRACE_CHUNK = 4096;
-/** A bigger trace does not open in Perfetto's browser UI anyway; trace a smaller --trace-size. */
-export const MAX_TRACE_EVENTS = 5_000_000;
 
 /** The run's settings as the report's `config`. */
 function configOf(name: CollectiveName, run: CollectiveRun, s: CollectiveSettings) {
@@ -163,14 +163,14 @@ interface Outputs {
 
 /**
  * Run every size, writing its row (and trace) as it finishes; a size's run is garbage after that.
- * `largest`: the last size, prepared already (the early admission).
+ * `early`: the sizes prepared already (the early admission: the largest, the traced one).
  */
 function streamSizes(
   name: CollectiveName,
   s: CollectiveSettings,
   config: object,
   out: Outputs,
-  largest: PreparedSize | undefined,
+  early: ReadonlyMap<number, PreparedSize>,
 ) {
   const mode = s.progress === false ? "off" : process.stderr.isTTY === true ? "tty" : "log";
   const progress = createProgress(out.io, mode, () => performance.now());
@@ -182,7 +182,7 @@ function streamSizes(
   s.sizes.forEach((size, i) => {
     const label = `${name} ${size} B`;
     progress.update(doneWork / totalWork, label);
-    const prepared = i === s.sizes.length - 1 && largest !== undefined ? largest : prepareSize(s.run, size);
+    const prepared = early.get(size) ?? prepareSize(s.run, size);
     const r = runPrepared(prepared, (f) => progress.update((doneWork + f * size) / totalWork, label));
     doneWork += size;
     progress.done();
@@ -215,7 +215,15 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   const config = configOf(name, s.run, s);
   // Admission before anything is built or printed: the sweep's largest size decides (and is run
   // from this preparation when its turn comes).
-  const largest = s.run.timingOnly ? undefined : prepareSize(s.run, s.sizes[s.sizes.length - 1] ?? 0);
+  const early = new Map<number, PreparedSize>();
+  const largest = s.sizes[s.sizes.length - 1] ?? 0;
+  if (!s.run.timingOnly) early.set(largest, prepareSize(s.run, largest));
+  // A trace above its bound is refused now, from the traced size's packet count.
+  if (s.trace) {
+    const traced = early.get(s.trace.size) ?? prepareSize(s.run, s.trace.size);
+    early.set(s.trace.size, traced);
+    admitTrace(traced);
+  }
   // Checked and created now: a bad path fails before the run, and a target is replaced only at the end.
   const { trace, report } = openFiles(s);
   io.out(
@@ -225,7 +233,7 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   );
   let done: ReturnType<typeof streamSizes>;
   try {
-    done = streamSizes(name, s, config, { io, trace, report }, largest);
+    done = streamSizes(name, s, config, { io, trace, report }, early);
   } catch (e) {
     trace?.abandon();
     report?.abandon();
