@@ -16,7 +16,6 @@ import {
   collectiveDtype,
   collectiveRun,
   type HostBudget,
-  parseSize,
   REDUCE_OPS,
   type ReduceOp,
   sweepSizes,
@@ -26,6 +25,7 @@ import {
 import { DTYPE_ALIASES, type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
 import { FOREIGN_HELP, FOREIGN_OPTIONS, foreignNote } from "./foreign-options.js";
 import { choiceOption, integerOption, type OptionTable, type OptionValues, optionsHelp } from "./options.js";
+import { parseSize } from "./sizes.js";
 
 const D = COLLECTIVE_DEFAULTS;
 
@@ -306,7 +306,7 @@ export function collectiveSettings(
   const factor =
     v.stepfactor === undefined ? (step === undefined ? D.factor : undefined) : factorOf(v.stepfactor);
   if (v.stepfactor !== undefined && step !== undefined) throw new UsageError("-f and -i exclude each other");
-  const sizes = sweepSizes(min, max, factor, step);
+  const sizes = sweepSizes(min, max, factor, step, { min: "-b", max: "-e", factor: "-f", step: "-i" });
   const traceSize = v["trace-size"] === undefined ? undefined : parseSize("--trace-size", v["trace-size"]);
   if (traceSize !== undefined && !sizes.includes(traceSize))
     throw new UsageError(

@@ -28,4 +28,5 @@ export {
   writeOutput,
 } from "./output-file.js";
 export { createProgress } from "./progress.js";
+export { parseSize } from "./sizes.js";
 export { VERSION } from "./version.js";

@@ -72,7 +72,6 @@ export {
   formatTable,
   MAX_SWEEP_BYTES,
   MAX_SWEEP_SIZES,
-  parseSize,
   type ReportRow,
   sweepSizes,
   type TableColumns,

@@ -27,8 +27,12 @@ describe("runCollective / sweep", () => {
   });
   it("refuses a bad seed and a sweep past the cap", () => {
     expect(() => collectiveRun({ collective: "allr", seed: -1 })).toThrow(/seed -1/);
+    // In the library's own option names: the CLI's flags are the CLI's (cli/sizes.ts).
     expect(() => [...sweep({ collective: "allr", minBytes: 8, maxBytes: 2 ** 30, step: 8 })]).toThrow(
-      /more than 1000 sizes/,
+      /^minBytes 8 maxBytes 1073741824 step 8: more than 1000 sizes; use a larger factor or step/,
+    );
+    expect(() => [...sweep({ collective: "allr", minBytes: 64, maxBytes: 8 })]).toThrow(
+      /^minBytes 64 is larger than maxBytes 8$/,
     );
   });
   it("encode / decode by layout name round-trip", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseSize } from "../../src/cli/index.js";
 import {
   busFactor,
   CALIBRATION,
@@ -6,7 +7,6 @@ import {
   calibratedEngineRate,
   engineCostModel,
   formatTable,
-  parseSize,
   runSize,
   sweepSizes,
 } from "../../src/collectives/index.js";

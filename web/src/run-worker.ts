@@ -4,6 +4,7 @@
  * so the page stays responsive however long the run takes.
  */
 import { FieldError } from "../../src/bits/index.js";
+import { parseSize } from "../../src/cli/sizes.js";
 import {
   ALGORITHMS,
   type AlgorithmName,
@@ -14,7 +15,6 @@ import {
   checkLnc,
   collectiveDtype,
   defaultLnc,
-  parseSize,
   REDUCE_OPS,
   type ReduceOp,
   runSize,
@@ -69,6 +69,7 @@ function run(input: RunInput): void {
     parseSize("max size", input.max),
     factor,
     undefined,
+    { min: "min size", max: "max size", factor: "factor", step: "step" },
   );
   post({
     type: "start",

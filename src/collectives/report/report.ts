@@ -36,8 +36,6 @@ export function busFactor(collective: CollectiveName, ranks: number): number {
   return (ranks - 1) / ranks;
 }
 
-const GiB = 1024 ** 3;
-
 /** [C] nccom-test's GB: 10^9 bytes since SDK 2.21 (the 2023 guide printed GiB/s). */
 const GB = 1e9;
 
@@ -47,43 +45,24 @@ export function bandwidths(collective: CollectiveName, ranks: number, size: numb
   return { algbw, busbw: algbw * busFactor(collective, ranks) };
 }
 
-const UNITS: Readonly<Record<string, number>> = {
-  "": 1,
-  b: 1,
-  k: 1024,
-  kb: 1024,
-  kib: 1024,
-  m: 1024 ** 2,
-  mb: 1024 ** 2,
-  mib: 1024 ** 2,
-  g: GiB,
-  gb: GiB,
-  gib: GiB,
-};
-
-/**
- * A byte size: a number with an optional k / kb / kib / m / mb / mib / g / gb / gib suffix, any case
- * (all powers of 1024, as nccom-test and nccl-tests read them).
- * @throws UsageError naming the option and the accepted form.
- * @example parseSize("-e", "64MB"); // 67108864
- */
-export function parseSize(option: string, text: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
-  const unit = m ? UNITS[(m[2] ?? "").toLowerCase()] : undefined;
-  if (!m || unit === undefined)
-    throw new UsageError(`${option} ${JSON.stringify(text)}: expected bytes like 8, 4kb, 64MB, 32MiB, 1gb`);
-  const bytes = Math.floor(Number(m[1]) * unit);
-  if (!Number.isSafeInteger(bytes)) throw new UsageError(`${option} ${text}: too large`);
-  return bytes;
-}
-
 /** The most sizes one sweep runs: past it a sweep is a typo (`-i 1`), not a measurement. */
 export const MAX_SWEEP_SIZES = 1000;
 /** The most bytes one sweep's sizes add up to (a full run moves and checks every one). */
 export const MAX_SWEEP_BYTES = 2 ** 40;
 
+/** What a sweep's messages call its four settings (the library's option names by default). */
+export interface SweepLabels {
+  readonly min: string;
+  readonly max: string;
+  readonly factor: string;
+  readonly step: string;
+}
+
+const SWEEP_OPTION_NAMES: SweepLabels = { min: "minBytes", max: "maxBytes", factor: "factor", step: "step" };
+
 /**
- * The sizes of a sweep: min, then ×factor (or +step) while ≤ max.
+ * The sizes of a sweep: min, then ×factor (or +step) while ≤ max. `labels`: what the messages call
+ * the settings (a front end passes its own: the CLI its flags).
  * @throws UsageError for an empty range, a factor ≤ 1, a step ≤ 0, both, or a sweep past
  *   MAX_SWEEP_SIZES sizes or MAX_SWEEP_BYTES bytes in all.
  */
@@ -92,13 +71,16 @@ export function sweepSizes(
   max: number,
   factor: number | undefined,
   step: number | undefined,
+  labels: SweepLabels = SWEEP_OPTION_NAMES,
 ): number[] {
-  if (!(min >= 1)) throw new UsageError(`-b ${min}: expected at least 1 byte`);
-  if (min > max) throw new UsageError(`-b ${min} is larger than -e ${max}`);
-  if (factor !== undefined && step !== undefined) throw new UsageError("-f and -i exclude each other");
+  const L = labels;
+  if (!(min >= 1)) throw new UsageError(`${L.min} ${min}: expected at least 1 byte`);
+  if (min > max) throw new UsageError(`${L.min} ${min} is larger than ${L.max} ${max}`);
+  if (factor !== undefined && step !== undefined)
+    throw new UsageError(`${L.factor} and ${L.step} exclude each other`);
   if (factor !== undefined && !(factor > 1 && Number.isFinite(factor)))
-    throw new UsageError(`-f ${factor}: expected a factor > 1`);
-  if (step !== undefined && !(step >= 1)) throw new UsageError(`-i ${step}: expected a step > 0`);
+    throw new UsageError(`${L.factor} ${factor}: expected a factor > 1`);
+  if (step !== undefined && !(step >= 1)) throw new UsageError(`${L.step} ${step}: expected a step > 0`);
   const out: number[] = [];
   let total = 0;
   for (
@@ -111,8 +93,9 @@ export function sweepSizes(
     if (out.length > MAX_SWEEP_SIZES || total > MAX_SWEEP_BYTES) {
       const what =
         out.length > MAX_SWEEP_SIZES ? `more than ${MAX_SWEEP_SIZES} sizes` : "more than 1 TiB in all";
+      const by = step !== undefined ? `${L.step} ${step}` : `${L.factor} ${factor ?? 2}`;
       throw new UsageError(
-        `-b ${min} -e ${max} ${step !== undefined ? `-i ${step}` : `-f ${factor ?? 2}`}: ${what}; use a larger -f or -i, or a narrower -b..-e`,
+        `${L.min} ${min} ${L.max} ${max} ${by}: ${what}; use a larger ${L.factor} or ${L.step}, or a narrower ${L.min}..${L.max}`,
       );
     }
   }
