@@ -61,6 +61,14 @@ export {
   type ReduceOp,
 } from "./plan/plan.js";
 export { bufferSizes, type PlanRequest } from "./plan/plan-request.js";
+export {
+  checkReplicaGroups,
+  dataParallelGroups,
+  type GroupOptions,
+  groupsOf,
+  MAX_GROUPS,
+  type ReplicaGroups,
+} from "./replica-groups.js";
 export { formatBytes } from "./report/format-bytes.js";
 export {
   averageBusbw,
@@ -88,6 +96,17 @@ export {
   runSize,
   type SizeResult,
 } from "./run-collective.js";
+export {
+  groupRun,
+  runConcurrentSize,
+  type StreamResult,
+  type StreamRun,
+} from "./run-concurrent.js";
+export {
+  checkStreams,
+  MAX_STREAMS,
+  type StreamOptions,
+} from "./streams.js";
 export {
   COLLECTIVE_DEFAULTS,
   type CollectiveOptions,

@@ -106,6 +106,12 @@ function requestOf(run: CollectiveRun, t: Topology, algorithm: AlgorithmName, co
   };
 }
 
+/** The request of each algorithm a run may take on a topology (auto's candidates, else its own). */
+export function candidateRequests(run: CollectiveRun, t: Topology, count: number): PlanRequest[] {
+  const algorithms = run.algorithm === "auto" ? candidateAlgorithms(run.collective) : [run.algorithm];
+  return algorithms.map((a) => requestOf(run, t, a, count));
+}
+
 /**
  * Timing more than this relative margin above the best so far cannot win: what a lower bound must
  * exceed to prune a candidate (the bound and the schedule round differently).
@@ -121,7 +127,7 @@ const PRUNE_MARGIN = 1e-9;
  * can run, the error names each one's reason.
  * @throws UsageError when no candidate can run.
  */
-function chooseAlgorithm(
+export function chooseAlgorithm(
   run: CollectiveRun,
   requests: readonly PlanRequest[],
 ): { req: PlanRequest; timing: Timing } {
@@ -187,7 +193,7 @@ function admitRun(
 /**
  * The check a run will do: exact data falls back to the reference where it cannot be exact.
  */
-function checkOf(run: CollectiveRun): CheckMode {
+export function checkOf(run: CollectiveRun): CheckMode {
   return run.check === "exact" && !exactApplies(run.op, run.dtype, run.ranks) ? "reference" : run.check;
 }
 
@@ -220,8 +226,7 @@ export function prepareSize(run: CollectiveRun, size: number): PreparedSize {
   const topology = buildTopology(run.profile, run.ranks, run.nodes, lncOf(run));
   const count = countForSize(run.collective, run.ranks, run.dtype, size);
   const check = run.timingOnly ? "none" : checkOf(run);
-  const algorithms = run.algorithm === "auto" ? candidateAlgorithms(run.collective) : [run.algorithm];
-  const candidates = algorithms.map((a) => requestOf(run, topology, a, count));
+  const candidates = candidateRequests(run, topology, count);
   if (!run.timingOnly) checkDeviceRanks(run.ranks, run.profile, lncOf(run));
   const { req, timing } = chooseAlgorithm(run, candidates);
   if (!run.timingOnly) {

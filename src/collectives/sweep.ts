@@ -10,8 +10,18 @@ import type { Dtype } from "../spec/dtype.js";
 import { collectiveDtype } from "./check/dtypes.js";
 import type { HostBudget } from "./device/host-memory.js";
 import type { AlgorithmName, CollectiveName, LegKind, ReduceOp } from "./plan/plan.js";
+import type { GroupOptions } from "./replica-groups.js";
 import { type ReportRow, sweepSizes } from "./report/report.js";
 import { type CheckMode, type CollectiveRun, runSize } from "./run-collective.js";
+import type { StreamResult } from "./run-concurrent.js";
+import {
+  checkStreams,
+  concurrentSteps,
+  inField,
+  type PreparedStream,
+  type StreamOptions,
+  streamGroups,
+} from "./streams.js";
 import { checkLnc, defaultLnc } from "./topology/topology.js";
 
 /** The defaults of a collective run and sweep (the CLI's defaults too). */
@@ -29,7 +39,12 @@ export const COLLECTIVE_DEFAULTS = {
   factor: 2,
 } as const;
 
-export interface CollectiveOptions {
+/**
+ * A collective's settings. With `replicaGroups` or `dataParallelDimension` (nccom-test's
+ * `--custom-replica-groups`, `--data-parallel-dimension`) it runs over those groups side by side,
+ * its size per group; each group is checked, the row's time is the slowest group's.
+ */
+export interface CollectiveOptions extends GroupOptions {
   readonly collective: CollectiveName;
   readonly ranks?: number;
   readonly nodes?: number;
@@ -59,6 +74,11 @@ export interface SweepOptions extends CollectiveOptions {
   readonly factor?: number;
   /** Add this many bytes each step instead. */
   readonly step?: number;
+  /**
+   * nccom-test `--streams-json`: collectives run at once, each over its groups with its own sizes
+   * (streams.ts); the run's settings are each stream's defaults. Each step yields a result per stream.
+   */
+  readonly streams?: readonly StreamOptions[];
 }
 
 /** One size's result, without the device it ran on. */
@@ -67,6 +87,10 @@ export interface CollectiveResult {
   readonly algorithm: AlgorithmName;
   readonly check: CheckMode;
   readonly legKinds: Readonly<Record<LegKind, number>>;
+  /** The stream this result is of (multistream runs only). */
+  readonly stream?: number;
+  /** Multistream `runCollective` only: every stream's result (the fields above are stream 0's). */
+  readonly streams?: readonly CollectiveResult[];
 }
 
 /**
@@ -110,13 +134,58 @@ function resultOf(
   return { row: r.row, algorithm: r.plan.algorithm, check: r.check, legKinds: r.legKinds };
 }
 
+/** True when the options ask for groups or streams (run together: run-concurrent.ts). */
+function concurrent(options: SweepOptions): boolean {
+  return (
+    options.streams !== undefined ||
+    options.replicaGroups !== undefined ||
+    options.dataParallelDimension !== undefined
+  );
+}
+
 /**
- * Run one collective at one size (default 1 MiB).
+ * The streams of a run with groups or streams: each one's run (the run's settings under its own)
+ * and sizes. Without `streams`, the run's collective is the one stream.
+ * @throws UsageError naming `streams[k].field` for a stream's bad field.
+ */
+function prepareStreams(options: SweepOptions): PreparedStream[] {
+  const base = collectiveRun(options);
+  if (options.streams === undefined)
+    return [{ stream: { run: base, groups: streamGroups(base, options) }, sizes: sweepSizesOf(options) }];
+  const { streams, ...shared } = options;
+  return checkStreams(streams).map((s, k) =>
+    inField(`streams[${k}]`, () => {
+      const merged = { ...shared, ...s };
+      const run = collectiveRun(merged);
+      const own = s.replicaGroups !== undefined || s.dataParallelDimension !== undefined;
+      return { stream: { run, groups: streamGroups(run, own ? s : options) }, sizes: sweepSizesOf(merged) };
+    }),
+  );
+}
+
+function streamResultOf(r: StreamResult, stream: number | undefined): CollectiveResult {
+  const base = { row: r.row, algorithm: r.row.algorithm, check: r.check, legKinds: r.legKinds };
+  return stream === undefined ? base : { ...base, stream };
+}
+
+/**
+ * Run one collective at one size (default 1 MiB). With groups, over them side by side; with
+ * streams, every stream once, concurrently, each at its own `minBytes` (default `size`).
  * @throws UsageError for a request the topology or planner cannot take; DeviceFault on a device fault.
  * @example runCollective({ collective: "allr", ranks: 8 }).row.busbw;
  */
-export function runCollective(options: CollectiveOptions & { readonly size?: number }): CollectiveResult {
-  return resultOf(collectiveRun(options), options.size ?? 1024 * 1024);
+export function runCollective(options: SweepOptions & { readonly size?: number }): CollectiveResult {
+  const size = options.size ?? 1024 * 1024;
+  if (!concurrent(options)) return resultOf(collectiveRun(options), size);
+  const prepared = prepareStreams({ ...options, minBytes: options.minBytes ?? size }).map((p) => ({
+    ...p,
+    sizes: p.sizes.slice(0, 1),
+  }));
+  const results = (concurrentSteps(prepared).next().value as StreamResult[]).map((r, k) =>
+    streamResultOf(r, options.streams === undefined ? undefined : k),
+  );
+  const first = results[0] as CollectiveResult;
+  return options.streams === undefined ? first : { ...first, streams: results };
 }
 
 /** The sizes `options` sweeps (capped: see sweepSizes). */
@@ -140,6 +209,12 @@ export function* sweep(
   options: SweepOptions,
   onProgress?: (size: number, fraction: number) => void,
 ): Generator<CollectiveResult> {
+  if (concurrent(options)) {
+    const multi = options.streams !== undefined;
+    for (const step of concurrentSteps(prepareStreams(options)))
+      for (const [k, r] of step.entries()) yield streamResultOf(r, multi ? k : undefined);
+    return;
+  }
   const run = collectiveRun(options);
   for (const size of sweepSizesOf(options))
     yield resultOf(run, size, onProgress && ((f) => onProgress(size, f)));

@@ -67,6 +67,33 @@ function postCall(vring: Vring, call: Sb2sbPacket) {
   return call.kind === "copy" ? addDmaPacket(vring, call.copy) : addDmaPacketCce(vring, call.cce);
 }
 
+/**
+ * Post a leg's runtime calls to its ring, each packet then `posted()`; a full ring first runs the
+ * device (`drain`) to make room.
+ * @throws DeviceFault when the runtime refuses a packet.
+ */
+export function postLegCalls(
+  vring: Vring,
+  calls: Iterable<Sb2sbPacket>,
+  legId: number,
+  drain: () => void,
+  posted?: () => void,
+): void {
+  for (const call of calls) {
+    let written: ReturnType<typeof postCall>;
+    try {
+      written = postCall(vring, call);
+    } catch (e) {
+      if (!(e instanceof RingFullError)) throw e;
+      drain();
+      written = postCall(vring, call);
+    }
+    if (isEinval(written))
+      throw new DeviceFault(`leg ${legId}: the runtime refused the packet: ${written.message}`);
+    posted?.();
+  }
+}
+
 /** MODEL (queues, above): the engine and queue of rank r's channel c. */
 export function legQueue(p: ArchProfile, lnc: number, rank: number, channel: number): QueueId {
   const logical = p.neuronCores / lnc;
@@ -85,7 +112,7 @@ function rankAndChannel(p: ArchProfile, lnc: number, q: QueueId): [number, numbe
 }
 
 /** Where the rings sit: at the start of HBM, one TX and one RX ring of RING_SLOTS per queue. */
-const RING_AREA = { ringBase: HBM_BASE, slots: RING_SLOTS } as const;
+export const RING_AREA = { ringBase: HBM_BASE, slots: RING_SLOTS } as const;
 
 /**
  * Where a plan's buffers sit on the device (after the ring area), known before any device or
@@ -194,20 +221,14 @@ export class DeviceMachine {
 
   /** Post every packet of a leg; a full ring first drains what is posted. */
   post(leg: Leg): void {
-    const vring = this.vring(leg);
-    for (const call of legCalls(this.profile, leg, this.plan.dtype, this.plan.op, this.addr)) {
-      let written: ReturnType<typeof postCall>;
-      try {
-        written = postCall(vring, call);
-      } catch (e) {
-        if (!(e instanceof RingFullError)) throw e;
-        this.run();
-        written = postCall(vring, call);
-      }
-      if (isEinval(written))
-        throw new DeviceFault(`leg ${leg.id}: the runtime refused the packet: ${written.message}`);
-      this.pending.push(leg.id);
-    }
+    const calls = legCalls(this.profile, leg, this.plan.dtype, this.plan.op, this.addr);
+    postLegCalls(
+      this.vring(leg),
+      calls,
+      leg.id,
+      () => this.run(),
+      () => this.pending.push(leg.id),
+    );
   }
 
   /** Run the device until every posted packet has executed. @throws DeviceFault on a fault or stall. */

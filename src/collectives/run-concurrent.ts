@@ -1,0 +1,208 @@
+/**
+ * One step of collectives that run at once — the replica groups of one collective, the streams of
+ * a multistream run — end to end: each group's algorithm picked as it would be alone on its ranks,
+ * every group of every stream timed together by the one scheduler (timing/concurrent-schedule.ts),
+ * then, unless timing-only, all of them run on one simulated device and each group checked
+ * (device/concurrent-machine.ts). A stream's row is what nccom-test prints for it: its size per
+ * group, its slowest group's time, bandwidths with the group's bus factor.
+ */
+import { dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { exactApplies, generateInputs } from "./check/inputs.js";
+import { runReference } from "./check/reference.js";
+import { CHECK_TILE, checkOutputs, countGuardErrors, type OutputCheck } from "./check/verify.js";
+import { OUTPUT_FILL } from "./device/buffer-layout.js";
+import { SharedDevice } from "./device/concurrent-machine.js";
+import { buildPlan } from "./plan/build-plan.js";
+import type { LegKind } from "./plan/plan.js";
+import { bufferSizes, type PlanRequest } from "./plan/plan-request.js";
+import { bandwidths, type ReportRow } from "./report/report.js";
+import {
+  type CheckMode,
+  type CollectiveRun,
+  candidateRequests,
+  checkOf,
+  chooseAlgorithm,
+  countForSize,
+} from "./run-collective.js";
+import { type ConcurrentMember, groupTopology, scheduleConcurrent } from "./timing/concurrent-schedule.js";
+import { buildTopology } from "./topology/topology.js";
+
+/** One stream: a collective (its run's collective, dtype, op, algorithm) over groups of the run's ranks. */
+export interface StreamRun {
+  /** The run: ranks, nodes, arch, LNC, check, seeds are the run's; collective, dtype, op, algorithm the stream's. */
+  readonly run: CollectiveRun;
+  /** The groups it runs over, side by side (all the run's ranks as one group when it has none). */
+  readonly groups: readonly (readonly number[])[];
+}
+
+/** A stream's row at one step, and what produced it. */
+export interface StreamResult {
+  readonly row: ReportRow;
+  readonly check: CheckMode;
+  /** Each group's time in µs, in group order. */
+  readonly groupTimesUs: readonly number[];
+  /** Legs of all its groups, by kind. */
+  readonly legKinds: Readonly<Record<LegKind, number>>;
+}
+
+/** A stream's run as one of its groups sees it (the group's rank count: what its check counts on). */
+export function groupRun(stream: StreamRun, group: readonly number[]): CollectiveRun {
+  return { ...stream.run, ranks: group.length, nodes: 1 };
+}
+
+/** What one group's check found. */
+interface MemberCheck extends OutputCheck {
+  readonly guardErrors: number;
+}
+
+/** Check group `g`'s outputs and guards on the shared device, as a run of its own checks them. */
+function checkGroup(d: SharedDevice, g: number, run: CollectiveRun, req: PlanRequest): MemberCheck {
+  let guardErrors = 0;
+  for (let r = 0; r < run.ranks; r++) {
+    for (const s of d.guards(g, r)) guardErrors += countGuardErrors(d.device.memory.read(s.addr, s.bytes));
+  }
+  const check = checkOf(run);
+  if (check === "none") return { wrong: -1, maxAbsErr: 0, guardErrors };
+  const sizes = bufferSizes(req);
+  const overflow = d.device.overflow;
+  const spec = { collective: run.collective, op: run.op, dtype: run.dtype, ranks: run.ranks, overflow };
+  const full = { ...spec, inputCount: sizes.input, outputCount: sizes.output };
+  const reader = d.reader(g, CHECK_TILE);
+  if (check === "exact") return { ...checkOutputs(full, reader), guardErrors };
+  const plan = buildPlan(req);
+  const inputs = Array.from({ length: run.ranks }, (_, r) => d.read(g, r, "input"));
+  const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
+  const ref = runReference(plan, run.profile, inputs, { fill: OUTPUT_FILL, overflow, ...seed });
+  return {
+    ...checkOutputs(
+      full,
+      reader,
+      ref.map((b) => b.output),
+    ),
+    guardErrors,
+  };
+}
+
+/**
+ * Run every group of every stream on one device and check each (per member, in member order).
+ * @throws UsageError when the device cannot hold them; DeviceFault on a fault or stall.
+ */
+function runConcurrentOnDevice(streams: readonly StreamRun[], planned: Planned): MemberCheck[] {
+  const first = (streams[0] as StreamRun).run;
+  const { members, streamOf } = planned;
+  const groups = members.map((m, i) => ({
+    plan: buildPlan(m.req),
+    ranks: m.ranks,
+    stream: streamOf[i] as number,
+  }));
+  const overflow = first.overflow ?? "nan";
+  const opts = { srSeed: first.srSeed, overflow };
+  const d = new SharedDevice(first.profile, first.lnc ?? 1, groups, first.ranks, streams.length, opts);
+  const runs = members.map((m, i) => groupRun(streams[streamOf[i] as number] as StreamRun, m.ranks));
+  try {
+    d.prefill();
+    runs.forEach((run, g) => {
+      const check = checkOf(run);
+      const exact = check === "exact" || (check === "none" && exactApplies(run.op, run.dtype, run.ranks));
+      const write = (r: number, from: number, b: Uint8Array) => d.writeInput(g, r, from, b);
+      const input = bufferSizes((members[g] as ConcurrentMember).req).input;
+      generateInputs(exact ? "exact" : "random", run.dtype, run.ranks, input, run.dataSeed, write, true);
+    });
+    d.execute();
+    return runs.map((run, g) => checkGroup(d, g, run, (members[g] as ConcurrentMember).req));
+  } finally {
+    d.release();
+  }
+}
+
+interface Planned {
+  readonly members: ConcurrentMember[];
+  /** Per member: its stream. */
+  readonly streamOf: number[];
+}
+
+/** Every group of every stream planned alone (its algorithm as `auto` picks it on its ranks). */
+function planMembers(streams: readonly StreamRun[], sizes: readonly number[]): Planned {
+  const first = (streams[0] as StreamRun).run;
+  const t = buildTopology(first.profile, first.ranks, first.nodes, first.lnc);
+  const members: ConcurrentMember[] = [];
+  const streamOf: number[] = [];
+  streams.forEach((s, k) => {
+    for (const g of s.groups) {
+      const run = groupRun(s, g);
+      const count = countForSize(run.collective, g.length, run.dtype, sizes[k] as number);
+      const { req } = chooseAlgorithm(run, candidateRequests(run, groupTopology(t, g), count));
+      members.push({ req, ranks: g });
+      streamOf.push(k);
+    }
+  });
+  return { members, streamOf };
+}
+
+/** A stream's row from its members' times (and checks). */
+function streamRow(
+  stream: StreamRun,
+  reqs: readonly PlanRequest[],
+  ns: readonly number[],
+  checked: readonly { wrong: number; maxAbsErr: number; guardErrors: number }[] | undefined,
+): ReportRow {
+  const { run } = stream;
+  const req = reqs[0] as PlanRequest;
+  const n = req.topology.ranks;
+  const eb = dtypeBytes(run.dtype);
+  const slowest = ns.indexOf(Math.max(...ns));
+  const timeNs = ns[slowest] as number;
+  const sizes = bufferSizes(req);
+  const wrong = checked === undefined ? -1 : checked.reduce((a, c) => a + c.wrong, 0);
+  return {
+    size: req.count * eb,
+    count: req.count,
+    type: dtypeName(run.dtype),
+    algorithm: (reqs[slowest] as PlanRequest).algorithm,
+    timeUs: timeNs / 1000,
+    ...bandwidths(run.collective, n, req.count * eb, timeNs),
+    wrong,
+    maxAbsErr: checked === undefined ? 0 : Math.max(...checked.map((c) => c.maxAbsErr)),
+    guardErrors: checked === undefined ? 0 : checked.reduce((a, c) => a + c.guardErrors, 0),
+    inputBytes: sizes.input * eb,
+    outputBytes: sizes.output * eb,
+  };
+}
+
+/**
+ * Run one step of concurrent streams, stream k at `sizes[k]` bytes (per group, as a collective of
+ * the group's ranks counts it). Every stream's run has the same ranks, nodes, arch, LNC, check and
+ * timing-only choice.
+ * @throws UsageError for a request a topology, planner, the device or the host cannot take.
+ * @throws DeviceFault when the device faults or stalls.
+ */
+export function runConcurrentSize(streams: readonly StreamRun[], sizes: readonly number[]): StreamResult[] {
+  const { members, streamOf } = planMembers(streams, sizes);
+  const first = (streams[0] as StreamRun).run;
+  const timing = scheduleConcurrent(
+    buildTopology(first.profile, first.ranks, first.nodes, first.lnc),
+    members,
+    {
+      sr: first.srSeed !== undefined,
+    },
+  );
+  const checked = first.timingOnly ? undefined : runConcurrentOnDevice(streams, { members, streamOf });
+  return streams.map((s, k) => {
+    const mine = streamOf.flatMap((sk, i) => (sk === k ? [i] : []));
+    const ns = mine.map((i) => timing.totalNs[i] as number);
+    const reqs = mine.map((i) => (members[i] as ConcurrentMember).req);
+    const row = streamRow(
+      s,
+      reqs,
+      ns,
+      checked && mine.map((i) => checked[i] as { wrong: number; maxAbsErr: number; guardErrors: number }),
+    );
+    const check = first.timingOnly ? "none" : checkOf(groupRun(s, s.groups[0] as number[]));
+    const legKinds = { copy: 0, "reduce-copy": 0, duplicate: 0, "sb2sb-copy": 0, "sb2sb-reduce": 0 };
+    for (const i of mine) {
+      const kinds = timing.legKinds[i] as Readonly<Record<LegKind, number>>;
+      for (const kind of Object.keys(legKinds) as LegKind[]) legKinds[kind] += kinds[kind];
+    }
+    return { row, check, groupTimesUs: ns.map((x) => x / 1000), legKinds };
+  });
+}
