@@ -8,6 +8,11 @@
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /**
+   * The signal that asked the run to stop (`SIGINT`, `SIGTERM`), or undefined: long commands ask
+   * between steps, stop, and print what they finished (the installed CLI sets it; tests may).
+   */
+  interrupted?(): string | undefined;
 }
 
 export interface Command {

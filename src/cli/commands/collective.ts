@@ -5,6 +5,7 @@
  * size finishes. A size's device is dropped before the next size starts, so memory follows the
  * largest size. Optional: the whole report as one JSON file, a Perfetto trace of one size.
  */
+import { constants } from "node:os";
 import { UsageError } from "../../bits/index.js";
 import {
   admitTrace,
@@ -161,11 +162,15 @@ interface Outputs {
   readonly report: OutputFile | undefined;
 }
 
+/** Let the event loop run: a closed pipe's EPIPE and a signal are seen between sizes. */
+const yieldToEvents = () => new Promise<void>((done) => setImmediate(done));
+
 /**
  * Run every size, writing its row (and trace) as it finishes; a size's run is garbage after that.
- * `early`: the sizes prepared already (the early admission: the largest, the traced one).
+ * `early`: the sizes prepared already (the early admission: the largest, the traced one). Between
+ * sizes the event loop runs, and a signal (io.interrupted) ends the sweep with the rows done.
  */
-function streamSizes(
+async function streamSizes(
   name: CollectiveName,
   s: CollectiveSettings,
   config: object,
@@ -179,7 +184,11 @@ function streamSizes(
   const rows: ReportRow[] = [];
   const results: object[] = [];
   let lastKinds: Readonly<Record<LegKind, number>> | undefined;
-  s.sizes.forEach((size, i) => {
+  let stoppedBy: string | undefined;
+  for (const size of s.sizes) {
+    await yieldToEvents();
+    stoppedBy = out.io.interrupted?.();
+    if (stoppedBy !== undefined) break;
     const label = `${name} ${size} B`;
     progress.update(doneWork / totalWork, label);
     const prepared = early.get(size) ?? prepareSize(s.run, size);
@@ -192,8 +201,8 @@ function streamSizes(
     if (out.report) results.push(json);
     out.io.out(s.json ? `${toJson({ record: "row", ...json })}\n` : formatRow(r.row, s.columns));
     if (out.trace && size === s.trace?.size) writeTrace(out.trace, r, s.run, config);
-  });
-  return { rows, results, lastKinds };
+  }
+  return { rows, results, lastKinds, stoppedBy };
 }
 
 /** The run's output files, every target checked before any is created. */
@@ -231,22 +240,30 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
       ? `${toJson({ record: "config", ...config })}\n`
       : headerLine(name, s.run, s) + formatHeader(s.columns),
   );
-  let done: ReturnType<typeof streamSizes>;
+  let done: Awaited<ReturnType<typeof streamSizes>>;
   try {
-    done = streamSizes(name, s, config, { io, trace, report }, early);
+    done = await streamSizes(name, s, config, { io, trace, report }, early);
   } catch (e) {
     trace?.abandon();
     report?.abandon();
     throw e;
   }
-  const { rows, results, lastKinds } = done;
+  const { rows, results, lastKinds, stoppedBy } = done;
   const avg = averageBusbw(rows);
+  if (stoppedBy !== undefined) {
+    // The files stay as they were; the rows done are summed up as usual.
+    trace?.abandon();
+    report?.abandon();
+    const note = `interrupted by ${stoppedBy} after ${rows.length} of ${s.sizes.length} sizes; no file written`;
+    io.out(s.json ? `${toJson({ record: "interrupted", signal: stoppedBy, note })}\n` : `# ${note}\n`);
+  }
   if (s.json) io.out(`${toJson({ record: "summary", "Avg bus bandwidth(GB/s)": avg })}\n`);
   else {
     if (s.run.sb2sb && sb2sbOff(s.run) === undefined)
       io.out(`# sb2sb=${sb2sbLegs(lastKinds)} (largest size)\n`);
     io.out(formatSummary(rows));
   }
+  if (stoppedBy !== undefined) return 128 + (constants.signals[stoppedBy as NodeJS.Signals] ?? 0);
   if (report) {
     report.write(`${toJson({ config, results, "Avg bus bandwidth(GB/s)": avg }, 2)}\n`);
     report.commit();
