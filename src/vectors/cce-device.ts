@@ -68,23 +68,9 @@ function deviceFor(arch: string, overflow: OverflowPolicy): Device {
   return device;
 }
 
-/** A device with the case's sources in HBM and its packet written on the rings (or the refusal). */
-export function postCce(
-  c: CceCase,
-  fresh = false,
-): { device: Device; dest: bigint; elements: number } | { refused: string } {
-  if (!OVERFLOW_POLICIES.includes(c.overflow))
-    throw new TypeError(`unknown overflow ${JSON.stringify(c.overflow)}`);
-  const op = lookupOwn<number>(CCE_OP_BY_NAME, c.op);
-  if (op === undefined) throw new TypeError(`unknown op ${JSON.stringify(c.op)}`);
-  const device = fresh ? new Device(c.arch, { overflow: c.overflow }) : deviceFor(c.arch, c.overflow);
-  const inDtype = dtypeOf(c.inDtype);
-  const sources = c.sources.map((s) => codesToBytes(inDtype, s));
-  const size = sources[0]?.length ?? 0;
-  const addrs = sources.map((_, i) => CCE_SOURCES + BigInt(i) * CCE_SOURCE_STRIDE);
-  for (const [i, s] of sources.entries()) device.memory.write(addrs[i] as bigint, s);
-  const dest = CCE_SOURCES + BigInt(sources.length) * CCE_SOURCE_STRIDE;
-  const vring = new Vring({
+/** Engine 0 queue 0's rings on `device` at the MODEL placement; SR on when a seed is given. */
+export function queueVring(device: Device, srSeed?: number): Vring {
+  return new Vring({
     profile: device.profile,
     memory: device.memory,
     registers: device.regs,
@@ -93,9 +79,27 @@ export function postCce(
     txBase: CCE_TX_RING,
     rxBase: CCE_RX_RING,
     slots: RING_SLOTS,
-    stochasticRounding: c.srSeed !== undefined,
-    srSeed: c.srSeed ?? 0,
+    stochasticRounding: srSeed !== undefined,
+    srSeed: srSeed ?? 0,
   });
+}
+
+/** A device with the case's sources in HBM and its packet written on the rings (or the refusal). */
+export function postCce(
+  c: CceCase,
+  device: Device = deviceFor(c.arch, c.overflow),
+): { device: Device; dest: bigint; elements: number; size: number; outBytes: number } | { refused: string } {
+  if (!OVERFLOW_POLICIES.includes(c.overflow))
+    throw new TypeError(`unknown overflow ${JSON.stringify(c.overflow)}`);
+  const op = lookupOwn<number>(CCE_OP_BY_NAME, c.op);
+  if (op === undefined) throw new TypeError(`unknown op ${JSON.stringify(c.op)}`);
+  const inDtype = dtypeOf(c.inDtype);
+  const sources = c.sources.map((s) => codesToBytes(inDtype, s));
+  const size = sources[0]?.length ?? 0;
+  const addrs = sources.map((_, i) => CCE_SOURCES + BigInt(i) * CCE_SOURCE_STRIDE);
+  for (const [i, s] of sources.entries()) device.memory.write(addrs[i] as bigint, s);
+  const dest = CCE_SOURCES + BigInt(sources.length) * CCE_SOURCE_STRIDE;
+  const vring = queueVring(device, c.srSeed);
   const request = {
     op,
     sources: addrs,
@@ -114,16 +118,16 @@ export function postCce(
     return { refused: e.message };
   }
   if (isEinval(written)) return { refused: `-EINVAL: ${written.message}` };
-  return { device, dest, elements: size / Math.max(1, dtypeBytes(inDtype)) };
+  const elements = size / Math.max(1, dtypeBytes(inDtype));
+  return { device, dest, elements, size, outBytes: elements * dtypeBytes(request.outDtype) };
 }
 
 /** The destination codes of a CCE case, or what refused or faulted. */
 export function runCce(c: CceCase): Json {
   const posted = postCce(c);
   if ("refused" in posted) return { refused: posted.refused };
-  const { device, dest, elements } = posted;
+  const { device, dest, outBytes } = posted;
   const report = device.run();
   if (report.faults.length > 0) return { fault: report.faults.map((f) => f.message) };
-  const outDtype = dtypeOf(c.outDtype);
-  return { destination: bytesToCodes(outDtype, device.memory.read(dest, elements * dtypeBytes(outDtype))) };
+  return { destination: bytesToCodes(dtypeOf(c.outDtype), device.memory.read(dest, outBytes)) };
 }
