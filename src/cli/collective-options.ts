@@ -104,7 +104,7 @@ export const COLLECTIVE_OPTIONS = {
   "max-memory": {
     type: "string",
     value: "SIZE",
-    help: "host memory a functional run may use (default half the free memory); a larger run is refused",
+    help: "host memory a functional run may use (default half the free memory); a larger size runs timing-only (refused with an explicit --check)",
   },
   "timing-only": { type: "boolean", help: "only the schedule: the same times, no data moved, not checked" },
   sb2sb: {
@@ -174,6 +174,8 @@ export interface CollectiveSettings {
   readonly notes: readonly string[];
   /** The table's optional columns (`-t/--stats`, `--show-input-output-size`). */
   readonly columns: TableColumns;
+  /** The check was asked for (not our default): a size too large to check refuses the sweep. */
+  readonly explicitCheck: boolean;
 }
 
 /** nccl-tests' `-c N`: N check iterations, 0 = no check. */
@@ -338,6 +340,7 @@ export function collectiveSettings(
       ...(stats === undefined ? {} : { stats }),
       ioSizes: v["show-input-output-size"] === true,
     },
+    explicitCheck: given.has("check") && run.check !== "none",
   };
 }
 

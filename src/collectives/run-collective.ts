@@ -212,6 +212,25 @@ export interface PreparedSize {
   /** The request that won, and its time. */
   readonly req: PlanRequest;
   readonly timing: Timing;
+  /**
+   * Why the functional run asked for cannot be held (the device's ranks or HBM, the host budget),
+   * when `fallBack` made this size timing-only instead (`run` is then timing-only).
+   */
+  readonly refusal?: UsageError;
+}
+
+/** The run timing-only: the same schedule, no data, no check. */
+const timingOnlyOf = (run: CollectiveRun): CollectiveRun => ({ ...run, timingOnly: true, check: "none" });
+
+/** The admission's refusal of a functional run, or undefined when it is admitted. */
+function refusalOf(admission: () => void): UsageError | undefined {
+  try {
+    admission();
+    return undefined;
+  } catch (e) {
+    if (e instanceof UsageError) return e;
+    throw e;
+  }
 }
 
 /**
@@ -219,21 +238,35 @@ export interface PreparedSize {
  * model picks (each candidate's plan emitted once, chooseAlgorithm) and — for a functional run —
  * the one admission (device ranks, HBM, the host budget with the winner's real leg and packet
  * counts). The CLI calls it on a sweep's largest size before printing anything, and runs that
- * size from it.
- * @throws UsageError for a request the topology, planners, device or host budget cannot take.
+ * size from it. `fallBack`: a functional run the device or host cannot hold is prepared
+ * timing-only instead (the same time), with the refusal in `refusal`.
+ * @throws UsageError for a request the topology or planners cannot take, or (unless `fallBack`)
+ *   the device or host budget.
  */
-export function prepareSize(run: CollectiveRun, size: number): PreparedSize {
+export function prepareSize(
+  run: CollectiveRun,
+  size: number,
+  options: { readonly fallBack?: boolean } = {},
+): PreparedSize {
   const topology = buildTopology(run.profile, run.ranks, run.nodes, lncOf(run));
   const count = countForSize(run.collective, run.ranks, run.dtype, size);
-  const check = run.timingOnly ? "none" : checkOf(run);
   const candidates = candidateRequests(run, topology, count);
-  if (!run.timingOnly) checkDeviceRanks(run.ranks, run.profile, lncOf(run));
+  const fallBack = (refusal: UsageError | undefined) => {
+    if (refusal !== undefined && options.fallBack !== true) throw refusal;
+    return refusal;
+  };
+  const ranksRefusal = run.timingOnly
+    ? undefined
+    : fallBack(refusalOf(() => checkDeviceRanks(run.ranks, run.profile, lncOf(run))));
   const { req, timing } = chooseAlgorithm(run, candidates);
-  if (!run.timingOnly) {
-    const legs = Object.values(timing.legKinds).reduce((a, b) => a + b, 0);
-    admitRun(run, req, check, legs, timing.packets);
-  }
-  return { run, size, topology, count, check, candidates, req, timing };
+  const functional = !run.timingOnly && ranksRefusal === undefined;
+  const check = functional ? checkOf(run) : "none";
+  const legs = Object.values(timing.legKinds).reduce((a, b) => a + b, 0);
+  const refusal =
+    ranksRefusal ??
+    (functional ? fallBack(refusalOf(() => admitRun(run, req, check, legs, timing.packets))) : undefined);
+  const prepared = { run, size, topology, count, check, candidates, req, timing };
+  return refusal === undefined ? prepared : { ...prepared, run: timingOnlyOf(run), check: "none", refusal };
 }
 
 /** The check of a finished device run, and the bytes it held (the reference's whole buffers). */

@@ -37,6 +37,7 @@ import type { Command, Io } from "../command.js";
 import { parseOptions } from "../options.js";
 import { type OutputFile, openOutputs } from "../output-file.js";
 import { createProgress } from "../progress.js";
+import { admitSweep } from "../sweep-admission.js";
 import { VERSION } from "../version.js";
 
 const SUMMARY: Readonly<Record<CollectiveName, string>> = {
@@ -220,13 +221,15 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   const parsed = parseOptions(COLLECTIVE_OPTIONS, args);
   const extra = parsed.positionals.filter((p) => p !== name && !ALIASES[name].includes(p));
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(" ")}`);
-  const s = collectiveSettings(name, parsed.values, parsed.given);
+  const settings = collectiveSettings(name, parsed.values, parsed.given);
+  // Admission before anything is built or printed: the sweep's largest size decides, and a size
+  // the host cannot hold runs timing-only (run from this preparation when its turn comes).
+  const admission = admitSweep(settings.run, settings.sizes, settings.explicitCheck);
+  const s =
+    admission.note === undefined ? settings : { ...settings, notes: [...settings.notes, admission.note] };
   const config = configOf(name, s.run, s);
-  // Admission before anything is built or printed: the sweep's largest size decides (and is run
-  // from this preparation when its turn comes).
-  const early = new Map<number, PreparedSize>();
-  const largest = s.sizes[s.sizes.length - 1] ?? 0;
-  if (!s.run.timingOnly) early.set(largest, prepareSize(s.run, largest));
+  // Sizes prepared now are run from their preparation when their turn comes.
+  const early = new Map(admission.prepared);
   // A trace above its bound is refused now, from the traced size's packet count.
   if (s.trace) {
     const traced = early.get(s.trace.size) ?? prepareSize(s.run, s.trace.size);
