@@ -1,6 +1,6 @@
 /**
  * The shape of one CLI command. Each command lives in its own file under `commands/` and is
- * listed once in `commands/index.ts`. A command writes through `io` (never to process.stdout
+ * listed once in `commands/index.ts` (its name, aliases and summary, and how to load it). A command writes through `io` (never to process.stdout
  * directly) so tests can run it in-process, and returns its exit code: 0 ok, 1 a check failed
  * (wrong elements, invalid word, refused request), 2 bad usage or bad input. Errors it throws are
  * mapped to exit codes by the one top-level catch in `main.ts`.
@@ -15,13 +15,18 @@ export interface Io {
   interrupted?(): string | undefined;
 }
 
-export interface Command {
+/** A command as `sdmakit help` and the lookup know it, before its module is loaded. */
+export interface CommandEntry {
   /** The word after `sdmakit` (`decode`, `allr`, ...). */
   readonly name: string;
   /** Other words that run it (nccom-test's `all_reduce`). */
   readonly aliases?: readonly string[];
   /** One line for `sdmakit help`. */
   readonly summary: string;
+  load(): Promise<Command>;
+}
+
+export interface Command {
   /** The help text: `sdmakit <name> -h`, `sdmakit help <name>`. */
   readonly usage: string;
   run(args: readonly string[], io: Io): number | Promise<number>;

@@ -5,7 +5,7 @@
  */
 import { ERROR_EXIT_STATUS, SdmakitError } from "../bits/errors.js";
 import { COLLECTIVES as COLLECTIVE_NAMES } from "../collectives/plan/plan.js";
-import type { Command, Io } from "./command.js";
+import type { CommandEntry, Io } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
 import { VERSION } from "./version.js";
 
@@ -23,18 +23,18 @@ function help(): string {
   ].join("\n");
 }
 
-function find(word: string | undefined): Command | undefined {
+function find(word: string | undefined): CommandEntry | undefined {
   return word === undefined ? undefined : COMMANDS.find((c) => c.name === word || c.aliases?.includes(word));
 }
 
 /** nccom-test takes the op word anywhere (`nccom-test -r 8 allr`): the first word that names a collective. */
-function collectiveAnywhere(args: readonly string[]): { command: Command; rest: string[] } | undefined {
+function collectiveAnywhere(args: readonly string[]): { entry: CommandEntry; rest: string[] } | undefined {
   const at = args.findIndex((a, i) => {
     const c = find(a);
     return c !== undefined && COLLECTIVES.has(c.name) && !(args[i - 1] ?? "").startsWith("--trace");
   });
   if (at < 0) return undefined;
-  return { command: find(args[at]) as Command, rest: [...args.slice(0, at), ...args.slice(at + 1)] };
+  return { entry: find(args[at]) as CommandEntry, rest: [...args.slice(0, at), ...args.slice(at + 1)] };
 }
 
 function wantsHelp(args: readonly string[]): boolean {
@@ -55,16 +55,17 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
       io.err(`sdmakit: unknown command ${JSON.stringify(rest[0])}; \`sdmakit help\` lists them\n`);
       return 2;
     }
-    io.out(which ? `${which.usage}\n` : help());
+    io.out(which ? `${(await which.load()).usage}\n` : help());
     return 0;
   }
   const direct = find(name);
-  const picked = direct ? { command: direct, rest } : collectiveAnywhere(args);
+  const picked = direct ? { entry: direct, rest } : collectiveAnywhere(args);
   if (!picked) {
     io.err(`sdmakit: unknown command ${JSON.stringify(name)}; \`sdmakit help\` lists them\n`);
     return 2;
   }
-  const { command } = picked;
+  const { entry } = picked;
+  const command = await entry.load();
   if (wantsHelp(picked.rest)) {
     io.out(`${command.usage}\n`);
     return 0;
@@ -72,9 +73,9 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
   try {
     return await command.run(picked.rest, io);
   } catch (e) {
-    const hint = `(\`sdmakit ${command.name} -h\` for usage)`;
+    const hint = `(\`sdmakit ${entry.name} -h\` for usage)`;
     if (e instanceof SdmakitError) {
-      io.err(`sdmakit ${command.name}: ${e.message}\n`);
+      io.err(`sdmakit ${entry.name}: ${e.message}\n`);
       if (ERROR_EXIT_STATUS[e.code] === 2) {
         io.err(`${hint}\n`);
         return 2;
@@ -83,7 +84,7 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
     }
     // Argument errors from library code (STYLE: TypeError / RangeError naming the argument).
     if (e instanceof RangeError || e instanceof TypeError) {
-      io.err(`sdmakit ${command.name}: ${e.message}\n${hint}\n`);
+      io.err(`sdmakit ${entry.name}: ${e.message}\n${hint}\n`);
       return 2;
     }
     throw e;

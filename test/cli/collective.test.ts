@@ -46,7 +46,13 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
     expect(text).toMatch(/Avg bus bandwidth:/);
   });
   it("--json rows carry the documented fields", async () => {
-    for (const cmd of [allrCommand, allgCommand, redsctCommand, sendrecvCommand]) {
+    const commands = {
+      allr: allrCommand,
+      allg: allgCommand,
+      redsct: redsctCommand,
+      sendrecv: sendrecvCommand,
+    };
+    for (const [name, cmd] of Object.entries(commands)) {
       const c = capture();
       const code = await cmd.run(
         ["-r", "3", "-b", "96", "-e", "192", "-d", "fp16", "-o", "max", "--json"],
@@ -60,7 +66,7 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
       for (const k of ["algorithm", "check", "#wrong", "maxAbsErr", "guardErrors"])
         expect(j.rows[0]).toHaveProperty(k);
       expect(j.rows[0]["#wrong"]).toBe(0);
-      expect(j.config).toMatchObject({ operation: cmd.name, nworkers: 3, datatype: "fp16", op: "max" });
+      expect(j.config).toMatchObject({ operation: name, nworkers: 3, datatype: "fp16", op: "max" });
       expect(typeof j.summary["Avg bus bandwidth(GB/s)"]).toBe("number");
     }
   });

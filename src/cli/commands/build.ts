@@ -17,8 +17,6 @@ const USAGE = commandHelp("sdmakit build '<json request>' [--json]", JSON_ONLY, 
 ]);
 
 export const buildCommand: Command = {
-  name: "build",
-  summary: "show the descriptors libnrt builds for a copy / CCE request, as written on the rings",
   usage: USAGE,
   run(args: readonly string[], io: Io): number {
     const p = parseArgs(args, JSON_ONLY);

@@ -108,8 +108,6 @@ function run(args: readonly string[], io: Io): number {
 
 /** The `cast` command (register in commands/index.ts). */
 export const castCommand: Command = {
-  name: "cast",
-  summary: "convert element codes between dtypes through FP32 (RNE or stochastic rounding)",
   usage: USAGE,
   run,
 };

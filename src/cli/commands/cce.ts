@@ -164,8 +164,6 @@ function run(args: readonly string[], io: Io): number {
 
 /** The `cce` command (register in commands/index.ts). */
 export const cceCommand: Command = {
-  name: "cce",
-  summary: "build a CCE reduce packet with the runtime, run it on the simulated engine, print the result",
   usage: USAGE,
   run,
 };

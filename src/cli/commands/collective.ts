@@ -39,21 +39,7 @@ import { type OutputFile, openOutputs } from "../output-file.js";
 import { createProgress } from "../progress.js";
 import { admitSweep } from "../sweep-admission.js";
 import { VERSION } from "../version.js";
-
-const SUMMARY: Readonly<Record<CollectiveName, string>> = {
-  allr: "all-reduce over simulated NeuronCores, checked and timed like nccom-test",
-  allg: "all-gather over simulated NeuronCores, checked and timed like nccom-test",
-  redsct: "reduce-scatter over simulated NeuronCores, checked and timed like nccom-test",
-  sendrecv: "send-recv (ring shift) over simulated NeuronCores, checked and timed like nccom-test",
-};
-
-/** nccom-test's and nccl-tests' names for each op. */
-const ALIASES: Readonly<Record<CollectiveName, readonly string[]>> = {
-  allr: ["all_reduce", "all_reduce_perf"],
-  allg: ["all_gather", "all_gather_perf"],
-  redsct: ["reduce_scatter", "reduce_scatter_perf"],
-  sendrecv: ["sendrecv_perf"],
-};
+import { COLLECTIVE_COMMANDS } from "./collective-names.js";
 
 /** Trace events written per file write. */
 const TRACE_CHUNK = 4096;
@@ -219,7 +205,9 @@ function openFiles(s: CollectiveSettings): { trace: OutputFile | undefined; repo
 
 async function run(name: CollectiveName, args: readonly string[], io: Io): Promise<number> {
   const parsed = parseOptions(COLLECTIVE_OPTIONS, args);
-  const extra = parsed.positionals.filter((p) => p !== name && !ALIASES[name].includes(p));
+  const extra = parsed.positionals.filter(
+    (p) => p !== name && !COLLECTIVE_COMMANDS[name].aliases.includes(p),
+  );
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(" ")}`);
   const settings = collectiveSettings(name, parsed.values, parsed.given);
   // Admission before anything is built or printed: the sweep's largest size decides, and a size
@@ -280,17 +268,15 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   return bad.length > 0 ? 1 : 0;
 }
 
-function command(name: CollectiveName): Command {
+/** The command of one collective. */
+export function collectiveCommand(name: CollectiveName): Command {
   return {
-    name,
-    aliases: ALIASES[name],
-    summary: SUMMARY[name],
     usage: collectiveHelp(name),
     run: (args, io) => run(name, args, io),
   };
 }
 
-export const allrCommand: Command = command("allr");
-export const allgCommand: Command = command("allg");
-export const redsctCommand: Command = command("redsct");
-export const sendrecvCommand: Command = command("sendrecv");
+export const allrCommand: Command = collectiveCommand("allr");
+export const allgCommand: Command = collectiveCommand("allg");
+export const redsctCommand: Command = collectiveCommand("redsct");
+export const sendrecvCommand: Command = collectiveCommand("sendrecv");

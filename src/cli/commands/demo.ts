@@ -8,8 +8,6 @@ import { commandHelp, parseArgs, rejectExtraPositionals } from "../args.js";
 import type { Command } from "../command.js";
 
 export const demoCommand: Command = {
-  name: "demo",
-  summary: "encode and decode the seed's worked FMA example (dst = 0.5·s0 + 0.5·s1)",
   usage: commandHelp("sdmakit demo", {}, ["Takes no arguments."]),
   run(args, io) {
     rejectExtraPositionals(parseArgs(args, {}), 0);

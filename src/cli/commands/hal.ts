@@ -58,8 +58,6 @@ function list(io: Io): number {
 }
 
 export const halCommand: Command = {
-  name: "hal",
-  summary: "run one per-arch HAL accessor / leaf (seed 003) and print its register writes",
   usage: USAGE,
   run(argv, io) {
     if (argv[0] === "list") return list(io);

@@ -35,8 +35,6 @@ export function layoutBytes(layout: Layout, hex: string | undefined): Uint8Array
 }
 
 export const layoutsCommand: Command = {
-  name: "layouts",
-  summary: "list every declared layout",
   usage: commandHelp("sdmakit layouts [--json]", JSON_ONLY),
   run(args, io) {
     const p = parseArgs(args, JSON_ONLY);
@@ -53,8 +51,6 @@ export const layoutsCommand: Command = {
 };
 
 export const describeCommand: Command = {
-  name: "describe",
-  summary: "show a layout's fields and bit positions",
   usage: commandHelp("sdmakit describe <layout> [--json]", JSON_ONLY),
   run(args, io) {
     const p = parseArgs(args, JSON_ONLY);
@@ -66,8 +62,6 @@ export const describeCommand: Command = {
 };
 
 export const encodeCommand: Command = {
-  name: "encode",
-  summary: "encode a JSON object of fields as hex",
   usage: commandHelp("sdmakit encode <layout> '<json object of fields>'", {}),
   run(args, io) {
     const p = parseArgs(args, {});
@@ -90,8 +84,6 @@ export const encodeCommand: Command = {
 };
 
 export const decodeCommand: Command = {
-  name: "decode",
-  summary: "decode hex bytes into fields",
   usage: commandHelp("sdmakit decode <layout> <hex> [--json]", JSON_ONLY),
   run(args, io) {
     const p = parseArgs(args, JSON_ONLY);

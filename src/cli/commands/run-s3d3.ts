@@ -264,8 +264,6 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 
 /** The `run` command (`run s3d3`; register in commands/index.ts). */
 export const runCommand: Command = {
-  name: "run",
-  summary: "execute an S3D3 (0xBF) word on a simulated device: legs, engine run, destination bytes",
   usage: USAGE,
   run,
 };

@@ -128,8 +128,6 @@ function print(io: Io, p: Parsed, { reasons, loweringLimits }: Answer): void {
  * @example sdmakit validate s3d3 bf10…00 --json
  */
 export const validateCommand: Command = {
-  name: "validate",
-  summary: "check bytes against a layout (s3d3: the full SB2SB collective validator)",
   usage,
   run(args, io) {
     const p = parse(args);

@@ -115,8 +115,6 @@ function check(dir: string, json: boolean, io: Io): number {
 }
 
 export const vectorsCommand: Command = {
-  name: "vectors",
-  summary: "write the conformance vector sets, or --check a set against this build",
   usage: USAGE,
   run(args, io) {
     const p = parseOptions(OPTIONS, args);
