@@ -50,4 +50,5 @@ export {
   reservedIssue,
 } from "./layout.js";
 export { lookupOwn } from "./lookup.js";
+export { checkOptions, type OptionRule, type OptionRules } from "./option-check.js";
 export type { DecodedValue, EncodedValue, InputOf, ShapeOf } from "./shape.js";

@@ -125,7 +125,7 @@ function checkDirectory(r: OutputRequest, fs: FileOps, dir: string): string {
   try {
     st = fs.statSync(dir);
   } catch (e) {
-    throw refuse(r, `its directory cannot be used (${code(e)})`);
+    throw refuse(r, `cannot write (${code(e)}): its directory ${dir} is not there or not usable`);
   }
   if (!st.isDirectory()) throw refuse(r, `${dir} is not a directory`);
   try {

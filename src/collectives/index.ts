@@ -39,10 +39,12 @@ export {
 export { DeviceMachine, deviceLayout, maxDeviceRanks } from "./device/device-machine.js";
 export {
   admit,
+  DEFAULT_HOST_BUDGET,
   estimateHostMemory,
   type HostBudget,
   type HostEstimate,
 } from "./device/host-memory.js";
+export { COLLECTIVE_RULES, checkCollectiveOptions } from "./option-rules.js";
 export { buildPlan, candidateAlgorithms, emitPlan, lazyPlan } from "./plan/build-plan.js";
 export { legPacketCount, legPackets, packetElems, queueSeed } from "./plan/packets.js";
 export { type ElemRange, GRANULE_BYTES, splitRange } from "./plan/partition.js";

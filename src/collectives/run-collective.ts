@@ -55,7 +55,7 @@ export interface CollectiveRun {
   readonly sb2sb?: boolean;
   /** MODEL default `nan`, the device's (engine/device.ts). */
   readonly overflow?: OverflowPolicy;
-  /** Host memory a functional run may use (host-memory.ts); none: only the device's HBM limits. */
+  /** Host memory a functional run may use (host-memory.ts); default DEFAULT_HOST_BUDGET. */
   readonly hostBudget?: HostBudget;
 }
 

@@ -9,6 +9,7 @@ import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import type { Dtype } from "../spec/dtype.js";
 import { collectiveDtype } from "./check/dtypes.js";
 import type { HostBudget } from "./device/host-memory.js";
+import { checkCollectiveOptions } from "./option-rules.js";
 import type { AlgorithmName, CollectiveName, LegKind, ReduceOp } from "./plan/plan.js";
 import type { GroupOptions } from "./replica-groups.js";
 import { type ReportRow, sweepSizes } from "./report/report.js";
@@ -63,7 +64,7 @@ export interface CollectiveOptions extends GroupOptions {
   readonly sb2sb?: boolean;
   /** Physical cores per rank (nccom-test's NEURON_LOGICAL_NC_CONFIG); default the arch's (defaultLnc). */
   readonly lnc?: 1 | 2;
-  /** Host memory a functional run may use (admission control); none: only the device's HBM limits. */
+  /** Host memory a functional run may use (admission control); default DEFAULT_HOST_BUDGET (4 GiB). */
   readonly hostBudget?: HostBudget;
 }
 
@@ -95,15 +96,15 @@ export interface CollectiveResult {
 
 /**
  * The full run description for `options`, defaults filled in.
- * @throws UsageError for an unknown arch or a dtype collectives cannot take.
+ * @throws FieldError for an option the rules refuse (option-rules.ts); UsageError for an unknown
+ * arch or a dtype collectives cannot take.
  */
 export function collectiveRun(options: CollectiveOptions): CollectiveRun {
+  checkCollectiveOptions("collectiveRun", options);
   const d = COLLECTIVE_DEFAULTS;
   const arch = options.arch ?? d.arch;
   const dtype = options.dtype ?? d.dtype;
   const seed = options.seed ?? d.seed;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
-    throw new UsageError(`seed ${seed}: expected an integer 0..4294967295`);
   const timingOnly = options.timingOnly === true;
   const profile = typeof arch === "string" ? archProfile(arch) : arch;
   return {
@@ -175,6 +176,7 @@ function streamResultOf(r: StreamResult, stream: number | undefined): Collective
  * @example runCollective({ collective: "allr", ranks: 8 }).row.busbw;
  */
 export function runCollective(options: SweepOptions & { readonly size?: number }): CollectiveResult {
+  checkCollectiveOptions("runCollective", options);
   const size = options.size ?? 1024 * 1024;
   if (!concurrent(options)) return resultOf(collectiveRun(options), size);
   const prepared = prepareStreams({ ...options, minBytes: options.minBytes ?? size }).map((p) => ({
@@ -209,6 +211,7 @@ export function* sweep(
   options: SweepOptions,
   onProgress?: (size: number, fraction: number) => void,
 ): Generator<CollectiveResult> {
+  checkCollectiveOptions("sweep", options);
   if (concurrent(options)) {
     const multi = options.streams !== undefined;
     for (const step of concurrentSteps(prepareStreams(options)))

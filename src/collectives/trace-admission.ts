@@ -7,7 +7,12 @@
  * admission's per-leg bytes. A trace past either bound is refused at once, with the estimate.
  */
 import { UsageError } from "../bits/errors.js";
-import { BASE_HOST_BYTES, type HostBudget, LEG_HOST_BYTES } from "./device/host-memory.js";
+import {
+  BASE_HOST_BYTES,
+  DEFAULT_HOST_BUDGET,
+  type HostBudget,
+  LEG_HOST_BYTES,
+} from "./device/host-memory.js";
 import { formatBytes } from "./report/format-bytes.js";
 import type { PreparedSize } from "./run-collective.js";
 
@@ -29,14 +34,14 @@ export function traceHostBytes(prepared: PreparedSize): number {
 }
 
 /**
- * Refuse, before the run, a trace of `prepared` above `maxEvents` events or (with a budget) above
- * the host memory it may use.
+ * Refuse, before the run, a trace of `prepared` above `maxEvents` events or above the host memory
+ * it may use (the run's budget, else DEFAULT_HOST_BUDGET).
  * @throws UsageError naming the size, the estimate and the bound.
  */
 export function admitTrace(
   prepared: PreparedSize,
   maxEvents: number = MAX_TRACE_EVENTS,
-  budget: HostBudget | undefined = prepared.run.hostBudget,
+  budget: HostBudget = prepared.run.hostBudget ?? DEFAULT_HOST_BUDGET,
 ): void {
   const what = `the trace of ${prepared.run.collective} at ${prepared.size} B`;
   const events = traceEventFloor(prepared);
@@ -45,7 +50,7 @@ export function admitTrace(
       `${what} has at least ${events} events (${prepared.timing.packets} packets); the bound is ${maxEvents}: trace a smaller size`,
     );
   const bytes = traceHostBytes(prepared);
-  if (budget !== undefined && bytes > budget.bytes)
+  if (bytes > budget.bytes)
     throw new UsageError(
       `${what} needs ≈ ${formatBytes(bytes)} of host memory for its legs; the budget is ${formatBytes(budget.bytes)} (${budget.source}): trace a smaller size`,
     );

@@ -130,11 +130,25 @@ export interface HostBudget {
 }
 
 /**
+ * MODEL: the budget of a run given none (the library, the web page): 4 GiB, what a browser tab or a
+ * small machine can hold; the CLI gives half the free memory or --max-memory. `{ bytes: Infinity }`
+ * lifts it.
+ */
+export const DEFAULT_HOST_BUDGET: HostBudget = Object.freeze({
+  bytes: 4 * 2 ** 30,
+  source: "the library's default; give hostBudget",
+});
+
+/**
  * Refuse a run whose estimate exceeds the budget.
  * @throws UsageError naming the estimate, the budget and its source, and what to do instead.
  */
-export function admit(what: string, estimate: HostEstimate, budget: HostBudget | undefined): void {
-  if (budget === undefined || estimate.totalBytes <= budget.bytes) return;
+export function admit(
+  what: string,
+  estimate: HostEstimate,
+  budget: HostBudget | undefined = DEFAULT_HOST_BUDGET,
+): void {
+  if (estimate.totalBytes <= budget.bytes) return;
   const parts = [`device buffers ${formatBytes(estimate.deviceBytes)}`];
   if (estimate.checkBytes > 0) parts.push(`check ${formatBytes(estimate.checkBytes)}`);
   throw new UsageError(
