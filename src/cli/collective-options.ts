@@ -25,6 +25,7 @@ import {
 import { DTYPE_ALIASES, type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
 import { FOREIGN_HELP, FOREIGN_OPTIONS, foreignNote } from "./foreign-options.js";
 import { choiceOption, integerOption, type OptionTable, type OptionValues, optionsHelp } from "./options.js";
+import type { SweepStep } from "./report-json.js";
 import { parseSize } from "./sizes.js";
 
 const D = COLLECTIVE_DEFAULTS;
@@ -123,6 +124,12 @@ export const COLLECTIVE_OPTIONS = {
     type: "boolean",
     help: "let --trace / --report-to-json-file name a symlink: the file it points to is replaced",
   },
+  output_file: {
+    type: "string",
+    short: "J",
+    value: "FILE",
+    help: "nccl-tests' JSON report (its schema); as nccl-tests, never replaces a file: FILE.0, FILE.1, … instead",
+  },
   progress: { type: "boolean", help: "progress line on stderr (default: when stderr is a terminal)" },
   "no-progress": { type: "boolean", aliases: ["non-interactive"], help: "no progress line" },
   "show-algorithm": { type: "boolean", help: "accepted: the algorithm column is always shown" },
@@ -165,6 +172,10 @@ export interface CollectiveSettings {
   readonly sizes: readonly number[];
   readonly json: boolean;
   readonly reportFile: string | undefined;
+  /** nccl-tests' `-J` file as given (the run picks a free name: report-json.ts). */
+  readonly ncclReportFile: string | undefined;
+  /** How the sweep steps (nccl-tests' report names it). */
+  readonly step: SweepStep;
   /** Output paths may be symlinks (their targets are written). */
   readonly followSymlinks: boolean;
   readonly trace: { readonly path: string; readonly size: number } | undefined;
@@ -329,6 +340,8 @@ export function collectiveSettings(
     sizes,
     json: v.json === true,
     reportFile: v["report-to-json-file"],
+    ncclReportFile: v.output_file,
+    step: step === undefined ? { factor: factor as number } : { bytes: step },
     followSymlinks: v["follow-symlinks"] === true,
     trace:
       v.trace === undefined

@@ -13,6 +13,8 @@ export interface Io {
    * between steps, stop, and print what they finished (the installed CLI sets it; tests may).
    */
   interrupted?(): string | undefined;
+  /** The whole command line after `sdmakit`, as typed (main sets it): what a report records. */
+  readonly argv?: readonly string[];
 }
 
 /** A command as `sdmakit help` and the lookup know it, before its module is loaded. */

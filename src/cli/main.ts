@@ -71,7 +71,7 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   try {
-    return await command.run(picked.rest, io);
+    return await command.run(picked.rest, { ...io, argv: args });
   } catch (e) {
     const hint = `(\`sdmakit ${entry.name} -h\` for usage)`;
     if (e instanceof SdmakitError) {

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { allrCommand } from "../../src/cli/index.js";
+import { allrCommand, main } from "../../src/cli/index.js";
 import { runInProcess } from "../helpers/cli.js";
 
 interface Ev {
@@ -85,5 +85,64 @@ describe("collective report files", () => {
     expect(r.stdout).toMatch(/\s+1024\s+512\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\w+\s+N\/A\n/);
     const doc = JSON.parse(readFileSync(report, "utf8"));
     expect(doc.results[0]).toMatchObject({ "#wrong": null, maxAbsErr: null, check: "none" });
+  });
+  it("--report-to-json-file carries the command line, start and end time, and the status", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sdmakit-files-"));
+    const report = join(dir, "r.json");
+    const argv = ["-r", "4", "allr", "-b", "1k", "-e", "1k", "--report-to-json-file", report];
+    const r = await runInProcess({ run: main }, argv);
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(readFileSync(report, "utf8"));
+    expect(Object.keys(doc).slice(0, 4)).toEqual(["args", "start_time", "end_time", "status"]);
+    expect(doc.args).toEqual(["sdmakit", ...argv]); // as typed: the op word where it was
+    expect(doc.start_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Date.parse(doc.end_time)).toBeGreaterThanOrEqual(Date.parse(doc.start_time));
+    expect(doc.status).toBe("ok");
+  });
+  it("-J: nccl-tests' JSON report, key for key, and never over an existing file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sdmakit-files-"));
+    const file = join(dir, "out.json");
+    const argv = ["all_reduce_perf", "-b", "8", "-e", "32", "-f", "2", "-g", "4", "-J", file];
+    const first = await runInProcess({ run: main }, argv);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(new RegExp(`^# writing JSON output to ${file}$`, "m"));
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    expect(Object.keys(doc)).toEqual([
+      "version",
+      "start_time",
+      "args",
+      "env",
+      "nccl_version",
+      "sdmakit_version",
+      "config",
+      "results",
+      "out_of_bounds",
+      "average_bus_bandwidth",
+      "errors",
+      "end_time",
+    ]);
+    expect(doc.version).toBe(2);
+    expect(doc.start_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(doc.args).toEqual(["sdmakit", ...argv]);
+    expect(doc.config).toMatchObject({ ngpus: 4, minimum_bytes: 8, maximum_bytes: 32, step_factor: 2 });
+    expect(doc.config.devices).toHaveLength(4);
+    expect(doc.results).toHaveLength(3);
+    expect(doc.results[0]).toMatchObject({
+      size: 8,
+      count: 4,
+      type: "bfloat16",
+      redop: "sum",
+      root: "    -1",
+    });
+    expect(Object.keys(doc.results[0].out_of_place)).toEqual(["time", "alg_bw", "bus_bw", "nwrong"]);
+    expect(doc.results[0].out_of_place.nwrong).toBe(0);
+    expect(doc.out_of_bounds).toEqual({ count: 0, okay: "true" });
+    expect(doc.average_bus_bandwidth.okay).toBe("unchecked");
+    // nccl-tests' rule: the next run writes FILE.0, then FILE.1, the first file untouched.
+    const again = await runInProcess({ run: main }, [...argv.slice(0, -2), "-J", file, "-c", "0"]);
+    expect(again.stdout).toMatch(new RegExp(`^# writing JSON output to ${file}\\.0$`, "m"));
+    expect(readdirSync(dir).sort()).toEqual(["out.json", "out.json.0"]);
+    expect(JSON.parse(readFileSync(`${file}.0`, "utf8")).results[0].out_of_place.nwrong).toBeNull();
+    expect(readFileSync(file, "utf8")).toBe(`${JSON.stringify(doc, null, 2)}\n`);
   });
 });

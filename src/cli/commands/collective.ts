@@ -37,6 +37,7 @@ import type { Command, Io } from "../command.js";
 import { parseOptions } from "../options.js";
 import { type OutputFile, openOutputs } from "../output-file.js";
 import { createProgress } from "../progress.js";
+import { freeOutputName, ncclReport, nccomReport, type RunRecord } from "../report-json.js";
 import { admitSweep } from "../sweep-admission.js";
 import { VERSION } from "../version.js";
 import { COLLECTIVE_COMMANDS } from "./collective-names.js";
@@ -192,15 +193,37 @@ async function streamSizes(
   return { rows, results, lastKinds, stoppedBy };
 }
 
+interface Files {
+  readonly trace: OutputFile | undefined;
+  readonly report: OutputFile | undefined;
+  readonly nccl: OutputFile | undefined;
+}
+
 /** The run's output files, every target checked before any is created. */
-function openFiles(s: CollectiveSettings): { trace: OutputFile | undefined; report: OutputFile | undefined } {
+function openFiles(s: CollectiveSettings, ncclPath: string | undefined): Files {
   const named = [
     ...(s.trace ? [{ option: "--trace", path: s.trace.path }] : []),
     ...(s.reportFile === undefined ? [] : [{ option: "--report-to-json-file", path: s.reportFile }]),
+    ...(ncclPath === undefined ? [] : [{ option: "-J", path: ncclPath }]),
   ];
   const files = openOutputs(named, { followSymlinks: s.followSymlinks });
   const by = (option: string) => files[named.findIndex((n) => n.option === option)];
-  return { trace: by("--trace"), report: by("--report-to-json-file") };
+  return { trace: by("--trace"), report: by("--report-to-json-file"), nccl: by("-J") };
+}
+
+/** Write and commit the JSON reports of a finished run. */
+function writeReports(
+  files: Files,
+  s: CollectiveSettings,
+  record: RunRecord,
+  config: object,
+  results: readonly object[],
+) {
+  const avg = averageBusbw(record.rows);
+  files.report?.write(`${toJson(nccomReport(record, config, results, avg), 2)}\n`);
+  files.report?.commit();
+  files.nccl?.write(`${toJson(ncclReport(record, s.run, s.sizes, s.step, process.env), 2)}\n`);
+  files.nccl?.commit();
 }
 
 async function run(name: CollectiveName, args: readonly string[], io: Io): Promise<number> {
@@ -209,7 +232,14 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     (p) => p !== name && !COLLECTIVE_COMMANDS[name].aliases.includes(p),
   );
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(" ")}`);
-  const settings = collectiveSettings(name, parsed.values, parsed.given);
+  const start = new Date();
+  const parsedSettings = collectiveSettings(name, parsed.values, parsed.given);
+  // nccl-tests' -J never replaces a file, and says where it writes (its "# Writing JSON output to").
+  const ncclPath = parsedSettings.ncclReportFile && freeOutputName(parsedSettings.ncclReportFile);
+  const settings =
+    ncclPath === undefined
+      ? parsedSettings
+      : { ...parsedSettings, notes: [...parsedSettings.notes, `writing JSON output to ${ncclPath}`] };
   // Admission before anything is built or printed: the sweep's largest size decides, and a size
   // the host cannot hold runs timing-only (run from this preparation when its turn comes).
   const admission = admitSweep(settings.run, settings.sizes, settings.explicitCheck);
@@ -225,7 +255,8 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     admitTrace(traced);
   }
   // Checked and created now: a bad path fails before the run, and a target is replaced only at the end.
-  const { trace, report } = openFiles(s);
+  const files = openFiles(s, ncclPath);
+  const { trace, report } = files;
   io.out(
     s.json
       ? `${toJson({ record: "config", ...config })}\n`
@@ -237,6 +268,7 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   } catch (e) {
     trace?.abandon();
     report?.abandon();
+    files.nccl?.abandon();
     throw e;
   }
   const { rows, results, lastKinds, stoppedBy } = done;
@@ -245,6 +277,7 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     // The files stay as they were; the rows done are summed up as usual.
     trace?.abandon();
     report?.abandon();
+    files.nccl?.abandon();
     const note = `interrupted by ${stoppedBy} after ${rows.length} of ${s.sizes.length} sizes; no file written`;
     io.out(s.json ? `${toJson({ record: "interrupted", signal: stoppedBy, note })}\n` : `# ${note}\n`);
   }
@@ -255,10 +288,7 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
     io.out(formatSummary(rows));
   }
   if (stoppedBy !== undefined) return 128 + (constants.signals[stoppedBy as NodeJS.Signals] ?? 0);
-  if (report) {
-    report.write(`${toJson({ config, results, "Avg bus bandwidth(GB/s)": avg }, 2)}\n`);
-    report.commit();
-  }
+  writeReports(files, s, { argv: io.argv ?? [name, ...args], start, end: new Date(), rows }, config, results);
   trace?.commit();
   const bad = rows.filter((r) => r.wrong > 0 || r.guardErrors > 0);
   for (const r of bad)
