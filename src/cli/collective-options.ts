@@ -144,6 +144,22 @@ export const COLLECTIVE_OPTIONS = {
     more: TIME_STAT,
     help: "time:<STAT>(us) columns: avg, p0..p100 (all the one deterministic time); -t N is nccl-tests' threads",
   },
+  "custom-replica-groups": {
+    type: "string",
+    aliases: ["custom-replica-group"],
+    value: "FILE",
+    help: 'run over replica groups side by side: JSON [[0,1,…],[…]] or {"replica_groups": …}; -b/-e per group',
+  },
+  "data-parallel-dimension": {
+    type: "string",
+    value: "D",
+    help: "run over groups of D ranks side by side (group i: ranks i, i + r/D, …: one per node when D = -N)",
+  },
+  "streams-json": {
+    type: "string",
+    value: "FILE",
+    help: 'several collectives at once, a table each: JSON {"streams": [{"operation": "allr", "datatype": "bf16", "minbytes": "1kb", "replica_groups": …}, …]}',
+  },
   ...FOREIGN_OPTIONS,
 } as const satisfies OptionTable;
 
@@ -187,6 +203,13 @@ export interface CollectiveSettings {
   readonly columns: TableColumns;
   /** The check was asked for (not our default): a size too large to check refuses the sweep. */
   readonly explicitCheck: boolean;
+  /** The sweep as given (-b, -e, -f or -i): what streams without sizes of their own take. */
+  readonly sweep: {
+    readonly minBytes: number;
+    readonly maxBytes: number;
+    readonly factor?: number;
+    readonly step?: number;
+  };
 }
 
 /** nccl-tests' `-c N`: N check iterations, 0 = no check. */
@@ -207,7 +230,7 @@ function checkOf(v: CollectiveValues, given: ReadonlySet<string>): CollectiveRun
 }
 
 /** A factor: a number > 1, with size units as nccom-test's doc shows (`-f 2kb`). */
-function factorOf(text: string): number {
+export function factorOf(text: string): number {
   if (/^\s*\d+(\.\d+)?\s*$/.test(text)) return Number(text);
   try {
     return parseSize("-f", text);
@@ -217,7 +240,7 @@ function factorOf(text: string): number {
 }
 
 /** The dtype of `-d`, by our name or either tool's. */
-function dtypeOf(text: string): Dtype {
+export function dtypeOf(text: string): Dtype {
   const lower = text.toLowerCase();
   try {
     return collectiveDtype(TOOL_DTYPE_NAMES[lower] ?? lower);
@@ -354,6 +377,12 @@ export function collectiveSettings(
       ioSizes: v["show-input-output-size"] === true,
     },
     explicitCheck: given.has("check") && run.check !== "none",
+    sweep: {
+      minBytes: min,
+      maxBytes: max,
+      ...(factor === undefined ? {} : { factor }),
+      ...(step === undefined ? {} : { step }),
+    },
   };
 }
 

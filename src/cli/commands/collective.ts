@@ -38,15 +38,17 @@ import { parseOptions } from "../options.js";
 import { type OutputFile, openOutputs } from "../output-file.js";
 import { createProgress } from "../progress.js";
 import { freeOutputName, ncclReport, nccomReport, type RunRecord } from "../report-json.js";
+import { concurrentChoice } from "../streams-options.js";
 import { admitSweep } from "../sweep-admission.js";
 import { VERSION } from "../version.js";
 import { COLLECTIVE_COMMANDS } from "./collective-names.js";
+import { runConcurrent } from "./multistream.js";
 
 /** Trace events written per file write. */
 const TRACE_CHUNK = 4096;
 
 /** The run's settings as the report's `config`. */
-function configOf(name: CollectiveName, run: CollectiveRun, s: CollectiveSettings) {
+export function configOf(name: CollectiveName, run: CollectiveRun, s: CollectiveSettings) {
   return {
     tool: "sdmakit",
     version: VERSION,
@@ -84,7 +86,7 @@ function sb2sbLegs(kinds: Readonly<Record<LegKind, number>> | undefined): string
   return `${kinds["sb2sb-copy"] + kinds["sb2sb-reduce"]}/${all} legs`;
 }
 
-function headerLine(name: CollectiveName, run: CollectiveRun, s: CollectiveSettings): string {
+export function headerLine(name: CollectiveName, run: CollectiveRun, s: CollectiveSettings): string {
   const sr = run.srSeed === undefined ? "" : ` sr seed=${run.srSeed}`;
   const sizes = `b=${s.sizes[0]} e=${s.sizes[s.sizes.length - 1]} sizes=${s.sizes.length}`;
   const notes = s.notes.map((n) => `# ${n}\n`).join("");
@@ -100,7 +102,7 @@ function headerLine(name: CollectiveName, run: CollectiveRun, s: CollectiveSetti
  * `time:<stat>(us)` key per statistic beside `time:avg(us)`), then ours; `#wrong` is null when not
  * checked.
  */
-function rowJson(row: ReportRow, algorithm: string, check: string, columns: TableColumns) {
+export function rowJson(row: ReportRow, algorithm: string, check: string, columns: TableColumns) {
   const checked = row.wrong >= 0;
   const stats = (columns.stats ?? []).filter((s) => s !== "avg");
   return {
@@ -234,6 +236,8 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(" ")}`);
   const start = new Date();
   const parsedSettings = collectiveSettings(name, parsed.values, parsed.given);
+  const concurrent = concurrentChoice(parsed.values);
+  if (concurrent !== undefined) return runConcurrent(name, parsedSettings, concurrent, io);
   // nccl-tests' -J never replaces a file, and says where it writes (its "# Writing JSON output to").
   const ncclPath = parsedSettings.ncclReportFile && freeOutputName(parsedSettings.ncclReportFile);
   const settings =

@@ -9,8 +9,10 @@
  *
  * MODEL (queues): stream k's rank r drives the engines of rank r (device-machine.ts `legQueue`) on
  * queues of its own: it is device rank r + k · R (R ranks in the run), which lands on the same
- * engines as r when R is a multiple of the device's logical cores, the next queue of each. So a run
- * needs streams × R ≤ the device's rank capacity (`maxDeviceRanks`).
+ * engines as r when R is a multiple of the device's logical cores, the next queue of each. When
+ * streams × R passes the device's rank capacity (`maxDeviceRanks`), the streams share rank r's own
+ * queues instead (their packets then run in posting order on each queue; not with SR, whose seed
+ * is per queue).
  */
 import { DeviceFault, UsageError } from "../../bits/errors.js";
 import { Device, HBM_BASE } from "../../engine/index.js";
@@ -27,6 +29,7 @@ import {
   checkHbm,
   deviceLayout,
   legQueue,
+  maxDeviceRanks,
   postLegCalls,
   RING_AREA,
 } from "./device-machine.js";
@@ -47,7 +50,12 @@ interface Placed {
 }
 
 /** Place every group's buffers one after another from the end of the ring area. */
-function place(groups: readonly GroupPlan[], profile: ArchProfile, runRanks: number): Placed[] {
+function place(
+  groups: readonly GroupPlan[],
+  profile: ArchProfile,
+  runRanks: number,
+  ownQueues: boolean,
+): Placed[] {
   const placed: Placed[] = [];
   for (const g of groups) {
     const prev = placed[placed.length - 1];
@@ -55,7 +63,8 @@ function place(groups: readonly GroupPlan[], profile: ArchProfile, runRanks: num
       prev === undefined
         ? deviceLayout(g.plan, profile)
         : new BufferLayout(g.plan, HBM_BASE + prev.layout.endOffset);
-    placed.push({ plan: g.plan, layout, deviceRank: g.ranks.map((r) => r + g.stream * runRanks) });
+    const shift = ownQueues ? g.stream * runRanks : 0;
+    placed.push({ plan: g.plan, layout, deviceRank: g.ranks.map((r) => r + shift) });
   }
   return placed;
 }
@@ -81,13 +90,14 @@ export class SharedDevice {
     streams: number,
     opts: { readonly srSeed?: number | undefined; readonly overflow: OverflowPolicy },
   ) {
-    try {
-      checkDeviceRanks(streams * runRanks, profile, lnc);
-    } catch (e) {
-      if (!(e instanceof UsageError)) throw e;
-      throw new UsageError(`${streams} stream(s) × ${runRanks} ranks: ${e.message}`);
+    checkDeviceRanks(runRanks, profile, lnc);
+    const ownQueues = streams * runRanks <= maxDeviceRanks(profile, lnc);
+    if (!ownQueues && opts.srSeed !== undefined) {
+      throw new UsageError(
+        `${streams} streams × ${runRanks} ranks with --sr: the device has queues for ${maxDeviceRanks(profile, lnc)} (SR seeds a queue); use --timing-only or fewer ranks`,
+      );
     }
-    this.placed = place(groups, profile, runRanks);
+    this.placed = place(groups, profile, runRanks, ownQueues);
     const last = this.placed[this.placed.length - 1];
     if (last !== undefined) checkHbm(last.layout, profile);
     this.device = new Device(profile, { overflow: opts.overflow, keepEvents: false });
