@@ -300,6 +300,27 @@ function hostBudget(text: string | undefined): HostBudget {
   return { bytes: Math.floor(freemem() / 2), source: "half the free memory; set --max-memory" };
 }
 
+/** The sweep's sizes from -b/-e/-f/-i, each at least one element of `dtype`. */
+function sweepOf(v: CollectiveValues, dtype: Dtype) {
+  const min = parseSize("-b", v.minbytes);
+  const max = parseSize("-e", v.maxbytes);
+  const unit = dtypeBytes(dtype);
+  for (const [opt, bytes, text] of [
+    ["-b", min, v.minbytes],
+    ["-e", max, v.maxbytes],
+  ] as const)
+    if (bytes < unit)
+      throw new UsageError(
+        `${opt} ${JSON.stringify(text)}: expected at least one element (${unit} bytes of ${dtypeName(dtype)})`,
+      );
+  const step = v.stepbytes === undefined ? undefined : parseSize("-i", v.stepbytes);
+  const factor =
+    v.stepfactor === undefined ? (step === undefined ? D.factor : undefined) : factorOf(v.stepfactor);
+  if (v.stepfactor !== undefined && step !== undefined) throw new UsageError("-f and -i exclude each other");
+  const sizes = sweepSizes(min, max, factor, step, { min: "-b", max: "-e", factor: "-f", step: "-i" });
+  return { sizes, min, max, step, factor };
+}
+
 /**
  * The run, sizes and output choices of a parse.
  * @throws UsageError naming the option and echoing its value.
@@ -327,22 +348,7 @@ export function collectiveSettings(
     ...lncOf(v.lnc, env),
     hostBudget: hostBudget(v["max-memory"]),
   });
-  const min = parseSize("-b", v.minbytes);
-  const max = parseSize("-e", v.maxbytes);
-  const unit = dtypeBytes(run.dtype);
-  for (const [opt, bytes, text] of [
-    ["-b", min, v.minbytes],
-    ["-e", max, v.maxbytes],
-  ] as const)
-    if (bytes < unit)
-      throw new UsageError(
-        `${opt} ${JSON.stringify(text)}: expected at least one element (${unit} bytes of ${dtypeName(run.dtype)})`,
-      );
-  const step = v.stepbytes === undefined ? undefined : parseSize("-i", v.stepbytes);
-  const factor =
-    v.stepfactor === undefined ? (step === undefined ? D.factor : undefined) : factorOf(v.stepfactor);
-  if (v.stepfactor !== undefined && step !== undefined) throw new UsageError("-f and -i exclude each other");
-  const sizes = sweepSizes(min, max, factor, step, { min: "-b", max: "-e", factor: "-f", step: "-i" });
+  const { sizes, min, max, step, factor } = sweepOf(v, run.dtype);
   const traceSize = v["trace-size"] === undefined ? undefined : parseSize("--trace-size", v["trace-size"]);
   if (traceSize !== undefined && !sizes.includes(traceSize))
     throw new UsageError(
