@@ -4,7 +4,6 @@
  * prints in its header and --help. Neither keeps a size's simulated device once its row is made, so
  * a sweep's memory follows its largest size, not the sum.
  */
-import { UsageError } from "../bits/errors.js";
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import type { Dtype } from "../spec/dtype.js";
 import { collectiveDtype } from "./check/dtypes.js";
