@@ -33,7 +33,7 @@ export function binaryModuleText(binary: Uint8Array): string {
     "// Regenerate: `npx tsx tools/wasm/build.ts` (test/numerics/wasm-kernels.test.ts checks it is current).",
     "",
     "/** The compiled kernels.wat, base64. */",
-    `export const KERNELS_WASM_BASE64 =\n  "${base64}";`,
+    `export const KERNELS_WASM_BASE64: string =\n  "${base64}";`,
     "",
   ].join("\n");
 }
