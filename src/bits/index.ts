@@ -37,6 +37,7 @@ export {
   UsageError,
 } from "./errors.js";
 export { fromHex, hex32, jsonSafe, toHex, wordAt, wordsOf } from "./hex.js";
+export { JSON_LIMITS, JsonLimitError, type JsonLimits, jsonExtent, parseJsonText } from "./json.js";
 export {
   compileLayout,
   type DecodeIssue,

@@ -17,6 +17,7 @@ export { validateCommand } from "./commands/validate.js";
 export { vectorsCommand } from "./commands/vectors.js";
 export { bitExactJson } from "./f32-fields.js";
 export { formatsDocument } from "./formats-doc.js";
+export { readJsonFile } from "./json-file.js";
 export { main } from "./main.js";
 export { parseOptions } from "./options.js";
 export {

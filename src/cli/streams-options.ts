@@ -11,7 +11,6 @@
  * stream leaves out is the command line's. MODEL: the guide's example file is not in our sources;
  * these are the names its command line uses.
  */
-import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../bits/errors.js";
 import {
   ALGORITHMS,
@@ -26,34 +25,13 @@ import {
 import type { CollectiveValues } from "./collective-options.js";
 import { dtypeOf, factorOf } from "./collective-options.js";
 import { COLLECTIVE_COMMANDS } from "./commands/collective-names.js";
+import { readJsonFile } from "./json-file.js";
 import { choiceOption, integerOption } from "./options.js";
 import { parseSize } from "./sizes.js";
-
-/** A JSON file of groups or streams is small; past this it is the wrong file. */
-export const MAX_JSON_FILE_BYTES = 16 << 20;
 
 /** What the three options ask for (undefined: none was given). */
 export interface ConcurrentChoice extends GroupOptions {
   readonly streams?: readonly StreamOptions[];
-}
-
-/** Read and parse a JSON file an option names. @throws UsageError naming the option and file. */
-function readJson(option: string, path: string): unknown {
-  let text: string;
-  try {
-    const size = statSync(path).size;
-    if (size > MAX_JSON_FILE_BYTES)
-      throw new UsageError(`${option} ${path}: ${size} bytes; at most ${MAX_JSON_FILE_BYTES}`);
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`${option} ${path}: cannot read it (${(e as Error).message})`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${option} ${path}: not JSON (${(e as Error).message})`);
-  }
 }
 
 /** The groups of a replica-groups value: the list, or an object's `replica_groups`. */
@@ -151,13 +129,16 @@ export function concurrentChoice(v: CollectiveValues): ConcurrentChoice | undefi
   const groups: GroupOptions =
     groupsFile !== undefined
       ? {
-          replicaGroups: groupsIn("--custom-replica-groups", readJson("--custom-replica-groups", groupsFile)),
+          replicaGroups: groupsIn(
+            "--custom-replica-groups",
+            readJsonFile("--custom-replica-groups", groupsFile),
+          ),
         }
       : d !== undefined
         ? { dataParallelDimension: integerOption("--data-parallel-dimension", d, 1, 4096) }
         : {};
   if (streamsFile === undefined) return groups;
-  const json = readJson("--streams-json", streamsFile);
+  const json = readJsonFile("--streams-json", streamsFile);
   const list =
     typeof json === "object" && json !== null && !Array.isArray(json)
       ? (json as { streams?: unknown }).streams

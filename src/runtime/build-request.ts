@@ -4,6 +4,7 @@
  */
 import { type Einval, FieldError, UsageError } from "../bits/errors.js";
 import { f32ToBits, lookupOwn } from "../bits/index.js";
+import { parseJsonText } from "../bits/json.js";
 import { DeviceMemory } from "../engine/memory.js";
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import { RegisterFile } from "../hal/register-file.js";
@@ -68,12 +69,7 @@ export interface BuildResult {
  * @example parseBuildRequest('{"arch":"trn2","op":"add","sources":[4096,8192],"dests":["0x3000"],"size":64,"inDtype":"bf16"}')
  */
 export function parseBuildRequest(text: string): BuildRequest {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`build request is not JSON: ${(e as Error).message}`);
-  }
+  const raw = parseJsonText("build request", text);
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
     throw new UsageError("build request must be a JSON object");
   const o = raw as Record<string, unknown>;

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../bits/errors.js";
+import { parseJsonText } from "../bits/json.js";
 import { type Manifest, sha256, sideFiles, VECTORS_FORMAT } from "./generate.js";
 import { diffJson, type JsonDifference } from "./json-diff.js";
 import { vectorSet } from "./sets/index.js";
@@ -41,16 +42,8 @@ function readText(dir: string, file: string): string {
 }
 
 function readManifest(dir: string): Manifest {
-  let m: unknown;
-  try {
-    m = JSON.parse(readText(dir, "manifest.json"));
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(
-      `--check ${JSON.stringify(dir)}: manifest.json is not JSON (${(e as Error).message})`,
-    );
-  }
-  const manifest = m as Manifest;
+  const source = `--check ${JSON.stringify(dir)}: manifest.json`;
+  const manifest = parseJsonText(source, readText(dir, "manifest.json")) as Manifest;
   if (manifest?.format !== VECTORS_FORMAT || !Array.isArray(manifest.sets))
     throw new UsageError(`--check ${JSON.stringify(dir)}: manifest.json is not a ${VECTORS_FORMAT} manifest`);
   return manifest;
@@ -73,11 +66,11 @@ function parseCases(set: string, text: string, out: Difference[]): (VectorCase |
   if (lines.at(-1) === "") lines.pop();
   return lines.map((line, i) => {
     try {
-      const c = JSON.parse(line) as VectorCase;
+      const c = parseJsonText(`line ${i + 1}`, line) as VectorCase;
       if (c !== null && typeof c === "object" && typeof c.id === "string") return c;
       out.push({ set, id: `line ${i + 1}`, field: "id", message: "the line is not a case (no string id)" });
     } catch (e) {
-      out.push({ set, id: `line ${i + 1}`, field: "(line)", message: `not JSON: ${(e as Error).message}` });
+      out.push({ set, id: `line ${i + 1}`, field: "(line)", message: (e as Error).message });
     }
     return undefined;
   });

@@ -107,7 +107,7 @@ describe("sdmakit encode / decode", () => {
     [["encode", "fma-meta", '{"in_dt":16}'], "fma-meta(in_dt)"],
     [["encode", "fma-meta", '{"bogus":1}'], "fma-meta(bogus): unknown field"],
     [["encode", "fma-meta", '{"last":"yes"}'], "fma-meta(last)"],
-    [["encode", "fma-meta", "{not json"], "not valid JSON"],
+    [["encode", "fma-meta", "{not json"], "fields: not JSON"],
     [["decode", "fma-meta", "0011"], "fma-meta is 4 bytes"],
     [["decode", "fma-meta", "zz112233"], "not hex"],
   ])("bad input %j exits 2 with a message naming the problem", (args, message) => {

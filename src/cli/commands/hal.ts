@@ -3,7 +3,7 @@
  * seed-003 accessor or leaf on a fresh simulated device and print the register writes it made.
  * An abort or assert exits 1 with its message; so does a -EINVAL return.
  */
-import { UsageError } from "../../bits/index.js";
+import { parseJsonText, UsageError } from "../../bits/index.js";
 import { HAL_SYMBOLS, runHalSymbol } from "../../hal/index.js";
 import { commandHelp, option, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
@@ -40,14 +40,7 @@ function parse(argv: readonly string[]): Parsed {
   if (symbol === undefined) throw new UsageError("missing <libnrt symbol> (sdmakit hal list shows them)");
   if (extra !== undefined) throw new UsageError(`unexpected ${rest.slice(2).join(" ")}`);
   if (arch === undefined) throw new UsageError("--arch is required");
-  let args: unknown = [];
-  if (argText !== undefined) {
-    try {
-      args = JSON.parse(argText);
-    } catch {
-      throw new UsageError(`arguments must be a JSON array, got ${argText}`);
-    }
-  }
+  const args: unknown = argText === undefined ? [] : parseJsonText("arguments", argText);
   if (!Array.isArray(args)) throw new UsageError(`arguments must be a JSON array, got ${argText}`);
   return { symbol, arch, args, json };
 }

@@ -4,7 +4,7 @@
  */
 
 import type { Layout } from "../../bits/index.js";
-import { DecodeError, fromHex, hex32, toHex, UsageError, wordsOf } from "../../bits/index.js";
+import { DecodeError, fromHex, hex32, parseJsonText, toHex, UsageError, wordsOf } from "../../bits/index.js";
 import { LAYOUTS, layoutByName } from "../../spec/index.js";
 import { commandHelp, JSON_ONLY, parseArgs, rejectExtraPositionals, toJson } from "../args.js";
 import type { Command } from "../command.js";
@@ -69,12 +69,7 @@ export const encodeCommand: Command = {
     const layout = namedLayout(p.positional[0]);
     const text = p.positional[1];
     if (text === undefined) throw new UsageError(`missing '<json object of fields>' for ${layout.name}`);
-    let fields: unknown;
-    try {
-      fields = JSON.parse(text);
-    } catch (e) {
-      throw new UsageError(`fields are not valid JSON: ${(e as Error).message}`);
-    }
+    const fields = parseJsonText("fields", text);
     if (fields === null || typeof fields !== "object" || Array.isArray(fields)) {
       throw new UsageError("fields must be a JSON object of field names to values");
     }
