@@ -23,6 +23,7 @@ import {
   type TimeStat,
 } from "../collectives/index.js";
 import { DTYPE_ALIASES, type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
+import { EXCHANGE_OPTIONS, exchangeChoice } from "./exchange-options.js";
 import { FOREIGN_HELP, FOREIGN_OPTIONS, foreignNote } from "./foreign-options.js";
 import { choiceOption, integerOption, type OptionTable, type OptionValues, optionsHelp } from "./options.js";
 import type { SweepStep } from "./report-json.js";
@@ -160,6 +161,7 @@ export const COLLECTIVE_OPTIONS = {
     value: "FILE",
     help: 'several collectives at once, a table each: JSON {"streams": [{"operation": "allr", "datatype": "bf16", "minbytes": "1kb", "replica_groups": …}, …]}',
   },
+  ...EXCHANGE_OPTIONS,
   ...FOREIGN_OPTIONS,
 } as const satisfies OptionTable;
 
@@ -347,6 +349,7 @@ export function collectiveSettings(
     sb2sb: v.sb2sb === true,
     ...lncOf(v.lnc, env),
     hostBudget: hostBudget(v["max-memory"]),
+    ...exchangeChoice(collective, v),
   });
   const { sizes, min, max, step, factor } = sweepOf(v, run.dtype);
   const traceSize = v["trace-size"] === undefined ? undefined : parseSize("--trace-size", v["trace-size"]);

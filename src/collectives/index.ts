@@ -11,8 +11,10 @@
  */
 
 export { useCheckKernels } from "./check/check-kernels.js";
+export { countGuardErrors, countWrong, maxAbsError, type OutputCheck } from "./check/compare.js";
 export { COLLECTIVE_DTYPES, collectiveDtype, exactIntegerRange } from "./check/dtypes.js";
 export { exactResult } from "./check/exact-result.js";
+export { checkExchange } from "./check/exchange-check.js";
 export {
   type DataKind,
   exactApplies,
@@ -22,13 +24,7 @@ export {
   type RankInputs,
 } from "./check/inputs.js";
 export { runReference } from "./check/reference.js";
-export {
-  checkOutputs,
-  countGuardErrors,
-  countWrong,
-  maxAbsError,
-  type OutputCheck,
-} from "./check/verify.js";
+export { checkOutputs } from "./check/verify.js";
 export {
   BufferLayout,
   type BufferReader,
@@ -46,6 +42,15 @@ export {
 } from "./device/host-memory.js";
 export { COLLECTIVE_RULES, checkCollectiveOptions } from "./option-rules.js";
 export { buildPlan, candidateAlgorithms, emitPlan, lazyPlan } from "./plan/build-plan.js";
+export {
+  EXCHANGES,
+  type ExchangeGeometry,
+  type ExchangeName,
+  type ExchangeSpec,
+  exchangeGeometry,
+  isExchange,
+  type VariableEntry,
+} from "./plan/exchange.js";
 export { legPacketCount, legPackets, packetElems, queueSeed } from "./plan/packets.js";
 export { type ElemRange, GRANULE_BYTES, splitRange } from "./plan/partition.js";
 export {

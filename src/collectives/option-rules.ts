@@ -49,6 +49,11 @@ export const COLLECTIVE_RULES: OptionRules = Object.freeze({
   step: { integer: [1, MAX_BYTES] },
   streams: { check: Array.isArray, allowed: "an array of streams, each an object with a collective" },
   size: { integer: [1, MAX_BYTES] },
+  pairs: { check: Array.isArray, allowed: "an array of [source, target] rank pairs" },
+  metadata: {
+    check: Array.isArray,
+    allowed: "an array of {send_counts, send_displs, recv_counts?, recv_displs?}",
+  },
 });
 
 /**

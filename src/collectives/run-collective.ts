@@ -6,17 +6,19 @@ import { UsageError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { OverflowPolicy } from "../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
-import { exactApplies, generateInputs } from "./check/inputs.js";
+import { countGuardErrors, type OutputCheck } from "./check/compare.js";
+import { type DataKind, exactApplies, generateInputs } from "./check/inputs.js";
 import { runReference } from "./check/reference.js";
-import { CHECK_TILE, checkOutputs, countGuardErrors, type OutputCheck } from "./check/verify.js";
+import { CHECK_TILE, checkOutputs } from "./check/verify.js";
 import { OUTPUT_FILL } from "./device/buffer-layout.js";
 import { checkDeviceRanks, checkHbm, DeviceMachine, deviceLayout } from "./device/device-machine.js";
 import { admit, estimateHostMemory, type HostBudget } from "./device/host-memory.js";
 import { buildPlan, candidateAlgorithms, lazyPlan } from "./plan/build-plan.js";
+import { type ExchangeSpec, exchangeUnit, isExchange } from "./plan/exchange.js";
 import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./plan/plan.js";
 import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
-import { bandwidths, type ReportRow } from "./report/report.js";
+import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
 import {
   type PreparedSchedule,
   prepareSchedule,
@@ -57,6 +59,8 @@ export interface CollectiveRun {
   readonly overflow?: OverflowPolicy;
   /** Host memory a functional run may use (host-memory.ts); default DEFAULT_HOST_BUDGET. */
   readonly hostBudget?: HostBudget;
+  /** permute's pairs, alltoallv / allgv's metadata (plan/exchange.ts). */
+  readonly exchange?: ExchangeSpec;
 }
 
 export interface SizeResult {
@@ -87,10 +91,23 @@ interface DeviceRun extends OutputCheck {
   readonly outputs?: readonly Uint8Array[];
 }
 
-/** Elements for a byte size: whole elements, a multiple of the ranks for redsct / allg, at least one unit. */
-export function countForSize(collective: CollectiveName, ranks: number, dt: Dtype, size: number): number {
-  const unit = collective === "redsct" || collective === "allg" ? ranks : 1;
-  return Math.max(unit, Math.floor(size / dtypeBytes(dt) / unit) * unit);
+/**
+ * Elements for a byte size: whole elements, a multiple of the ranks where the collective splits
+ * its buffer evenly (redsct, allg, the uniform exchanges: exchangeUnit), at least one unit.
+ */
+export function countForSize(
+  run: Pick<CollectiveRun, "collective" | "dtype" | "exchange">,
+  ranks: number,
+  size: number,
+): number {
+  const { collective } = run;
+  const unit =
+    collective === "redsct" || collective === "allg"
+      ? ranks
+      : isExchange(collective)
+        ? exchangeUnit(collective, ranks, run.exchange)
+        : 1;
+  return Math.max(unit, Math.floor(size / dtypeBytes(run.dtype) / unit) * unit);
 }
 
 /** The planner's request for a run, an algorithm and a count. */
@@ -103,6 +120,7 @@ function requestOf(run: CollectiveRun, t: Topology, algorithm: AlgorithmName, co
     op: run.op,
     count,
     sb2sb: run.sb2sb === true,
+    ...(run.exchange === undefined ? {} : { exchange: run.exchange }),
   };
 }
 
@@ -191,10 +209,23 @@ function admitRun(
 }
 
 /**
- * The check a run will do: exact data falls back to the reference where it cannot be exact.
+ * The check a run will do: exact data falls back to the reference where it cannot be exact. An
+ * exchange is checked as copies, bits against their sources, whatever the data: always exact.
  */
 export function checkOf(run: CollectiveRun): CheckMode {
+  if (isExchange(run.collective)) return run.check === "none" ? "none" : "exact";
   return run.check === "exact" && !exactApplies(run.op, run.dtype, run.ranks) ? "reference" : run.check;
+}
+
+/**
+ * The data a device run is given: exact data for an exact check, and without a check the data the
+ * default check would use (--no-check runs the same collective); random data for an exchange, whose
+ * copies are checked as bits whatever they hold and where distinct values show a misplaced block.
+ */
+export function dataKindOf(run: CollectiveRun, check: CheckMode): DataKind {
+  if (isExchange(run.collective)) return "random";
+  const exact = check === "exact" || (check === "none" && exactApplies(run.op, run.dtype, run.ranks));
+  return exact ? "exact" : "random";
 }
 
 /** One size made ready to run: everything decided before a device is built. */
@@ -249,7 +280,7 @@ export function prepareSize(
   options: { readonly fallBack?: boolean } = {},
 ): PreparedSize {
   const topology = buildTopology(run.profile, run.ranks, run.nodes, lncOf(run));
-  const count = countForSize(run.collective, run.ranks, run.dtype, size);
+  const count = countForSize(run, run.ranks, size);
   const candidates = candidateRequests(run, topology, count);
   const fallBack = (refusal: UsageError | undefined) => {
     if (refusal !== undefined && options.fallBack !== true) throw refusal;
@@ -285,6 +316,7 @@ function checkOnDevice(
     inputCount: plan.sizes.input,
     outputCount: plan.sizes.output,
     overflow,
+    exchange: run.exchange,
   };
   if (check === "exact") return { checked: checkOutputs(spec, machine.reader(CHECK_TILE)), checkBytes: 0 };
   if (check === "none") return { checked: { wrong: -1, maxAbsErr: 0 }, checkBytes: 0 };
@@ -310,9 +342,7 @@ function runOnDevice(
   const machine = new DeviceMachine(plan, run.profile, { overflow, ...seed });
   try {
     machine.prefill();
-    // Without a check, the data the default check would use: --no-check runs the same collective.
-    const exactData = check === "exact" || (check === "none" && exactApplies(run.op, run.dtype, run.ranks));
-    const kind = exactData ? "exact" : "random";
+    const kind = dataKindOf(run, check);
     const write = (r: number, from: number, b: Uint8Array) => machine.writeInput(r, from, b);
     generateInputs(kind, run.dtype, run.ranks, plan.sizes.input, run.dataSeed, write, true);
     machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));
@@ -362,13 +392,12 @@ export function runPrepared(
   options: { readonly keepOutputs?: boolean } = {},
 ): SizeResult {
   const { run, req, timing, check, count } = prepared;
-  const bytes = count * dtypeBytes(run.dtype);
+  const reported = reportedSize(run.collective, run.ranks, count, dtypeBytes(run.dtype));
   const sr = { sr: run.srSeed !== undefined };
-  const bw = bandwidths(run.collective, run.ranks, bytes, timing.totalNs);
+  const bw = bandwidths(run.collective, run.ranks, reported.size, timing.totalNs);
   const lazy = lazyPlan(req);
   const base = {
-    size: bytes,
-    count,
+    ...reported,
     type: dtypeName(run.dtype),
     algorithm: req.algorithm,
     timeUs: timing.totalNs / 1000,

@@ -7,15 +7,16 @@
  * group, its slowest group's time, bandwidths with the group's bus factor.
  */
 import { dtypeBytes, dtypeName } from "../spec/dtype.js";
+import { countGuardErrors, type OutputCheck } from "./check/compare.js";
 import { exactApplies, generateInputs } from "./check/inputs.js";
 import { runReference } from "./check/reference.js";
-import { CHECK_TILE, checkOutputs, countGuardErrors, type OutputCheck } from "./check/verify.js";
+import { CHECK_TILE, checkOutputs } from "./check/verify.js";
 import { OUTPUT_FILL } from "./device/buffer-layout.js";
 import { SharedDevice } from "./device/concurrent-machine.js";
 import { buildPlan } from "./plan/build-plan.js";
 import type { LegKind } from "./plan/plan.js";
 import { bufferSizes, type PlanRequest } from "./plan/plan-request.js";
-import { bandwidths, type ReportRow } from "./report/report.js";
+import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
 import {
   type CheckMode,
   type CollectiveRun,
@@ -23,6 +24,7 @@ import {
   checkOf,
   chooseAlgorithm,
   countForSize,
+  dataKindOf,
 } from "./run-collective.js";
 import { type ConcurrentMember, groupTopology, scheduleConcurrent } from "./timing/concurrent-schedule.js";
 import { buildTopology } from "./topology/topology.js";
@@ -65,7 +67,14 @@ function checkGroup(d: SharedDevice, g: number, run: CollectiveRun, req: PlanReq
   if (check === "none") return { wrong: -1, maxAbsErr: 0, guardErrors };
   const sizes = bufferSizes(req);
   const overflow = d.device.overflow;
-  const spec = { collective: run.collective, op: run.op, dtype: run.dtype, ranks: run.ranks, overflow };
+  const spec = {
+    collective: run.collective,
+    op: run.op,
+    dtype: run.dtype,
+    ranks: run.ranks,
+    overflow,
+    exchange: run.exchange,
+  };
   const full = { ...spec, inputCount: sizes.input, outputCount: sizes.output };
   const reader = d.reader(g, CHECK_TILE);
   if (check === "exact") return { ...checkOutputs(full, reader), guardErrors };
@@ -102,11 +111,9 @@ function runConcurrentOnDevice(streams: readonly StreamRun[], planned: Planned):
   try {
     d.prefill();
     runs.forEach((run, g) => {
-      const check = checkOf(run);
-      const exact = check === "exact" || (check === "none" && exactApplies(run.op, run.dtype, run.ranks));
       const write = (r: number, from: number, b: Uint8Array) => d.writeInput(g, r, from, b);
       const input = bufferSizes((members[g] as ConcurrentMember).req).input;
-      generateInputs(exact ? "exact" : "random", run.dtype, run.ranks, input, run.dataSeed, write, true);
+      generateInputs(dataKindOf(run, checkOf(run)), run.dtype, run.ranks, input, run.dataSeed, write, true);
     });
     d.execute();
     return runs.map((run, g) => checkGroup(d, g, run, (members[g] as ConcurrentMember).req));
@@ -130,7 +137,7 @@ function planMembers(streams: readonly StreamRun[], sizes: readonly number[]): P
   streams.forEach((s, k) => {
     for (const g of s.groups) {
       const run = groupRun(s, g);
-      const count = countForSize(run.collective, g.length, run.dtype, sizes[k] as number);
+      const count = countForSize(run, g.length, sizes[k] as number);
       const { req } = chooseAlgorithm(run, candidateRequests(run, groupTopology(t, g), count));
       members.push({ req, ranks: g });
       streamOf.push(k);
@@ -154,13 +161,13 @@ function streamRow(
   const timeNs = ns[slowest] as number;
   const sizes = bufferSizes(req);
   const wrong = checked === undefined ? -1 : checked.reduce((a, c) => a + c.wrong, 0);
+  const reported = reportedSize(run.collective, n, req.count, eb);
   return {
-    size: req.count * eb,
-    count: req.count,
+    ...reported,
     type: dtypeName(run.dtype),
     algorithm: (reqs[slowest] as PlanRequest).algorithm,
     timeUs: timeNs / 1000,
-    ...bandwidths(run.collective, n, req.count * eb, timeNs),
+    ...bandwidths(run.collective, n, reported.size, timeNs),
     wrong,
     maxAbsErr: checked === undefined ? 0 : Math.max(...checked.map((c) => c.maxAbsErr)),
     guardErrors: checked === undefined ? 0 : checked.reduce((a, c) => a + c.guardErrors, 0),

@@ -9,6 +9,7 @@ import type { Dtype } from "../spec/dtype.js";
 import { collectiveDtype } from "./check/dtypes.js";
 import type { HostBudget } from "./device/host-memory.js";
 import { checkCollectiveOptions } from "./option-rules.js";
+import type { ExchangeSpec } from "./plan/exchange.js";
 import type { AlgorithmName, CollectiveName, LegKind, ReduceOp } from "./plan/plan.js";
 import type { GroupOptions } from "./replica-groups.js";
 import { type ReportRow, sweepSizes } from "./report/report.js";
@@ -65,6 +66,10 @@ export interface CollectiveOptions extends GroupOptions {
   readonly lnc?: 1 | 2;
   /** Host memory a functional run may use (admission control); default DEFAULT_HOST_BUDGET (4 GiB). */
   readonly hostBudget?: HostBudget;
+  /** permute: [source, target] rank pairs (nccom-test's --custom-src-target-pairs); default r → r + 1. */
+  readonly pairs?: ExchangeSpec["pairs"];
+  /** alltoallv / allgv: per-rank counts and displacements (nccom-test's metadata files); default uniform. */
+  readonly metadata?: ExchangeSpec["metadata"];
 }
 
 export interface SweepOptions extends CollectiveOptions {
@@ -121,6 +126,16 @@ export function collectiveRun(options: CollectiveOptions): CollectiveRun {
     dataSeed: seed,
     ...(options.sr ? { srSeed: seed } : {}),
     ...(options.hostBudget === undefined ? {} : { hostBudget: options.hostBudget }),
+    ...exchangeOf(options),
+  };
+}
+
+/** The run's exchange spec, when the options give pairs or metadata. */
+function exchangeOf(options: CollectiveOptions): { exchange?: ExchangeSpec } {
+  const { pairs, metadata } = options;
+  if (pairs === undefined && metadata === undefined) return {};
+  return {
+    exchange: { ...(pairs === undefined ? {} : { pairs }), ...(metadata === undefined ? {} : { metadata }) },
   };
 }
 

@@ -37,7 +37,7 @@ describe("auto prunes by lower bound and stops placements that cannot win", () =
             timingOnly: true,
             dataSeed: 0,
           };
-          const count = countForSize(collective, ranks, Dtype.BFLOAT16, size);
+          const count = countForSize({ collective, dtype: Dtype.BFLOAT16 }, ranks, size);
           const topology = buildTopology(profile, ranks, nodes);
           const times = ALGORITHMS.map(
             (algorithm) =>

@@ -29,7 +29,7 @@ function estimateOf(run: CollectiveRun, size: number, check: "exact" | "referenc
     algorithm,
     dtype: run.dtype,
     op: run.op,
-    count: countForSize(run.collective, run.ranks, run.dtype, size),
+    count: countForSize(run, run.ranks, size),
   };
   return estimateHostMemory(deviceLayout(lazyPlan(req), run.profile), run.profile, check, 0, 0);
 }

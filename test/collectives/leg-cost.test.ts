@@ -46,6 +46,32 @@ describe("the timing model counts the descriptors the engine executes (leg-cost.
     ["duplicate with SR", { algorithm: "kangaring", srSeed: 4 }, (k) => k.kind === "duplicate"],
     ["SB2SB copy and reduce", { sb2sb: true, ranks: 8 }, (k) => k.kind.startsWith("sb2sb")],
     ["SB2SB with SR", { sb2sb: true, ranks: 8, srSeed: 1 }, (k) => k.kind === "sb2sb-reduce"],
+    ["alltoall", { collective: "alltoall", algorithm: "mesh" }, (k) => k.kind === "copy"],
+    [
+      "alltoallv (metadata)",
+      {
+        collective: "alltoallv",
+        algorithm: "mesh",
+        exchange: { metadata: [{ send_counts: [9000, 1, 0, 33], send_displs: [0, 9000, 9001, 9001] }] },
+      },
+      (k) => k.kind === "copy",
+    ],
+    ["allgv", { collective: "allgv", algorithm: "mesh", dtype: Dtype.FP8_E4 }, (k) => k.kind === "copy"],
+    [
+      "permute",
+      {
+        collective: "permute",
+        algorithm: "mesh",
+        exchange: {
+          pairs: [
+            [0, 2],
+            [2, 0],
+            [1, 1],
+          ],
+        },
+      },
+      (k) => k.kind === "copy",
+    ],
   ];
   for (const [name, over, wanted] of cases) {
     it(name, () => {

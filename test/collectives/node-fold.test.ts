@@ -66,6 +66,55 @@ describe("timing one node for all (node-fold.ts)", () => {
     expect(folded).toBeGreaterThan(n / 2);
   }, 600_000);
 
+  it("gives the full schedule's times for the exchanges, folding only the uniform ones", () => {
+    const exchanges: [CollectiveName, PlanRequest["exchange"], boolean][] = [
+      ["alltoall", undefined, true],
+      ["alltoallv", undefined, true],
+      ["allgv", undefined, true],
+      [
+        "alltoallv",
+        {
+          metadata: [
+            { send_counts: [64, 0, 16, 8, 0, 0, 32, 8], send_displs: [0, 64, 64, 80, 88, 88, 88, 120] },
+          ],
+        },
+        false,
+      ],
+      [
+        "permute",
+        {
+          pairs: [
+            [0, 5],
+            [5, 0],
+            [3, 3],
+          ],
+        },
+        false,
+      ],
+    ];
+    for (const [arch, nodes, lnc] of [
+      ["trn2", 2, 1],
+      ["trn3", 4, 2],
+    ] as const)
+      for (const [collective, exchange, folds] of exchanges) {
+        const req: PlanRequest = {
+          topology: buildTopology(archProfile(arch), 8, nodes, lnc),
+          collective,
+          algorithm: "mesh",
+          dtype: Dtype.BFLOAT16,
+          op: "sum",
+          count: 8000,
+          ...(exchange === undefined ? {} : { exchange }),
+        };
+        const what = `${arch} ${nodes} nodes ${collective}`;
+        const fast = scheduleCollective(req, { sr: false });
+        const full = scheduleCollective(req, { sr: false, record: true });
+        expect(fast.totalNs, what).toBe(full.totalNs);
+        expect(fast.descriptors, what).toBe(full.descriptors);
+        expect(NodeFold.of(req).nodes > 1, what).toBe(folds);
+      }
+  });
+
   it("folds only where exact: several nodes, equal chunks", () => {
     const req: PlanRequest = {
       topology: buildTopology(archProfile("trn2"), 64, 4),

@@ -43,6 +43,10 @@ const LABELS: Readonly<Record<CollectiveName, string>> = {
   allg: "all-gather",
   redsct: "reduce-scatter",
   sendrecv: "send-recv",
+  alltoall: "all-to-all",
+  alltoallv: "all-to-allv (uniform)",
+  allgv: "all-gatherv (uniform)",
+  permute: "permute (r → r + 1)",
 };
 
 /** Build the Run view into `root`. */

@@ -23,4 +23,20 @@ export const COLLECTIVE_COMMANDS: Readonly<
     summary: "send-recv (ring shift) over simulated NeuronCores, checked and timed like nccom-test",
     aliases: ["sendrecv_perf"],
   },
+  alltoall: {
+    summary: "all-to-all (rank s's block d to rank d) over simulated NeuronCores, checked and timed",
+    aliases: ["all_to_all", "alltoall_perf"],
+  },
+  alltoallv: {
+    summary: "all-to-all with per-rank counts (--alltoallv-metadata), checked and timed like nccom-test",
+    aliases: ["all_to_allv", "all_to_all_v"],
+  },
+  allgv: {
+    summary: "all-gather with per-rank counts (--variable-size-op-metadata), checked and timed",
+    aliases: ["all_gatherv", "all_gather_v"],
+  },
+  permute: {
+    summary: "collective permute over --custom-src-target-pairs, checked and timed like nccom-test",
+    aliases: ["collective_permute"],
+  },
 };

@@ -7,62 +7,16 @@
  */
 import { decodeToF32, encodeFromF32, type OverflowPolicy } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
-import { type BufferReader, GUARD_FILL } from "../device/buffer-layout.js";
+import type { BufferReader } from "../device/buffer-layout.js";
+import { type ExchangeSpec, exchangeGeometry, isExchange } from "../plan/exchange.js";
 import type { CollectiveName, ReduceOp } from "../plan/plan.js";
-import {
-  CHECK_KERNELS_TILE,
-  checkTiles,
-  wasmCountWrong,
-  wasmDemote,
-  wasmMaxAbsErr,
-} from "./check-kernels.js";
+import { CHECK_KERNELS_TILE, checkTiles, wasmDemote } from "./check-kernels.js";
+import { countWrong, maxAbsError, type OutputCheck } from "./compare.js";
 import { exactTile, sharedExact } from "./exact-result.js";
+import { checkExchange } from "./exchange-check.js";
 
 /** Elements checked at once: a tile of each input, the exact result and the output stay in cache. */
 export const CHECK_TILE = CHECK_KERNELS_TILE;
-
-/** Two aligned word views of the first `bytes` bytes of a and b, when both start on a word. */
-function wordViews(a: Uint8Array, b: Uint8Array, bytes: number): [Int32Array, Int32Array] | undefined {
-  if (a.byteOffset % 4 !== 0 || b.byteOffset % 4 !== 0) return undefined;
-  const n = bytes >>> 2;
-  return [new Int32Array(a.buffer, a.byteOffset, n), new Int32Array(b.buffer, b.byteOffset, n)];
-}
-
-/** Elements of `actual` whose bytes differ from `expected`. */
-export function countWrong(actual: Uint8Array, expected: Uint8Array, dt: Dtype): number {
-  const eb = dtypeBytes(dt);
-  const both = Math.min(actual.length, expected.length);
-  const fast = wasmCountWrong(actual.subarray(0, both), expected.subarray(0, both), eb);
-  const words = fast === undefined ? wordViews(actual, expected, both) : undefined;
-  let wrong = fast ?? 0;
-  for (let i = fast === undefined ? 0 : both; i < both; i += eb) {
-    if (words !== undefined && i % 4 === 0) {
-      // Equal words hold no wrong element: skip them a word at a time.
-      const [a, e] = words;
-      let w = i >>> 2;
-      while (w < a.length && a[w] === e[w]) w++;
-      const next = w << 2;
-      i = next - (next % eb);
-      if (i >= both) break;
-    }
-    for (let k = 0; k < eb; k++) {
-      if (actual[i + k] !== expected[i + k]) {
-        wrong++;
-        break;
-      }
-    }
-  }
-  // Elements of `actual` past the end of `expected` differ from nothing: wrong, and also counted in
-  // the length difference (as before: a short expectation is never a pass).
-  return wrong + (actual.length - both) / eb + Math.abs(actual.length - expected.length) / eb;
-}
-
-/** Guard bytes that no longer hold the guard pattern. */
-export function countGuardErrors(guard: Uint8Array): number {
-  let bad = 0;
-  for (const b of guard) if (b !== GUARD_FILL) bad++;
-  return bad;
-}
 
 /**
  * The exact result encoded in the dtype (RNE): with exact data it is representable, so this is
@@ -81,25 +35,6 @@ export function encodeExact(
   return out.subarray(0, n * dtypeBytes(dt));
 }
 
-/** max |actual − exact| over the elements (NaN or inf in actual give Infinity). */
-export function maxAbsError(
-  actual: Uint8Array,
-  dt: Dtype,
-  exact: Float64Array,
-  scratch: Float32Array = new Float32Array(exact.length),
-): number {
-  const n = exact.length;
-  decodeToF32(dt, actual, 0, n, scratch, 0);
-  const fast = wasmMaxAbsErr(scratch, exact, n);
-  if (fast !== undefined) return fast;
-  let worst = 0;
-  for (let i = 0; i < n; i++) {
-    const e = Math.abs(scratch[i]! - exact[i]!);
-    worst = Number.isNaN(e) ? Number.POSITIVE_INFINITY : Math.max(worst, e);
-  }
-  return worst;
-}
-
 export interface CheckSpec {
   readonly collective: CollectiveName;
   readonly op: ReduceOp;
@@ -110,18 +45,16 @@ export interface CheckSpec {
   /** Output elements per rank. */
   readonly outputCount: number;
   readonly overflow: OverflowPolicy;
-}
-
-export interface OutputCheck {
-  readonly wrong: number;
-  readonly maxAbsErr: number;
+  /** permute's pairs, alltoallv / allgv's metadata (plan/exchange.ts). */
+  readonly exchange?: ExchangeSpec | undefined;
 }
 
 /**
  * Check every rank's output tile by tile: bits against `expected` (each rank's whole expected
  * output — the scalar reference's) or, when it is undefined, against the exact result encoded in
  * the dtype (exact data); the error against the exact result either way. The exact result comes from
- * the inputs as `read` gives them (the plans only read inputs).
+ * the inputs as `read` gives them (the plans only read inputs). An exchange (plan/exchange.ts) is
+ * checked as copies, bits against its sources, whatever the data (exchange-check.ts).
  */
 export function checkOutputs(
   spec: CheckSpec,
@@ -129,6 +62,10 @@ export function checkOutputs(
   expected?: readonly Uint8Array[],
 ): OutputCheck {
   const { collective, dtype, ranks, outputCount } = spec;
+  if (isExchange(collective)) {
+    const req = { collective, topology: { ranks }, count: outputCount, exchange: spec.exchange };
+    return checkExchange(dtype, ranks, exchangeGeometry(req), read);
+  }
   const eb = dtypeBytes(dtype);
   const { f32, acc, want: encoded } = checkTiles();
   const input = (q: number, from: number, len: number) => {

@@ -6,6 +6,8 @@
 import { UsageError } from "../../bits/errors.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { lnc2Partner } from "../topology/topology.js";
+import { isExchange } from "./exchange.js";
+import { planExchange } from "./exchange-plan.js";
 import { planGroupRing } from "./group-ring.js";
 import { planMesh } from "./mesh.js";
 import { splitRange } from "./partition.js";
@@ -46,12 +48,16 @@ const PLANNERS: Readonly<Record<AlgorithmName, Planner>> = {
   mesh: { collectives: REDUCING, plan: planMesh },
 };
 
+/** The exchanges (exchange-plan.ts) are direct pulls from every peer: a mesh, and only that. */
+const EXCHANGE_ALGORITHM: AlgorithmName = "mesh";
+
 /**
  * The algorithms `auto` tries for a collective, in ALGORITHMS' order: those whose planner takes it
  * (send-recv is one shift, planned as the ring).
  */
 export function candidateAlgorithms(collective: CollectiveName): readonly AlgorithmName[] {
   if (collective === "sendrecv") return ["ring"];
+  if (isExchange(collective)) return [EXCHANGE_ALGORITHM];
   return ALGORITHMS.filter((a) => PLANNERS[a].collectives.includes(collective));
 }
 
@@ -86,6 +92,12 @@ export function emitPlan(
         });
       });
     }
+  } else if (isExchange(req.collective)) {
+    if (req.algorithm !== EXCHANGE_ALGORITHM)
+      throw new UsageError(
+        `${req.collective} is planned as ${EXCHANGE_ALGORITHM} (direct pulls), not ${req.algorithm}`,
+      );
+    planExchange({ ...req, collective: req.collective }, b, issuers);
   } else {
     const planner = PLANNERS[req.algorithm];
     if (!planner.collectives.includes(req.collective))

@@ -17,7 +17,7 @@ import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
 /** A chunk cut over channels; the k-th pull of a rank starts at channel `offset`. */
-function subsOf(req: PlanRequest, chunk: ElemRange, offset = 0): Sub[] {
+export function meshSubs(req: PlanRequest, chunk: ElemRange, offset = 0): Sub[] {
   const ch = channelsFor(req, chunk.count, 1);
   const channels = req.topology.channelsPerRank;
   return splitRange(chunk, ch, dtypeBytes(req.dtype)).map((range, j) => ({
@@ -42,7 +42,7 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
   if (req.collective === "allr" || req.collective === "redsct") {
     for (let r = 0; r < issuers; r++) {
       const base = chunk(r).start;
-      const pieces = subsOf(req, chunk(r));
+      const pieces = meshSubs(req, chunk(r));
       for (let i = 0; i < pieces.length; i++) {
         const { range, queue } = pieces[i] as Sub;
         const out: BufRef = {
@@ -95,7 +95,7 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
         dsts: [dst],
         count: 0,
       };
-      const pieces = subsOf(req, chunk(r), offset);
+      const pieces = meshSubs(req, chunk(r), offset);
       for (let i = 0; i < pieces.length; i++) {
         const { range, queue } = pieces[i] as Sub;
         src.elem = range.start - shift;

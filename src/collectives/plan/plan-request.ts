@@ -5,6 +5,7 @@
 import { UsageError } from "../../bits/errors.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import type { Topology } from "../topology/topology.js";
+import { type ExchangeSpec, exchangeGeometry, isExchange } from "./exchange.js";
 import type { AlgorithmName, BufferName, CollectiveName, ReduceOp } from "./plan.js";
 
 export interface PlanRequest {
@@ -15,9 +16,12 @@ export interface PlanRequest {
   readonly op: ReduceOp;
   /**
    * The nccom-test count: elements per rank for allr and sendrecv; all ranks' elements for redsct
-   * (the input of each rank) and allg (the output of each rank) — a multiple of the rank count.
+   * (the input of each rank) and allg (the output of each rank) — a multiple of the rank count; for
+   * the exchanges (exchange.ts) each rank's output (allgv: a multiple of the rank count) and input.
    */
   readonly count: number;
+  /** permute's pairs, alltoallv / allgv's metadata (exchange.ts). */
+  readonly exchange?: ExchangeSpec;
   /** Build LNC2 pair exchanges as SB2SB legs where the pair allows (sb2sb-legs.ts); default off. */
   readonly sb2sb?: boolean;
 }
@@ -27,6 +31,10 @@ export function bufferSizes(req: PlanRequest): Record<BufferName, number> {
   const n = req.topology.ranks;
   const { count } = req;
   if (!Number.isInteger(count) || count < 0) throw new UsageError(`count ${count}: expected an integer ≥ 0`);
+  if (isExchange(req.collective)) {
+    const g = exchangeGeometry({ ...req, collective: req.collective });
+    return { input: g.input, output: g.output, scratch: 0 };
+  }
   if ((req.collective === "redsct" || req.collective === "allg") && count % n !== 0) {
     throw new UsageError(`${req.collective} count ${count} must be a multiple of the rank count ${n}`);
   }
@@ -37,7 +45,7 @@ export function bufferSizes(req: PlanRequest): Record<BufferName, number> {
       return { input: count, output: count / n, scratch: count };
     case "allg":
       return { input: count / n, output: count, scratch: 0 };
-    case "sendrecv":
+    default:
       return { input: count, output: count, scratch: 0 };
   }
 }

@@ -12,7 +12,16 @@ import type { Dtype } from "../../spec/dtype.js";
  * help, the web page's selects and `auto`'s candidates all derive from these lists (an algorithm is
  * one entry here plus its planner in build-plan.ts).
  */
-export const COLLECTIVES = ["allr", "allg", "redsct", "sendrecv"] as const;
+export const COLLECTIVES = [
+  "allr",
+  "allg",
+  "redsct",
+  "sendrecv",
+  "alltoall",
+  "alltoallv",
+  "allgv",
+  "permute",
+] as const;
 export type CollectiveName = (typeof COLLECTIVES)[number];
 /** In the order `auto` tries them (the first wins a tie). */
 export const ALGORITHMS = ["ring", "kangaring", "mesh"] as const;

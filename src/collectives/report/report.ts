@@ -3,6 +3,7 @@
  * with the nccl-tests bus factors, and the table it prints (with `--show-algorithm`'s column).
  */
 import { UsageError } from "../../bits/errors.js";
+import { metadataBytes } from "../plan/exchange.js";
 import type { AlgorithmName, CollectiveName } from "../plan/plan.js";
 
 /** One row of the report. */
@@ -27,13 +28,24 @@ export interface ReportRow {
 }
 
 /**
- * nccl-tests' bus bandwidth factor: 2(n−1)/n for all-reduce, (n−1)/n for reduce-scatter and
- * all-gather, 1 for send-recv.
+ * nccom-test's bus bandwidth factor (nccl-tests' where both have the collective): 2(n−1)/n for
+ * all-reduce, 1 for send-recv and permute, (n−1)/n for the rest (reduce-scatter, the all-gathers,
+ * the all-to-alls).
  */
 export function busFactor(collective: CollectiveName, ranks: number): number {
   if (collective === "allr") return (2 * (ranks - 1)) / ranks;
-  if (collective === "sendrecv") return 1;
+  if (collective === "sendrecv" || collective === "permute") return 1;
   return (ranks - 1) / ranks;
+}
+
+/**
+ * A row's size(B) and count(elems) for `count` elements per rank of `elemBytes` each: the data, and
+ * for alltoallv its metadata too (MODEL, fitted on the guide's one alltoallv example: -b 1MB of fp32
+ * on 2 ranks prints 1048608 B = 1 MiB + 4 rows × 2 ranks × 4 B, and 262152 elements).
+ */
+export function reportedSize(collective: CollectiveName, ranks: number, count: number, elemBytes: number) {
+  const size = count * elemBytes + metadataBytes(collective, ranks);
+  return { size, count: size / elemBytes };
 }
 
 /** [C] nccom-test's GB: 10^9 bytes since SDK 2.21 (the 2023 guide printed GiB/s). */

@@ -13,9 +13,11 @@
  * Where it is exact (else the scheduler places every rank): two or more nodes; no SB2SB rewrite (one
  * node only); an all-reduce count that cuts into equal chunks (a multiple of ranks × 32-byte granules
  * — else the last chunk is longer); reduce-scatter, all-gather and send-recv always (their chunks are
- * count / ranks by definition).
+ * count / ranks by definition); the exchanges whose blocks are uniform (alltoall, and alltoallv / allgv
+ * without metadata: exchange.ts's `symmetric`) — not permute's pairs or metadata, which need not be.
  */
 import { dtypeBytes } from "../../spec/dtype.js";
+import { exchangeGeometry, isExchange } from "../plan/exchange.js";
 import { GRANULE_BYTES } from "../plan/partition.js";
 import { type BufferName, type BufRef, bufferIndex } from "../plan/plan.js";
 import { bufferSizes, type PlanRequest } from "../plan/plan-request.js";
@@ -68,7 +70,9 @@ export class NodeFold {
     const t = req.topology;
     const granule = Math.max(1, Math.floor(GRANULE_BYTES / dtypeBytes(req.dtype)));
     const unequal = req.collective === "allr" && req.count % (t.ranks * granule) !== 0;
-    return NodeFold.make(req, t.nodes < 2 || sb2sbAllowed(req) || unequal ? 1 : t.nodes);
+    const asymmetric =
+      isExchange(req.collective) && !exchangeGeometry({ ...req, collective: req.collective }).symmetric;
+    return NodeFold.make(req, t.nodes < 2 || sb2sbAllowed(req) || unequal || asymmetric ? 1 : t.nodes);
   }
 
   /** No fold: every rank placed (what a recorded schedule needs, a leg per plan leg). */
