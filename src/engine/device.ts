@@ -17,8 +17,11 @@ import { type OverflowPolicy, SrStream } from "../numerics/index.js";
 import { DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import {
   M2S_QUEUES_OFFSET,
+  Q_SW_CTRL_RST_Q,
   QUEUE_BLOCK_BYTES,
-  QUEUE_REG,
+  QUEUE_CFG_ENABLE,
+  type QueueReg,
+  queueRegAt,
   S2M_QUEUES_OFFSET,
   SDMA_CSR_BASE,
 } from "../spec/udma-regs.js";
@@ -88,7 +91,7 @@ interface Located {
   idx: number;
   ring: Ring;
   name: "tx" | "rx";
-  reg: string | undefined;
+  reg: QueueReg | undefined;
 }
 
 /** What `run()` did. */
@@ -98,8 +101,6 @@ export interface RunReport {
   /** Queues left with posted work they cannot consume, and why. */
   readonly stalls: readonly QueueStall[];
 }
-
-const REG_BY_OFFSET = new Map<number, string>(Object.entries(QUEUE_REG).map(([k, v]) => [v, k]));
 
 export class Device {
   readonly profile: ArchProfile;
@@ -463,7 +464,7 @@ export class Device {
     at.idx = idx;
     at.ring = name === "tx" ? q.tx : q.rx;
     at.name = name;
-    at.reg = REG_BY_OFFSET.get(off % QUEUE_BLOCK_BYTES);
+    at.reg = queueRegAt(name, off % QUEUE_BLOCK_BYTES);
     return at;
   }
 
@@ -494,11 +495,16 @@ export class Device {
     }
     const { q, idx, ring, name } = at;
     switch (at.reg) {
+      case "cfg":
+        // udma_q_enable sets / clears EN_PREF and EN_SCHEDULING together; a ring runs with both.
+        ring.enabled = (v & QUEUE_CFG_ENABLE) === QUEUE_CFG_ENABLE;
+        break;
+      case "q_sw_ctrl":
+        if ((v & Q_SW_CTRL_RST_Q) !== 0) this.resetRing(q, ring);
+        break;
       case "drbp_lo":
         ring.baseLo = v;
-        ring.reset();
-        q.fault = undefined;
-        q.stall = undefined;
+        this.resetRing(q, ring);
         break;
       case "drbp_hi":
         ring.baseHi = v;
@@ -523,6 +529,13 @@ export class Device {
       default:
         break;
     }
+  }
+
+  /** A queue reset (q_sw_ctrl RST_Q; MODEL: also a new ring base): the ring starts over, faults clear. */
+  private resetRing(q: DmaQueue, ring: Ring): void {
+    ring.reset();
+    q.fault = undefined;
+    q.stall = undefined;
   }
 
   private csrRead(addr: bigint): number {

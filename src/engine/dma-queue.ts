@@ -1,7 +1,7 @@
 /**
  * One DMA queue as the device sees it: a TX (M2S) ring and an RX (S2M) ring, each found only through
- * its registers (drbp_lo / drbp_hi base, drl size in descriptors, drtp_inc doorbell; the register
- * meaning is fixed in src/spec/packet-model.ts). The host writes descriptors into ring memory, then
+ * its registers (drbp_lo / drbp_hi base, drl size in descriptors, drtp_inc doorbell, cfg enable,
+ * q_sw_ctrl reset; offsets in src/spec/udma-regs.ts, meaning in src/spec/packet-model.ts). The host writes descriptors into ring memory, then
  * rings the doorbell with the count; the engine consumes from the head, and the ring's phase
  * (len_ctrl ring_id) starts at 1 and advances mod 4 each time the head wraps.
  */
@@ -37,6 +37,12 @@ export class Ring {
   posted = 0;
   /** The ring_id a descriptor at the head must carry. */
   phase = INITIAL_RING_PHASE;
+  /**
+   * cfg EN_PREF | EN_SCHEDULING: the ring fetches and is scheduled. True from the start, as the
+   * public driver enables every queue when it initialises the engine (udma_handle_init_aux); its
+   * queue set-up pauses the ring (cfg without the bits) and enables it again.
+   */
+  enabled = true;
 
   constructor(
     readonly engine: number,
@@ -143,9 +149,15 @@ export class DmaQueue {
     this.rx = new Ring(engine, queue, "rx");
   }
 
-  /** The queue has work posted on both rings and has not faulted. */
+  /** The queue has work posted on both rings, both rings are enabled, and it has not faulted. */
   get runnable(): boolean {
-    return this.fault === undefined && this.tx.posted > 0 && this.rx.posted > 0;
+    return (
+      this.fault === undefined &&
+      this.tx.posted > 0 &&
+      this.rx.posted > 0 &&
+      this.tx.enabled &&
+      this.rx.enabled
+    );
   }
 
   /** MODEL status register: 0 idle, 1 work posted, 2 stalled, 3 faulted. */

@@ -84,8 +84,9 @@ export const NOTIFIC_FABRIC_TRIGGER: CsrFamily = {
 
 /**
  * UDMA-M2S prefetch dual-tail-pointer enable, per M2S queue, gated arch > 2 (seed 003 §1).
- * MODEL placement: inside the M2S queue block (0x1000 + q·0x1000, spec/udma-regs), after the
- * queue registers sdmakit models there.
+ * MODEL placement: inside the M2S queue block (0x1000 + q·0x1000, spec/udma-regs), in the first
+ * word the public driver leaves reserved after the ring registers (udma_m2s_q +0x50, before rlimit
+ * at +0x60).
  */
 export const UDMA_M2S_PREFETCH: CsrFamily = {
   name: "udma_m2s_q_prefetch",
@@ -93,7 +94,7 @@ export const UDMA_M2S_PREFETCH: CsrFamily = {
   countName: "AWS_REG_UDMA_M2S_Q_COUNT",
   stride: 0x1000,
   strideFidelity: "public",
-  fields: { dual_tail_ptr_en: model(0x1030) },
+  fields: { dual_tail_ptr_en: model(0x1050) },
   gate: (p) => p.hasM2sPrefetch,
   source: "UDMA-M2S prefetch enable (seed 003 Abstract, §5); offsets MODEL",
 };

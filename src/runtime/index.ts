@@ -53,7 +53,7 @@ export {
   type GradientMetaArgs,
   type MinMaxMetaArgs,
 } from "./meta-ctrl.js";
-export type { QueueId } from "./queue-registers.js";
+export { type QueueId, type QueueRegWrite, queueSetupWrites } from "./queue-registers.js";
 export {
   chunkCount,
   chunkRun,

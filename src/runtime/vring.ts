@@ -1,7 +1,8 @@
 /**
  * The vring writer: a queue's TX (M2S) and RX (S2M) descriptor rings in device memory. Creating a
- * vring programs each ring's base (drbp_lo / drbp_hi) and size (drl) into the queue registers, so the
- * engine finds the rings from the registers alone. Posting a packet writes its descriptors into the
+ * vring sets up each ring as the public driver does — pause, queue reset, base (drbp_lo / drbp_hi),
+ * size (drl), no completion ring, enable (queue-registers.ts queueSetupWrites) — so the engine finds
+ * the rings from the registers alone. Posting a packet writes its descriptors into the
  * next slots (stamped with the ring phase, which starts at 1 and advances at every wrap), then rings
  * the doorbell. A packet that does not fit is refused whole (spec/packet-model.ts).
  */
@@ -18,9 +19,10 @@ import {
   RING_RESERVED_SLOTS,
   RING_SLOTS_MULTIPLE,
 } from "../spec/packet-model.js";
+import type { QueueReg } from "../spec/udma-regs.js";
 import { type DescriptorSpec, encodeDescriptor, type Packet, type RingSide } from "./descriptor.js";
 import { type Doorbell, RegisterDoorbell } from "./doorbell.js";
-import { checkQueueId, type QueueId } from "./queue-registers.js";
+import { checkQueueId, type QueueId, queueSetupWrites } from "./queue-registers.js";
 import { RingFullError } from "./ring-full.js";
 
 /** The accessor name the register log shows for ring programming and head reads. */
@@ -185,7 +187,7 @@ export class Vring {
   private readonly doorbell: Doorbell;
 
   /**
-   * Place the rings and program the queue registers (drbp_lo/hi, drl of both rings).
+   * Place the rings and set up the queue registers of both rings (queueSetupWrites, TX then RX).
    * @throws FieldError for a misaligned base, a bad slot count, overlapping rings, a bad engine or
    * queue, or a seed outside u32.
    * @throws DeviceFault when a ring is not inside mapped memory.
@@ -236,12 +238,12 @@ export class Vring {
     this.rx = this.place(o, "rx", o.rxBase);
   }
 
+  /** Set up one ring as the driver does (queue-registers.ts queueSetupWrites), TX before RX. */
   private place(o: VringOptions, side: RingSide, base: bigint): DescriptorRing {
-    const reg = (r: "drbp_lo" | "drbp_hi" | "drl" | "drhp") =>
+    const reg = (r: QueueReg) =>
       queueRegisterAddress(o.profile, this.queue.engine, side, this.queue.queue, r);
-    o.registers.write32(reg("drbp_lo"), Number(base & 0xffffffffn), VRING_ACCESSOR);
-    o.registers.write32(reg("drbp_hi"), Number(base >> 32n), VRING_ACCESSOR);
-    o.registers.write32(reg("drl"), o.slots, VRING_ACCESSOR);
+    for (const w of queueSetupWrites(side, base, o.slots))
+      o.registers.write32(reg(w.reg), w.value, VRING_ACCESSOR);
     return new DescriptorRing(side, base, o.slots, reg("drhp"), o.registers);
   }
 

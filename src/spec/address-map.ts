@@ -6,7 +6,7 @@
  */
 import { FieldError } from "../bits/errors.js";
 import { SBUF_WINDOWS } from "./tables.js";
-import { m2sQueueOffset, QUEUE_REG, type QueueReg, SDMA_CSR_BASE, s2mQueueOffset } from "./udma-regs.js";
+import { m2sQueueOffset, type QueueReg, queueRegOffset, SDMA_CSR_BASE, s2mQueueOffset } from "./udma-regs.js";
 
 /** The arch facts the address map reads (every hal ArchProfile has them). */
 export interface AddressProfile {
@@ -41,6 +41,7 @@ export function engineCsrBase(p: AddressProfile, engine: number): bigint {
 /**
  * The address of a queue register: `tx` is the M2S queue block, `rx` the S2M one (udma-regs.ts).
  * @throws FieldError for an engine or queue outside the profile.
+ * @throws RangeError for a register the block does not have (udma-regs.ts queueRegOffset).
  * @example queueRegisterAddress(CAYMAN, 0, "rx", 1, "drtp_inc");
  */
 export function queueRegisterAddress(
@@ -52,7 +53,7 @@ export function queueRegisterAddress(
 ): bigint {
   checkIndex("queueRegisterAddress", "queue", queue, p.queuesPerEngine);
   const block = ring === "tx" ? m2sQueueOffset(queue) : s2mQueueOffset(queue);
-  return engineCsrBase(p, engine) + BigInt(block + QUEUE_REG[reg]);
+  return engineCsrBase(p, engine) + BigInt(block + queueRegOffset(ring, reg));
 }
 
 /**

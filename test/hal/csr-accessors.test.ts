@@ -66,7 +66,7 @@ describe("fabric trigger (2 indices, stride 48 / 48 / 52)", () => {
 
 describe("gated families: M2S prefetch, CC-queue, XT-local (arch > 2)", () => {
   const gated = [
-    ["aws_reg_write_udma_m2s_q_prefetch_dual_tail_ptr_en", 3, BASE + 0x1030n + 3n * 0x1000n],
+    ["aws_reg_write_udma_m2s_q_prefetch_dual_tail_ptr_en", 3, BASE + 0x1050n + 3n * 0x1000n],
     ["aws_reg_write_cc_queue_enable", 2, BASE + 0x300cn + 0x20n],
     ["aws_reg_write_xt_local_reg", 38, BASE + 38n * 4n],
   ] as const;

@@ -263,7 +263,7 @@ const inputSchema: JsonSchema = {
     writes: {
       type: "array",
       description:
-        "32-bit register writes in order, after the memory: each ring's base (drbp_lo / drbp_hi) and size (drl), then the doorbells (drtp_inc, RX queue first). Addresses per src/spec/udma-regs.ts (GROUND_TRUTH: M2S queue q at 0x1000 + q·0x1000, engine stride 0x100000).",
+        "32-bit register writes in order, after the memory: each ring's set-up as the public driver's udma_m2m_init_queue writes it (M2S then S2M: rlimit mask, cfg paused, q_sw_ctrl reset, drbp_lo / drbp_hi, drl, comp_cfg, cfg enabled), then the doorbells (drtp_inc, RX queue first). Addresses per src/spec/udma-regs.ts (aws-neuron-driver udma_regs.h: M2S queue q at 0x1000 + q·0x1000, S2M at 0x21000 + q·0x1000, drtp_inc at +0x38).",
       items: { type: "object", required: ["addr", "value"], properties: { addr: ADDR, value: ADDR } },
     },
     watch: {
