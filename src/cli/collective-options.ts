@@ -106,7 +106,7 @@ export const COLLECTIVE_OPTIONS = {
   "max-memory": {
     type: "string",
     value: "SIZE",
-    help: "host memory a functional run may use (default half the free memory); a larger size runs timing-only (refused with an explicit --check)",
+    help: "host memory a functional run may use (default $SDMAKIT_MAX_MEMORY, else half the free memory); a larger size runs timing-only (refused with an explicit --check)",
   },
   "timing-only": { type: "boolean", help: "only the schedule: the same times, no data moved, not checked" },
   sb2sb: {
@@ -296,9 +296,17 @@ function lncOf(text: string | undefined, env: Readonly<Record<string, string | u
   return { lnc: lnc === "1" ? (1 as const) : (2 as const) };
 }
 
-/** `--max-memory`, or by default half the free memory (a fair share on a shared machine). */
-function hostBudget(text: string | undefined): HostBudget {
+/** The environment variable that sets the host budget where the command line does not. */
+const MAX_MEMORY_ENV = "SDMAKIT_MAX_MEMORY";
+
+/**
+ * `--max-memory`, else $SDMAKIT_MAX_MEMORY (a machine's own limit, for every command line it runs),
+ * else half the free memory (a fair share on a shared machine).
+ */
+function hostBudget(text: string | undefined, env: Readonly<Record<string, string | undefined>>): HostBudget {
   if (text !== undefined) return { bytes: parseSize("--max-memory", text), source: "--max-memory" };
+  const fromEnv = env[MAX_MEMORY_ENV];
+  if (fromEnv !== undefined) return { bytes: parseSize(MAX_MEMORY_ENV, fromEnv), source: MAX_MEMORY_ENV };
   return { bytes: Math.floor(freemem() / 2), source: "half the free memory; set --max-memory" };
 }
 
@@ -348,7 +356,7 @@ export function collectiveSettings(
     sr: v.sr === true,
     sb2sb: v.sb2sb === true,
     ...lncOf(v.lnc, env),
-    hostBudget: hostBudget(v["max-memory"]),
+    hostBudget: hostBudget(v["max-memory"], env),
     ...exchangeChoice(collective, v),
   });
   const { sizes, min, max, step, factor } = sweepOf(v, run.dtype);

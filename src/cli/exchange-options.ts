@@ -35,7 +35,7 @@ export const EXCHANGE_OPTIONS = {
 /** What the three options give a run: its pairs or metadata. */
 export type ExchangeChoice = Pick<CollectiveOptions, "pairs" | "metadata">;
 
-const METADATA_KEYS = ["allgv_metadata", "variable_size_op_metadata", "alltoallv_metadata"] as const;
+const METADATA_KEYS = ["alltoallv_metadata", "allgv_metadata", "variable_size_op_metadata"] as const;
 
 /** The list under one of `keys` of a parsed file, or the file itself when it is a list. */
 function listIn(option: string, path: string, json: unknown, keys: readonly string[]): unknown[] {
@@ -45,7 +45,7 @@ function listIn(option: string, path: string, json: unknown, keys: readonly stri
     const list = key === undefined ? undefined : (json as Record<string, unknown>)[key];
     if (Array.isArray(list)) return list;
   }
-  throw new UsageError(`${option} ${path}: expected {"${keys[0]}": [ … ]} or a bare list`);
+  throw new UsageError(`${option} ${path}: expected {"${keys.join('" | "')}": [ … ]} or a bare list`);
 }
 
 /** The pairs of a pairs file: its pair lists joined (a list of pairs is taken as is). */

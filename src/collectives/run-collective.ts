@@ -157,7 +157,8 @@ export function chooseAlgorithm(
     try {
       candidates.push({ req, order, prepared: prepareSchedule(req, sr) });
     } catch (e) {
-      if (!auto || !(e instanceof UsageError)) throw e;
+      // With one candidate its own refusal is the answer (an exchange's field error, as it is).
+      if (!auto || requests.length === 1 || !(e instanceof UsageError)) throw e;
       refused.push(`${req.algorithm}: ${e.message}`);
     }
   });
