@@ -6,7 +6,14 @@
  * which writes docs/TIMING.md and its plots from the same numbers.
  */
 import { readFileSync } from "node:fs";
-import { bandwidths, type CollectiveName, collectiveDtype, runSize } from "../src/collectives/index.js";
+import {
+  type CollectiveName,
+  collectiveDtype,
+  type ExchangeSpec,
+  runCollective,
+  runSize,
+  type StreamOptions,
+} from "../src/collectives/index.js";
 import { type ArchName, archProfile } from "../src/hal/arch-profile.js";
 
 export interface GuideRow {
@@ -39,8 +46,18 @@ export interface Mapping {
   readonly dtype: string;
   /** The rows a calibration target is judged on (all when absent). */
   readonly minSize?: number;
+  /** permute's pairs, allgv / alltoallv's metadata. */
+  readonly exchange?: ExchangeSpec;
+  /** A multistream run: every stream runs at once; the table is stream `index`, at the row's size. */
+  readonly streams?: { readonly list: readonly StreamOptions[]; readonly index: number };
   readonly note: string;
 }
+
+/** The guide's multistream example as we read it: all-reduces over 4 groups of 16, all-gathers over 64. */
+const GUIDE_STREAMS: readonly StreamOptions[] = [
+  { collective: "allr", dtype: "bf16", dataParallelDimension: 16, minBytes: 1024 },
+  { collective: "allg", dtype: "fp32", minBytes: 1024 },
+];
 
 /** Our reading of each table's configuration (the JSON's own notes give the evidence). */
 export const MAPPINGS: Readonly<Record<string, Mapping>> = {
@@ -120,29 +137,43 @@ export const MAPPINGS: Readonly<Record<string, Mapping>> = {
   "sdk26-permute-r8-uint8-32M": {
     arch: "trn2",
     lnc: 2,
-    ranks: 2,
+    ranks: 8,
     nodes: 1,
-    collective: "sendrecv",
+    collective: "permute",
     dtype: "uint8",
-    note: "one swapped pair as a 2-rank send-recv",
+    exchange: {
+      pairs: [
+        [0, 1],
+        [1, 0],
+        [2, 3],
+        [3, 2],
+        [4, 4],
+        [5, 5],
+        [6, 6],
+        [7, 7],
+      ],
+    },
+    note: "the guide's pairs: two swaps, four self-copies",
   },
   "sdk26-allgv-r4-fp16-2k": {
     arch: "trn2",
     lnc: 2,
     ranks: 4,
     nodes: 1,
-    collective: "allg",
+    collective: "allgv",
     dtype: "fp16",
-    note: "allgv priced as allg",
+    exchange: { metadata: [{ send_counts: [256, 256, 256, 256], send_displs: [0, 0, 0, 0] }] },
+    note: "uniform counts, 256 × 4",
   },
   "sdk26-multistream-allr-r16x4-bf16": {
     arch: "trn2",
     lnc: 2,
-    ranks: 16,
+    ranks: 64,
     nodes: 1,
     collective: "allr",
     dtype: "bf16",
-    note: "one of 4 concurrent groups, alone",
+    streams: { list: GUIDE_STREAMS, index: 0 },
+    note: "stream 0 of 2: 4 groups of 16 at once, with the 64-rank 1 KiB all-gather",
   },
   "sdk26-multistream-allg-r64-fp32-1k": {
     arch: "trn2",
@@ -151,7 +182,8 @@ export const MAPPINGS: Readonly<Record<string, Mapping>> = {
     nodes: 1,
     collective: "allg",
     dtype: "fp32",
-    note: "concurrent with the all-reduces",
+    streams: { list: GUIDE_STREAMS, index: 1 },
+    note: "stream 1 of 2, with the 1 KiB all-reduces over 4 groups of 16",
   },
 };
 
@@ -178,33 +210,47 @@ export interface Compared {
   readonly judged: boolean;
 }
 
+/** The model's row for one size of a mapping (a multistream mapping: its stream's row, run with the others). */
+function modelRow(m: Mapping, dtype: ReturnType<typeof collectiveDtype>, size: number) {
+  const shape = { arch: m.arch, lnc: m.lnc, ranks: m.ranks, nodes: m.nodes, timingOnly: true } as const;
+  if (m.streams !== undefined) {
+    const { list, index } = m.streams;
+    const streams = list.map((s, k) => (k === index ? { ...s, minBytes: size } : s));
+    const r = runCollective({ ...shape, collective: m.collective, streams });
+    return (r.streams?.[index] ?? r).row;
+  }
+  return runSize(
+    {
+      profile: archProfile(m.arch),
+      lnc: m.lnc,
+      ranks: m.ranks,
+      nodes: m.nodes,
+      collective: m.collective,
+      algorithm: "auto",
+      dtype,
+      op: "sum",
+      check: "none",
+      timingOnly: true,
+      dataSeed: 0,
+      ...(m.exchange === undefined ? {} : { exchange: m.exchange }),
+    },
+    size,
+  ).row;
+}
+
 /** The model's time for every row of a table, run as its mapping (or as `as`, to try another reading). */
 export function compare(t: GuideTable, as: Mapping | undefined = MAPPINGS[t.name]): Compared[] {
   const m = as;
   if (m === undefined) throw new Error(`no mapping for ${t.name}`);
   const dtype = collectiveDtype(m.dtype);
   return t.rows.map((row) => {
-    const r = runSize(
-      {
-        profile: archProfile(m.arch),
-        lnc: m.lnc,
-        ranks: m.ranks,
-        nodes: m.nodes,
-        collective: m.collective,
-        algorithm: "auto",
-        dtype,
-        op: "sum",
-        check: "none",
-        timingOnly: true,
-        dataSeed: 0,
-      },
-      row.size,
-    ).row;
+    const r = modelRow(m, dtype, row.size);
     return {
       size: row.size,
       measuredUs: row.timeUs,
       modelUs: r.timeUs,
-      measuredBusbw: bandwidths(m.collective, m.ranks, row.size, row.timeUs * 1000).busbw,
+      // The model's bus factor and size at the measured time (a stream's factor is its group's).
+      measuredBusbw: (r.busbw * r.timeUs) / row.timeUs,
       modelBusbw: r.busbw,
       algorithm: r.algorithm,
       judged: row.size >= (m.minSize ?? 0),
