@@ -2,16 +2,21 @@
  * The few calls a library user comes for, with defaults: encode / decode a layout by object or name,
  * run one collective, sweep sizes. Everything else is in the layer namespaces.
  */
+import { didYouMean } from "./bits/did-you-mean.js";
 import type { Fields, FieldValue, Layout } from "./bits/index.js";
 import { fromHex, UsageError } from "./bits/index.js";
 import { LAYOUTS, layoutByName } from "./spec/index.js";
 
-function layoutOf(layout: Layout | string): Layout {
+/** A layout given as itself or by name. @throws UsageError naming the closest name when unknown. */
+export function layoutOf(layout: Layout | string): Layout {
   if (typeof layout !== "string") return layout;
   const found = layoutByName(layout);
   if (!found)
     throw new UsageError(
-      `unknown layout ${JSON.stringify(layout)}; known: ${LAYOUTS.map((l) => l.name).join(", ")}`,
+      `unknown layout ${JSON.stringify(layout)}${didYouMean(
+        layout,
+        LAYOUTS.map((l) => l.name),
+      )}; known: ${LAYOUTS.map((l) => l.name).join(", ")}`,
     );
   return found;
 }

@@ -21,6 +21,7 @@ export {
   uint,
   union,
 } from "./declare.js";
+export { closest, didYouMean, editDistance } from "./did-you-mean.js";
 export {
   DecodeError,
   DeviceFault,

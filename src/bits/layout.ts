@@ -1,5 +1,6 @@
 import { f32FromBits, f32ToBits, readBigBits, readBits, writeBigBits, writeBits } from "./bitfield.js";
 import type { Fidelity, LayoutDecl, LayoutNode, LeafKind } from "./declare.js";
+import { didYouMean } from "./did-you-mean.js";
 import { DecodeError, FieldError, LayoutDefinitionError } from "./errors.js";
 import type { InputOf, ShapeOf } from "./shape.js";
 
@@ -259,7 +260,13 @@ class CompiledLayout {
   leaf(path: string): Leaf {
     const l = this.byPath.get(path);
     if (l === undefined)
-      throw new FieldError(this.name, path, undefined, "a field of this layout", "unknown field");
+      throw new FieldError(
+        this.name,
+        path,
+        undefined,
+        "a field of this layout",
+        unknownField(path, [...this.byPath.keys()]),
+      );
     return l;
   }
 
@@ -553,4 +560,11 @@ function prefixed(prefix: string, v: Record<string, unknown>): Record<string, un
   const out: Record<string, unknown> = {};
   for (const k in v) out[`${prefix}.${k}`] = v[k];
   return out;
+}
+/** "unknown field", with the closest path, or the path whose last name is closest (`lenght` → `len_ctrl.length`). */
+function unknownField(path: string, paths: readonly string[]): string {
+  const direct = didYouMean(path, paths);
+  if (direct !== "") return `unknown field${direct}`;
+  const byLast = new Map(paths.map((p) => [p.slice(p.lastIndexOf(".") + 1), p] as const).reverse());
+  return `unknown field${didYouMean(path, byLast.keys(), (n) => byLast.get(n) as string)}`;
 }

@@ -5,6 +5,7 @@
  * integers and numbers by range, booleans as booleans. A refusal is a FieldError naming the
  * function, the option, the value and what is allowed — never an internal TypeError later.
  */
+import { didYouMean } from "./did-you-mean.js";
 import { FieldError } from "./errors.js";
 
 export type OptionRule =
@@ -69,7 +70,7 @@ export function checkOptions(
         key,
         key,
         known.join(", "),
-        `unknown option ${JSON.stringify(key)}; expected one of ${known.join(", ")}`,
+        `unknown option ${JSON.stringify(key)}${didYouMean(key, known)}; expected one of ${known.join(", ")}`,
       );
   }
   for (const key of known) {

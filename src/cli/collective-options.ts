@@ -4,7 +4,9 @@
  * flags, and the defaults of the library's COLLECTIVE_DEFAULTS. `collectiveSettings` turns the parse
  * into the run, its sizes and the output choices.
  */
+
 import { freemem } from "node:os";
+import { didYouMean } from "../bits/did-you-mean.js";
 import { UsageError } from "../bits/errors.js";
 import {
   ALGORITHMS,
@@ -248,8 +250,9 @@ export function dtypeOf(text: string): Dtype {
     return collectiveDtype(TOOL_DTYPE_NAMES[lower] ?? lower);
   } catch {
     const why = lower === "double" || lower === "fp64" ? " (the CCE has no fp64)" : "";
+    const names = [...COLLECTIVE_DTYPES.map(dtypeName), ...Object.keys(TOOL_DTYPE_NAMES), ...DTYPE_ALIASES];
     throw new UsageError(
-      `-d ${JSON.stringify(text)}${why}: expected ${COLLECTIVE_DTYPES.map(dtypeName).join(", ")} or ${[...Object.keys(TOOL_DTYPE_NAMES), ...DTYPE_ALIASES].join(", ")}`,
+      `-d ${JSON.stringify(text)}${why}: expected ${COLLECTIVE_DTYPES.map(dtypeName).join(", ")} or ${[...Object.keys(TOOL_DTYPE_NAMES), ...DTYPE_ALIASES].join(", ")}${didYouMean(lower, names)}`,
     );
   }
 }

@@ -3,6 +3,7 @@
  * 0 ok, 1 a check failed (the command returns it), 2 bad usage or bad input (one line naming what is
  * wrong, then where the help is). `-h` / `--help` anywhere shows the command's help (exit 0).
  */
+import { didYouMean } from "../bits/did-you-mean.js";
 import { ERROR_EXIT_STATUS, SdmakitError } from "../bits/errors.js";
 import { COLLECTIVES as COLLECTIVE_NAMES } from "../collectives/plan/plan.js";
 import type { CommandEntry, Io } from "./command.js";
@@ -21,6 +22,11 @@ function help(): string {
     ...lines,
     "",
   ].join("\n");
+}
+
+/** Every word that names a command. */
+function commandWords(): string[] {
+  return COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]);
 }
 
 function find(word: string | undefined): CommandEntry | undefined {
@@ -52,7 +58,9 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     const which = find(rest[0]);
     if (rest[0] !== undefined && !which) {
-      io.err(`sdmakit: unknown command ${JSON.stringify(rest[0])}; \`sdmakit help\` lists them\n`);
+      io.err(
+        `sdmakit: unknown command ${JSON.stringify(rest[0])}; \`sdmakit help\` lists them${didYouMean(rest[0], commandWords())}\n`,
+      );
       return 2;
     }
     io.out(which ? `${(await which.load()).usage}\n` : help());
@@ -61,7 +69,9 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
   const direct = find(name);
   const picked = direct ? { entry: direct, rest } : collectiveAnywhere(args);
   if (!picked) {
-    io.err(`sdmakit: unknown command ${JSON.stringify(name)}; \`sdmakit help\` lists them\n`);
+    io.err(
+      `sdmakit: unknown command ${JSON.stringify(name)}; \`sdmakit help\` lists them${didYouMean(name, commandWords())}\n`,
+    );
     return 2;
   }
   const { entry } = picked;

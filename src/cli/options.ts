@@ -4,7 +4,9 @@
  * defaults and the `--help` text. Every refusal is one UsageError that names the option and echoes
  * what was typed.
  */
+
 import { parseArgs } from "node:util";
+import { didYouMean } from "../bits/did-you-mean.js";
 import { UsageError } from "../bits/errors.js";
 
 export interface OptionDef {
@@ -121,12 +123,22 @@ function normalise(table: OptionTable, args: readonly string[]): string[] {
   return out;
 }
 
+/** Every spelling of the table's options: `--name`, `--alias`, `-x`. */
+function optionWords(table: OptionTable): string[] {
+  return Object.entries(table).flatMap(([name, def]) => [
+    `--${name}`,
+    ...(def.aliases ?? []).map((a) => `--${a}`),
+    ...(def.short === undefined ? [] : [`-${def.short}`]),
+  ]);
+}
+
 /** parseArgs' own messages are long and name no value: say it the sdmakit way. */
 function refusal(e: unknown, args: readonly string[], table: OptionTable): UsageError {
   const err = e as { code?: string; message?: string };
   const message = err.message ?? String(e);
   const named = /'([^']+)'/.exec(message)?.[1] ?? "";
-  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return new UsageError(`unknown option ${named}`);
+  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION")
+    return new UsageError(`unknown option ${named}${didYouMean(named, optionWords(table))}`);
   // The option's long name, whichever spelling parseArgs quoted (`-d`, `-d, --datatype <value>`).
   const spelled = named.split(/[ ,]+/).filter((w) => w.startsWith("-"));
   const name = Object.keys(table).find((k) =>
@@ -233,6 +245,8 @@ export function integerOption(option: string, text: string, min: number, max: nu
 /** One of the listed words. */
 export function choiceOption<T extends string>(option: string, text: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(text))
-    throw new UsageError(`${option} ${JSON.stringify(text)}: expected ${allowed.join(" | ")}`);
+    throw new UsageError(
+      `${option} ${JSON.stringify(text)}: expected ${allowed.join(" | ")}${didYouMean(text, allowed)}`,
+    );
   return text as T;
 }

@@ -7,6 +7,7 @@
  * has sizes, and a shorter stream repeats its last size — the guide's example prints 11 rows of a
  * 1 KiB all-gather beside an 11-size all-reduce sweep.
  */
+import { didYouMean } from "../bits/did-you-mean.js";
 import { UsageError } from "../bits/errors.js";
 import { COLLECTIVES, type CollectiveName } from "./plan/plan.js";
 import { type GroupOptions, groupsOf } from "./replica-groups.js";
@@ -47,7 +48,7 @@ export function checkStreams(streams: unknown): readonly StreamOptions[] {
     const c = (s as { collective?: unknown }).collective;
     if (typeof c !== "string" || !(COLLECTIVES as readonly string[]).includes(c)) {
       throw new UsageError(
-        `streams[${k}].collective ${JSON.stringify(c)}: expected one of ${COLLECTIVES.join(", ")}`,
+        `streams[${k}].collective ${JSON.stringify(c)}: expected one of ${COLLECTIVES.join(", ")}${didYouMean(String(c), COLLECTIVES)}`,
       );
     }
   });

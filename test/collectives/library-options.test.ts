@@ -28,7 +28,7 @@ describe("library options", () => {
       [{ ranks: "8" }, /\(ranks\): "8" is out of range an integer 1\.\.4096/],
       [{ lnc: 3 }, /\(lnc\)/],
       [{ factor: 1 }, /\(factor\)/],
-      [{ rnaks: 8 }, /unknown option "rnaks"; expected one of collective, ranks/],
+      [{ rnaks: 8 }, /unknown option "rnaks"; did you mean "ranks"\?; expected one of collective, ranks/],
     ];
     for (const [wrong, why] of probes) {
       const call = () => runCollective({ ...base, ...wrong } as never);

@@ -3,6 +3,7 @@
  * layout of a format (src/spec/layouts), so what they print is what the encoders write.
  */
 
+import { layoutOf } from "../../api.js";
 import type { Layout } from "../../bits/index.js";
 import { DecodeError, fromHex, hex32, parseJsonText, toHex, UsageError, wordsOf } from "../../bits/index.js";
 import { LAYOUTS, layoutByName } from "../../spec/index.js";
@@ -14,12 +15,7 @@ import { describeJson, describeText } from "../layout-text.js";
 /** The layout a command names. @throws UsageError listing the names when unknown. */
 export function namedLayout(name: string | undefined): Layout {
   if (name === undefined) throw new UsageError("missing <layout> (see `sdmakit layouts`)");
-  const layout = layoutByName(name);
-  if (!layout)
-    throw new UsageError(
-      `unknown layout ${JSON.stringify(name)}; known: ${LAYOUTS.map((l) => l.name).join(", ")}`,
-    );
-  return layout;
+  return layoutOf(name);
 }
 
 /** Bytes of exactly the layout's length from hex. @throws DecodeError otherwise. */

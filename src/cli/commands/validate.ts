@@ -5,6 +5,7 @@
  * that sdmakit's lowering cannot run gets its lowering limits beside the verdict, marked as such
  * (code `sdmakit-lowering`, JSON `loweringLimits`): the exit code stays libnrt's verdict.
  */
+import { didYouMean } from "../../bits/did-you-mean.js";
 import { DecodeError, fromHex, lookupOwn, UsageError } from "../../bits/index.js";
 import { archProfile } from "../../hal/index.js";
 import {
@@ -14,7 +15,7 @@ import {
   s3d3LoweringLimits,
 } from "../../isa/index.js";
 import { validateCceInfo } from "../../runtime/index.js";
-import { CCE_INFO, CCE_OP_BY_NAME, type CceOpName, layoutByName, S3D3 } from "../../spec/index.js";
+import { CCE_INFO, CCE_OP_BY_NAME, type CceOpName, LAYOUTS, layoutByName, S3D3 } from "../../spec/index.js";
 import { commandHelp, option, parseArgs } from "../args.js";
 import type { Command, Io } from "../command.js";
 import type { OptionTable } from "../options.js";
@@ -85,7 +86,12 @@ function parse(args: readonly string[]): Parsed {
 function answerOf(p: Parsed): Answer {
   const layout = layoutByName(p.layout);
   if (layout === undefined)
-    throw new UsageError(`unknown layout ${JSON.stringify(p.layout)}; see \`sdmakit layouts\``);
+    throw new UsageError(
+      `unknown layout ${JSON.stringify(p.layout)}${didYouMean(
+        p.layout,
+        LAYOUTS.map((l) => l.name),
+      )}; see \`sdmakit layouts\``,
+    );
   const bytes = fromHex(p.hex);
   if (bytes.length !== layout.bytes) {
     throw new DecodeError(`${layout.name} is ${layout.bytes} bytes; got ${bytes.length}`);

@@ -3,6 +3,7 @@
  * sdma_data_type_size is 0 so encd_get_cce_reduce_packet_size asserts (seed 000 §1.2, §7.1);
  * the floats first, for the usage texts and the web page's list.
  */
+import { didYouMean } from "../../bits/did-you-mean.js";
 import { UsageError } from "../../bits/errors.js";
 import { narrowFloatFormat } from "../../numerics/index.js";
 import { DTYPES, type Dtype, type DtypeInfo, dtypeFromName, dtypeName } from "../../spec/index.js";
@@ -21,7 +22,7 @@ export function collectiveDtype(name: string): Dtype {
   const dt = dtypeFromName(name);
   if (dt === undefined || !COLLECTIVE_DTYPES.includes(dt)) {
     throw new UsageError(
-      `dtype ${JSON.stringify(name)}: expected one of ${COLLECTIVE_DTYPES.map(dtypeName).join(", ")}`,
+      `dtype ${JSON.stringify(name)}: expected one of ${COLLECTIVE_DTYPES.map(dtypeName).join(", ")}${didYouMean(name, COLLECTIVE_DTYPES.map(dtypeName))}`,
     );
   }
   return dt;
