@@ -1,6 +1,8 @@
 /**
  * A progress line on stderr for long runs, weighted by work, with the elapsed time and an estimate
- * of what is left. It appears once a run has lasted a second. On a terminal it redraws one line and
+ * of what is left — from the pace since the first step ended (`settled`), so one-time costs (module
+ * loading, WebAssembly compiling, first-touch of pages) do not stretch the estimate of the rest; no
+ * estimate before then. It appears once a run has lasted a second. On a terminal it redraws one line and
  * erases itself when done; elsewhere (a log file, CI) it writes a whole line at most every
  * LOG_INTERVAL_MS. The clock is injected so tests never read the real one.
  */
@@ -11,6 +13,8 @@ export interface Progress {
   update(fraction: number, label: string): void;
   /** Erase the line (if shown on a terminal). */
   done(): void;
+  /** The warm-up is over at `fraction`: estimate from the pace after it. */
+  settled(fraction: number): void;
 }
 
 /** Show after this many ms. */
@@ -32,6 +36,7 @@ export function createProgress(io: Io, mode: "off" | "tty" | "log", now: () => n
   const began = now();
   let shown = false;
   let lastLog = began;
+  let since: { t: number; f: number } | undefined;
   return {
     update(fraction, label) {
       const t = now();
@@ -40,7 +45,8 @@ export function createProgress(io: Io, mode: "off" | "tty" | "log", now: () => n
       lastLog = t;
       const f = Math.min(1, Math.max(0, fraction));
       const elapsed = t - began;
-      const eta = f > 0 ? ` ~${clock((elapsed * (1 - f)) / f)} left` : "";
+      const pace = since === undefined || f <= since.f ? undefined : (t - since.t) / (f - since.f);
+      const eta = pace === undefined ? "" : ` ~${clock(pace * (1 - f))} left`;
       const text = `${(f * 100).toFixed(0).padStart(3)}% ${clock(elapsed)}${eta} ${label}`;
       if (mode === "log") {
         io.err(`progress: ${text}\n`);
@@ -53,6 +59,9 @@ export function createProgress(io: Io, mode: "off" | "tty" | "log", now: () => n
     done() {
       if (shown) io.err("\r\x1b[K");
       shown = false;
+    },
+    settled(fraction) {
+      since ??= { t: now(), f: fraction };
     },
   };
 }

@@ -175,6 +175,7 @@ describe("progress line", () => {
     let now = 0;
     const c = capture();
     const p = createProgress(c.io, "tty", () => now);
+    p.settled(0);
     p.update(0.5, "x");
     expect(c.err).toHaveLength(0);
     now = 1500;
@@ -183,6 +184,7 @@ describe("progress line", () => {
     p.done();
     const log = capture();
     const l = createProgress(log.io, "log", () => now);
+    l.settled(0);
     now += 6000;
     l.update(0.25, "y");
     l.update(0.3, "y");
@@ -192,5 +194,19 @@ describe("progress line", () => {
     now = 5000;
     q.update(1, "y");
     expect(quiet.err).toHaveLength(0);
+  });
+
+  it("estimates from the pace after the warm-up, and gives none before it ends", () => {
+    let now = 0;
+    const c = capture();
+    const p = createProgress(c.io, "tty", () => now);
+    now = 10_000; // the first size: 1% of the work in 10 s, most of it one-time costs
+    p.update(0.01, "first");
+    expect(c.err.join("")).not.toMatch(/left/);
+    p.settled(0.01);
+    now = 11_000; // the next 10% in 1 s
+    p.update(0.11, "next");
+    // 89% left at 10% a second: ~9 s (the whole-run average would say ~89 s).
+    expect(c.err.join("")).toMatch(/11% 11s ~9s left next/);
   });
 });

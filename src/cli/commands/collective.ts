@@ -152,6 +152,12 @@ interface Outputs {
   readonly report: OutputFile | undefined;
 }
 
+/**
+ * MODEL: what a size costs besides its bytes (planning, scheduling, a device built and released), in
+ * bytes' worth, so a sweep of many small sizes is not estimated as free.
+ */
+const PER_SIZE_WORK = 256 * 1024;
+
 /** Let the event loop run: a closed pipe's EPIPE and a signal are seen between sizes. */
 const yieldToEvents = () => new Promise<void>((done) => setImmediate(done));
 
@@ -169,7 +175,8 @@ async function streamSizes(
 ) {
   const mode = s.progress === false ? "off" : process.stderr.isTTY === true ? "tty" : "log";
   const progress = createProgress(out.io, mode, () => performance.now());
-  const totalWork = s.sizes.reduce((a, b) => a + b, 0);
+  const work = (size: number) => size + PER_SIZE_WORK;
+  const totalWork = s.sizes.reduce((a, b) => a + work(b), 0);
   let doneWork = 0;
   const rows: ReportRow[] = [];
   const results: object[] = [];
@@ -182,8 +189,9 @@ async function streamSizes(
     const label = `${name} ${size} B`;
     progress.update(doneWork / totalWork, label);
     const prepared = early.get(size) ?? prepareSize(s.run, size);
-    const r = runPrepared(prepared, (f) => progress.update((doneWork + f * size) / totalWork, label));
-    doneWork += size;
+    const r = runPrepared(prepared, (f) => progress.update((doneWork + f * work(size)) / totalWork, label));
+    doneWork += work(size);
+    progress.settled(doneWork / totalWork);
     progress.done();
     rows.push(r.row);
     lastKinds = r.legKinds;
