@@ -26,13 +26,14 @@ import {
   SDMA_CSR_BASE,
 } from "../spec/udma-regs.js";
 import { type CostModel, ProfileCostModel } from "./cost-model.js";
-import { type Descriptor, isFirst, isLast, ringId, toDescriptor } from "./descriptor.js";
+import { type Descriptor, dataLength, isFirst, isLast, ringId, toDescriptor } from "./descriptor.js";
 import { DmaQueue, type Ring } from "./dma-queue.js";
 import type { EngineEvent } from "./events.js";
 import { Executor } from "./execute.js";
 import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./faults.js";
 import { DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
 import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
+import { rxStreamBytes } from "./packet-plan.js";
 import { PlanCache } from "./plan-cache.js";
 import { DEFAULT_QOS_CLASS, QOS_SERVICE_ORDER, qosClassOf, qosQueueAt } from "./qos.js";
 import { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";
@@ -297,9 +298,9 @@ export class Device {
 
   private runPacket(q: DmaQueue, idx: number): Outcome | undefined {
     try {
-      const tx = this.fetch(q, q.tx);
+      const tx = this.fetch(q, q.tx, -1);
       if (!Array.isArray(tx)) return this.stalled(q, tx);
-      const rx = this.fetch(q, q.rx);
+      const rx = this.fetch(q, q.rx, rxStreamBytes(tx));
       if (!Array.isArray(rx)) return this.stalled(q, rx);
       const plan = this.plans.plan(tx, rx);
       const n = tx.length + rx.length;
@@ -351,10 +352,12 @@ export class Device {
   }
 
   /**
-   * Fetch one packet's chain from the head, up to the descriptor with LAST (into `ring.fetched`,
-   * reused packet after packet); or why the queue cannot progress.
+   * Fetch one packet's chain from the head (into `ring.fetched`, reused packet after packet); or
+   * why the queue cannot progress. `rxBytes` < 0: the M2S chain, FIRST to LAST. Otherwise the S2M
+   * chain, whose descriptors carry no FIRST / LAST (aws-neuron-driver udma.h): the descriptors
+   * until their lengths cover `rxBytes` (packet-plan.ts rxStreamBytes), one descriptor when 0.
    */
-  private fetch(q: DmaQueue, ring: Ring): Descriptor[] | QueueStall {
+  private fetch(q: DmaQueue, ring: Ring, rxBytes: number): Descriptor[] | QueueStall {
     const bad = ring.misconfiguration();
     if (bad) throw new DescriptorFault(this.ref(q, ring.name, ring.head), bad);
     const descs = ring.fetched;
@@ -364,21 +367,17 @@ export class Device {
     // Slot and phase advance as the head does (Ring.slotOf / phaseOf), one descriptor at a time.
     let slot = ring.head;
     let phase = ring.phase;
+    let covered = 0;
     for (let k = 0; k < ring.posted; k++) {
       const d = page === undefined ? this.fetchSlot(q, ring, slot) : ring.slotDescriptor(n, slot, page, at);
       if (ringId(d) !== phase) {
         const reason = `ring_id ${ringId(d)} is not the ring's phase ${phase}: descriptor not consumed`;
         return { engine: q.engine, queue: q.queue, at: d.ref, reason };
       }
-      if (k === 0 && !isFirst(d))
-        throw new DescriptorFault(d.ref, "packet does not open with FIRST (len_ctrl bit 26)");
-      if (k > 0 && isFirst(d))
-        throw new DescriptorFault(
-          d.ref,
-          "FIRST (len_ctrl bit 26) inside a packet: the previous descriptor lacks LAST",
-        );
+      if (rxBytes < 0) checkFirst(d, k);
       descs[n++] = d;
-      if (isLast(d)) {
+      covered += rxBytes < 0 ? 0 : dataLength(d);
+      if (rxBytes < 0 ? isLast(d) : covered >= rxBytes) {
         // Packets of one leg have one length: the array keeps it, no resize per packet.
         if (descs.length !== n) descs.length = n;
         return descs;
@@ -386,7 +385,7 @@ export class Device {
       if (n > 2 * MAX_PACKET_DESCRIPTORS)
         throw new DescriptorFault(
           d.ref,
-          `packet runs past ${2 * MAX_PACKET_DESCRIPTORS} descriptors (the hardware maximum) without LAST`,
+          `packet runs past ${2 * MAX_PACKET_DESCRIPTORS} descriptors (the hardware maximum) ${rxBytes < 0 ? "without LAST" : `before its S2M descriptors cover ${rxBytes} bytes`}`,
         );
       if (++slot === ring.slots) {
         slot = 0;
@@ -397,7 +396,10 @@ export class Device {
       engine: q.engine,
       queue: q.queue,
       at: this.ref(q, ring.name, ring.head),
-      reason: `${ring.posted} ${ring.name} descriptor(s) posted, none with LAST: packet incomplete`,
+      reason:
+        rxBytes < 0
+          ? `${ring.posted} ${ring.name} descriptor(s) posted, none with LAST: packet incomplete`
+          : `${ring.posted} ${ring.name} descriptor(s) posted cover ${covered} of the packet's ${rxBytes} bytes: packet incomplete`,
     };
   }
 
@@ -547,6 +549,17 @@ export class Device {
     }
     return this.csrValues.get(addr) ?? 0;
   }
+}
+
+/** An M2S chain opens with FIRST and has none inside. @throws DescriptorFault */
+function checkFirst(d: Descriptor, k: number): void {
+  if (k === 0 && !isFirst(d))
+    throw new DescriptorFault(d.ref, "packet does not open with FIRST (len_ctrl bit 26)");
+  if (k > 0 && isFirst(d))
+    throw new DescriptorFault(
+      d.ref,
+      "FIRST (len_ctrl bit 26) inside a packet: the previous descriptor lacks LAST",
+    );
 }
 
 function checkBudget(budget: number): number {

@@ -160,6 +160,26 @@ function checkDtype(d: Descriptor, what: string, dt: number): Dtype {
   return dt as Dtype;
 }
 
+/** A TX chain the CCE reduces (a compute descriptor, or a source whose meta op is CCE); not a transpose. */
+function isComputeChain(tx: readonly Descriptor[]): boolean {
+  for (const d of tx) if (hasMeta(d) || metaOp(d.w1) === CCE_OP) return true;
+  return false;
+}
+
+/**
+ * How many bytes the S2M side of a packet receives, from its TX chain — what delimits the packet's
+ * RX descriptors, which carry no FIRST / LAST (aws-neuron-driver udma.h): the TX chain's data bytes
+ * for a copy, a transpose or a flush; 0 for a compute packet, whose result lands in one RX
+ * descriptor (spec/ring-packet.ts CCE_RX_GRAMMAR; MODEL: its byte count depends on the output
+ * dtype that descriptor carries).
+ */
+export function rxStreamBytes(tx: readonly Descriptor[]): number {
+  if (!tx.some(isTransposeTx) && isComputeChain(tx)) return 0;
+  let n = 0;
+  for (const d of tx) n += dataLength(d);
+  return n;
+}
+
 /** Plan a packet from its TX and RX chains. @throws DescriptorFault naming the offending descriptor. */
 export function planPacket(
   profile: ArchProfile,
@@ -173,7 +193,7 @@ export function planPacket(
       `embedded-semaphore write (S2M len_ctrl bit 31) on ${profile.codename}: the facility is MARIANA-only`,
     );
   const transpose = tx.some(isTransposeTx);
-  const compute = !transpose && tx.some((d) => hasMeta(d) || metaOp(d.w1) === CCE_OP);
+  const compute = !transpose && isComputeChain(tx);
   const flush = !transpose && !compute && isTransposeFlush(tx, rx);
   if (sems.length > 0 && (transpose || compute || flush)) {
     const what = transpose

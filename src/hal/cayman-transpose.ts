@@ -158,8 +158,18 @@ export function buildCaymanTransposePacket(req: CaymanTransposeRequest): DmaPack
   for (let i = 0; i < n; i++) {
     const from = req.from[i] as DmaBuffer;
     checkRange("len", from.len, 1, MAX_DESCRIPTOR_BYTES);
-    const lenCtrl = lenCtrlFields(lenField(from.len), phase, i === 0, i === n - 1);
-    UDMA_TX.encodeInto({ ...lenCtrl, meta_ctrl: meta, buf_ptr: from.addr }, tx, 16 * i);
+    const lenCtrl = lenCtrlFields(lenField(from.len), phase);
+    UDMA_TX.encodeInto(
+      {
+        ...lenCtrl,
+        "len_ctrl.first": i === 0,
+        "len_ctrl.last": i === n - 1,
+        meta_ctrl: meta,
+        buf_ptr: from.addr,
+      },
+      tx,
+      16 * i,
+    );
     const buf1_ptr = packTransposeAddress(hits[i] as SbufHit, elem, pbase);
     UDMA_RX.encodeInto({ ...lenCtrl, buf2_ptr_lo: v51, buf1_ptr }, rx, 16 * i);
   }
@@ -182,19 +192,23 @@ export function buildCaymanTransposeFlushPacket(
   ringPhase: number = INITIAL_RING_PHASE,
 ): DmaPacket {
   const dst = tpbBase(eng) + TRANSPOSE_FLUSH_OFFSET;
-  const lenCtrl = lenCtrlFields(TRANSPOSE_FLUSH_BYTES, ringPhase, true, true);
+  const lenCtrl = lenCtrlFields(TRANSPOSE_FLUSH_BYTES, ringPhase);
   return {
-    tx: UDMA_TX.encode({ ...lenCtrl, meta_ctrl: DEFAULT_COPY_META, buf_ptr: dst }),
+    tx: UDMA_TX.encode({
+      ...lenCtrl,
+      "len_ctrl.first": true,
+      "len_ctrl.last": true,
+      meta_ctrl: DEFAULT_COPY_META,
+      buf_ptr: dst,
+    }),
     rx: UDMA_RX.encode({ ...lenCtrl, buf2_ptr_lo: 0, buf1_ptr: dst }),
   };
 }
 
-/** The len_ctrl fields of a one-packet chain, by the layouts' flat names. */
-function lenCtrlFields(length: number, ringId: number, first: boolean, last: boolean) {
-  return {
-    "len_ctrl.length": length,
-    "len_ctrl.ring_id": ringId,
-    "len_ctrl.first": first,
-    "len_ctrl.last": last,
-  } as const;
+/**
+ * The len_ctrl fields both sides share, by the layouts' flat names; FIRST / LAST go on the M2S side
+ * only (the S2M view has none: aws-neuron-driver udma.h).
+ */
+function lenCtrlFields(length: number, ringId: number) {
+  return { "len_ctrl.length": length, "len_ctrl.ring_id": ringId } as const;
 }

@@ -1,8 +1,8 @@
 /**
  * A descriptor before it has a ring slot: its layout and fields, plus the chain position flags the
  * ring writer stamps with the ring phase (spec/packet-model.ts). One function maps the position
- * onto the bytes, for both descriptor families: the UDMA views (len_ctrl ring_id / first / last /
- * dmb) and the compute descriptors (meta_idx bits 1:0 phase, 2 FIRST, 3 LAST, 6 DMB).
+ * onto the bytes, for both descriptor families: the UDMA views (len_ctrl ring_id, and on M2S first /
+ * last / dmb) and the compute descriptors (meta_idx bits 1:0 phase, 2 FIRST, 3 LAST, 6 DMB).
  */
 import type { Layout } from "../bits/index.js";
 import { META_IDX_DMB, META_IDX_FIRST, META_IDX_LAST, META_IDX_RING_ID_MASK } from "../spec/packet-model.js";
@@ -27,7 +27,12 @@ export interface Packet {
   readonly rx: readonly DescriptorSpec[];
 }
 
-/** Mark the first and last descriptor of a chain (FIRST / LAST) and DMB on the first when asked. */
+/**
+ * Mark the first and last descriptor of a TX chain (FIRST / LAST) and DMB on the first when asked.
+ * An RX (S2M) chain carries none of them: the driver gives S2M descriptors no FIRST / LAST
+ * (aws-neuron-driver udma.h, udma_m2m_build_rx_descriptor); the engine ends the S2M side of a
+ * packet where the stream's bytes end.
+ */
 export function chain(
   ring: RingSide,
   items: readonly Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">[],
@@ -35,9 +40,10 @@ export function chain(
 ): DescriptorSpec[] {
   // Built field by field, not by spreading `d`: the items come in several shapes, and a spread
   // over mixed shapes takes V8's slow generic path (≈ 2 µs a descriptor, measured).
+  const tx = ring === "tx";
   return items.map((d, i) => {
-    const first = i === 0;
-    const last = i === items.length - 1;
+    const first = tx && i === 0;
+    const last = tx && i === items.length - 1;
     const { layout, fields, metaLayout } = d;
     return metaLayout === undefined
       ? { ring, layout, fields, first, last, dmb: dmb && first }
@@ -57,6 +63,11 @@ function word0Bit(layout: Layout, path: string): number {
   return l.bit;
 }
 
+/** The mask of a one-bit position leaf in word 0, or 0 when the layout has none (udma-rx: no FIRST / LAST / DMB). */
+function word0Mask(layout: Layout, path: string): number {
+  return layout.leaves.some((l) => l.path === path) ? 1 << word0Bit(layout, path) : 0;
+}
+
 /**
  * Compile, once per layout, where the position goes: the UDMA views (len_ctrl in W0) carry ring_id,
  * first, last and dmb; the compute descriptors carry meta_idx (phase 1:0, FIRST 2, LAST 3, DMB 6).
@@ -66,9 +77,9 @@ function positionWord(layout: Layout): PositionWord {
   if (fn !== undefined) return fn;
   if (layout.leaves.some((l) => l.path === "len_ctrl.ring_id")) {
     const ring = word0Bit(layout, "len_ctrl.ring_id");
-    const first = 1 << word0Bit(layout, "len_ctrl.first");
-    const last = 1 << word0Bit(layout, "len_ctrl.last");
-    const dmb = 1 << word0Bit(layout, "len_ctrl.dmb");
+    const first = word0Mask(layout, "len_ctrl.first");
+    const last = word0Mask(layout, "len_ctrl.last");
+    const dmb = word0Mask(layout, "len_ctrl.dmb");
     fn = (d, phase) =>
       ((phase & 3) << ring) | (d.first ? first : 0) | (d.last ? last : 0) | (d.dmb ? dmb : 0);
   } else {

@@ -6,7 +6,11 @@
  * MODEL (docs/FIDELITY.md "ring model"): the seeds give each 16-byte descriptor's bits but not how a
  * compute descriptor sits beside its data descriptor; we take the public UDMA model (GROUND_TRUTH):
  * a copy is a TX (M2S) descriptor chain for the source stream plus an RX (S2M) chain for the
- * destination, on one queue, each chain opened by FIRST and closed by LAST in len_ctrl.
+ * destination, on one queue. The TX chain is opened by FIRST and closed by LAST in len_ctrl; the
+ * RX chain carries neither (public driver: udma.h defines FIRST / LAST for M2S only and
+ * udma_m2m_build_rx_descriptor writes length, ring id and INT_EN alone): the engine takes RX
+ * descriptors from the head until they cover the bytes the TX chain streams (a copy, a transpose,
+ * a flush), or the one RX descriptor of a compute packet (engine/packet-plan.ts rxStreamBytes).
  *
  * Plain copy (add_dma_packet):
  *   TX: udma-tx × k   (buf_ptr = source, length ≤ 65536 — 65536 written as 0 —, meta_ctrl
@@ -27,8 +31,8 @@
  *                                               `last` (meta bit 7) set on the final source only
  *     [gradient-desc]                           GCE only (see below)
  *     [replication-desc × (num_dests − 1)]       combo path, arch > 2: one per extra destination
- *   Every descriptor of the chain has len_ctrl.ring_id = the ring phase, FIRST on the first, LAST on
- *   the last. Compute descriptors (has_meta = 1, W0 bit 23: seed-init, min-max, fma, replication,
+ *   Every descriptor of the TX chain has len_ctrl.ring_id = the ring phase, FIRST on the first, LAST
+ *   on the last. Compute descriptors (has_meta = 1, W0 bit 23: seed-init, min-max, fma, replication,
  *   gradient) carry the ring phase in meta_idx bits 1:0, FIRST / LAST in bits 2 / 3 and DMB in bit 6
  *   — the same bits as the udma len_ctrl view (META_IDX_* below); their W0 bits 22:0 (wb) are 0.
  *   So W0 bit 23 alone tells a compute descriptor (1) from a data descriptor (0); a compute

@@ -37,7 +37,8 @@ describe("sdmakit build", () => {
       /^tx\[0\] 4000000500600a020010000000000000 udma-tx .*meta_ctrl=0x020a6000 \(add-meta: out_dt=bf16 accum_dt=fp32\)$/,
     );
     expect(lines[2]).toMatch(/^tx\[2\] 4000000980600a02.*\(add-meta: last out_dt=bf16 accum_dt=fp32\)$/);
-    expect(lines[3]).toMatch(/^rx\[0\] 4000800d/);
+    // S2M: has_meta and ring id 1, no FIRST / LAST (aws-neuron-driver udma.h gives S2M none).
+    expect(lines[3]).toMatch(/^rx\[0\] 40008001/);
   });
   it("--json gives {descriptors: [{ring, hex, layout, fields}]}", () => {
     const { code, out } = run(ADD3, "--json");
@@ -139,7 +140,7 @@ describe("sdmakit build", () => {
         .trim()
         .split("\n")
         .map((l) => l.split(" ")[1]!.slice(0, 8)),
-    ).toEqual(["0000000d", "0000000d"]);
+    ).toEqual(["0000000d", "00000001"]); // TX FIRST | LAST | ring 1; RX ring 1 only (no S2M FIRST / LAST)
   });
   it("bad input throws typed errors (exit 2)", () => {
     expect(() => run("{")).toThrow(UsageError);

@@ -54,8 +54,9 @@ describe("seed 000 §9.1: three-source ADD, bf16 in, fp32 accumulate, bf16 out",
       [0x01000040, 0x020a6000, 0x2000, 0],
       [0x09000040, 0x020a6080, 0x3000, 0],
     ]);
-    // RX: has_meta (bit 23), FIRST|LAST, S2M meta = add-meta(out bf16, accum fp32).
-    expect(rx(w).map((d) => words(d.bytes))).toEqual([[0x0d800040, 0x020a6000, 0x100000, 0]]);
+    // RX: has_meta (bit 23), ring id 1, no FIRST / LAST (S2M has none: aws-neuron-driver udma.h);
+    // S2M meta = add-meta(out bf16, accum fp32).
+    expect(rx(w).map((d) => words(d.bytes))).toEqual([[0x01800040, 0x020a6000, 0x100000, 0]]);
     // add_meta_ctrl(in=6, accum=10, last) = 0x2000000 | 6 << 12 | 10 << 16 | 1 << 7.
     expect(words(tx(w)[2]!.bytes)[1]).toBe(0x2000000 | (6 << 12) | (10 << 16) | (1 << 7));
   });

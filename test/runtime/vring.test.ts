@@ -114,8 +114,9 @@ describe("plain copy (add_dma_packet)", () => {
       [0x09000001, 0x05080003, 0x11000, 0], // LAST, write barrier on the last
     ]);
     expect(r).toEqual([
-      [0x05000000, 0, 0x20_0000, 0],
-      [0x09000001, 0, 0x21_0000, 0],
+      // S2M: length and ring id only, no FIRST / LAST (aws-neuron-driver udma_m2m_build_rx_descriptor).
+      [0x01000000, 0, 0x20_0000, 0],
+      [0x01000001, 0, 0x21_0000, 0],
     ]);
   });
   it("refuses 0 bytes and more than 64 descriptors' worth", () => {

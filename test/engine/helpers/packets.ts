@@ -186,7 +186,7 @@ export class QueueWriter {
     this.dev.memory.writeU32(queueRegAddress(this.dev.profile, this.engine, ring, this.queue, reg), v);
   }
 
-  /** Write a chain, stamping ring_id, FIRST and LAST; returns the slots used. */
+  /** Write a chain, stamping ring_id (and on TX FIRST and LAST); returns the slots used. */
   private writeChain(
     ring: "tx" | "rx",
     chain: readonly Desc[],
@@ -200,8 +200,9 @@ export class QueueWriter {
       const v = new DataView(b.buffer);
       let w0 = v.getUint32(0, true) & ~((3 << 24) | LEN_CTRL_FIRST | LEN_CTRL_LAST);
       w0 |= phase << 24;
-      if (i === 0) w0 |= LEN_CTRL_FIRST;
-      if (i === chain.length - 1) w0 |= LEN_CTRL_LAST;
+      // FIRST / LAST on the M2S chain only: S2M descriptors have none (aws-neuron-driver udma.h).
+      if (ring === "tx" && i === 0) w0 |= LEN_CTRL_FIRST;
+      if (ring === "tx" && i === chain.length - 1) w0 |= LEN_CTRL_LAST;
       v.setUint32(0, w0 >>> 0, true);
       mutate?.(i, b);
       this.dev.memory.write((ring === "tx" ? this.txBase : this.rxBase) + BigInt(head * 16), b);
