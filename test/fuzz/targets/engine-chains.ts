@@ -8,7 +8,9 @@
  *   write, no semaphore change, and the watched windows are byte-for-byte as before;
  * - no write outside destinations: each write of a packet that ran lies inside a window its own
  *   descriptor bytes declare (an RX buffer, a TX descriptor's W2..W3 pointer for a replica or GCE
- *   header, a semaphore window for an embedded-semaphore write, a transpose target);
+ *   header, a semaphore window for an embedded-semaphore write, a transpose target) — every write
+ *   call and in-place view (poke) as recorded, and every watched byte that changed, whatever path
+ *   changed it — the page fast path too (test/fuzz/mutation.test.ts shows each path is seen);
  * - no exception other than sdmakit's own, and no run past the watchdog.
  */
 
@@ -160,12 +162,13 @@ function instrument(dev: Device): Recorder {
   const mem = dev.memory;
   const write = mem.write.bind(mem);
   const poke = mem.poke.bind(mem);
+
   mem.write = (addr, data, what) => {
     rec.writes.push([addr, data.length]);
     write(addr, data, what);
   };
-  mem.poke = (addr, len, what) => {
-    const view = poke(addr, len, what);
+  mem.poke = (addr, len, what, overwrite) => {
+    const view = poke(addr, len, what, overwrite);
     if (view) rec.views.push({ addr, view, before: view.slice() });
     return view;
   };
@@ -215,6 +218,25 @@ function declared(dev: Device, tx: readonly Uint8Array[], rx: readonly Uint8Arra
     // A packet the engine cannot plan faults: it may write nothing at all.
   }
   return out;
+}
+
+/** The first byte of a watched window that changed outside `allowed`, as a one-byte window. */
+function changedOutside(
+  base: bigint,
+  before: Uint8Array | undefined,
+  after: Uint8Array | undefined,
+  allowed: readonly Window[],
+): Window | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  // Numbers: every watched address is below 2^53, and a window's bytes are many.
+  const b = Number(base);
+  const spans = allowed.map(([a, n]) => [Number(a), Number(a) + n] as const);
+  for (let i = 0; i < before.length; i++) {
+    if (before[i] === after[i]) continue;
+    const at = b + i;
+    if (!spans.some(([lo, hi]) => at >= lo && at < hi)) return [base + BigInt(i), 1];
+  }
+  return undefined;
 }
 
 const inside = (addr: bigint, n: number, windows: readonly Window[]) =>
@@ -279,7 +301,11 @@ function fuzzChains(seed: number, cases: number) {
                 ...rec.writes,
                 ...rec.views.map((v): [bigint, number] => [v.addr, v.view.length]),
               ];
-              const outside = written.find(([a, n]) => !inside(a, n, allowed));
+              const after = snapshot(dev, windows);
+              const changed = windows
+                .map(([a], i) => changedOutside(a, before.mem[i], after.mem[i], allowed))
+                .find((x) => x !== undefined);
+              const outside = written.find(([a, n]) => !inside(a, n, allowed)) ?? changed;
               if (outside)
                 found.fail(
                   `write of ${outside[1]} bytes at 0x${outside[0].toString(16)} outside the packet's destinations; ${what()}`,

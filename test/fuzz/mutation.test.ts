@@ -1,0 +1,71 @@
+/**
+ * The engine-chain fuzz target sees every path the engine writes memory by (issue 27 item 5): each
+ * write path of DeviceMemory in turn gets a one-byte overrun — the byte just past the span it was
+ * asked for is changed — and the target, run on its usual seed, must report a write outside the
+ * packet's destinations. A path the chains never take would pass unseen: it fails here instead.
+ * The engine's data paths are these three (`fill` is the host's); its fourth, `writeU32` of an
+ * embedded semaphore, is not covered yet: the target allows an embedded-semaphore packet the whole
+ * semaphore window, so an overrun into the next semaphore is inside what it allows.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { DeviceMemory, pageOffset } from "../../src/engine/index.js";
+import { engineChains } from "./targets/engine-chains.js";
+
+type Method = (...args: unknown[]) => unknown;
+const proto = DeviceMemory.prototype as unknown as Record<string, Method>;
+const PATHS = ["write", "poke", "pageToOverwrite"] as const;
+const original: Record<string, Method> = Object.fromEntries(
+  [...PATHS, "read"].map((k) => [k, proto[k] as Method]),
+);
+
+/** Change the byte at `addr` (when it is mapped memory): the overrun, made with the unwrapped methods. */
+function corrupt(mem: DeviceMemory, addr: bigint): void {
+  try {
+    const b = (Reflect.apply(original.read as Method, mem, [addr, 1]) as Uint8Array)[0] as number;
+    Reflect.apply(original.write as Method, mem, [addr, Uint8Array.of(b ^ 0xff)]);
+  } catch {
+    // Past the end of a region: no byte there to overrun into.
+  }
+}
+
+/** Wrap method `name` so that `after` sees each call's arguments and result. */
+function wrap(name: string, after: (mem: DeviceMemory, args: unknown[], result: unknown) => void): void {
+  proto[name] = function (this: DeviceMemory, ...args: unknown[]) {
+    const result = Reflect.apply(original[name] as Method, this, args);
+    after(this, args, result);
+    return result;
+  };
+}
+
+/** Each write path, wrapped to overrun its span by one byte. */
+const MUTANTS: Record<(typeof PATHS)[number], () => void> = {
+  write: () =>
+    wrap("write", (m, [addr, data]) => corrupt(m, (addr as bigint) + BigInt((data as Uint8Array).length))),
+  poke: () =>
+    wrap("poke", (m, [addr, len], view) => {
+      if (view !== undefined) corrupt(m, (addr as bigint) + BigInt(len as number));
+    }),
+  pageToOverwrite: () =>
+    wrap("pageToOverwrite", (_, [a, len], page) => {
+      const at = pageOffset(a as number) + (len as number);
+      if (page instanceof Uint8Array && at < page.length) page[at] = (page[at] as number) ^ 0xff;
+    }),
+};
+
+/** Cases per mutant: the first two archs' chains of the fuzz suite's own seed (test/fuzz/fuzz.test.ts runs 600 clean). */
+const CASES = 400;
+
+afterEach(() => {
+  for (const k of Object.keys(MUTANTS)) proto[k] = original[k] as Method;
+});
+
+describe("the engine-chain fuzz target catches a one-byte overrun on every write path", () => {
+  for (const [path, mutate] of Object.entries(MUTANTS)) {
+    it(path, async () => {
+      mutate();
+      const r = await engineChains.run(16, CASES);
+      expect(r.failures.length, `${path}: ${JSON.stringify(r.stats)}`).toBeGreaterThan(0);
+      expect(r.failures.join("\n")).toMatch(/outside the packet's destinations|faulting packet wrote/);
+    });
+  }
+});
