@@ -31,7 +31,7 @@ import { DmaQueue, type Ring } from "./dma-queue.js";
 import type { EngineEvent } from "./events.js";
 import { Executor } from "./execute.js";
 import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./faults.js";
-import { DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
+import { checkMemoryBudget, DeviceMemory, MemoryBudgetError, MemoryFault, pageOffset } from "./memory.js";
 import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
 import { rxStreamBytes } from "./packet-plan.js";
 import { PlanCache } from "./plan-cache.js";
@@ -67,6 +67,12 @@ export interface DeviceOptions {
    * the garbage collector time in every packet of a long run.
    */
   readonly keepEvents?: boolean;
+  /**
+   * The most bytes of host memory the device's memory pages may take (default Infinity): a write,
+   * by the host or by a packet, that needs a page past it throws a MemoryBudgetError before
+   * allocating — from `run()` / `step()`, not as a queue's fault (DeviceMemoryOptions.budgetBytes).
+   */
+  readonly memoryBudget?: number;
 }
 
 /**
@@ -105,7 +111,7 @@ export interface RunReport {
 
 export class Device {
   readonly profile: ArchProfile;
-  readonly memory = new DeviceMemory();
+  readonly memory: DeviceMemory;
   readonly regs: RegisterFile;
   readonly costModel: CostModel;
   readonly overflow: OverflowPolicy;
@@ -142,6 +148,8 @@ export class Device {
    */
   constructor(arch: ArchProfile | string | number, options: DeviceOptions = {}) {
     this.profile = typeof arch === "object" ? arch : archProfile(arch);
+    const budgetBytes = checkMemoryBudget("Device", "memoryBudget", options.memoryBudget ?? Infinity);
+    this.memory = new DeviceMemory({ budgetBytes });
     this.regs = options.regs ?? new RegisterFile({ logLimit: options.registerLog ?? 0 });
     this.costModel = options.costModel ?? new ProfileCostModel(this.profile);
     this.overflow = options.overflow ?? "nan";
@@ -321,7 +329,7 @@ export class Device {
       if (this.keepEvents) this.events.push(event);
       return event;
     } catch (e) {
-      if (!(e instanceof SdmakitError)) throw e;
+      if (!(e instanceof SdmakitError) || e instanceof MemoryBudgetError) throw e;
       const fault =
         e instanceof DescriptorFault ? e : new DescriptorFault(this.ref(q, "tx", q.tx.head), e.message);
       q.fault = fault;

@@ -27,7 +27,9 @@ export {
 export { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
 export {
   DeviceMemory,
+  type DeviceMemoryOptions,
   hexAddr,
+  MemoryBudgetError,
   MemoryFault,
   PAGE_BYTES,
   pageOffset,

@@ -6,7 +6,7 @@
  * reason — never a silent drop or a wrap. Pages live in WebAssembly arenas (page-arenas.ts) so the
  * numerics kernels read and write them in place.
  */
-import { DeviceFault } from "../bits/errors.js";
+import { DeviceFault, FieldError, UsageError } from "../bits/errors.js";
 import { LazyClear } from "./lazy-clear.js";
 import { type KernelScratch, PageArenas } from "./page-arenas.js";
 
@@ -22,6 +22,44 @@ export class MemoryFault extends DeviceFault {
   ) {
     super(reason);
   }
+}
+
+/**
+ * A page this memory would allocate past its budget ({@link DeviceMemoryOptions.budgetBytes}):
+ * refused before the page is allocated. Not a device fault — the host running the model has no room —
+ * so the engine does not turn it into a queue's fault: it ends the step or run it happens in.
+ */
+export class MemoryBudgetError extends UsageError {
+  override name = "MemoryBudgetError";
+  constructor(
+    /** The write or fill's address that needed a new page. */
+    readonly addr: bigint,
+    readonly budgetBytes: number,
+    /** Page bytes allocated when it was refused (the new page would add {@link PAGE_BYTES}). */
+    readonly allocatedBytes: number,
+  ) {
+    super(
+      `device memory at ${hexAddr(addr)} needs a new ${PAGE_BYTES}-byte page past the memory budget: ` +
+        `${allocatedBytes} bytes allocated, ${budgetBytes} allowed (Device memoryBudget); ` +
+        "give a larger budget or a smaller run",
+    );
+  }
+}
+
+export interface DeviceMemoryOptions {
+  /**
+   * The most bytes of pages this memory may allocate in host memory (default Infinity): a write
+   * that needs a page past it throws a {@link MemoryBudgetError} before allocating. A whole page
+   * only filled takes none; the arenas' kernel scratch is not counted.
+   */
+  readonly budgetBytes?: number;
+}
+
+/** A page budget: a non-negative safe integer of bytes, or Infinity. @throws FieldError otherwise. */
+export function checkMemoryBudget(context: string, field: string, bytes: unknown): number {
+  if (bytes === Number.POSITIVE_INFINITY || (Number.isSafeInteger(bytes) && (bytes as number) >= 0))
+    return bytes as number;
+  throw new FieldError(context, field, bytes, `0..${Number.MAX_SAFE_INTEGER} bytes or Infinity`);
 }
 
 export type RegionKind = "hbm" | "sbuf" | "psum" | "mmio" | "host";
@@ -83,6 +121,16 @@ export class DeviceMemory {
   private readonly filled = new Map<number, number>();
   /** Allocated pages whose stale bytes are set only when an access reaches them (lazy-clear.ts). */
   private readonly lazy = new LazyClear();
+  /** The most page bytes this memory may allocate (DeviceMemoryOptions.budgetBytes). */
+  readonly budgetBytes: number;
+
+  /**
+   * @throws FieldError for a budget that is not a non-negative safe integer or Infinity.
+   * @example new DeviceMemory({ budgetBytes: 64 * PAGE_BYTES });
+   */
+  constructor(options: DeviceMemoryOptions = {}) {
+    this.budgetBytes = checkMemoryBudget("DeviceMemory", "budgetBytes", options.budgetBytes ?? Infinity);
+  }
 
   /**
    * Map a region. @throws DeviceFault when it overlaps a region already mapped or is empty.
@@ -369,6 +417,8 @@ export class DeviceMemory {
    * `overwritten`: the caller writes all of it at once (nothing to set).
    */
   private allocate(pageNo: number, overwritten = false): Uint8Array {
+    if (this.allocatedBytes + PAGE_BYTES > this.budgetBytes)
+      throw new MemoryBudgetError(BigInt(pageNo) << PAGE_SHIFT, this.budgetBytes, this.allocatedBytes);
     const byte = this.filled.size > 0 ? this.filled.get(pageNo) : undefined;
     if (byte !== undefined) this.filled.delete(pageNo);
     const { view, dirty } = this.arenas.page(PAGE_BYTES);
