@@ -16,6 +16,7 @@ import {
   INITIAL_RING_PHASE,
   RING_ALIGN_BYTES,
   RING_MAX_SLOTS,
+  RING_MIN_SLOTS,
   RING_RESERVED_SLOTS,
   RING_SLOTS_MULTIPLE,
 } from "../spec/packet-model.js";
@@ -35,7 +36,7 @@ export interface VringOptions extends QueueId {
   /** Byte address of the TX ring: 256-byte aligned, inside mapped memory. */
   readonly txBase: bigint;
   readonly rxBase: bigint;
-  /** Descriptor slots per ring (both rings): a multiple of 16, 16 .. 2^24 − 16. */
+  /** Descriptor slots per ring (both rings): a multiple of 16, 32 .. 2^24 − 16. */
   readonly slots: number;
   /** vring->stochastic_rounding_en (seed 000 §3.4): CCE packets open with a seed-init descriptor. */
   readonly stochasticRounding?: boolean;
@@ -75,7 +76,7 @@ export class DescriptorRing {
   /** The base as a Number for memory's fast path (inexact past 2^53, where no region's fast path is). */
   private readonly baseNumber: number;
 
-  /** Slots the host may fill now: al_udma_available_get, one slot always kept empty. */
+  /** Slots the host may fill now: the driver's udma_available_get, 16 slots always kept empty. */
   available(): number {
     const head = this.registers.read32(this.headAddr, VRING_ACCESSOR) % this.slots;
     return (((head - (this.tail + RING_RESERVED_SLOTS)) % this.slots) + this.slots) % this.slots;
@@ -196,7 +197,7 @@ export class Vring {
     checkQueueId(o.profile, o);
     if (
       !Number.isInteger(o.slots) ||
-      o.slots < RING_SLOTS_MULTIPLE ||
+      o.slots < RING_MIN_SLOTS ||
       o.slots > RING_MAX_SLOTS ||
       o.slots % RING_SLOTS_MULTIPLE !== 0
     ) {
@@ -204,7 +205,7 @@ export class Vring {
         "vring",
         "slots",
         o.slots,
-        `a multiple of ${RING_SLOTS_MULTIPLE} in ${RING_SLOTS_MULTIPLE}..${RING_MAX_SLOTS}`,
+        `a multiple of ${RING_SLOTS_MULTIPLE} in ${RING_MIN_SLOTS}..${RING_MAX_SLOTS} (udma_q_init)`,
       );
     }
     const ringBytes = BigInt(o.slots * DESCRIPTOR_BYTES);

@@ -97,10 +97,15 @@ export const MAX_DESCRIPTOR_BYTES = 65536;
 export const INITIAL_RING_PHASE = 1;
 /** Bytes per descriptor slot. */
 export const DESCRIPTOR_BYTES = 16;
-/** Rings are 256-byte aligned and a multiple of 16 descriptors. */
+/**
+ * Rings are 256-byte aligned and a multiple of 16 descriptors, so a ring's end is aligned too
+ * (aws-neuron-driver udma.h UDMA_QUEUE_ADDR_BYTE_ALIGNMENT; udma_m2m_init_queue).
+ */
 export const RING_ALIGN_BYTES = 256;
 export const RING_SLOTS_MULTIPLE = 16;
-/** At most 2^24 − 16 descriptors per ring (GROUND_TRUTH). */
+/** At least 32 descriptors per ring (aws-neuron-driver udma.h UDMA_MIN_Q_SIZE; udma_q_init refuses fewer). */
+export const RING_MIN_SLOTS = 32;
+/** At most 2^24 − 16 descriptors per ring (GROUND_TRUTH; udma.h UDMA_MAX_Q_SIZE). */
 export const RING_MAX_SLOTS = 2 ** 24 - 16;
 
 /** meta_idx (W0 bits 31:24 of a compute descriptor): ring phase 1:0, FIRST 2, LAST 3, DMB 6. */
@@ -117,10 +122,12 @@ export const META_IDX_DMB = 1 << 6;
  *   drtp_inc           the doorbell: the count of descriptors just written (RX queue first, then TX);
  *   drhp               the head: the slot index (0 .. slots − 1) of the next descriptor the engine
  *                      will fetch; the engine writes it as it consumes, the host reads it.
- * The host keeps one slot empty (al_udma_available_get: (head − (tail + 1)) mod slots), so a ring
- * of n slots holds at most n − 1 outstanding descriptors, and refuses a packet that does not fit.
+ * The host keeps 16 slots empty, as the public driver's udma_available_get does ((head − (tail +
+ * UDMA_MAX_NUM_CDESC_PER_CACHE_LINE)) mod slots, UDMA_MAX_NUM_CDESC_PER_CACHE_LINE = 16; libnrt's
+ * al_udma_available_get is not public), so a ring of n slots holds at most n − 16 outstanding
+ * descriptors — a 32-slot ring 16 copies — and refuses a packet that does not fit.
  */
-export const RING_RESERVED_SLOTS = 1;
+export const RING_RESERVED_SLOTS = 16;
 
 /** Plain copy / CCE packets: at most 64 descriptors per packet (+1 meta; GROUND_TRUTH). */
 export const MAX_PACKET_DESCRIPTORS = 64;

@@ -18,7 +18,8 @@ import {
 import { Dtype, KbinDmaDescOp, queueRegisterAddress } from "../../src/spec/index.js";
 import { makeVring, RING_REGION } from "./fixtures.js";
 
-const SLOTS = 16;
+/** The smallest ring the driver allows (udma.h UDMA_MIN_Q_SIZE): 12 packets wrap it. */
+const SLOTS = 32;
 
 /** Requests of one shape, packet p at its own addresses. */
 function requests(op: number, sources: number, dests: number, useConst: boolean): CceRequest[] {
@@ -40,7 +41,7 @@ function requests(op: number, sources: number, dests: number, useConst: boolean)
   }));
 }
 
-/** Post every request on a fresh 16-slot vring, the engine's head kept just behind the tail. */
+/** Post every request on a fresh 32-slot vring, the engine's head kept just behind the tail. */
 function postAll(
   rs: readonly CceRequest[],
   post: (v: ReturnType<typeof makeVring>["vring"], r: CceRequest) => ReturnType<typeof addDmaPacketCce>,

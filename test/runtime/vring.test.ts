@@ -50,6 +50,8 @@ describe("vring creation", () => {
   it.each([
     [{ txBase: RING_REGION.base + 0x80n }, /txBase/],
     [{ slots: 24 }, /slots/],
+    // udma_q_init refuses rings below UDMA_MIN_Q_SIZE (32) descriptors.
+    [{ slots: 16 }, /vring\(slots\): 16 is out of range a multiple of 16 in 32\.\./],
     [{ slots: 0 }, /slots/],
     [{ slots: 2 ** 24 }, /slots/],
     [{ rxBase: RING_REGION.base }, /rxBase/],
@@ -67,7 +69,7 @@ describe("vring creation", () => {
       queue: 0,
       txBase: RING_REGION.base,
       rxBase: RING_REGION.base + 0x8_0000n,
-      slots: 16,
+      slots: 32,
     };
     const e = (() => {
       try {
@@ -91,7 +93,7 @@ describe("vring creation", () => {
           queue: 0,
           txBase: 0n,
           rxBase: 0x1000n,
-          slots: 16,
+          slots: 32,
         }),
     ).toThrow(DeviceFault);
   });
@@ -127,39 +129,42 @@ describe("plain copy (add_dma_packet)", () => {
 });
 
 describe("ring phase and refusal", () => {
-  it("phase starts at 1 and advances at every wrap; slots hold n − 1", () => {
-    const { vring } = makeVring({ slots: 16 });
+  it("phase starts at 1; a 32-slot ring takes 16 copies, 16 slots always free (udma_available_get)", () => {
+    const { vring } = makeVring({ slots: 32 });
     const phases: number[] = [];
-    // Without an engine the head stays 0: 15 single-descriptor copies fit, the 16th is refused.
-    for (let i = 0; i < 15; i++)
+    // Without an engine the head stays 0: 16 single-descriptor copies fit, the 17th is refused.
+    for (let i = 0; i < 16; i++)
       phases.push(
         ...addDmaPacket(vring, copy(4))
           .filter((d) => d.ring === "tx")
           .map((d) => d.phase),
       );
-    expect(phases).toEqual(Array(15).fill(1));
+    expect(phases).toEqual(Array(16).fill(1));
+    expect(vring.tx.available()).toBe(0);
     expect(() => addDmaPacket(vring, copy(4))).toThrow(RingFullError);
   });
   it("wraps when the engine advances the head (drhp), and stamps the new phase", () => {
-    const { vring, registers, memory } = makeVring({ slots: 16 });
+    const { vring, registers, memory } = makeVring({ slots: 32 });
     const head = (n: number) => {
       registers.write32(qreg(vring.queue, "tx", "drhp"), n, "engine");
       registers.write32(qreg(vring.queue, "rx", "drhp"), n, "engine");
     };
+    for (let i = 0; i < 16; i++) addDmaPacket(vring, copy(4));
+    head(16);
     for (let i = 0; i < 14; i++) addDmaPacket(vring, copy(4));
-    head(14);
-    const w = addDmaPacket(vring, copy(3 * 65536)); // slots 14, 15, then 0 on the next pass
+    head(30);
+    const w = addDmaPacket(vring, copy(3 * 65536)); // slots 30, 31, then 0 on the next pass
     expect(w.filter((d) => d.ring === "tx").map((d) => [d.slot, d.phase])).toEqual([
-      [14, 1],
-      [15, 1],
+      [30, 1],
+      [31, 1],
       [0, 2],
     ]);
     expect((memory.readU32(RING_REGION.base) >>> 24) & 3).toBe(2);
   });
   it("a refused packet writes nothing and rings no doorbell", () => {
-    const { vring, registers, memory } = makeVring({ slots: 16 });
-    for (let i = 0; i < 14; i++) addDmaPacket(vring, copy(4));
-    const before = memory.read(RING_REGION.base, 16 * 16);
+    const { vring, registers, memory } = makeVring({ slots: 32 });
+    for (let i = 0; i < 15; i++) addDmaPacket(vring, copy(4));
+    const before = memory.read(RING_REGION.base, 32 * 16);
     const mark = registers.log.length;
     const e = (() => {
       try {
@@ -170,7 +175,7 @@ describe("ring phase and refusal", () => {
     })();
     expect(e).toBeInstanceOf(RingFullError);
     expect([e?.ring, e?.needed, e?.available]).toEqual(["tx", 2, 1]);
-    expect(memory.read(RING_REGION.base, 16 * 16)).toEqual(before);
+    expect(memory.read(RING_REGION.base, 32 * 16)).toEqual(before);
     expect(registers.writesSince(mark)).toEqual([]);
   });
 });
@@ -198,7 +203,7 @@ describe("doorbell", () => {
       queue: 0,
       txBase: 0n,
       rxBase: 0x1000n,
-      slots: 16,
+      slots: 32,
       doorbell: { ring: (rx, tx) => rings.push([rx, tx]) },
     });
     addDmaPacket(vring, copy(8));
