@@ -8,7 +8,7 @@
  */
 import { dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { countGuardErrors, type OutputCheck } from "./check/compare.js";
-import { exactApplies, generateInputs } from "./check/inputs.js";
+import { generateInputs } from "./check/inputs.js";
 import { runReference } from "./check/reference.js";
 import { CHECK_TILE, checkOutputs } from "./check/verify.js";
 import { OUTPUT_FILL } from "./device/buffer-layout.js";

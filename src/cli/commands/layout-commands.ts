@@ -6,7 +6,7 @@
 import { layoutOf } from "../../api.js";
 import type { Layout } from "../../bits/index.js";
 import { DecodeError, fromHex, hex32, parseJsonText, toHex, UsageError, wordsOf } from "../../bits/index.js";
-import { LAYOUTS, layoutByName } from "../../spec/index.js";
+import { LAYOUTS } from "../../spec/index.js";
 import { commandHelp, JSON_ONLY, parseArgs, rejectExtraPositionals, toJson } from "../args.js";
 import type { Command } from "../command.js";
 import { bitExactJson, f32Text } from "../f32-fields.js";
