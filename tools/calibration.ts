@@ -15,6 +15,7 @@ import {
   type StreamOptions,
 } from "../src/collectives/index.js";
 import { type ArchName, archProfile } from "../src/hal/arch-profile.js";
+import { GUIDE_PAIRS } from "../test/data/guide-files.js";
 
 export interface GuideRow {
   readonly size: number;
@@ -141,18 +142,7 @@ export const MAPPINGS: Readonly<Record<string, Mapping>> = {
     nodes: 1,
     collective: "permute",
     dtype: "uint8",
-    exchange: {
-      pairs: [
-        [0, 1],
-        [1, 0],
-        [2, 3],
-        [3, 2],
-        [4, 4],
-        [5, 5],
-        [6, 6],
-        [7, 7],
-      ],
-    },
+    exchange: { pairs: GUIDE_PAIRS },
     note: "the guide's pairs: two swaps, four self-copies",
   },
   "sdk26-allgv-r4-fp16-2k": {

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/index.js";
+import { GUIDE_FILES } from "../data/guide-files.js";
 
 const GUIDE = [
   "nccom-test -r 2 allr",
@@ -36,47 +37,8 @@ const NCCL_TESTS = [
   "./build/sendrecv_perf -b 8 -e 128M -f 2 -g 8 -c 0",
 ];
 
-/** The guide's files: its pairs and alltoallv metadata as printed, allgv's uniform counts, two streams. */
-const FILES: Record<string, unknown> = {
-  "pairs.json": {
-    src_target_pairs: [
-      [
-        [0, 1],
-        [1, 0],
-        [2, 3],
-        [3, 2],
-        [4, 4],
-        [5, 5],
-        [6, 6],
-        [7, 7],
-      ],
-    ],
-  },
-  "alltoallv_metadata.json": {
-    alltoallv_metadata: [
-      { send_counts: [512, 1024], send_displs: [0, 512], recv_counts: [256, 768], recv_displs: [0, 256] },
-    ],
-  },
-  "allgv_metadata.json": {
-    allgv_metadata: [
-      {
-        send_counts: [256, 256, 256, 256],
-        send_displs: [0, 0, 0, 0],
-        recv_counts: [256, 256, 256, 256],
-        recv_displs: [0, 256, 512, 768],
-      },
-    ],
-  },
-  "streams_example.json": {
-    streams: [
-      { operation: "allr", datatype: "bf16", minbytes: "1kb", maxbytes: "1mb", data_parallel_dimension: 16 },
-      { operation: "allg", datatype: "fp32", minbytes: "1kb", maxbytes: "1kb" },
-    ],
-  },
-};
-
 const dir = mkdtempSync(join(tmpdir(), "sdmakit-guide-"));
-for (const [name, json] of Object.entries(FILES)) writeFileSync(join(dir, name), JSON.stringify(json));
+for (const [name, json] of Object.entries(GUIDE_FILES)) writeFileSync(join(dir, name), JSON.stringify(json));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A published line as sdmakit's arguments and environment (file names resolved in `dir`). */
@@ -89,7 +51,7 @@ function parse(line: string): { env: Record<string, string>; args: string[] } {
   }
   const tool = words.shift() as string;
   const perf = tool.startsWith("./build/") ? [tool.slice("./build/".length)] : [];
-  const args = words.map((w) => (w in FILES || w.endsWith(".json") ? join(dir, w) : w));
+  const args = words.map((w) => (w in GUIDE_FILES || w.endsWith(".json") ? join(dir, w) : w));
   return { env, args: [...perf, ...args, "--no-progress"] };
 }
 

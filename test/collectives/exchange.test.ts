@@ -11,24 +11,9 @@ import {
   runCollective,
 } from "../../src/collectives/index.js";
 import { Dtype, dtypeName } from "../../src/spec/index.js";
+import { GUIDE_A2AV_METADATA, GUIDE_PAIRS } from "../data/guide-files.js";
 
 const EXCHANGES: CollectiveName[] = ["alltoall", "alltoallv", "allgv", "permute"];
-
-/** The guide's alltoallv metadata: one entry for both ranks, counts that differ between send and receive. */
-const GUIDE_A2AV = [
-  { send_counts: [512, 1024], send_displs: [0, 512], recv_counts: [256, 768], recv_displs: [0, 256] },
-];
-/** The guide's permute pairs: two swaps and four ranks that keep their own data. */
-const GUIDE_PAIRS: [number, number][] = [
-  [0, 1],
-  [1, 0],
-  [2, 3],
-  [3, 2],
-  [4, 4],
-  [5, 5],
-  [6, 6],
-  [7, 7],
-];
 
 /** The blocks rank `dst` receives, as [src, srcElem, dstElem, count]. */
 function receives(collective: CollectiveName, ranks: number, count: number, exchange = {}, dst = 0) {
@@ -48,7 +33,7 @@ describe("the exchange collectives' geometry (plan/exchange.ts)", () => {
     ]);
   });
   it("alltoallv: the smaller of send and receive counts moves, at recv_displs (the guide's file)", () => {
-    const m = { metadata: GUIDE_A2AV };
+    const m = { metadata: GUIDE_A2AV_METADATA };
     expect(receives("alltoallv", 2, 2048, m, 0)).toEqual([
       [0, 0, 0, 256],
       [1, 0, 256, 512],
@@ -218,7 +203,7 @@ describe("checked exchange runs", () => {
       nodes: 2,
       dtype: "fp32",
       size: 1 << 20,
-      metadata: GUIDE_A2AV,
+      metadata: GUIDE_A2AV_METADATA,
     });
     expect([r.row.size, r.row.count, r.row.wrong]).toEqual([1048608, 262152, 0]);
     expect(r.row.busbw / r.row.algbw).toBeCloseTo(0.5, 12);
