@@ -1,6 +1,7 @@
 /** Every vector set, in the order `sdmakit vectors` writes them. */
 import type { VectorSet } from "../vector-set.js";
 import { BUILDERS_SET } from "./builders.js";
+import { COLLECTIVES_SET } from "./collectives.js";
 import { ENGINE_SET } from "./engine.js";
 import { HAL_SET } from "./hal.js";
 import { LAYOUTS_SET } from "./layouts.js";
@@ -14,6 +15,7 @@ export const VECTOR_SETS: readonly VectorSet[] = [
   ENGINE_SET,
   S3D3_SET,
   HAL_SET,
+  COLLECTIVES_SET,
 ];
 
 /** A set by name. */
