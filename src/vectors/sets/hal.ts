@@ -122,6 +122,25 @@ const LEAF_ARGS: Readonly<Record<string, readonly (readonly Json[])[]>> = {
   ],
 };
 
+/**
+ * The ledger facts (docs/FIDELITY.md seed-fact rows, by a phrase of the row) a symbol's cases are
+ * the subject of, by a part of the symbol's name (test/conformance/ledger-pins.test.ts counts them).
+ */
+const SYMBOL_PINS: readonly [string, readonly string[]][] = [
+  ["notific_cfg_per_queue", ["Per-queue notification: 16 queues"]],
+  ["notific_cfg_fabric_trigger", ["Fabric trigger: 2 indices"]],
+  ["embedded_sem_csr_index", ["csr_index: `movabs $0x802701800`"]],
+  ["sdma_write_seed", ["write_seed: csr + 0x2000"]],
+  ["get_sdma_cce_user_offset", ["CCE user offset: 0 SUNDA/CAYMAN"]],
+  ["mariana_rdm_", ["RDM on v4: present-but-unsupported"]],
+  ["build_transpose_flush_packet", ["Flush: one copy, dst = tpb_base", "Transpose flush: 4-byte copy"]],
+  ["build_transpose_packet", ["partition = rel >> 18", "v51 = ((cols−1) & 0xF)"]],
+  ["build_transpose_meta_ctrl", ["Transpose meta_ctrl = (elem & 0x1F)"]],
+];
+
+const pinsOf = (symbol: string): readonly string[] =>
+  SYMBOL_PINS.filter(([part]) => symbol.includes(part)).flatMap(([, pins]) => pins);
+
 function* csrInputs(count: number, rng: VectorRng): Iterable<CaseInput> {
   for (const [symbol, acc] of CSR_ACCESSORS) {
     const indexed = acc.family.count > 1;
@@ -131,6 +150,7 @@ function* csrInputs(count: number, rng: VectorRng): Iterable<CaseInput> {
       for (const index of indices)
         yield {
           id: `${symbol}/${arch}/index-${index}`,
+          pins: pinsOf(symbol),
           input: { arch, symbol, args: [CSR, ...(indexed ? [index] : []), ...value] },
         };
     }
@@ -139,6 +159,7 @@ function* csrInputs(count: number, rng: VectorRng): Iterable<CaseInput> {
       const v = acc.op === "write" ? [rng.u32()] : [];
       yield {
         id: `${symbol}/random/${i}`,
+        pins: pinsOf(symbol),
         input: { arch: rng.pick(ARCHES), symbol, args: [CSR, ...index, ...v] },
       };
     }
@@ -149,7 +170,7 @@ function* leafInputs(): Iterable<CaseInput> {
   for (const [symbol, argLists] of Object.entries(LEAF_ARGS)) {
     for (const arch of ARCHES) {
       for (const [k, args] of argLists.entries())
-        yield { id: `${symbol}/${arch}/${k}`, input: { arch, symbol, args } };
+        yield { id: `${symbol}/${arch}/${k}`, pins: pinsOf(symbol), input: { arch, symbol, args } };
     }
   }
 }

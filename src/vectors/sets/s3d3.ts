@@ -79,6 +79,9 @@ const BREAKS: readonly [string, number, readonly number[]][] = [
   ["reserved1-nonzero", 47, [0x80]],
 ];
 
+/** The ledger row of the validator's calls, the 0xffff element-count guard among them (§4.5). */
+const GUARD_PIN = "dbg_is_valid_sb2sb_collective calls";
+
 function broken(offset: number, bytes: readonly number[]): string {
   const w = validWord();
   w.set(bytes, offset);
@@ -101,7 +104,12 @@ function randomValid(rng: VectorRng): string {
 function* inputs(count: number, rng: VectorRng): Iterable<CaseInput> {
   yield {
     id: "opcodes/all",
-    pins: ["SB2SB_COLLECTIVE = 0xBF", "Pseudo opcodes = upper three bits", "0xBF is in the POOL branch"],
+    pins: [
+      "SB2SB_COLLECTIVE = 0xBF",
+      "Pseudo opcodes = upper three bits",
+      "0xBF is in the POOL branch",
+      "`is_pseudo_op()` is an explicit list",
+    ],
     input: { kind: "opcodes" },
   };
   for (const arch of ARCHES) {
@@ -114,8 +122,11 @@ function* inputs(count: number, rng: VectorRng): Iterable<CaseInput> {
       id: `${arch}/valid/reduce-add`,
       input: { kind: "word", arch, word: toHex(validWord()), reduce: "add" },
     };
-    for (const [name, offset, bytes] of BREAKS)
-      yield { id: `${arch}/${name}`, input: { kind: "word", arch, word: broken(offset, bytes) } };
+    for (const [name, offset, bytes] of BREAKS) {
+      const word = broken(offset, bytes);
+      const pins = name === "element-count-guard" ? [GUARD_PIN] : [];
+      yield { id: `${arch}/${name}`, pins, input: { kind: "word", arch, word } };
+    }
     for (let i = 0; i < count; i++)
       yield { id: `${arch}/random/${i}`, input: { kind: "word", arch, word: toHex(rng.bytes(64)) } };
     for (let i = 0; i < count; i++)
