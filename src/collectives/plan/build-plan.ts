@@ -21,6 +21,7 @@ import {
 } from "./plan.js";
 import { type LegSink, normalizingSink, PlanBuilder } from "./plan-builder.js";
 import { bufferSizes, channelsFor, type PlanRequest } from "./plan-request.js";
+import { planRdh } from "./rdh.js";
 import { sb2sbAllowed, sb2sbRewrite } from "./sb2sb-legs.js";
 
 function kangaGroupSize(req: PlanRequest): number {
@@ -46,6 +47,7 @@ const PLANNERS: Readonly<Record<AlgorithmName, Planner>> = {
     plan: (req, b, issuers) => planGroupRing(req, kangaGroupSize(req), b, issuers),
   },
   mesh: { collectives: REDUCING, plan: planMesh },
+  rdh: { collectives: REDUCING, plan: planRdh },
 };
 
 /** The exchanges (exchange-plan.ts) are direct pulls from every peer: a mesh, and only that. */

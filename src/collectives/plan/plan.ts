@@ -24,7 +24,7 @@ export const COLLECTIVES = [
 ] as const;
 export type CollectiveName = (typeof COLLECTIVES)[number];
 /** In the order `auto` tries them (the first wins a tie). */
-export const ALGORITHMS = ["ring", "kangaring", "mesh"] as const;
+export const ALGORITHMS = ["ring", "kangaring", "mesh", "rdh"] as const;
 export type AlgorithmName = (typeof ALGORITHMS)[number];
 /** The reduction a collective applies; `avg` is a sum with every input pre-multiplied by 1/n (NCCL PreMulSum). */
 export const REDUCE_OPS = ["sum", "max", "min", "avg"] as const;

@@ -21,6 +21,7 @@ import { type LegSpec, ownLeg } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
 import type { RankPlace, Topology } from "../topology/topology.js";
 import { ARCH_TIMING } from "./cost-model.js";
+import { keptStepsFor } from "./last-writes.js";
 import { type LegCost, LegCoster } from "./leg-cost.js";
 import { NodeFold } from "./node-fold.js";
 import { Placer, Recorder } from "./placer.js";
@@ -189,7 +190,17 @@ export function scheduleConcurrent(
   users.flush();
   const recorder = new Recorder();
   const steps = users.steps;
-  const inputs = { res, fold, steps, image: users.images, coster: measure, recorder, cutoff: undefined };
+  const keptSteps = Math.max(...members.map((m) => keptStepsFor(m.req)));
+  const inputs = {
+    res,
+    fold,
+    steps,
+    image: users.images,
+    coster: measure,
+    recorder,
+    cutoff: undefined,
+    keptSteps,
+  };
   const placer = new Placer(virtual, inputs);
   for (const leg of legs) placer.add(leg);
   const launchNs = ARCH_TIMING[t.profile.name].launchNs;

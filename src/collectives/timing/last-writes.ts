@@ -4,13 +4,21 @@
  * only. Planners read what the step before wrote (a ring's partial, a mesh's reduced chunk), or two
  * steps before (KangaRing's all-gather reads the reduce-scatter's result past the step that places
  * it in the partner's output), so older entries are dropped: the table holds a few steps' writes,
- * not the whole plan's (at 1024 ranks that was 1.1 GB). A read of an older range throws rather
+ * not the whole plan's (at 1024 ranks that was 1.1 GB). An RDH plan's all-gather reads back
+ * log2(ranks) steps (rdh.ts): it keeps that many more. A read of an older range throws rather
  * than pass as never written.
  */
 import { type BufferName, bufferIndex } from "../plan/plan.js";
+import type { PlanRequest } from "../plan/plan-request.js";
+import { rdhKeptSteps } from "../plan/rdh.js";
 
 /** Steps whose writes are kept: the current one and the two before it. */
 export const KEPT_STEPS = 3;
+
+/** The steps a request's plan reads back: {@link KEPT_STEPS}, more for RDH (rdh.ts). */
+export function keptStepsFor(req: PlanRequest): number {
+  return req.algorithm === "rdh" ? Math.max(KEPT_STEPS, rdhKeptSteps(req)) : KEPT_STEPS;
+}
 
 /** Per entry: end time, element count, writer queue index. */
 const STRIDE = 3;
@@ -95,13 +103,18 @@ class StepWrites {
 
 export class LastWrites {
   /** Newest first. */
-  private readonly steps: StepWrites[] = Array.from({ length: KEPT_STEPS }, () => new StepWrites());
+  private readonly steps: StepWrites[];
   private step = Number.NaN;
   /** Planners never write an input; while none has, a read of one needs no look-up. */
   private inputWritten = false;
   /** After a successful {@link find}: the entry's array and offset. */
   private hit: Float64Array = new Float64Array(0);
   private at = 0;
+
+  /** `kept`: the steps whose writes are kept (an RDH plan reads further back: rdhKeptSteps). */
+  constructor(readonly kept = KEPT_STEPS) {
+    this.steps = Array.from({ length: kept }, () => new StepWrites());
+  }
 
   /** Start a step (a no-op within one): the oldest kept step's writes are dropped. */
   enter(step: number): void {

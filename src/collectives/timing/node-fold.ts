@@ -14,7 +14,8 @@
  * node only); an all-reduce count that cuts into equal chunks (a multiple of ranks × 32-byte granules
  * — else the last chunk is longer); reduce-scatter, all-gather and send-recv always (their chunks are
  * count / ranks by definition); the exchanges whose blocks are uniform (alltoall, and alltoallv / allgv
- * without metadata: exchange.ts's `symmetric`) — not permute's pairs or metadata, which need not be.
+ * without metadata: exchange.ts's `symmetric`) — not permute's pairs or metadata, which need not be; never for RDH
+ * (its partners are r XOR 2^k, not r + a node).
  */
 import { dtypeBytes } from "../../spec/dtype.js";
 import { exchangeGeometry, isExchange } from "../plan/exchange.js";
@@ -72,7 +73,9 @@ export class NodeFold {
     const unequal = req.collective === "allr" && req.count % (t.ranks * granule) !== 0;
     const asymmetric =
       isExchange(req.collective) && !exchangeGeometry({ ...req, collective: req.collective }).symmetric;
-    return NodeFold.make(req, t.nodes < 2 || sb2sbAllowed(req) || unequal || asymmetric ? 1 : t.nodes);
+    // RDH's partners are r XOR 2^k: shifting ranks by a node does not map its plan onto itself.
+    const rdh = req.algorithm === "rdh";
+    return NodeFold.make(req, t.nodes < 2 || sb2sbAllowed(req) || unequal || asymmetric || rdh ? 1 : t.nodes);
   }
 
   /** No fold: every rank placed (what a recorded schedule needs, a leg per plan leg). */

@@ -87,6 +87,8 @@ export interface PlacerInputs {
   readonly coster: LegMeasure;
   readonly recorder: Recorder | undefined;
   readonly cutoff: Cutoff | undefined;
+  /** Steps whose writes later legs may read (default {@link KEPT_STEPS}: keptStepsFor). */
+  readonly keptSteps?: number;
 }
 
 /**
@@ -111,7 +113,7 @@ export class Placer implements LegSink {
   private step = -1;
   private readonly users: Float64Array;
   private readonly queueFree: Float64Array;
-  private readonly writes = new LastWrites();
+  private readonly writes: LastWrites;
   private readonly touches = new Touches();
   private readonly folded: Folded = { rank: 0, elem: 0, nodes: 0 };
   private readonly waits: Waits;
@@ -125,6 +127,7 @@ export class Placer implements LegSink {
     this.channels = t.channelsPerRank;
     this.queueFree = new Float64Array(p.fold.perNode * this.channels);
     this.waits = new Waits(t);
+    this.writes = new LastWrites(p.keptSteps);
   }
 
   /** Legs placed, by kind. */
@@ -198,7 +201,7 @@ export class Placer implements LegSink {
       if (f === undefined || !this.writes.find(f.rank, ref.buffer, f.elem)) {
         if (ref.buffer !== "input") {
           throw new Error(
-            `planner: leg reads ${ref.rank}:${ref.buffer}:${ref.elem}, not written in the last ${KEPT_STEPS} steps`,
+            `planner: leg reads ${ref.rank}:${ref.buffer}:${ref.elem}, not written in the last ${this.writes.kept} steps`,
           );
         }
         // Never written: a peer's input, ready once the peer says so.

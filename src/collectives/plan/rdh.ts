@@ -1,0 +1,239 @@
+/**
+ * RDH: recursive halving, then recursive doubling (Rabenseifner's all-reduce), over a power-of-two
+ * rank count n = 2^L. Data is cut into n blocks (the mesh's chunks; reduce-scatter's and
+ * all-gather's per-rank chunks), each block into pieces over channels as the mesh cuts a chunk.
+ *
+ * Reduce-scatter, L steps: at step k rank r and its partner r XOR 2^b_k hold the same range of
+ * blocks; each keeps one half (the lower when bit b_k of r is 0) and reduce-copies it from its own
+ * partial and the partner's (2R1W, the shape seed 000 §8's reduction_type_t calls RING_2R1W; at
+ * step 0 the two inputs, with the avg pre-scale). After L steps rank r holds one reduced block.
+ * All-gather, L steps in the reverse bit order: rank r copies the partner's range into its output,
+ * doubling what it holds. All-reduce is both; reduce-scatter the first half (bits b_k from the top:
+ * rank r ends holding block r), all-gather the second (bits from the bottom, from block r).
+ *
+ * MODEL (bit order): the all-reduce halves by partner distance 1, 2, 4, … so its largest
+ * exchanges (step 0, and the all-gather's last step) are with the nearest ranks — the same chip
+ * first — and it ends holding block bitreverse(r); reduce-scatter needs block r, so it halves by
+ * distance n/2 first.
+ * MODEL (partials): no packet reads what it writes. All-reduce partials alternate between scratch
+ * and the output, ending in the output (as the mesh does); a reduce-scatter's output is one block,
+ * so its partials alternate between scratch and scratch mirrored into the half given away at
+ * step 0 (no rank reads that half of this rank's scratch: step 0 reads inputs).
+ * MODEL (pieces): every step moves whole pieces of blocks, each a leg, so each read matches one
+ * earlier write exactly (plan-builder.ts); a rank's legs of one step go round robin over its
+ * channels. The all-gather's last steps read what was written up to L steps before: see
+ * {@link rdhKeptSteps}.
+ * Refused (UsageError; `auto` skips it) on a rank count that is not a power of two: the extra
+ * ranks' fold-in and fold-out steps are not modelled.
+ */
+import { UsageError } from "../../bits/errors.js";
+import { dtypeBytes } from "../../spec/dtype.js";
+import { type ElemRange, splitRange } from "./partition.js";
+import type { BufferName, BufRef, LegSource, MovableRef } from "./plan.js";
+import type { LegSink } from "./plan-builder.js";
+import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
+
+/** The geometry every RDH step uses: blocks, their pieces, the bit order. */
+interface Rdh {
+  readonly req: PlanRequest;
+  readonly n: number;
+  /** log2 n. */
+  readonly L: number;
+  /** Block c's range in the full-size coordinate (allr buffers, redsct input, allg output). */
+  readonly blocks: readonly ElemRange[];
+  /** Block c cut over channels. */
+  readonly pieces: (c: number) => readonly ElemRange[];
+  /** The bit whose partner a reduce-scatter step k exchanges with (the all-gather: reversed). */
+  readonly bits: readonly number[];
+}
+
+function rdhOf(req: PlanRequest): Rdh {
+  const n = req.topology.ranks;
+  if (n & (n - 1)) {
+    throw new UsageError(
+      `algorithm rdh: ranks ${n} must be a power of two (1, 2, 4, 8, …); use ring, kangaring or mesh`,
+    );
+  }
+  const L = Math.round(Math.log2(n));
+  const eb = dtypeBytes(req.dtype);
+  const per = req.collective === "allr" ? 0 : req.count / n;
+  const blocks =
+    req.collective === "allr"
+      ? splitRange({ start: 0, count: req.count }, n, eb)
+      : Array.from({ length: n }, (_, c) => ({ start: c * per, count: per }));
+  const cache: (ElemRange[] | undefined)[] = new Array(n).fill(undefined);
+  const pieces = (c: number): ElemRange[] => {
+    const block = blocks[c] as ElemRange;
+    cache[c] ??= splitRange(block, channelsFor(req, block.count, 1), eb);
+    return cache[c];
+  };
+  const up = Array.from({ length: L }, (_, k) => k);
+  const bits = req.collective === "allr" ? up : up.reverse();
+  return { req, n, L, blocks, pieces, bits };
+}
+
+/** The first block and the block count of what rank r holds after reduce-scatter step k (k = −1: all). */
+function held(rdh: Rdh, r: number, k: number): { first: number; count: number } {
+  let first = 0;
+  for (let j = 0; j <= k; j++) first += ((r >> (rdh.bits[j] as number)) & 1) << (rdh.L - 1 - j);
+  return { first, count: 1 << (rdh.L - 1 - k) };
+}
+
+/**
+ * Steps back an RDH plan reads: the all-gather's last step reads what the reduce-scatter's last
+ * step (allr) or the own-block copy (allg) wrote L steps before; the scheduler keeps that many.
+ */
+export function rdhKeptSteps(req: PlanRequest): number {
+  return Math.round(Math.log2(Math.max(1, req.topology.ranks))) + 1;
+}
+
+/**
+ * Emit, for each rank below `issuers`, a leg per piece of the blocks it holds after `k` (the
+ * reduce-scatter step whose result the step moves), round robin over the rank's channels.
+ */
+function eachPiece(
+  rdh: Rdh,
+  issuers: number,
+  holder: (r: number) => { rank: number; k: number },
+  emit: (r: number, piece: ElemRange, block: number, queue: number) => void,
+): void {
+  const channels = rdh.req.topology.channelsPerRank;
+  for (let r = 0; r < issuers; r++) {
+    const { rank, k } = holder(r);
+    const { first, count } = held(rdh, rank, k);
+    let t = 0;
+    for (let c = first; c < first + count; c++) {
+      const pieces = rdh.pieces(c);
+      for (let i = 0; i < pieces.length; i++) emit(r, pieces[i] as ElemRange, c, t++ % channels);
+    }
+  }
+}
+
+/** Where reduce-scatter step k's partial of element x (full coordinate) sits on rank r. */
+function partialAt(rdh: Rdh, k: number, r: number, x: number): BufRef {
+  const { req, L } = rdh;
+  if (k === L - 1) {
+    const shift = req.collective === "allr" ? 0 : (rdh.blocks[r] as ElemRange).start;
+    return { rank: r, buffer: "output", elem: x - shift };
+  }
+  if (req.collective === "allr")
+    return { rank: r, buffer: (L - 1 - k) % 2 === 0 ? "output" : "scratch", elem: x };
+  if (k % 2 === 0) return { rank: r, buffer: "scratch", elem: x };
+  const half = req.count / 2;
+  return { rank: r, buffer: "scratch", elem: (r >> (rdh.bits[0] as number)) & 1 ? x - half : x + half };
+}
+
+/** Reduce-scatter: L steps (one copy-or-reduce of the own input when n = 1). @returns the next step. */
+function reduceScatter(rdh: Rdh, b: LegSink, issuers: number): number {
+  const { req, L } = rdh;
+  const scale = inputScale(req);
+  const input = (rank: number, elem: number): LegSource => {
+    const ref: BufRef = { rank, buffer: "input", elem };
+    return scale === undefined ? { ref } : { ref, scale };
+  };
+  const partial = (k: number, rank: number, elem: number): LegSource => {
+    const ref = partialAt(rdh, k, rank, elem);
+    return scale === undefined ? { ref } : { ref, scale: 1 };
+  };
+  if (L === 0) {
+    eachPiece(
+      rdh,
+      issuers,
+      (r) => ({ rank: r, k: -1 }),
+      (r, piece, _c, queue) => {
+        const dsts = [{ rank: r, buffer: "output" as BufferName, elem: piece.start }];
+        b.add({
+          step: 0,
+          kind: "reduce-copy",
+          rank: r,
+          queue,
+          srcs: [input(r, piece.start)],
+          dsts,
+          count: piece.count,
+        });
+      },
+    );
+    return 1;
+  }
+  for (let k = 0; k < L; k++) {
+    const bit = 1 << (rdh.bits[k] as number);
+    eachPiece(
+      rdh,
+      issuers,
+      (r) => ({ rank: r, k }),
+      (r, piece, _c, queue) => {
+        const x = piece.start;
+        const srcs =
+          k === 0 ? [input(r, x), input(r ^ bit, x)] : [partial(k - 1, r, x), partial(k - 1, r ^ bit, x)];
+        const dsts = [partialAt(rdh, k, r, x)];
+        b.add({ step: k, kind: "reduce-copy", rank: r, queue, srcs, dsts, count: piece.count });
+      },
+    );
+  }
+  return L;
+}
+
+/**
+ * All-gather: L steps from `first`, the reduce-scatter's bits in reverse; at each rank r pulls what
+ * its partner holds into its output (all-gather's first step: the partner's input). allg first
+ * copies its own input into its output.
+ */
+function allGather(rdh: Rdh, b: LegSink, issuers: number, first: number): void {
+  const { req, L } = rdh;
+  const allg = req.collective === "allg";
+  // One leg, its references moved along the pieces (the sink borrows it: see LegSink).
+  const src: MovableRef = { rank: 0, buffer: "output", elem: 0 };
+  const dst: MovableRef = { rank: 0, buffer: "output", elem: 0 };
+  const leg = {
+    step: first,
+    kind: "copy" as const,
+    rank: 0,
+    queue: 0,
+    srcs: [{ ref: src }],
+    dsts: [dst],
+    count: 0,
+  };
+  const move = (r: number, from: number, fromInput: boolean, piece: ElemRange, c: number, queue: number) => {
+    src.rank = from;
+    src.buffer = fromInput ? "input" : "output";
+    src.elem = fromInput ? piece.start - (rdh.blocks[c] as ElemRange).start : piece.start;
+    dst.rank = r;
+    dst.elem = piece.start;
+    leg.rank = r;
+    leg.queue = queue;
+    leg.count = piece.count;
+    b.add(leg);
+  };
+  let step = first;
+  if (allg) {
+    eachPiece(
+      rdh,
+      issuers,
+      (r) => ({ rank: r, k: L - 1 }),
+      (r, piece, c, q) => move(r, r, true, piece, c, q),
+    );
+    step++;
+  }
+  for (let g = 0; g < L; g++, step++) {
+    const k = L - 1 - g;
+    const bit = 1 << (rdh.bits[k] as number);
+    leg.step = step;
+    eachPiece(
+      rdh,
+      issuers,
+      (r) => ({ rank: r ^ bit, k }),
+      (r, piece, c, q) => move(r, r ^ bit, allg && g === 0, piece, c, q),
+    );
+  }
+}
+
+/** Plan an RDH collective: the legs issued by ranks below `issuers` (all by default). @throws UsageError (see the module doc). */
+export function planRdh(req: PlanRequest, b: LegSink, issuers = req.topology.ranks): void {
+  const rdh = rdhOf(req);
+  if (req.collective === "allg") {
+    allGather(rdh, b, issuers, 0);
+    return;
+  }
+  const next = reduceScatter(rdh, b, issuers);
+  if (req.collective === "allr" && rdh.L > 0) allGather(rdh, b, issuers, next);
+}

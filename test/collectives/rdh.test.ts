@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import {
+  buildPlan,
+  buildTopology,
+  type CollectiveName,
+  candidateAlgorithms,
+  exactResult,
+  type Leg,
+  makeInputs,
+  NodeFold,
+  OUTPUT_FILL,
+  type PlanRequest,
+  runCollective,
+  runReference,
+  scheduleCollective,
+} from "../../src/collectives/index.js";
+import { type ArchName, archProfile } from "../../src/hal/index.js";
+import { decodeToF32 } from "../../src/numerics/index.js";
+import { Dtype } from "../../src/spec/index.js";
+
+const REDUCING: CollectiveName[] = ["allr", "redsct", "allg"];
+
+function request(over: Partial<PlanRequest> & { ranks?: number; arch?: ArchName }): PlanRequest {
+  const { ranks = 8, arch = "trn2", ...rest } = over;
+  return {
+    topology: buildTopology(archProfile(arch), ranks),
+    collective: "allr",
+    algorithm: "rdh",
+    dtype: Dtype.BFLOAT16,
+    op: "sum",
+    count: 1000,
+    ...rest,
+  };
+}
+
+/**
+ * Every pair of legs that touch overlapping elements (a write after a read or a write, a read after
+ * a write) is ordered through `after`: the later one runs after the earlier, transitively — what
+ * the timing model and the device's batches rely on.
+ */
+function unorderedConflicts(legs: readonly Leg[]): string[] {
+  const ancestors: Set<number>[] = [];
+  const bad: string[] = [];
+  type Span = { rank: number; buffer: string; lo: number; hi: number };
+  const spans = (l: Leg) => ({
+    reads: l.srcs.map((s) => ({ ...s.ref, lo: s.ref.elem, hi: s.ref.elem + l.count })),
+    writes: l.dsts.map((d) => ({ ...d, lo: d.elem, hi: d.elem + l.count })),
+  });
+  const meet = (a: Span[], b: Span[]) =>
+    a.some((x) => b.some((y) => x.rank === y.rank && x.buffer === y.buffer && x.lo < y.hi && y.lo < x.hi));
+  const all = legs.map(spans);
+  for (const leg of legs) {
+    const anc = new Set<number>();
+    for (const a of leg.after) {
+      anc.add(a);
+      for (const x of ancestors[a] as Set<number>) anc.add(x);
+    }
+    ancestors.push(anc);
+    const me = all[leg.id]!;
+    for (let e = 0; e < leg.id; e++) {
+      if (anc.has(e)) continue;
+      const them = all[e]!;
+      if (meet(me.writes, them.reads) || meet(me.writes, them.writes) || meet(me.reads, them.writes))
+        bad.push(`leg ${leg.id} vs ${e}`);
+    }
+  }
+  return bad;
+}
+
+describe("RDH (recursive halving / doubling)", () => {
+  it("carries the data where each collective says, over 1 … 32 ranks and odd sizes", () => {
+    for (const ranks of [1, 2, 4, 8, 16, 32])
+      for (const collective of REDUCING)
+        for (const per of ranks >= 16 ? [1, 333] : [1, 7, 4099]) {
+          const count = collective === "allr" ? per : per * ranks;
+          const req = request({ ranks, collective, count });
+          const plan = buildPlan(req);
+          const profile = req.topology.profile;
+          const inputs = makeInputs("exact", Dtype.BFLOAT16, ranks, plan.sizes.input, 3);
+          const out = runReference(plan, profile, inputs.bytes, { fill: OUTPUT_FILL, overflow: "nan" });
+          const exact = exactResult(collective, "sum", inputs.values);
+          for (let r = 0; r < ranks; r++) {
+            const v = new Float32Array(plan.sizes.output);
+            decodeToF32(Dtype.BFLOAT16, out[r]!.output, 0, v.length, v);
+            let wrong = 0;
+            for (let i = 0; i < v.length; i++) if (v[i] !== exact[r]![i]) wrong++;
+            expect(wrong, `${collective} n=${ranks} count=${count} rank ${r}`).toBe(0);
+          }
+        }
+  });
+
+  it("orders every pair of legs that touch the same elements", () => {
+    for (const ranks of [2, 4, 8, 16])
+      for (const collective of REDUCING) {
+        const count = collective === "allr" ? 3000 + 5 : 160 * ranks;
+        const plan = buildPlan(request({ ranks, collective, count }));
+        expect(unorderedConflicts(plan.legs), `${collective} n=${ranks}`).toEqual([]);
+      }
+  });
+
+  it("is log2 n reduce steps of 2R1W reduce-copies, then log2 n steps of copies", () => {
+    const plan = buildPlan(request({ ranks: 16, count: 1 << 16 }));
+    const reduces = plan.legs.filter((l) => l.kind === "reduce-copy");
+    expect(new Set(reduces.map((l) => l.srcs.length))).toEqual(new Set([2]));
+    expect(new Set(reduces.map((l) => l.step))).toEqual(new Set([0, 1, 2, 3]));
+    const copies = plan.legs.filter((l) => l.kind === "copy");
+    expect(new Set(copies.map((l) => l.step))).toEqual(new Set([4, 5, 6, 7]));
+    // Step 0 pairs rank r with r XOR 1, the all-gather's last step too (the nearest first).
+    const peers = (step: number) => new Set(plan.legs.filter((l) => l.step === step).map((l) => l.srcs.at(-1)!.ref.rank ^ l.rank));
+    expect(peers(0)).toEqual(new Set([1]));
+    expect(peers(7)).toEqual(new Set([1]));
+    // No packet reads what it writes.
+    for (const l of reduces)
+      for (const s of l.srcs) expect(s.ref.rank === l.dsts[0]!.rank && s.ref.buffer === l.dsts[0]!.buffer).toBe(false);
+  });
+
+  it("refuses a rank count that is not a power of two; auto then leaves it out", () => {
+    expect(() => buildPlan(request({ ranks: 12 }))).toThrow(/rdh: ranks 12 must be a power of two/);
+    expect(candidateAlgorithms("allr")).toContain("rdh");
+    expect(candidateAlgorithms("sendrecv")).not.toContain("rdh");
+    const r = runCollective({ collective: "allr", ranks: 12, algorithm: "auto", timingOnly: true, size: 1 << 20 });
+    expect(r.algorithm).not.toBe("rdh");
+    expect(() => runCollective({ collective: "allr", ranks: 12, algorithm: "rdh", timingOnly: true })).toThrow(
+      /power of two/,
+    );
+  });
+
+  it("is timed with every rank placed (no node fold) and reads back log2 n steps", () => {
+    const topology = buildTopology(archProfile("trn2"), 64, 2);
+    const req = request({ ranks: 64, count: 1 << 20 });
+    const two = { ...req, topology };
+    expect(NodeFold.of(two).nodes).toBe(1);
+    const fast = scheduleCollective(two, { sr: false });
+    const full = scheduleCollective(two, { sr: false, record: true });
+    expect(fast.totalNs).toBe(full.totalNs);
+    expect(fast.totalNs).toBeGreaterThan(0);
+  });
+});
