@@ -1,9 +1,11 @@
 /**
  * Legs as planners emit them, and the builder that accumulates them and derives their
  * dependencies: a leg runs after the last leg that wrote each
- * range it reads. Algorithms partition buffers identically at every step, so a read matches a
- * write exactly (same rank, buffer, first element and count); anything else is a planner bug and
- * throws rather than silently losing an ordering.
+ * range it reads. Ring, KangaRing and Mesh partition buffers identically at every step, so a read
+ * matches a write exactly (same rank, buffer, first element and count). RDH halves and doubles
+ * its ranges (rdh.ts), so a read may also be the first or the last part of one write, or cover
+ * consecutive writes exactly ({@link spanWriters}); anything else is a planner bug and throws
+ * rather than silently losing an ordering.
  *
  * MODEL: a reduce over a single source with unit scale (what a 1-rank all-reduce / reduce-scatter
  * plans) is built as a plain copy, as NCCL copies for one rank: a single-source CCE would pass the
@@ -54,24 +56,70 @@ function key(ref: BufRef): string {
   return `${ref.rank}:${ref.buffer}:${ref.elem}`;
 }
 
+/** A write as the look-ups keep it: the writer (a later write has a larger one) and its range. */
+export interface WriteEntry {
+  readonly writer: number;
+  readonly elem: number;
+  readonly count: number;
+}
+
+/**
+ * The writes a read of `count` elements at `ref` depends on, given the last write starting and the
+ * last write ending at an element (`byStart`, `byEnd`): the one write it matches exactly, or whose
+ * first or last part it is, or the consecutive writes it covers exactly. The newer of the write
+ * starting where the read starts and the one ending where it ends is the range's last writer (an
+ * older one is a stale, coarser write). Undefined: never written.
+ * @throws Error on any other overlap (a planner bug).
+ */
+export function spanWriters(
+  ref: BufRef,
+  count: number,
+  byStart: (elem: number) => WriteEntry | undefined,
+  byEnd: (elem: number) => WriteEntry | undefined,
+): WriteEntry[] | undefined {
+  const first = byStart(ref.elem);
+  const last = byEnd(ref.elem + count);
+  if (last !== undefined && last.elem <= ref.elem && (first === undefined || last.writer > first.writer))
+    return [last];
+  const inexact = () => new Error(`planner: leg reads ${key(ref)}×${count}, not as written`);
+  if (first === undefined && last !== undefined) throw inexact();
+  if (first === undefined) return undefined;
+  const out = [first];
+  for (let at = ref.elem + first.count; at < ref.elem + count; ) {
+    const w = byStart(at);
+    if (w === undefined) throw inexact();
+    out.push(w);
+    at += w.count;
+    if (at > ref.elem + count) throw inexact();
+  }
+  return out;
+}
+
 /** Materialises legs (ids and dependencies): the plan the engine runs and the oracle schedule times. */
 export class PlanBuilder implements LegSink {
   readonly legs: Leg[] = [];
-  private readonly lastWriter = new Map<string, { id: number; count: number }>();
+  private readonly lastStart = new Map<string, WriteEntry>();
+  private readonly lastEnd = new Map<string, WriteEntry>();
 
   /** Append a (normalized) leg. @throws Error when a read overlaps a write inexactly. */
   add(spec: LegSpec): void {
     const after = new Set<number>();
     for (const { ref } of spec.srcs) {
-      const w = this.lastWriter.get(key(ref));
-      if (w === undefined) continue;
-      if (w.count !== spec.count) {
-        throw new Error(`planner: leg reads ${key(ref)}×${spec.count} but it was written ×${w.count}`);
-      }
-      after.add(w.id);
+      const at = (elem: number) => key({ ...ref, elem });
+      const writes = spanWriters(
+        ref,
+        spec.count,
+        (elem) => this.lastStart.get(at(elem)),
+        (elem) => this.lastEnd.get(at(elem)),
+      );
+      for (const w of writes ?? []) after.add(w.writer);
     }
     const id = this.legs.length;
     this.legs.push({ ...ownLeg(spec), id, after: [...after].sort((a, b) => a - b) });
-    for (const d of spec.dsts) this.lastWriter.set(key(d), { id, count: spec.count });
+    for (const d of spec.dsts) {
+      const entry = { writer: id, elem: d.elem, count: spec.count };
+      this.lastStart.set(key(d), entry);
+      this.lastEnd.set(key({ ...d, elem: d.elem + spec.count }), entry);
+    }
   }
 }

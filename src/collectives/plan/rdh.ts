@@ -1,7 +1,7 @@
 /**
  * RDH: recursive halving, then recursive doubling (Rabenseifner's all-reduce), over a power-of-two
  * rank count n = 2^L. Data is cut into n blocks (the mesh's chunks; reduce-scatter's and
- * all-gather's per-rank chunks), each block into pieces over channels as the mesh cuts a chunk.
+ * all-gather's per-rank chunks).
  *
  * Reduce-scatter, L steps: at step k rank r and its partner r XOR 2^b_k hold the same range of
  * blocks; each keeps one half (the lower when bit b_k of r is 0) and reduce-copies it from its own
@@ -19,10 +19,10 @@
  * and the output, ending in the output (as the mesh does); a reduce-scatter's output is one block,
  * so its partials alternate between scratch and scratch mirrored into the half given away at
  * step 0 (no rank reads that half of this rank's scratch: step 0 reads inputs).
- * MODEL (pieces): every step moves whole pieces of blocks, each a leg, so each read matches one
- * earlier write exactly (plan-builder.ts); a rank's legs of one step go round robin over its
- * channels. The all-gather's last steps read what was written up to L steps before: see
- * {@link rdhKeptSteps}.
+ * MODEL (legs): what a rank moves in a step is one leg per channel (channelsFor, as a power of
+ * two), the nodes of one range tree (halves of blocks, then halves within a block), so a read is
+ * half of one earlier write, a whole one, or a span of them (plan-builder.ts spanWriters). The
+ * all-gather's last steps read what was written up to L steps before: see {@link rdhKeptSteps}.
  * Refused (UsageError; `auto` skips it) on a rank count that is not a power of two: the extra
  * ranks' fold-in and fold-out steps are not modelled.
  */
@@ -33,16 +33,15 @@ import type { BufferName, BufRef, LegSource, MovableRef } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
-/** The geometry every RDH step uses: blocks, their pieces, the bit order. */
+/** The geometry every RDH step uses: blocks, the bit order, the range tree. */
 interface Rdh {
   readonly req: PlanRequest;
   readonly n: number;
   /** log2 n. */
   readonly L: number;
+  readonly eb: number;
   /** Block c's range in the full-size coordinate (allr buffers, redsct input, allg output). */
   readonly blocks: readonly ElemRange[];
-  /** Block c cut over channels. */
-  readonly pieces: (c: number) => readonly ElemRange[];
   /** The bit whose partner a reduce-scatter step k exchanges with (the all-gather: reversed). */
   readonly bits: readonly number[];
 }
@@ -61,15 +60,36 @@ function rdhOf(req: PlanRequest): Rdh {
     req.collective === "allr"
       ? splitRange({ start: 0, count: req.count }, n, eb)
       : Array.from({ length: n }, (_, c) => ({ start: c * per, count: per }));
-  const cache: (ElemRange[] | undefined)[] = new Array(n).fill(undefined);
-  const pieces = (c: number): ElemRange[] => {
-    const block = blocks[c] as ElemRange;
-    cache[c] ??= splitRange(block, channelsFor(req, block.count, 1), eb);
-    return cache[c];
-  };
   const up = Array.from({ length: L }, (_, k) => k);
   const bits = req.collective === "allr" ? up : up.reverse();
-  return { req, n, L, blocks, pieces, bits };
+  return { req, n, L, eb, blocks, bits };
+}
+
+/**
+ * Node q at depth u of the range tree: depth u ≤ L halves the blocks u times (node q: blocks
+ * q·2^(L−u) …); deeper nodes halve a block on 32-byte granules (splitRange), so every node is
+ * its two children, whatever the count.
+ */
+function nodeRange(rdh: Rdh, u: number, q: number): ElemRange {
+  const { L, blocks } = rdh;
+  if (u <= L) {
+    const first = blocks[q * 2 ** (L - u)] as ElemRange;
+    const last = blocks[(q + 1) * 2 ** (L - u) - 1] as ElemRange;
+    return { start: first.start, count: last.start + last.count - first.start };
+  }
+  let range = blocks[q >> (u - L)] as ElemRange;
+  for (let t = u - L - 1; t >= 0; t--) range = splitRange(range, 2, rdh.eb)[(q >> t) & 1] as ElemRange;
+  return range;
+}
+
+/**
+ * log2 of the legs (one per channel) a rank cuts what it holds after reduce-scatter step k into:
+ * MODEL, channelsFor of its size as a power of two — at most doubling as the size doubles, so a
+ * step's legs are halves of the step before's, or whole ones, or spans of them (plan-builder.ts).
+ */
+function laneBits(rdh: Rdh, k: number): number {
+  const elems = (rdh.blocks[0] as ElemRange).count * 2 ** (rdh.L - 1 - k);
+  return Math.floor(Math.log2(channelsFor(rdh.req, elems, 1)));
 }
 
 /** The first block and the block count of what rank r holds after reduce-scatter step k (k = −1: all). */
@@ -88,24 +108,22 @@ export function rdhKeptSteps(req: PlanRequest): number {
 }
 
 /**
- * Emit, for each rank below `issuers`, a leg per piece of the blocks it holds after `k` (the
- * reduce-scatter step whose result the step moves), round robin over the rank's channels.
+ * Emit, for each rank below `issuers`, one leg per channel over what `holder(r)` holds after
+ * reduce-scatter step k (a tree node, cut into 2^laneBits(k) descendants); `block`: its first block.
  */
-function eachPiece(
+function eachLeg(
   rdh: Rdh,
   issuers: number,
   holder: (r: number) => { rank: number; k: number },
-  emit: (r: number, piece: ElemRange, block: number, queue: number) => void,
+  emit: (r: number, range: ElemRange, block: number, queue: number) => void,
 ): void {
-  const channels = rdh.req.topology.channelsPerRank;
   for (let r = 0; r < issuers; r++) {
     const { rank, k } = holder(r);
-    const { first, count } = held(rdh, rank, k);
-    let t = 0;
-    for (let c = first; c < first + count; c++) {
-      const pieces = rdh.pieces(c);
-      for (let i = 0; i < pieces.length; i++) emit(r, pieces[i] as ElemRange, c, t++ % channels);
-    }
+    const { first } = held(rdh, rank, k);
+    const d = laneBits(rdh, k);
+    const depth = k + 1 + d;
+    const q = (first >> (rdh.L - 1 - k)) * 2 ** d;
+    for (let j = 0; j < 2 ** d; j++) emit(r, nodeRange(rdh, depth, q + j), first, j);
   }
 }
 
@@ -136,11 +154,11 @@ function reduceScatter(rdh: Rdh, b: LegSink, issuers: number): number {
     return scale === undefined ? { ref } : { ref, scale: 1 };
   };
   if (L === 0) {
-    eachPiece(
+    eachLeg(
       rdh,
       issuers,
       (r) => ({ rank: r, k: -1 }),
-      (r, piece, _c, queue) => {
+      (r, piece, _block, queue) => {
         const dsts = [{ rank: r, buffer: "output" as BufferName, elem: piece.start }];
         b.add({
           step: 0,
@@ -157,11 +175,11 @@ function reduceScatter(rdh: Rdh, b: LegSink, issuers: number): number {
   }
   for (let k = 0; k < L; k++) {
     const bit = 1 << (rdh.bits[k] as number);
-    eachPiece(
+    eachLeg(
       rdh,
       issuers,
       (r) => ({ rank: r, k }),
-      (r, piece, _c, queue) => {
+      (r, piece, _block, queue) => {
         const x = piece.start;
         const srcs =
           k === 0 ? [input(r, x), input(r ^ bit, x)] : [partial(k - 1, r, x), partial(k - 1, r ^ bit, x)];
@@ -181,7 +199,7 @@ function reduceScatter(rdh: Rdh, b: LegSink, issuers: number): number {
 function allGather(rdh: Rdh, b: LegSink, issuers: number, first: number): void {
   const { req, L } = rdh;
   const allg = req.collective === "allg";
-  // One leg, its references moved along the pieces (the sink borrows it: see LegSink).
+  // One leg, its references moved along (the sink borrows it: see LegSink).
   const src: MovableRef = { rank: 0, buffer: "output", elem: 0 };
   const dst: MovableRef = { rank: 0, buffer: "output", elem: 0 };
   const leg = {
@@ -206,7 +224,7 @@ function allGather(rdh: Rdh, b: LegSink, issuers: number, first: number): void {
   };
   let step = first;
   if (allg) {
-    eachPiece(
+    eachLeg(
       rdh,
       issuers,
       (r) => ({ rank: r, k: L - 1 }),
@@ -218,7 +236,7 @@ function allGather(rdh: Rdh, b: LegSink, issuers: number, first: number): void {
     const k = L - 1 - g;
     const bit = 1 << (rdh.bits[k] as number);
     leg.step = step;
-    eachPiece(
+    eachLeg(
       rdh,
       issuers,
       (r) => ({ rank: r ^ bit, k }),

@@ -21,7 +21,7 @@ import { type LegSpec, ownLeg } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
 import type { RankPlace, Topology } from "../topology/topology.js";
 import { ARCH_TIMING } from "./cost-model.js";
-import { keptStepsFor } from "./last-writes.js";
+import { readRulesFor } from "./last-writes.js";
 import { type LegCost, LegCoster } from "./leg-cost.js";
 import { NodeFold } from "./node-fold.js";
 import { Placer, Recorder } from "./placer.js";
@@ -190,7 +190,8 @@ export function scheduleConcurrent(
   users.flush();
   const recorder = new Recorder();
   const steps = users.steps;
-  const keptSteps = Math.max(...members.map((m) => keptStepsFor(m.req)));
+  const rules = members.map((m) => readRulesFor(m.req));
+  const reads = { kept: Math.max(...rules.map((r) => r.kept)), spans: rules.some((r) => r.spans) };
   const inputs = {
     res,
     fold,
@@ -199,7 +200,7 @@ export function scheduleConcurrent(
     coster: measure,
     recorder,
     cutoff: undefined,
-    keptSteps,
+    reads,
   };
   const placer = new Placer(virtual, inputs);
   for (const leg of legs) placer.add(leg);

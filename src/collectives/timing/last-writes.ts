@@ -15,9 +15,13 @@ import { rdhKeptSteps } from "../plan/rdh.js";
 /** Steps whose writes are kept: the current one and the two before it. */
 export const KEPT_STEPS = 3;
 
-/** The steps a request's plan reads back: {@link KEPT_STEPS}, more for RDH (rdh.ts). */
-export function keptStepsFor(req: PlanRequest): number {
-  return req.algorithm === "rdh" ? Math.max(KEPT_STEPS, rdhKeptSteps(req)) : KEPT_STEPS;
+/**
+ * How a request's plan reads what it wrote: the steps back ({@link KEPT_STEPS}, more for RDH), and
+ * whether a read may be part of one write or span several (RDH: rdh.ts, spanWriters).
+ */
+export function readRulesFor(req: PlanRequest): { readonly kept: number; readonly spans: boolean } {
+  const rdh = req.algorithm === "rdh";
+  return { kept: rdh ? Math.max(KEPT_STEPS, rdhKeptSteps(req)) : KEPT_STEPS, spans: rdh };
 }
 
 /** Per entry: end time, element count, writer queue index. */
@@ -104,25 +108,38 @@ class StepWrites {
 export class LastWrites {
   /** Newest first. */
   private readonly steps: StepWrites[];
+  /** With `spans`: the same writes keyed by their end (one past the last element), newest first. */
+  private readonly ends: StepWrites[];
   private step = Number.NaN;
   /** Planners never write an input; while none has, a read of one needs no look-up. */
   private inputWritten = false;
-  /** After a successful {@link find}: the entry's array and offset. */
+  /** After a successful {@link find} / {@link findEnd}: the entry's array, offset and step age. */
   private hit: Float64Array = new Float64Array(0);
   private at = 0;
+  private hitAge = 0;
 
-  /** `kept`: the steps whose writes are kept (an RDH plan reads further back: rdhKeptSteps). */
-  constructor(readonly kept = KEPT_STEPS) {
+  /**
+   * `kept`: the steps whose writes are kept (an RDH plan reads further back: rdhKeptSteps).
+   * `spans`: keep each write by its end too, for reads of part of a write (spanWriters, RDH only).
+   */
+  constructor(
+    readonly kept = KEPT_STEPS,
+    readonly spans = false,
+  ) {
     this.steps = Array.from({ length: kept }, () => new StepWrites());
+    this.ends = spans ? Array.from({ length: kept }, () => new StepWrites()) : [];
   }
 
   /** Start a step (a no-op within one): the oldest kept step's writes are dropped. */
   enter(step: number): void {
     if (step === this.step) return;
     this.step = step;
-    const oldest = this.steps.pop() as StepWrites;
-    oldest.clear();
-    this.steps.unshift(oldest);
+    for (const tables of [this.steps, this.ends]) {
+      const oldest = tables.pop();
+      if (oldest === undefined) continue;
+      oldest.clear();
+      tables.unshift(oldest);
+    }
   }
 
   /** False when no range of `buffer` can have been written (an input, while no leg wrote one). */
@@ -130,21 +147,36 @@ export class LastWrites {
     return buffer !== "input" || this.inputWritten;
   }
 
-  /** True when the range was written in a kept step; then {@link end}, {@link count}, {@link queue} read it. */
+  /** True when a range starting at `elem` was written in a kept step; then {@link end}, {@link count}, {@link queue} read it. */
   find(rank: number, buffer: BufferName, elem: number): boolean {
+    return this.lookUp(this.steps, rank, buffer, elem);
+  }
+
+  /** As {@link find}, for a range ending at `elem` (`spans` only). */
+  findEnd(rank: number, buffer: BufferName, elem: number): boolean {
+    return this.lookUp(this.ends, rank, buffer, elem);
+  }
+
+  private lookUp(tables: readonly StepWrites[], rank: number, buffer: BufferName, elem: number): boolean {
     if (buffer === "input" && !this.inputWritten) return false;
     const at = rank * 3 + bufferIndex(buffer);
     // Indexed: for-of made an iterator result a look-up (a leg's every source).
-    for (let k = 0; k < this.steps.length; k++) {
-      const s = this.steps[k] as StepWrites;
+    for (let k = 0; k < tables.length; k++) {
+      const s = tables[k] as StepWrites;
       const i = s.slot(at, elem);
       if (s.has(i)) {
         this.hit = s.data;
         this.at = STRIDE * i;
+        this.hitAge = k;
         return true;
       }
     }
     return false;
+  }
+
+  /** Steps back the hit was written (0: this step). */
+  age(): number {
+    return this.hitAge;
   }
 
   end(): number {
@@ -160,5 +192,6 @@ export class LastWrites {
   write(rank: number, buffer: BufferName, elem: number, end: number, count: number, queue: number): void {
     if (buffer === "input") this.inputWritten = true;
     (this.steps[0] as StepWrites).set(rank * 3 + bufferIndex(buffer), elem, end, count, queue);
+    this.ends[0]?.set(rank * 3 + bufferIndex(buffer), elem + count, end, count, queue);
   }
 }

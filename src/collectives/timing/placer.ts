@@ -87,8 +87,8 @@ export interface PlacerInputs {
   readonly coster: LegMeasure;
   readonly recorder: Recorder | undefined;
   readonly cutoff: Cutoff | undefined;
-  /** Steps whose writes later legs may read (default {@link KEPT_STEPS}: keptStepsFor). */
-  readonly keptSteps?: number;
+  /** How later legs read earlier writes (default: {@link KEPT_STEPS} back, exact; readRulesFor). */
+  readonly reads?: { readonly kept: number; readonly spans: boolean };
 }
 
 /**
@@ -127,7 +127,7 @@ export class Placer implements LegSink {
     this.channels = t.channelsPerRank;
     this.queueFree = new Float64Array(p.fold.perNode * this.channels);
     this.waits = new Waits(t);
-    this.writes = new LastWrites(p.keptSteps);
+    this.writes = new LastWrites(p.reads?.kept, p.reads?.spans);
   }
 
   /** Legs placed, by kind. */
@@ -198,6 +198,10 @@ export class Placer implements LegSink {
       const ref = (leg.srcs[k] as LegSource).ref;
       // An input no leg has written needs no image to be looked up.
       const f = this.writes.mayHold(ref.buffer) ? this.p.fold.fold(ref, this.folded) : undefined;
+      if (f !== undefined && this.writes.spans) {
+        ready = Math.max(ready, this.spanReady(f, ref, leg));
+        continue;
+      }
       if (f === undefined || !this.writes.find(f.rank, ref.buffer, f.elem)) {
         if (ref.buffer !== "input") {
           throw new Error(
@@ -213,15 +217,50 @@ export class Placer implements LegSink {
           `planner: leg reads ${ref.rank}:${ref.buffer}:${ref.elem}×${leg.count} but it was written ×${this.writes.count()}`,
         );
       }
-      const wq = this.writes.queue();
-      const writer = this.p.fold.unfold(Math.floor(wq / this.channels), (f as Folded).nodes);
-      const wait = this.waits.ns(writer, wq % this.channels, leg.rank, leg.queue);
-      ready = Math.max(ready, this.writes.end() + wait);
+      ready = Math.max(ready, this.hitReady(f as Folded, leg));
     }
     // Writing into a peer needs the peer ready too.
     for (let k = 0; k < leg.dsts.length; k++) {
       const d = leg.dsts[k] as BufRef;
       if (d.rank !== leg.rank) ready = Math.max(ready, this.waits.ns(d.rank, -1, leg.rank, leg.queue));
+    }
+    return ready;
+  }
+
+  /** When the write just found (LastWrites' hit) is seen by `leg`'s queue. */
+  private hitReady(f: Folded, leg: LegSpec): number {
+    const wq = this.writes.queue();
+    const writer = this.p.fold.unfold(Math.floor(wq / this.channels), f.nodes);
+    return this.writes.end() + this.waits.ns(writer, wq % this.channels, leg.rank, leg.queue);
+  }
+
+  /**
+   * When a read that may be part of one write or span several (spanWriters' rules, RDH) can start:
+   * the newer of the write starting where it starts and the one ending where it ends, if that one
+   * holds the read; else the consecutive writes from its start.
+   */
+  private spanReady(f: Folded, ref: BufRef, leg: LegSpec): number {
+    const w = this.writes;
+    const stop = f.elem + leg.count;
+    const bad = (why: string) =>
+      new Error(`planner: leg reads ${ref.rank}:${ref.buffer}:${ref.elem}×${leg.count}, ${why}`);
+    const first = w.find(f.rank, ref.buffer, f.elem) ? w.age() : Number.POSITIVE_INFINITY;
+    const last = w.findEnd(f.rank, ref.buffer, stop);
+    if (last && w.age() < first && stop - w.count() <= f.elem) return this.hitReady(f, leg);
+    if (first === Number.POSITIVE_INFINITY) {
+      if (last) throw bad("not as written");
+      if (ref.buffer !== "input") throw bad(`not written in the last ${w.kept} steps`);
+      return ref.rank === leg.rank ? 0 : this.waits.ns(ref.rank, -1, leg.rank, leg.queue);
+    }
+    let ready = 0;
+    for (let at = f.elem; at < stop; at += w.count()) {
+      if (!w.find(f.rank, ref.buffer, at)) throw bad("not as written");
+      ready = Math.max(ready, this.hitReady(f, leg));
+      // The first write may hold the whole read (its first part); a later one must end inside it.
+      if (at + w.count() > stop) {
+        if (at === f.elem) break;
+        throw bad("not as written");
+      }
     }
     return ready;
   }

@@ -15,7 +15,7 @@ import type { LegKind } from "../plan/plan.js";
 import type { LegSpec } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
 import { ARCH_TIMING } from "./cost-model.js";
-import { keptStepsFor } from "./last-writes.js";
+import { readRulesFor } from "./last-writes.js";
 import { LegCoster } from "./leg-cost.js";
 import { LegRecord } from "./leg-record.js";
 import { NodeFold } from "./node-fold.js";
@@ -100,7 +100,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
       coster,
       recorder,
       cutoff,
-      keptSteps: keptStepsFor(req),
+      reads: readRulesFor(req),
     });
     try {
       if (legs.complete) legs.replay(placer);
