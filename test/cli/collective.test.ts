@@ -41,7 +41,8 @@ describe("sdmakit allr|allg|redsct|sendrecv", () => {
       /size\(B\)\s+count\(elems\)\s+type\s+time:avg\(us\)\s+algbw\(GB\/s\)\s+busbw\(GB\/s\)\s+algorithm\s+#wrong/,
     );
     expect(
-      text.match(/^\s+\d+\s+\d+\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(ring|kangaring|mesh)\s+0$/gm)?.length,
+      text.match(/^\s+\d+\s+\d+\s+bf16\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(ring|kangaring|mesh|rdh)\s+0$/gm)
+        ?.length,
     ).toBe(4);
     expect(text).toMatch(/Avg bus bandwidth:/);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  type AlgorithmName,
+  ALGORITHMS,
   buildTopology,
   type CollectiveName,
   countForSize,
@@ -12,7 +12,6 @@ import {
 import { type ArchName, archProfile } from "../../src/hal/index.js";
 import { Dtype } from "../../src/spec/index.js";
 
-const ALGORITHMS: AlgorithmName[] = ["ring", "kangaring", "mesh"];
 const SHAPES: [ArchName, number, number][] = [
   ["trn2", 8, 1],
   ["trn2", 32, 4],

@@ -46,6 +46,8 @@ describe("the timing model counts the descriptors the engine executes (leg-cost.
     ["duplicate with SR", { algorithm: "kangaring", srSeed: 4 }, (k) => k.kind === "duplicate"],
     ["SB2SB copy and reduce", { sb2sb: true, ranks: 8 }, (k) => k.kind.startsWith("sb2sb")],
     ["SB2SB with SR", { sb2sb: true, ranks: 8, srSeed: 1 }, (k) => k.kind === "sb2sb-reduce"],
+    ["RDH reduce (2R1W) and gather", { algorithm: "rdh", ranks: 8 }, (k) => k.kind === "reduce-copy"],
+    ["RDH avg, SR", { algorithm: "rdh", op: "avg", srSeed: 3 }, (k) => k.kind === "reduce-copy"],
     ["alltoall", { collective: "alltoall", algorithm: "mesh" }, (k) => k.kind === "copy"],
     [
       "alltoallv (metadata)",

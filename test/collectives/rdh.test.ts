@@ -106,23 +106,31 @@ describe("RDH (recursive halving / doubling)", () => {
     const copies = plan.legs.filter((l) => l.kind === "copy");
     expect(new Set(copies.map((l) => l.step))).toEqual(new Set([4, 5, 6, 7]));
     // Step 0 pairs rank r with r XOR 1, the all-gather's last step too (the nearest first).
-    const peers = (step: number) => new Set(plan.legs.filter((l) => l.step === step).map((l) => l.srcs.at(-1)!.ref.rank ^ l.rank));
+    const peers = (step: number) =>
+      new Set(plan.legs.filter((l) => l.step === step).map((l) => l.srcs.at(-1)!.ref.rank ^ l.rank));
     expect(peers(0)).toEqual(new Set([1]));
     expect(peers(7)).toEqual(new Set([1]));
     // No packet reads what it writes.
     for (const l of reduces)
-      for (const s of l.srcs) expect(s.ref.rank === l.dsts[0]!.rank && s.ref.buffer === l.dsts[0]!.buffer).toBe(false);
+      for (const s of l.srcs)
+        expect(s.ref.rank === l.dsts[0]!.rank && s.ref.buffer === l.dsts[0]!.buffer).toBe(false);
   });
 
   it("refuses a rank count that is not a power of two; auto then leaves it out", () => {
     expect(() => buildPlan(request({ ranks: 12 }))).toThrow(/rdh: ranks 12 must be a power of two/);
     expect(candidateAlgorithms("allr")).toContain("rdh");
     expect(candidateAlgorithms("sendrecv")).not.toContain("rdh");
-    const r = runCollective({ collective: "allr", ranks: 12, algorithm: "auto", timingOnly: true, size: 1 << 20 });
+    const r = runCollective({
+      collective: "allr",
+      ranks: 12,
+      algorithm: "auto",
+      timingOnly: true,
+      size: 1 << 20,
+    });
     expect(r.algorithm).not.toBe("rdh");
-    expect(() => runCollective({ collective: "allr", ranks: 12, algorithm: "rdh", timingOnly: true })).toThrow(
-      /power of two/,
-    );
+    expect(() =>
+      runCollective({ collective: "allr", ranks: 12, algorithm: "rdh", timingOnly: true }),
+    ).toThrow(/power of two/);
   });
 
   it("is timed with every rank placed (no node fold) and reads back log2 n steps", () => {
