@@ -1,7 +1,8 @@
 /**
  * The planner entry point: a request becomes a {@link Plan}. Send-recv is a one-step shift along
- * the ring (rank r pulls rank r − 1's input); the reducing / gathering collectives go to Ring,
- * KangaRing (LNC2 pairs; over an odd rank count or unpaired cores it is the plain Ring) or Mesh.
+ * the ring (rank r pulls rank r − 1's input); the exchanges (alltoall, alltoallv, allgv, permute)
+ * are direct pulls (exchange-plan.ts); the reducing / gathering collectives go to Ring, KangaRing
+ * (LNC2 pairs; over an odd rank count or unpaired cores it is the plain Ring), Mesh or RDH.
  */
 import { UsageError } from "../../bits/errors.js";
 import { dtypeBytes } from "../../spec/dtype.js";
