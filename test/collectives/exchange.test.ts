@@ -12,6 +12,7 @@ import {
 } from "../../src/collectives/index.js";
 import { Dtype, dtypeName } from "../../src/spec/index.js";
 import { GUIDE_A2AV_METADATA, GUIDE_PAIRS } from "../data/guide-files.js";
+import { ARCH_LNC_SHAPES } from "../helpers/collective-run.js";
 
 const EXCHANGES: CollectiveName[] = ["alltoall", "alltoallv", "allgv", "permute"];
 
@@ -173,13 +174,7 @@ describe("checked exchange runs", () => {
       }
   });
   it("give 0 wrong on Trn1, Trn2 and Trn3, at LNC 1 and 2, on one node and two", () => {
-    const shapes = [
-      { arch: "trn1", lnc: 1 },
-      { arch: "trn2", lnc: 1 },
-      { arch: "trn2", lnc: 2 },
-      { arch: "trn3", lnc: 2 },
-    ] as const;
-    for (const shape of shapes)
+    for (const shape of ARCH_LNC_SHAPES)
       for (const nodes of [1, 2])
         for (const collective of EXCHANGES)
           for (const dtype of [Dtype.BFLOAT16, Dtype.FP8_E4, Dtype.UINT32]) {

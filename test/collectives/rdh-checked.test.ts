@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COLLECTIVE_DTYPES, REDUCE_OPS, runCollective } from "../../src/collectives/index.js";
 import { Dtype, dtypeName } from "../../src/spec/index.js";
+import { ARCH_LNC_SHAPES } from "../helpers/collective-run.js";
 
 const REDUCING = ["allr", "redsct", "allg"] as const;
 
@@ -16,13 +17,7 @@ describe("checked RDH runs (plan/rdh.ts)", () => {
         }
   });
   it("give 0 wrong on Trn1, Trn2 and Trn3, at LNC 1 and 2, on one node and two", () => {
-    const shapes = [
-      { arch: "trn1", lnc: 1 },
-      { arch: "trn2", lnc: 1 },
-      { arch: "trn2", lnc: 2 },
-      { arch: "trn3", lnc: 2 },
-    ] as const;
-    for (const shape of shapes)
+    for (const shape of ARCH_LNC_SHAPES)
       for (const nodes of [1, 2])
         for (const collective of REDUCING)
           for (const [dtype, op] of [

@@ -23,3 +23,11 @@ export function collectiveRun(over: Partial<CollectiveRun> = {}): CollectiveRun 
 export function smallRun(over: Partial<CollectiveRun> = {}): CollectiveRun {
   return collectiveRun({ ranks: 4, algorithm: "ring", dataSeed: 7, ...over });
 }
+
+/** Every arch at each LNC it runs: Trn1 at 1, Trn2 at 1 and 2, Trn3 at 2 (library option values). */
+export const ARCH_LNC_SHAPES = [
+  { arch: "trn1", lnc: 1 },
+  { arch: "trn2", lnc: 1 },
+  { arch: "trn2", lnc: 2 },
+  { arch: "trn3", lnc: 2 },
+] as const;
