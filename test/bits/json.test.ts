@@ -2,16 +2,9 @@
 // recursion before parsing; over a bound, a JsonLimitError naming the source, the limit and the found.
 import { describe, expect, it } from "vitest";
 import { JSON_LIMITS, JsonLimitError, jsonExtent, parseJsonText, UsageError } from "../../src/bits/index.js";
+import { thrown } from "../helpers/thrown.js";
 
 /** What `f` throws. */
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  throw new Error("did not throw");
-}
 
 describe("jsonExtent", () => {
   it.each([

@@ -11,6 +11,7 @@ import { JsonLimitError } from "../../src/bits/index.js";
 import { encodeCommand, halCommand, readJsonFile } from "../../src/cli/index.js";
 import { parseBuildRequest } from "../../src/runtime/index.js";
 import { runInProcess, sdmakit } from "../helpers/cli.js";
+import { thrown } from "../helpers/thrown.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sdmakit-json-file-"));
 const file = (name: string, text: string) => {
@@ -19,15 +20,6 @@ const file = (name: string, text: string) => {
   return path;
 };
 const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
-
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  throw new Error("did not throw");
-}
 
 describe("readJsonFile", () => {
   it("reads a JSON file", () => {

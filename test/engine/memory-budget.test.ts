@@ -6,18 +6,10 @@ import { describe, expect, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
 import { Device, DeviceMemory, HBM_BASE, MemoryBudgetError, PAGE_BYTES } from "../../src/engine/index.js";
 import { DEFAULT_COPY_META } from "../../src/spec/index.js";
+import { thrown } from "../helpers/thrown.js";
 import { QueueWriter, rxData, txData } from "./helpers/packets.js";
 
 const P = BigInt(PAGE_BYTES);
-
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  throw new Error("did not throw");
-}
 
 describe("DeviceOptions.memoryBudget", () => {
   it("a host write past the budget is refused before its page is allocated", () => {
