@@ -14,6 +14,7 @@ import { SdmakitError } from "../bits/errors.js";
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import { RegisterFile } from "../hal/register-file.js";
 import { type OverflowPolicy, SrStream } from "../numerics/index.js";
+import { engineSpans } from "../spec/address-map.js";
 import { DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import {
   M2S_QUEUES_OFFSET,
@@ -23,7 +24,6 @@ import {
   type QueueReg,
   queueRegAt,
   S2M_QUEUES_OFFSET,
-  SDMA_CSR_BASE,
 } from "../spec/udma-regs.js";
 import { type CostModel, ProfileCostModel } from "./cost-model.js";
 import { type Descriptor, dataLength, isFirst, isLast, ringId, toDescriptor } from "./descriptor.js";
@@ -138,6 +138,10 @@ export class Device {
   private cursor = 0;
   /** The profile's SDMA engine stride as a Number (register decoding runs for every doorbell). */
   private readonly engineStride: number;
+  /** The engines' register spans (one per DMA group) as Numbers: [first engine, base, end]. */
+  private readonly csrSpans: readonly (readonly [number, number, number])[];
+  /** The offset in its engine's register space of the byte {@link engineOf} last placed. */
+  private hitOffset = 0;
   /** What {@link locate} last found. */
   private located: Located | undefined;
 
@@ -156,6 +160,8 @@ export class Device {
     this.packetBudget = checkBudget(options.packetBudget ?? DEFAULT_PACKET_BUDGET);
     this.keepEvents = options.keepEvents ?? true;
     this.engineStride = Number(this.profile.sdmaEngineStride);
+    const spans = engineSpans(this.profile);
+    this.csrSpans = spans.map((sp) => [sp.first, Number(sp.base), Number(sp.base + sp.bytes)] as const);
     const engines = engineCount(this.profile);
     this.qosClass =
       this.profile.queueArbitration === "qos"
@@ -171,7 +177,7 @@ export class Device {
     const listener: SemaphoreListener = options.onSemaphore ?? (() => {});
     this.memory.mapAll(
       deviceMemoryMap(this.profile).map((entry) => {
-        if (entry.name === "sdma-csr") {
+        if (entry.name.startsWith("sdma-csr")) {
           return {
             ...entry,
             onWrite32: (addr: bigint, v: number) => this.regs.write32(addr, v, "device-mmio"),
@@ -191,10 +197,12 @@ export class Device {
         return entry;
       }),
     );
-    this.regs.handle(SDMA_CSR_BASE, BigInt(engines) * this.profile.sdmaEngineStride, {
-      onWrite: (addr, v) => this.csrWrite(addr, v),
-      onRead: (addr) => this.csrRead(addr),
-    });
+    for (const span of spans) {
+      this.regs.handle(span.base, span.bytes, {
+        onWrite: (addr, v) => this.csrWrite(addr, v),
+        onRead: (addr) => this.csrRead(addr),
+      });
+    }
     this.plans = new PlanCache(this.profile);
     this.executor = new Executor({ profile: this.profile, memory: this.memory, overflow: this.overflow });
   }
@@ -452,9 +460,9 @@ export class Device {
    */
   private locate(addr: bigint): Located | undefined {
     // Number arithmetic and no closure: a doorbell and two head reads per packet come through here.
-    const rel = Number(addr - SDMA_CSR_BASE);
-    const engine = this.engineOf(rel);
-    const off = rel - engine * this.engineStride;
+    const engine = this.engineOf(addr);
+    if (engine < 0) return undefined;
+    const off = this.hitOffset;
     const block = this.profile.queuesPerEngine * QUEUE_BLOCK_BYTES;
     const name =
       off >= M2S_QUEUES_OFFSET && off < M2S_QUEUES_OFFSET + block
@@ -479,20 +487,27 @@ export class Device {
   }
 
   /**
-   * Which engine's register space the byte `rel` bytes above SDMA_CSR_BASE is in (its offset there:
-   * the rest of engine × stride). The window is engines × stride bytes: exact as a Number.
+   * Which engine's register space the byte at `addr` is in (its offset there in {@link hitOffset}),
+   * or −1 outside every engine. Every register address is below 2^53: exact as a Number.
    */
-  private engineOf(rel: number): number {
-    return Math.floor(rel / this.engineStride);
+  private engineOf(addr: bigint): number {
+    const a = Number(addr);
+    for (const [first, base, end] of this.csrSpans) {
+      if (a >= base && a < end) {
+        const k = Math.floor((a - base) / this.engineStride);
+        this.hitOffset = a - base - k * this.engineStride;
+        return first + k;
+      }
+    }
+    return -1;
   }
 
   /** A udma_qos_ctrl write sets its queue's class (Trn3; elsewhere the register is only stored). */
   private qosWrite(addr: bigint, v: number): void {
     if (!this.qosClass) return;
-    const rel = Number(addr - SDMA_CSR_BASE);
-    const engine = this.engineOf(rel);
-    const off = rel - engine * this.engineStride;
-    const queue = qosQueueAt(off, this.profile.queuesPerEngine);
+    const engine = this.engineOf(addr);
+    if (engine < 0) return;
+    const queue = qosQueueAt(this.hitOffset, this.profile.queuesPerEngine);
     if (queue !== undefined) this.qosClass[engine * this.profile.queuesPerEngine + queue] = qosClassOf(v);
   }
 

@@ -1,37 +1,49 @@
 /**
- * The simulated device's address map, declared once as data per arch profile. Every base here is
- * either a seed / public fact or a MODEL choice named in docs/FIDELITY.md:
+ * The simulated device's address map, declared once as data per arch profile: it lays out the
+ * arch's address map (spec/address-map.ts ADDRESS_MAPS, the public driver's v2 / v3 / v4
+ * address_map.h). Every base is a driver / seed fact or a MODEL choice named in docs/FIDELITY.md:
  *
- * - SBUF (seed 003 §5, GROUND_TRUTH): NeuronCore c's SBUF is the 32 MiB window SBUF_WINDOWS[c];
+ * - SBUF (seed 003 §5, GROUND_TRUTH; the driver's TPB windows): NeuronCore c's SBUF is the 32 MiB at
+ *   its TPB window (Trn1 0xfffc0000000 + c·0x4000000; Trn2 / Trn3 the seed's SBUF windows);
  *   partition p starts at p · 256 KiB (rel >> 18) and only `profile.sbufPartitionBytes` of it exist
  *   (192 / 224 / 256 KiB). The rest of each 256 KiB stride is unmapped, so an access past a
  *   partition's capacity faults. MODEL: one region per partition — a descriptor buffer never spans
  *   two partitions (the partitions are separate memories; the runtime splits per partition).
  * - PSUM (seed 002 §3.2: partition-offset bit 25 set means PSUM): MODEL at window + 0x2000000, the
  *   profile's 2 MiB as 128 partitions of 16 KiB, contiguous.
- * - Event blocks (GROUND_TRUTH: NeuronCore event block + 0x2700000, semaphore windows read +0x1000,
- *   set +0x1400, increment +0x1800, decrement +0x1C00, 256 semaphores): at the HAL's TPB aperture of
- *   core c (src/hal/tpb-address-map.ts, MODEL there) so the embedded-semaphore addresses the HAL
- *   programs land here; on MARIANA also the 16 TopSP apertures.
- * - SDMA register space (src/spec/udma-regs.ts SDMA_CSR_BASE, public 0x100000 engine stride): MMIO
+ * - Event blocks (GROUND_TRUTH, the driver's V*_MMAP_NC_EVENT_OFFSET "relative to nc": + 0x2700000
+ *   of the core's TPB window; semaphore windows read +0x1000, set +0x1400, increment +0x1800,
+ *   decrement +0x1C00, 256 semaphores); on MARIANA also the 16 TopSPs' blocks, at each TopSP's base
+ *   (the driver's TOPSP semaphore mmap entry, offset 0).
+ * - SDMA register space: one MMIO span per DMA engine group (the driver's ndma engine bases),
  *   routed to the device's RegisterFile.
- * - HBM: MODEL at HBM_BASE = 0x1000_0000_0000 (16 TiB), not 0: at 0 a Trn2's 96 GiB would cover the
- *   SDMA register space (64 GiB), the HAL's TPB apertures (4 GiB) and, on Trn3, SBUF window 0.
+ * - HBM: one region per stack (the driver's HBM_n_BASE and active size): Trn1 2 × 16 GiB at 0 and
+ *   0x10_0000_0000; Trn2 / Trn3 4 × 24 / 36 GiB at 0, 0x40_0000_0000, 0x8000_0000_0000,
+ *   0x8040_0000_0000.
  */
 
 import { FieldError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
-import { TOP_SP_COUNT, topSpBase, tpbBase } from "../hal/tpb-address-map.js";
-import { engineCount, engineCsrBase, queueRegisterAddress, sbufAddress } from "../spec/address-map.js";
-import { SBUF_WINDOWS } from "../spec/tables.js";
+import { TOP_SP_COUNT, TOP_SP_EVENT_OFFSET, topSpBase } from "../hal/tpb-address-map.js";
+import {
+  engineAt,
+  engineCount,
+  engineCsrBase,
+  engineSpans,
+  hbmAddress,
+  hbmStackAt,
+  queueRegisterAddress,
+  sbufAddress,
+  tpbWindow,
+} from "../spec/address-map.js";
 
-export { engineCount, engineCsrBase, sbufAddress };
+export { engineCount, engineCsrBase, hbmAddress, sbufAddress };
 
-import { EVENT_BLOCK_OFFSET, SDMA_CSR_BASE, SEMAPHORE_COUNT, SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
+import { EVENT_BLOCK_OFFSET, SEMAPHORE_COUNT, SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
 import type { RegionKind } from "./memory.js";
 
-/** MODEL: where HBM starts (see the module comment for why not 0). */
-export const HBM_BASE = 0x1000_0000_0000n;
+/** Where HBM starts: stack 0 at 0 on every arch (V2 / V3 / V4_HBM_0_BASE). */
+export const HBM_BASE = 0n;
 /** PSUM sits at partition-offset bit 25 above its core's SBUF window (seed 002 §3.2). */
 export const PSUM_OFFSET = 1n << 25n;
 /** The four semaphore windows span event block + 0x1000 .. + 0x2000 (GROUND_TRUTH). */
@@ -51,9 +63,12 @@ export interface MapEntry {
 export type SemaphoreWindow = keyof typeof SEMAPHORE_WINDOWS;
 
 /** The base of the semaphore windows of event block `block` (0..cores−1 TPBs, 8.. TopSPs). */
-function eventBlockBase(block: number): bigint {
-  const aperture = block < 8 ? tpbBase(block) : topSpBase(block - 8);
-  return aperture + EVENT_BLOCK_OFFSET + SEMAPHORE_WINDOWS.read;
+function eventBlockBase(profile: ArchProfile, block: number): bigint {
+  const event =
+    block < 8
+      ? tpbWindow(profile, block) + EVENT_BLOCK_OFFSET
+      : topSpBase(block - 8, profile.addressMap) + TOP_SP_EVENT_OFFSET;
+  return event + SEMAPHORE_WINDOWS.read;
 }
 
 /** The event blocks a profile has: one per NeuronCore, plus the 16 TopSPs on MARIANA. */
@@ -68,7 +83,12 @@ export function eventBlocks(profile: ArchProfile): number[] {
  * @example deviceMemoryMap(archProfile("trn2")).filter((e) => e.kind === "sbuf").length; // 8 × 128
  */
 export function deviceMemoryMap(profile: ArchProfile): MapEntry[] {
-  const entries: MapEntry[] = [{ name: "hbm", base: HBM_BASE, bytes: profile.hbmBytes, kind: "hbm" }];
+  const entries: MapEntry[] = profile.addressMap.hbmStacks.map((s, i) => ({
+    name: `hbm${i}`,
+    base: s.base,
+    bytes: s.bytes,
+    kind: "hbm",
+  }));
   const psumPartitionBytes = BigInt(profile.psumBytes / profile.sbufPartitions);
   for (let core = 0; core < profile.neuronCores; core++) {
     for (let p = 0; p < profile.sbufPartitions; p++) {
@@ -93,18 +113,15 @@ export function deviceMemoryMap(profile: ArchProfile): MapEntry[] {
     const name = block < 8 ? `events.tpb${block}` : `events.topsp${block - 8}`;
     entries.push({
       name,
-      base: eventBlockBase(block),
+      base: eventBlockBase(profile, block),
       bytes: SEMAPHORE_SPAN_BYTES,
       kind: "mmio",
       core: block,
     });
   }
-  entries.push({
-    name: "sdma-csr",
-    base: SDMA_CSR_BASE,
-    bytes: BigInt(engineCount(profile)) * profile.sdmaEngineStride,
-    kind: "mmio",
-  });
+  for (const span of engineSpans(profile)) {
+    entries.push({ name: `sdma-csr${span.first}`, base: span.base, bytes: span.bytes, kind: "mmio" });
+  }
   return entries;
 }
 
@@ -122,18 +139,7 @@ export function psumAddress(profile: ArchProfile, core: number, partition: numbe
   checkIndex("psumAddress", "core", core, profile.neuronCores);
   checkIndex("psumAddress", "partition", partition, profile.sbufPartitions);
   checkIndex("psumAddress", "offset", offset, partitionBytes);
-  return (SBUF_WINDOWS[core] as bigint) + PSUM_OFFSET + BigInt(partition * partitionBytes + offset);
-}
-
-/**
- * The HBM address `offset` bytes in. @throws FieldError past the profile's HBM.
- * @example hbmAddress(CAYMAN, 0x1000n); // HBM_BASE + 0x1000n
- */
-export function hbmAddress(profile: ArchProfile, offset: bigint): bigint {
-  if (offset < 0n || offset >= profile.hbmBytes) {
-    throw new FieldError("hbmAddress", "offset", offset, `0..${profile.hbmBytes - 1n}`);
-  }
-  return HBM_BASE + offset;
+  return tpbWindow(profile, core) + PSUM_OFFSET + BigInt(partition * partitionBytes + offset);
 }
 
 /**
@@ -158,7 +164,9 @@ export function semaphoreAddress(
       `0..${profile.neuronCores - 1}${profile.hasMarianaSlice ? " or 8..23" : ""}`,
     );
   }
-  return eventBlockBase(block) - SEMAPHORE_WINDOWS.read + SEMAPHORE_WINDOWS[window] + BigInt(index * 4);
+  return (
+    eventBlockBase(profile, block) - SEMAPHORE_WINDOWS.read + SEMAPHORE_WINDOWS[window] + BigInt(index * 4)
+  );
 }
 
 /** The queue register address, under the engine's historical name (one function: spec/address-map.ts). */
@@ -170,7 +178,7 @@ export const queueRegAddress = queueRegisterAddress;
  */
 export function describeAddress(profile: ArchProfile, addr: bigint): string {
   for (let core = 0; core < profile.neuronCores; core++) {
-    const win = SBUF_WINDOWS[core] as bigint;
+    const win = tpbWindow(profile, core);
     const rel = addr - win;
     if (rel >= 0n && rel < PSUM_OFFSET) {
       const partition = Number(rel / BigInt(profile.sbufPartitionStride));
@@ -188,14 +196,12 @@ export function describeAddress(profile: ArchProfile, addr: bigint): string {
       return `PSUM core ${core} + 0x${(rel - PSUM_OFFSET).toString(16)}`;
     }
   }
-  if (addr >= HBM_BASE && addr < HBM_BASE + profile.hbmBytes)
-    return `HBM + 0x${(addr - HBM_BASE).toString(16)}`;
-  const sdmaEnd = SDMA_CSR_BASE + BigInt(engineCount(profile)) * profile.sdmaEngineStride;
-  if (addr >= SDMA_CSR_BASE && addr < sdmaEnd) {
-    return `SDMA engine ${(addr - SDMA_CSR_BASE) / profile.sdmaEngineStride} register + 0x${((addr - SDMA_CSR_BASE) % profile.sdmaEngineStride).toString(16)}`;
-  }
+  const stack = hbmStackAt(profile, addr);
+  if (stack) return `HBM stack ${stack.index} + 0x${(addr - stack.base).toString(16)}`;
+  const engine = engineAt(profile, addr);
+  if (engine) return `SDMA engine ${engine.engine} register + 0x${engine.offset.toString(16)}`;
   for (const block of eventBlocks(profile)) {
-    const base = eventBlockBase(block);
+    const base = eventBlockBase(profile, block);
     if (addr >= base && addr < base + SEMAPHORE_SPAN_BYTES)
       return `event block ${block} semaphore window + 0x${(addr - base).toString(16)}`;
   }

@@ -4,6 +4,7 @@
  * public figures come from GROUND_TRUTH.md.
  */
 import { UsageError } from "../bits/errors.js";
+import { type AddressMap, V2_ADDRESS_MAP, V3_ADDRESS_MAP, V4_ADDRESS_MAP } from "../spec/address-map.js";
 import { ArchType } from "../spec/enums.js";
 import { CCE_INFO_MAX_SOURCES, MAX_CCE_ELEMENTS } from "../spec/tables.js";
 
@@ -18,7 +19,7 @@ export interface ArchProfile {
   readonly neuronCores: number;
   readonly dmaEnginesPerCore: number;
   readonly queuesPerEngine: number;
-  /** SDMA engine register stride (GROUND_TRUTH). */
+  /** SDMA engine register stride within a DMA group: the address map's (0x40000 Trn1, 0x100000 Trn2 / Trn3). */
   readonly sdmaEngineStride: bigint;
   /** Bytes per ns one DMA engine moves (GROUND_TRUTH, [U]). */
   readonly dmaBytesPerNs: number;
@@ -40,6 +41,11 @@ export interface ArchProfile {
   readonly sbufPartitionBytes: number;
   /** Address stride between partitions: 256 KiB (seed 003 §2, rel >> 18). */
   readonly sbufPartitionStride: number;
+  /**
+   * The arch's address map (spec/address-map.ts, the public driver's v2 / v3 / v4 address_map.h):
+   * TPB windows (SBUF, PSUM, event block), TopSPs, HBM stacks, DMA engine register bases.
+   */
+  readonly addressMap: AddressMap;
   readonly psumBytes: number;
   readonly hbmBytes: bigint;
   readonly hbmBytesPerNs: number;
@@ -74,7 +80,7 @@ export const SUNDA: ArchProfile = {
   neuronCores: 2,
   dmaEnginesPerCore: 16,
   queuesPerEngine: 16,
-  sdmaEngineStride: 0x100000n,
+  sdmaEngineStride: V2_ADDRESS_MAP.dmaEngineStride,
   dmaBytesPerNs: 17,
   cceRateFactor: 0.5,
   maxCceElements: MAX_CCE_ELEMENTS[ArchType.SUNDA] as number,
@@ -83,6 +89,7 @@ export const SUNDA: ArchProfile = {
   sbufPartitions: 128,
   sbufPartitionBytes: 192 * KiB,
   sbufPartitionStride: 256 * KiB,
+  addressMap: V2_ADDRESS_MAP,
   psumBytes: 2 * 1024 * KiB,
   hbmBytes: 32n * GiB,
   hbmBytesPerNs: 820,
@@ -107,6 +114,8 @@ export const CAYMAN: ArchProfile = {
   maxCceElements: MAX_CCE_ELEMENTS[ArchType.CAYMAN] as number,
   hasCceReplication: true,
   sbufPartitionBytes: 224 * KiB,
+  addressMap: V3_ADDRESS_MAP,
+  sdmaEngineStride: V3_ADDRESS_MAP.dmaEngineStride,
   hbmBytes: 96n * GiB,
   hbmBytesPerNs: 2900,
   hasM2sPrefetch: true,
@@ -125,6 +134,7 @@ export const MARIANA: ArchProfile = {
   cceRateFactor: 1,
   maxCceElements: MAX_CCE_ELEMENTS[ArchType.MARIANA] as number,
   sbufPartitionBytes: 256 * KiB,
+  addressMap: V4_ADDRESS_MAP,
   hbmBytes: 144n * GiB,
   hbmBytesPerNs: 4900,
   fabricTriggerStride: 52,

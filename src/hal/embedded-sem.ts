@@ -5,9 +5,10 @@
  */
 import { FieldError, SdmaAssertError } from "../bits/errors.js";
 import { EMBEDDED_SEM_W1 } from "../spec/layouts/index.js";
+import { EVENT_BLOCK_OFFSET } from "../spec/udma-regs.js";
 import { csrAccessor, csrRead, csrWrite } from "./csr-accessors.js";
 import { EMBEDDED_SEM_UPDATE } from "./csr-families.js";
-import type { HalDevice } from "./hal-device.js";
+import { archOf, type HalDevice } from "./hal-device.js";
 import { khalCall } from "./khal-dispatch.js";
 import type { EmbeddedSemFields } from "./khal-slots.js";
 import { TOP_SP_COUNT, TPB_COUNT, topSpEvtSemIncBase, tpbEvtSemIncBase } from "./tpb-address-map.js";
@@ -36,9 +37,11 @@ const readHi = csrAccessor("aws_reg_read_embedded_semaphore_update_hi");
  */
 export function marianaInitEmbeddedSem(dev: HalDevice, csr: bigint): void {
   csrWrite(dev, ctrlCfg, csr, 0, 1);
-  for (let i = 0; i < TPB_COUNT; i++) khalCall(dev, "embedded_sem_wr_address", csr, i, tpbEvtSemIncBase(i));
+  const map = archOf(dev).addressMap;
+  for (let i = 0; i < TPB_COUNT; i++)
+    khalCall(dev, "embedded_sem_wr_address", csr, i, tpbEvtSemIncBase(i, map));
   for (let j = 0; j < TOP_SP_COUNT; j++) {
-    khalCall(dev, "embedded_sem_wr_address", csr, TPB_COUNT + j, topSpEvtSemIncBase(j));
+    khalCall(dev, "embedded_sem_wr_address", csr, TPB_COUNT + j, topSpEvtSemIncBase(j, map));
   }
 }
 
@@ -88,7 +91,10 @@ export function stpbGetAxiOffset(localBase: bigint, addr: bigint): bigint {
 export function marianaEmbeddedSemCsrIndex(_dev: HalDevice, localBase: bigint): number {
   const axi = stpbGetAxiOffset(localBase, EMBEDDED_SEM_AXI_BASE);
   for (let i = 0; i < TPB_COUNT; i++) if (axi === tpbEvtSemIncBase(i)) return i;
-  for (let j = 0; j < TOP_SP_COUNT; j++) if (axi === topSpEvtSemIncBase(j)) return TPB_COUNT + j;
+  // The 0x2700000 in the AXI base is NC-relative (the TPB event block); a TopSP's event block is
+  // at its base (MODEL reading), so a TopSP context's view drops it.
+  const topSpView = axi - EVENT_BLOCK_OFFSET;
+  for (let j = 0; j < TOP_SP_COUNT; j++) if (topSpView === topSpEvtSemIncBase(j)) return TPB_COUNT + j;
   return -1;
 }
 

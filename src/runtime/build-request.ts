@@ -17,7 +17,7 @@ import { encdGetCceReducePacketSize } from "./gates.js";
 import { kbinDtypeToSdmaDtype } from "./remaps.js";
 import { Vring, type WrittenDescriptor } from "./vring.js";
 
-/** Where `build` puts its rings (MODEL: a host region outside HBM and the SBUF windows). */
+/** Where `build` puts its rings (MODEL: any mapped place works; `build`'s memory maps only this region). */
 export const BUILD_RING_REGION = { base: 0x1_0000_0000n, bytes: 0x10000n } as const;
 /** Slots per ring for `build`: room for the largest packet. */
 export const BUILD_RING_SLOTS = 256;

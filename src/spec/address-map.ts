@@ -1,12 +1,109 @@
 /**
- * The device address map over an arch profile: where each DMA engine's registers, each queue
- * register and each SBUF byte sit. One copy, read by the host (runtime, isa, collectives) and the
- * device (engine) alike; the per-arch strides and counts come from the profile, never from a
- * constant here.
+ * The device address map, one per arch as data (`ADDRESS_MAPS`), and the address functions over an
+ * arch profile: where each DMA engine's registers, each queue register, each SBUF byte, each TopSP
+ * and each HBM stack sit. One copy, read by the HAL (TPB / TopSP bases), the engine (its memory map,
+ * semaphores, register decode), the runtime and the collectives (buffer placement) alike.
+ *
+ * Every base is the public kernel driver's (aws-neuron-driver `v2/address_map.h` = Trn1,
+ * `v3/address_map.h` = Trn2, `v4/address_map.h` = Trn3, and the `ndma_init` / dhal files that
+ * compose them); where a seed states a value (seed 003 §5's SBUF windows) it equals the driver's.
+ * docs/FIDELITY.md "Public driver · address maps" lists each with its file and symbol, and
+ * test/spec/driver-address-map.test.ts checks the table.
  */
 import { FieldError } from "../bits/errors.js";
+import { ArchType } from "./enums.js";
 import { SBUF_WINDOWS } from "./tables.js";
-import { m2sQueueOffset, type QueueReg, queueRegOffset, SDMA_CSR_BASE, s2mQueueOffset } from "./udma-regs.js";
+import { m2sQueueOffset, type QueueReg, queueRegOffset, s2mQueueOffset } from "./udma-regs.js";
+
+/** One HBM stack: `bytes` populated from `base` (the driver's HBM_n_BASE and active size). */
+export interface HbmStack {
+  readonly base: bigint;
+  readonly bytes: bigint;
+}
+
+/** One arch's address map, as the public driver states it. */
+export interface AddressMap {
+  /** The driver generation whose address_map.h this is. */
+  readonly driver: "v2" | "v3" | "v4";
+  /** NeuronCore c's TPB window: its SBUF at +0, PSUM, and its event block at +eventBlockOffset. */
+  readonly tpbWindows: readonly bigint[];
+  /** Bytes of one TPB window the model maps into (V2_MMAP_TPB_SIZE, V3 / V4 PCIE_BAR0_TPB_SIZE). */
+  readonly tpbWindowBytes: bigint;
+  /** TopSP j's base (its semaphore block at offset 0: the driver's TOPSP semaphore mmap entry). */
+  readonly topSps: readonly bigint[];
+  /** Bytes of one TopSP (V*_TOP_SP_SIZE / V2_TOP_SP_0_SIZE). */
+  readonly topSpBytes: bigint;
+  /** The HBM stacks, in order; NeuronCore c's memory is stack ⌊c · stacks / cores⌋. */
+  readonly hbmStacks: readonly HbmStack[];
+  /** The register base of DMA engine group g's engine 0; engine e is in group ⌊e / enginesPerGroup⌋. */
+  readonly dmaGroupBases: readonly bigint[];
+  /** DMA engines per group (v2: one group of 16 per NeuronCore; v3 / v4: 32 per SENG). */
+  readonly dmaEnginesPerGroup: number;
+  /** Bytes between two engines of a group (V2_APB_SENG_UDMA_SIZE, V3 / V4 APB_SDMA_DIST). */
+  readonly dmaEngineStride: bigint;
+}
+
+const GiB = 1024n ** 3n;
+const TOP_SP_DIST = 0x4000_0000n;
+/** v3 / v4: the 16 TopSPs, 8 per die (the driver's TOPSP mmap table: TOP_SP_0..7, TOP_SP_10..17). */
+const V3_TOP_SPS: readonly bigint[] = Array.from({ length: 16 }, (_, j) =>
+  j < 8 ? 0x82_8000_0000n + BigInt(j) * TOP_SP_DIST : 0x8082_8000_0000n + BigInt(j - 8) * TOP_SP_DIST,
+);
+const V3_HBM_BASES = [0n, 0x40_0000_0000n, 0x8000_0000_0000n, 0x8040_0000_0000n];
+const V3_DMA_GROUPS = [0x10_0200_0000n, 0x50_0400_0000n, 0x8010_0200_0000n, 0x8050_0400_0000n];
+
+/** Trn1: aws-neuron-driver v2/address_map.h and v2/neuron_dhal_v2.c. */
+export const V2_ADDRESS_MAP: AddressMap = {
+  driver: "v2",
+  // V2_MMAP_TPB_OFFSET + c · V2_MMAP_TPB_SIZE, V2_MMAP_TPB_COUNT 2.
+  tpbWindows: [0xfff_c000_0000n, 0xfff_c400_0000n],
+  tpbWindowBytes: 0x400_0000n,
+  // V2_TOP_SP_0_BASE + j · V2_TOP_SP_0_SIZE, V2_TS_PER_DEVICE 6.
+  topSps: Array.from({ length: 6 }, (_, j) => 0xfff_d000_0000n + BigInt(j) * 0x40_0000n),
+  topSpBytes: 0x40_0000n,
+  // V2_HBM_0_BASE / V2_HBM_1_BASE, V2_HBM_0_SIZE / V2_HBM_1_SIZE (16 GiB each).
+  hbmStacks: [
+    { base: 0n, bytes: 16n * GiB },
+    { base: 0x10_0000_0000n, bytes: 16n * GiB },
+  ],
+  // V2_APB_SENG_0_UDMA_0_BASE, V2_APB_SENG_1_UDMA_0_BASE; + e · V2_APB_SENG_UDMA_SIZE.
+  dmaGroupBases: [0xfff_f000_0000n, 0xfff_f070_0000n],
+  dmaEnginesPerGroup: 16,
+  dmaEngineStride: 0x4_0000n,
+};
+
+/** Trn2: aws-neuron-driver v3/address_map.h, v3/neuron_dhal_v3.c (ndma engine init, TOPSP mmap). */
+export const V3_ADDRESS_MAP: AddressMap = {
+  driver: "v3",
+  // V3_MMAP_TPB_0..7_BASE = seed 003 §5's SBUF windows.
+  tpbWindows: SBUF_WINDOWS,
+  tpbWindowBytes: 0x400_0000n,
+  topSps: V3_TOP_SPS,
+  topSpBytes: 0x40_0000n,
+  // V3_HBM_0..3_BASE, V3_HBM_ACTIVE_SIZE 0x600000000 (24 GiB each).
+  hbmStacks: V3_HBM_BASES.map((base) => ({ base, bytes: 24n * GiB })),
+  // V3_APB_SE_0..3_SDMA_0_BASE; engine e: group e / V3_NUM_DMA_ENG_PER_SENG, + (e mod 32) · V3_APB_SDMA_DIST.
+  dmaGroupBases: V3_DMA_GROUPS,
+  dmaEnginesPerGroup: 32,
+  dmaEngineStride: 0x10_0000n,
+};
+
+/** Trn3: neuron-code-sharing-robot/aws-neuron-driver v4/address_map.h, v4/neuron_dhal_v4.c. */
+export const V4_ADDRESS_MAP: AddressMap = {
+  ...V3_ADDRESS_MAP,
+  driver: "v4",
+  // V4_HBM_0..3_BASE (= v3's), V4_HBM_ACTIVE_SIZE 0x900000000 (36 GiB each).
+  hbmStacks: V3_HBM_BASES.map((base) => ({ base, bytes: 36n * GiB })),
+};
+
+/** The address map of each arch: Trn1 = v2, Trn2 = v3, Trn3 = v4. */
+export const ADDRESS_MAPS: Readonly<Record<ArchType, AddressMap | undefined>> = {
+  [ArchType.INVALID]: undefined,
+  [ArchType.SUNDA]: V2_ADDRESS_MAP,
+  [ArchType.CAYMAN]: V3_ADDRESS_MAP,
+  [ArchType.MARIANA]: V4_ADDRESS_MAP,
+  [ArchType.NUM]: undefined,
+};
 
 /** The arch facts the address map reads (every hal ArchProfile has them). */
 export interface AddressProfile {
@@ -14,12 +111,12 @@ export interface AddressProfile {
   readonly neuronCores: number;
   readonly dmaEnginesPerCore: number;
   readonly queuesPerEngine: number;
-  /** The register space of one SDMA engine (0x100000, public). */
-  readonly sdmaEngineStride: bigint;
   readonly sbufPartitions: number;
   readonly sbufPartitionBytes: number;
   /** The address distance between two SBUF partitions (256 KiB, GROUND_TRUTH). */
   readonly sbufPartitionStride: number;
+  /** The arch's address map (one of {@link ADDRESS_MAPS}). */
+  readonly addressMap: AddressMap;
 }
 
 function checkIndex(fn: string, field: string, value: number, count: number): void {
@@ -32,10 +129,50 @@ export function engineCount(p: AddressProfile): number {
   return p.neuronCores * p.dmaEnginesPerCore;
 }
 
-/** The register-space base of DMA engine `engine`. @throws FieldError outside the profile. */
+/**
+ * The register-space base of DMA engine `engine`: its group's base + (engine mod group) · stride.
+ * @throws FieldError outside the profile.
+ * @example engineCsrBase(CAYMAN, 33); // 0x50_0410_0000n
+ */
 export function engineCsrBase(p: AddressProfile, engine: number): bigint {
   checkIndex("engineCsrBase", "engine", engine, engineCount(p));
-  return SDMA_CSR_BASE + BigInt(engine) * p.sdmaEngineStride;
+  const m = p.addressMap;
+  const group = Math.floor(engine / m.dmaEnginesPerGroup);
+  return (m.dmaGroupBases[group] as bigint) + BigInt(engine % m.dmaEnginesPerGroup) * m.dmaEngineStride;
+}
+
+/** One contiguous run of engine register spaces: engines first .. first + count − 1 from base. */
+export interface EngineSpan {
+  readonly first: number;
+  readonly count: number;
+  readonly base: bigint;
+  readonly bytes: bigint;
+}
+
+/** The profile's engines as contiguous register spans, one per DMA group it populates. */
+export function engineSpans(p: AddressProfile): EngineSpan[] {
+  const m = p.addressMap;
+  const spans: EngineSpan[] = [];
+  for (let first = 0; first < engineCount(p); first += m.dmaEnginesPerGroup) {
+    const count = Math.min(m.dmaEnginesPerGroup, engineCount(p) - first);
+    spans.push({ first, count, base: engineCsrBase(p, first), bytes: BigInt(count) * m.dmaEngineStride });
+  }
+  return spans;
+}
+
+/**
+ * The engine whose register space holds `addr` and the offset there, or undefined.
+ * @example engineAt(CAYMAN, engineCsrBase(CAYMAN, 40) + 0x38n); // { engine: 40, offset: 0x38 }
+ */
+export function engineAt(p: AddressProfile, addr: bigint): { engine: number; offset: number } | undefined {
+  const stride = p.addressMap.dmaEngineStride;
+  for (const s of engineSpans(p)) {
+    if (addr >= s.base && addr < s.base + s.bytes) {
+      const rel = addr - s.base;
+      return { engine: s.first + Number(rel / stride), offset: Number(rel % stride) };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -57,14 +194,66 @@ export function queueRegisterAddress(
 }
 
 /**
+ * NeuronCore `core`'s TPB window (its SBUF, PSUM and event block).
+ * @throws FieldError for a core outside the profile.
+ */
+export function tpbWindow(p: AddressProfile, core: number): bigint {
+  checkIndex("tpbWindow", "core", core, Math.min(p.neuronCores, p.addressMap.tpbWindows.length));
+  return p.addressMap.tpbWindows[core] as bigint;
+}
+
+/**
  * The address of byte `offset` of SBUF partition `partition` of NeuronCore `core`: the core's
- * 32 MiB window (SBUF_WINDOWS) + partition · stride + offset.
+ * TPB window + partition · stride + offset.
  * @throws FieldError for a core, partition or offset outside the profile (offset < partition bytes).
  * @example sbufAddress(CAYMAN, 1, 2, 16); // 0x30_0008_0010n
  */
 export function sbufAddress(p: AddressProfile, core: number, partition: number, offset: number): bigint {
-  checkIndex("sbufAddress", "core", core, Math.min(p.neuronCores, SBUF_WINDOWS.length));
+  const window = tpbWindow(p, core);
   checkIndex("sbufAddress", "partition", partition, p.sbufPartitions);
   checkIndex("sbufAddress", "offset", offset, p.sbufPartitionBytes);
-  return (SBUF_WINDOWS[core] as bigint) + BigInt(partition * p.sbufPartitionStride + offset);
+  return window + BigInt(partition * p.sbufPartitionStride + offset);
+}
+
+/** TopSP `j`'s base in a map. @throws FieldError for a TopSP the map does not have. */
+export function topSpAddress(map: AddressMap, j: number): bigint {
+  checkIndex("topSpAddress", "topsp", j, map.topSps.length);
+  return map.topSps[j] as bigint;
+}
+
+/** The HBM stack NeuronCore `core` sits by: ⌊core · stacks / cores⌋ (2 cores per stack on v3 / v4). */
+export function hbmStackOf(p: AddressProfile, core: number): number {
+  checkIndex("hbmStackOf", "core", core, p.neuronCores);
+  return Math.floor((core * p.addressMap.hbmStacks.length) / p.neuronCores);
+}
+
+/** All HBM bytes of a profile: the sum of its stacks. */
+export function hbmTotalBytes(p: AddressProfile): bigint {
+  return p.addressMap.hbmStacks.reduce((s, h) => s + h.bytes, 0n);
+}
+
+/**
+ * The HBM address `offset` bytes into the stacks laid end to end (stack 0 first).
+ * @throws FieldError past the profile's HBM.
+ * @example hbmAddress(SUNDA, 16n << 30n); // 0x10_0000_0000n: stack 1's first byte
+ */
+export function hbmAddress(p: AddressProfile, offset: bigint): bigint {
+  let rest = offset;
+  if (rest >= 0n) {
+    for (const s of p.addressMap.hbmStacks) {
+      if (rest < s.bytes) return s.base + rest;
+      rest -= s.bytes;
+    }
+  }
+  throw new FieldError("hbmAddress", "offset", offset, `0..${hbmTotalBytes(p) - 1n}`);
+}
+
+/** The HBM stack holding `addr` (its index, base and bytes), or undefined. */
+export function hbmStackAt(p: AddressProfile, addr: bigint): (HbmStack & { index: number }) | undefined {
+  const stacks = p.addressMap.hbmStacks;
+  for (let index = 0; index < stacks.length; index++) {
+    const s = stacks[index] as HbmStack;
+    if (addr >= s.base && addr < s.base + s.bytes) return { ...s, index };
+  }
+  return undefined;
 }

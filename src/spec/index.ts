@@ -4,11 +4,26 @@
  * @module
  */
 export {
+  ADDRESS_MAPS,
+  type AddressMap,
   type AddressProfile,
+  type EngineSpan,
+  engineAt,
   engineCount,
   engineCsrBase,
+  engineSpans,
+  type HbmStack,
+  hbmAddress,
+  hbmStackAt,
+  hbmStackOf,
+  hbmTotalBytes,
   queueRegisterAddress,
   sbufAddress,
+  topSpAddress,
+  tpbWindow,
+  V2_ADDRESS_MAP,
+  V3_ADDRESS_MAP,
+  V4_ADDRESS_MAP,
 } from "./address-map.js";
 export {
   DATA_TYPE_SIZES,
@@ -141,7 +156,6 @@ export {
   queueRegAt,
   queueRegOffset,
   S2M_QUEUES_OFFSET,
-  SDMA_CSR_BASE,
   SEMAPHORE_COUNT,
   SEMAPHORE_WINDOWS,
 } from "./udma-regs.js";

@@ -214,12 +214,10 @@ export const RLIMIT_MASK_RESET = 0x7;
 export const RLIMIT_MASK_INTERNAL_PAUSE_DMB = 0x4;
 
 /**
- * Where the simulated SDMA register space of a device starts (MODEL: an address outside HBM and the
- * SBUF windows; the real BAR layout is not in the seeds).
+ * NeuronCore event block, relative to the core's TPB window (GROUND_TRUTH; the driver's
+ * V2 / V3 / V4_MMAP_NC_EVENT_OFFSET, "relative to nc"), 256 semaphores; the semaphore windows below
+ * are relative to it (V*_MMAP_NC_SEMA_READ / SET / INCR / DECR_OFFSET).
  */
-export const SDMA_CSR_BASE = 0x10_0000_0000n;
-
-/** NeuronCore event block (GROUND_TRUTH): base + 0x2700000, 256 semaphores. */
 export const EVENT_BLOCK_OFFSET = 0x2700000n;
 export const SEMAPHORE_WINDOWS = {
   read: 0x1000n,

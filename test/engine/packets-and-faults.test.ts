@@ -187,13 +187,13 @@ describe("queues, phases and faults", () => {
     const dev = new Device("trn2");
     const q0 = new QueueWriter(dev, 2, 0, RING_TX, RING_RX, 32);
     const q1 = new QueueWriter(dev, 5, 9, RING_TX + 0x1000n, RING_RX + 0x1000n, 32);
-    q0.post(copyPacket(0x123n, DST, 16));
+    q0.post(copyPacket(0x6_0000_0123n, DST, 16)); // past Trn2's HBM stack 0 (24 GiB)
     q0.post(copyPacket(A, DST, 16));
     q1.post(copyPacket(A, DST + 64n, 16));
     const r = dev.run();
     expect(r.faults).toHaveLength(1);
     expect(r.faults[0]?.message).toMatch(
-      /engine 2 queue 0 tx slot 0: read of 16 bytes at 0x123: address is not mapped/,
+      /engine 2 queue 0 tx slot 0: read of 16 bytes at 0x600000123: address is not mapped/,
     );
     expect(r.events.map((e) => [e.engine, e.queue])).toEqual([[5, 9]]);
     expect(dev.queue(2, 0).status).toBe(3);

@@ -7,7 +7,11 @@ import { sbufAddress } from "../../src/spec/index.js";
 describe("seed 002 §3.2: partition-offset bit 25 (0x2000000) marks PSUM", () => {
   it.each(["trn1", "trn2", "trn3"])("%s: each core's PSUM starts at its SBUF window + 0x2000000", (arch) => {
     const p = archProfile(arch);
-    const windows = [0x2000000000n, 0x3000000000n, 0x6000000000n, 0x7000000000n]; // seed 003 §5
+    // seed 003 §5 (= the driver's V3 / V4_MMAP_TPB_n_BASE); Trn1: V2_MMAP_TPB_OFFSET + n · 0x4000000.
+    const windows =
+      arch === "trn1"
+        ? [0xfffc0000000n, 0xfffc4000000n]
+        : [0x2000000000n, 0x3000000000n, 0x6000000000n, 0x7000000000n];
     for (let core = 0; core < Math.min(p.neuronCores, 4); core++) {
       const win = windows[core] as bigint;
       expect(sbufAddress(p, core, 0, 0)).toBe(win);

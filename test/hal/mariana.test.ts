@@ -51,9 +51,14 @@ describe("init_embedded_sem (trn3)", () => {
     expect(writes(dev)).toEqual(expected);
     expect(writes(dev)).toHaveLength(1 + 2 * 24);
   });
-  it("increment bases are aperture + 0x2700000 + 0x1800 (MODEL apertures)", () => {
+  it("increment bases: TPB + 0x2700000 + 0x1800, TopSP + 0x1800 (the driver's event blocks)", () => {
     expect(tpbEvtSemIncBase(3) - tpbBase(3)).toBe(0x2701800n);
-    expect(topSpEvtSemIncBase(15) - topSpBase(15)).toBe(0x2701800n);
+    expect(topSpEvtSemIncBase(15) - topSpBase(15)).toBe(0x1800n);
+    expect([tpbBase(3), topSpBase(7), topSpBase(8)]).toEqual([
+      0x70_0000_0000n,
+      0x84_4000_0000n,
+      0x8082_8000_0000n,
+    ]);
   });
 });
 

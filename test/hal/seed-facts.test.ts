@@ -62,14 +62,15 @@ describe("GROUND_TRUTH public figures the profiles carry (cross-check)", () => {
       p.hbmBytesPerNs,
       p.chipToChipBytesPerNs,
     ]).toEqual([cores, engines, queues, rate, cce, sbufKiB * KiB, hbmGiB * 1024n ** 3n, hbm, c2c]);
-    // 128 partitions at a 256 KiB stride, PSUM 2 MiB, engine register stride 0x100000, 32-source CCE cap (seed; public docs say 16).
+    // 128 partitions at a 256 KiB stride, PSUM 2 MiB, engine register stride 0x100000 (Trn1 0x40000:
+    // the driver's V2_APB_SENG_UDMA_SIZE), 32-source CCE cap (seed; public docs say 16).
     expect([
       p.sbufPartitions,
       p.sbufPartitionStride,
       p.psumBytes,
       p.sdmaEngineStride,
       p.maxCceSources,
-    ]).toEqual([128, 256 * KiB, 2 * 1024 * KiB, 0x100000n, 32]);
+    ]).toEqual([128, 256 * KiB, 2 * 1024 * KiB, arch === "trn1" ? 0x40000n : 0x100000n, 32]);
     expect(p.queueArbitration).toBe(arch === "trn3" ? "qos" : "round-robin");
   });
 });

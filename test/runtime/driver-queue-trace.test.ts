@@ -9,11 +9,11 @@ import { DeviceMemory, HBM_BASE } from "../../src/engine/index.js";
 import { archProfile, RegisterFile } from "../../src/hal/index.js";
 import { addDmaPacket, Vring } from "../../src/runtime/index.js";
 import {
+  engineCsrBase,
   Q_SW_CTRL_RST_Q,
   QUEUE_CFG_ENABLE,
   QUEUE_CFG_RESET,
   queueRegisterAddress,
-  SDMA_CSR_BASE,
 } from "../../src/spec/index.js";
 import { deviceVring } from "./fixtures.js";
 
@@ -62,7 +62,7 @@ function makeRing(arch: string, engine: number, queue: number, slots: number) {
     rxBase: RX_BASE,
     slots,
   });
-  return { vring, registers, engineBase: SDMA_CSR_BASE + BigInt(engine) * profile.sdmaEngineStride };
+  return { vring, registers, engineBase: engineCsrBase(profile, engine) };
 }
 
 const rel = (base: bigint) => (w: { addr: bigint; value: number }) => [Number(w.addr - base), w.value];

@@ -11,7 +11,7 @@ import {
   RingFullError,
   Vring,
 } from "../../src/runtime/index.js";
-import { queueRegisterAddress, SDMA_CSR_BASE } from "../../src/spec/index.js";
+import { queueRegisterAddress } from "../../src/spec/index.js";
 import { makeVring, RING_REGION, words } from "./fixtures.js";
 
 /** A queue register of the trn2 map (the profile every ring below is made on, or one with the same map). */
@@ -43,9 +43,9 @@ describe("vring creation", () => {
     expect(registers.read32(qreg(q, "tx", "drbp_hi"))).toBe(0x12);
     expect(registers.read32(qreg(q, "rx", "drbp_lo"))).toBe(0x1000);
     expect(registers.read32(qreg(q, "rx", "drl"))).toBe(32);
-    // Engine 3's block: SDMA_CSR_BASE + 3 · 0x100000; TX queue 2 at 0x3000; drl at +0x30
+    // Engine 3's block: Trn2's SE 0 SDMA 0 (0x10_0200_0000) + 3 · 0x100000; TX queue 2 at 0x3000; drl at +0x30
     // (aws-neuron-driver udma_rings_regs: 8 reserved words, then cfg, status, drbp_low/high, drl).
-    expect(qreg(q, "tx", "drl")).toBe(SDMA_CSR_BASE + 0x300000n + 0x3000n + 0x30n);
+    expect(qreg(q, "tx", "drl")).toBe(0x10_0200_0000n + 0x300000n + 0x3000n + 0x30n);
   });
   it.each([
     [{ txBase: RING_REGION.base + 0x80n }, /txBase/],
