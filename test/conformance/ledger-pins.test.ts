@@ -44,18 +44,13 @@ function pins(): Set<string> {
 
 /** Byte-exact seed-fact rows no vector pins yet, each by the start of its fact cell. */
 const NOT_YET_PINNED = [
-  "replication meta 0x4a00000",
-  "LNC_SIZE_FMT LNC1..LNC8 = 0..3",
   "SBUF windows (the eight values",
   // Host function-table offsets (kaena_khal + 0x528): no set holds the host's tables yet.
   "kaena_khal_register_funcs_v2 @0x468740",
   "Slot offsets: init_embedded_sem kaena_khal+0x528",
   "Eight 32 MiB SBUF windows",
-  "Replication meta `0x4a00000",
-  "Replication / EXT combo only on arch > 2",
   "CAYMAN transpose (seed 003 §2",
   "ADDR4 union; marker top bits",
-  "The 0xBF word has no op field",
 ];
 
 describe("the vectors pin the ledger's byte-exact seed facts", () => {

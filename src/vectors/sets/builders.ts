@@ -35,6 +35,14 @@ const FMA_92 = {
 
 type Request = Record<string, Json>;
 
+/** A second destination: the EXT combo's replication descriptor (meta 0x4a00000 | mode << 29) on
+ * arch > 2, the v1/v2 refusal on trn1. */
+const REPLICATION_PINS = [
+  "replication meta 0x4a00000",
+  "Replication meta `0x4a00000",
+  "Replication / EXT combo only on arch > 2",
+];
+
 type Edge = [string, Request, readonly string[]];
 
 /** Each op's plain cases on one arch: copies at the length bounds, SR, MIN / MAX constants. */
@@ -120,7 +128,11 @@ function boundEdges(arch: string): Edge[] {
       { ...FMA_92, arch, scaleDtype: "bf16" },
       ["FMA asserts `cce_info != NULL` vring.c:0x3B8"],
     ],
-    [`add/${arch}/two-dests`, { ...ADD_91, arch, dests: ["0x100000", "0x200000"] }, ["Combo / EXT"]],
+    [
+      `add/${arch}/two-dests`,
+      { ...ADD_91, arch, dests: ["0x100000", "0x200000"] },
+      ["Combo / EXT", ...REPLICATION_PINS],
+    ],
     [`add/${arch}/32-sources`, { ...ADD_91, arch, sources: S(32) }, []],
     [`add/${arch}/33-sources`, { ...ADD_91, arch, sources: S(33) }, []],
     [

@@ -17,6 +17,6 @@ export const LAYOUT_PINS: Readonly<Record<string, readonly string[]>> = {
   "min-max-desc": ["MIN/MAX descriptor: W1 = 0 or", HAS_META],
   "seed-init-desc": ["seed_init W0", HAS_META],
   "cce-info": ["cce_info: 140 bytes"],
-  s3d3: ["S3D3 struct 64 bytes"],
+  s3d3: ["S3D3 struct 64 bytes", "The 0xBF word has no op field"],
   tensor3d: ["TENSOR3D: ADDR4 + int16 step[3]"],
 };

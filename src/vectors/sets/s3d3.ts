@@ -81,6 +81,8 @@ const BREAKS: readonly [string, number, readonly number[]][] = [
 
 /** The ledger row of the validator's calls, the 0xffff element-count guard among them (§4.5). */
 const GUARD_PIN = "dbg_is_valid_sb2sb_collective calls";
+/** The enum row whose LNC_SIZE_FMT codes (LNC2 1 valid, LNC4 2 / LNC8 3 refused) the lnc cases show. */
+const LNC_PIN = "LNC_SIZE_FMT LNC1..LNC8 = 0..3";
 
 function broken(offset: number, bytes: readonly number[]): string {
   const w = validWord();
@@ -124,7 +126,7 @@ function* inputs(count: number, rng: VectorRng): Iterable<CaseInput> {
     };
     for (const [name, offset, bytes] of BREAKS) {
       const word = broken(offset, bytes);
-      const pins = name === "element-count-guard" ? [GUARD_PIN] : [];
+      const pins = name === "element-count-guard" ? [GUARD_PIN] : name.startsWith("lnc-") ? [LNC_PIN] : [];
       yield { id: `${arch}/${name}`, pins, input: { kind: "word", arch, word } };
     }
     for (let i = 0; i < count; i++)
