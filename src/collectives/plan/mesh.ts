@@ -12,8 +12,8 @@
  */
 import { dtypeBytes } from "../../spec/dtype.js";
 import { type ElemRange, type Sub, splitRange } from "./partition.js";
-import type { BufRef, LegSource, MovableRef } from "./plan.js";
-import type { LegSink } from "./plan-builder.js";
+import type { BufRef, LegSource } from "./plan.js";
+import { type LegSink, MovableCopy } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
 /** A chunk cut over channels; the k-th pull of a rank starts at channel `offset`. */
@@ -78,32 +78,14 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
   if (req.collective === "redsct") return;
   const step = req.collective === "allr" ? 1 : 0;
   const first = req.collective === "allr" ? 1 : 0;
+  const pull = new MovableCopy(step, req.collective === "allr" ? "output" : "input");
   for (let q = 0; q < issuers; q++) {
     for (let k = first; k < n; k++) {
       const r = (q + k) % n;
       const shift = req.collective === "allr" ? 0 : chunk(r).start;
       const offset = (k - first) * channelsFor(req, chunk(r).count, 1);
-      // One leg per peer, its references moved along the sub-legs (the sink borrows it: LegSink).
-      const src: MovableRef = { rank: r, buffer: req.collective === "allr" ? "output" : "input", elem: 0 };
-      const dst: MovableRef = { rank: q, buffer: "output", elem: 0 };
-      const leg = {
-        step,
-        kind: "copy" as const,
-        rank: q,
-        queue: 0,
-        srcs: [{ ref: src }],
-        dsts: [dst],
-        count: 0,
-      };
-      const pieces = meshSubs(req, chunk(r), offset);
-      for (let i = 0; i < pieces.length; i++) {
-        const { range, queue } = pieces[i] as Sub;
-        src.elem = range.start - shift;
-        dst.elem = range.start;
-        leg.queue = queue;
-        leg.count = range.count;
-        b.add(leg);
-      }
+      pull.src.rank = r;
+      pull.addPieces(b, q, meshSubs(req, chunk(r), offset), -shift, 0);
     }
   }
 }

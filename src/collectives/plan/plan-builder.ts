@@ -12,7 +12,8 @@
  * data through FP32 (inexact for > 24-bit integers) and a 1-byte dtype through the u8 → u16 lane
  * promotion (seed 000 §4.2), which refuses an odd byte count.
  */
-import type { BufRef, Leg } from "./plan.js";
+import type { Sub } from "./partition.js";
+import type { BufferName, BufRef, Leg, MovableRef } from "./plan.js";
 
 /** A leg as a planner states it: a {@link Leg} before the builder gives it an id and dependencies. */
 export type LegSpec = Omit<Leg, "id" | "after">;
@@ -24,6 +25,47 @@ export type LegSpec = Omit<Leg, "id" | "after">;
  */
 export interface LegSink {
   add(spec: LegSpec): void;
+}
+
+/**
+ * One copy leg a planner lends to its sink again and again, its references moved along (see
+ * {@link LegSink}): mesh, exchange and RDH pulls set `src`, `dst` and the leg's rank, queue and count,
+ * then `add` it.
+ */
+export class MovableCopy {
+  readonly src: MovableRef;
+  readonly dst: MovableRef = { rank: 0, buffer: "output", elem: 0 };
+  readonly leg: { step: number; readonly kind: "copy"; rank: number; queue: number; count: number } & Pick<
+    LegSpec,
+    "srcs" | "dsts"
+  >;
+
+  constructor(step: number, srcBuffer: BufferName) {
+    this.src = { rank: 0, buffer: srcBuffer, elem: 0 };
+    this.leg = {
+      step,
+      kind: "copy",
+      rank: 0,
+      queue: 0,
+      srcs: [{ ref: this.src }],
+      dsts: [this.dst],
+      count: 0,
+    };
+  }
+
+  /** Rank `rank` pulls each piece (a range of elements and its queue) from `srcBase + start` into `dstBase + start`. */
+  addPieces(b: LegSink, rank: number, pieces: readonly Sub[], srcBase: number, dstBase: number): void {
+    this.dst.rank = rank;
+    this.leg.rank = rank;
+    for (let i = 0; i < pieces.length; i++) {
+      const { range, queue } = pieces[i] as Sub;
+      this.src.elem = srcBase + range.start;
+      this.dst.elem = dstBase + range.start;
+      this.leg.queue = queue;
+      this.leg.count = range.count;
+      b.add(this.leg);
+    }
+  }
 }
 
 /** A copy of a lent leg that a sink may keep: its sources and destinations copied too. */

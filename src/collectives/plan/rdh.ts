@@ -29,8 +29,8 @@
 import { UsageError } from "../../bits/errors.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { type ElemRange, splitRange } from "./partition.js";
-import type { BufferName, BufRef, LegSource, MovableRef } from "./plan.js";
-import type { LegSink } from "./plan-builder.js";
+import type { BufferName, BufRef, LegSource } from "./plan.js";
+import { type LegSink, MovableCopy } from "./plan-builder.js";
 import { channelsFor, inputScale, type PlanRequest } from "./plan-request.js";
 
 /** The geometry every RDH step uses: blocks, the bit order, the range tree. */
@@ -199,18 +199,7 @@ function reduceScatter(rdh: Rdh, b: LegSink, issuers: number): number {
 function allGather(rdh: Rdh, b: LegSink, issuers: number, first: number): void {
   const { req, L } = rdh;
   const allg = req.collective === "allg";
-  // One leg, its references moved along (the sink borrows it: see LegSink).
-  const src: MovableRef = { rank: 0, buffer: "output", elem: 0 };
-  const dst: MovableRef = { rank: 0, buffer: "output", elem: 0 };
-  const leg = {
-    step: first,
-    kind: "copy" as const,
-    rank: 0,
-    queue: 0,
-    srcs: [{ ref: src }],
-    dsts: [dst],
-    count: 0,
-  };
+  const { src, dst, leg } = new MovableCopy(first, "output");
   const move = (r: number, from: number, fromInput: boolean, piece: ElemRange, c: number, queue: number) => {
     src.rank = from;
     src.buffer = fromInput ? "input" : "output";
