@@ -4,13 +4,13 @@
  * ranks 1 MiB aligned, after an area for the descriptor rings.
  *
  * MODEL (one address space): one simulated device stands for every chip and node of the run; each
- * rank's buffers live in its HBM at a distinct address, as the runtime's routing bits make a peer's
+ * rank's buffers live in the HBM stack of its NeuronCore (the public driver's stacks,
+ * spec/address-map.ts), each rank at a distinct address, as the runtime's routing bits make a peer's
  * memory addressable to a DMA engine (seed 002 §4.3 set_addr_routing_bits). Transfers between
  * chips and nodes therefore move real bytes through one memory; the cost model, not the address,
  * says which link they crossed.
  */
 
-import { HBM_BASE } from "../../engine/index.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import type { BufferName, BufRef, Plan } from "../plan/plan.js";
 
@@ -32,25 +32,43 @@ export interface Span {
   readonly bytes: number;
 }
 
+/**
+ * Where a layout's ranks go: each rank's HBM stack (the stack of its NeuronCore) and where each
+ * stack's free space starts. A bare address is one stack starting there.
+ */
+export interface StackPlacement {
+  /** Per HBM stack: the first free address (stack 0: after the rings). */
+  readonly starts: readonly bigint[];
+  /** The stack rank r's buffers go to. */
+  readonly stackOf: (rank: number) => number;
+}
+
 export class BufferLayout {
   private readonly offsets: Record<BufferName, bigint>;
   /** Bytes each rank's region spans (1 MiB aligned). */
   readonly rankStride: bigint;
+  /** Per rank: where its region starts. */
+  private readonly bases: readonly bigint[];
+  /** Per stack of the placement: where its last rank's region ends (its start when it has none). */
+  readonly stackEnds: readonly bigint[];
+  /** Per stack of the placement: where its regions start. */
+  readonly stackStarts: readonly bigint[];
   /**
    * The same as Numbers, when every address of the layout is below 2^53 (so exact): addresses are
    * then summed as Numbers and made a bigint once (a packet asks for two or three).
    */
   private readonly fast:
-    | { first: number; stride: number; eb: number; offsets: Record<BufferName, number> }
+    | { bases: readonly number[]; eb: number; offsets: Record<BufferName, number> }
     | undefined;
 
   /**
    * @param plan the plan whose buffers to place
-   * @param firstAddr where rank 0's region starts (after the rings)
+   * @param at where rank 0's region starts (every rank after it), or a per-stack placement: the
+   *   ranks of a stack one after another from its start, in rank order
    */
   constructor(
     readonly plan: Plan,
-    readonly firstAddr: bigint,
+    at: bigint | StackPlacement,
   ) {
     const eb = BigInt(dtypeBytes(plan.dtype));
     let off = BigInt(GUARD_BYTES);
@@ -61,35 +79,44 @@ export class BufferLayout {
     }
     this.offsets = offsets;
     this.rankStride = align(off, 1n << 20n);
-    const end = firstAddr + BigInt(plan.ranks) * this.rankStride;
-    this.fast =
-      end <= BigInt(Number.MAX_SAFE_INTEGER)
-        ? {
-            first: Number(firstAddr),
-            stride: Number(this.rankStride),
-            eb: Number(eb),
-            offsets: {
-              input: Number(offsets.input),
-              output: Number(offsets.output),
-              scratch: Number(offsets.scratch),
-            },
-          }
-        : undefined;
+    const placement = typeof at === "bigint" ? { starts: [at], stackOf: () => 0 } : at;
+    const next = [...placement.starts];
+    const bases: bigint[] = [];
+    for (let r = 0; r < plan.ranks; r++) {
+      const s = placement.stackOf(r);
+      bases.push(next[s] as bigint);
+      next[s] = (next[s] as bigint) + this.rankStride;
+    }
+    this.bases = bases;
+    this.stackStarts = placement.starts;
+    this.stackEnds = next;
+    const exact = next.every((end) => end <= BigInt(Number.MAX_SAFE_INTEGER));
+    this.fast = exact
+      ? {
+          bases: bases.map(Number),
+          eb: Number(eb),
+          offsets: {
+            input: Number(offsets.input),
+            output: Number(offsets.output),
+            scratch: Number(offsets.scratch),
+          },
+        }
+      : undefined;
   }
 
   /** The byte address of a buffer element. */
   addr(ref: BufRef, plusElems = 0): bigint {
     const f = this.fast;
     if (f !== undefined) {
-      return BigInt(f.first + ref.rank * f.stride + f.offsets[ref.buffer] + (ref.elem + plusElems) * f.eb);
+      return BigInt((f.bases[ref.rank] as number) + f.offsets[ref.buffer] + (ref.elem + plusElems) * f.eb);
     }
     const eb = BigInt(dtypeBytes(this.plan.dtype));
-    return (
-      this.firstAddr +
-      BigInt(ref.rank) * this.rankStride +
-      this.offsets[ref.buffer] +
-      BigInt(ref.elem + plusElems) * eb
-    );
+    return (this.bases[ref.rank] as bigint) + this.offsets[ref.buffer] + BigInt(ref.elem + plusElems) * eb;
+  }
+
+  /** Where rank `rank`'s region starts. */
+  rankBase(rank: number): bigint {
+    return this.bases[rank] as bigint;
   }
 
   /** A whole buffer of a rank. */
@@ -109,10 +136,5 @@ export class BufferLayout {
         { addr: s.addr + BigInt(s.bytes), bytes: GUARD_BYTES },
       ];
     });
-  }
-
-  /** Bytes past HBM_BASE the last rank's region ends at. */
-  get endOffset(): bigint {
-    return this.firstAddr - HBM_BASE + BigInt(this.plan.ranks) * this.rankStride;
   }
 }

@@ -15,7 +15,7 @@
  * is per queue).
  */
 import { DeviceFault, UsageError } from "../../bits/errors.js";
-import { Device, HBM_BASE } from "../../engine/index.js";
+import { Device } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
 import { VringPool } from "../../runtime/index.js";
@@ -27,11 +27,11 @@ import { BufferLayout, type BufferReader, GUARD_FILL, OUTPUT_FILL, type Span } f
 import {
   checkDeviceRanks,
   checkHbm,
-  deviceLayout,
   legQueue,
   maxDeviceRanks,
   postLegCalls,
   RING_AREA,
+  stackPlacement,
 } from "./device-machine.js";
 
 /** A group to run: its plan, the run's rank of each of its ranks, and its stream. */
@@ -49,7 +49,7 @@ interface Placed {
   readonly deviceRank: readonly number[];
 }
 
-/** Place every group's buffers one after another from the end of the ring area. */
+/** Place every group's buffers one after another in each HBM stack (stack 0 from the end of the ring area). */
 function place(
   groups: readonly GroupPlan[],
   profile: ArchProfile,
@@ -59,12 +59,11 @@ function place(
   const placed: Placed[] = [];
   for (const g of groups) {
     const prev = placed[placed.length - 1];
-    const layout =
-      prev === undefined
-        ? deviceLayout(g.plan, profile)
-        : new BufferLayout(g.plan, HBM_BASE + prev.layout.endOffset);
     const shift = ownQueues ? g.stream * runRanks : 0;
-    placed.push({ plan: g.plan, layout, deviceRank: g.ranks.map((r) => r + shift) });
+    const deviceRank = g.ranks.map((r) => r + shift);
+    // Each group's ranks in their cores' stacks, after the previous group's buffers there.
+    const at = stackPlacement(profile, g.plan.lnc, (r) => deviceRank[r] as number, prev?.layout.stackEnds);
+    placed.push({ plan: g.plan, layout: new BufferLayout(g.plan, at), deviceRank });
   }
   return placed;
 }

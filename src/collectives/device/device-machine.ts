@@ -31,12 +31,19 @@ import {
   type Vring,
   VringPool,
 } from "../../runtime/index.js";
+import { hbmStackOf } from "../../spec/address-map.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { legCalls } from "../plan/leg-calls.js";
 import { queueSeed } from "../plan/packets.js";
 import type { BufRef, Leg, Plan } from "../plan/plan.js";
 import { formatBytes } from "../report/format-bytes.js";
-import { BufferLayout, type BufferReader, GUARD_FILL, OUTPUT_FILL } from "./buffer-layout.js";
+import {
+  BufferLayout,
+  type BufferReader,
+  GUARD_FILL,
+  OUTPUT_FILL,
+  type StackPlacement,
+} from "./buffer-layout.js";
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
 export const RING_SLOTS = 1024;
@@ -111,24 +118,63 @@ function rankAndChannel(p: ArchProfile, lnc: number, q: QueueId): [number, numbe
   return [rank, (core % lnc) * p.dmaEnginesPerCore + (q.engine % p.dmaEnginesPerCore)];
 }
 
-/** Where the rings sit: at the start of HBM, one TX and one RX ring of RING_SLOTS per queue. */
+/** Where the rings sit: at the start of HBM (stack 0), one TX and one RX ring of RING_SLOTS per queue. */
 export const RING_AREA = { ringBase: HBM_BASE, slots: RING_SLOTS } as const;
 
-/**
- * Where a plan's buffers sit on the device (after the ring area), known before any device or
- * buffer exists (only the plan's sizes are read).
- */
-export function deviceLayout(plan: Plan, profile: ArchProfile): BufferLayout {
-  return new BufferLayout(plan, ringAreaEnd(profile, RING_AREA));
+/** The HBM stack of rank `rank`'s NeuronCore (its first core's, as {@link legQueue} maps it). */
+export function rankStack(profile: ArchProfile, lnc: number, rank: number): number {
+  const core = Math.floor(legQueue(profile, lnc, rank, 0).engine / profile.dmaEnginesPerCore);
+  return hbmStackOf(profile, core);
 }
 
-/** @throws UsageError when the layout's buffers do not fit the profile's HBM. */
+/**
+ * The placement of a run's ranks: each rank in the HBM stack of its core, stack 0 after the ring
+ * area, every other stack from its base. `deviceRank` maps a plan rank to the device rank whose
+ * queues it uses (concurrent groups); `starts` overrides where each stack's free space begins.
+ */
+export function stackPlacement(
+  profile: ArchProfile,
+  lnc: number,
+  deviceRank: (rank: number) => number = (r) => r,
+  starts?: readonly bigint[],
+): StackPlacement {
+  const stacks = profile.addressMap.hbmStacks;
+  return {
+    starts: starts ?? stacks.map((s, i) => (i === 0 ? ringAreaEnd(profile, RING_AREA) : s.base)),
+    stackOf: (r) => rankStack(profile, lnc, deviceRank(r)),
+  };
+}
+
+/**
+ * Where a plan's buffers sit on the device (the stack of each rank's core; stack 0 after the ring
+ * area), known before any device or buffer exists (only the plan's sizes are read).
+ */
+export function deviceLayout(plan: Plan, profile: ArchProfile): BufferLayout {
+  return new BufferLayout(plan, stackPlacement(profile, plan.lnc));
+}
+
+/**
+ * @throws UsageError when the layout's buffers do not fit the profile's HBM: all of them, or those
+ * of one stack.
+ */
 export function checkHbm(layout: BufferLayout, profile: ArchProfile): void {
-  if (layout.endOffset > profile.hbmBytes) {
+  const stacks = profile.addressMap.hbmStacks;
+  const used = layout.stackEnds.map((end, i) => end - (stacks[i]?.base ?? HBM_BASE));
+  const total = used.reduce((a, b) => a + b, 0n);
+  const hint = "use --timing-only, fewer ranks or a smaller size";
+  if (total > profile.hbmBytes) {
     throw new UsageError(
-      `the buffers need ${formatBytes(Number(layout.endOffset))} of HBM; ${profile.name} has ${formatBytes(Number(profile.hbmBytes))}: use --timing-only, fewer ranks or a smaller size`,
+      `the buffers need ${formatBytes(Number(total))} of HBM; ${profile.name} has ${formatBytes(Number(profile.hbmBytes))}: ${hint}`,
     );
   }
+  used.forEach((bytes, i) => {
+    const stack = stacks[i];
+    if (stack !== undefined && bytes > stack.bytes) {
+      throw new UsageError(
+        `the buffers of the ranks in HBM stack ${i} need ${formatBytes(Number(bytes))}; a ${profile.name} stack holds ${formatBytes(Number(stack.bytes))} (each rank's buffers sit in its core's stack): ${hint}`,
+      );
+    }
+  });
 }
 
 export class DeviceMachine {

@@ -80,14 +80,15 @@ function devicePages(layout: BufferLayout, profile: ArchProfile): number {
       ringPages.add(at / P).add((at + ringBytes - 1n) / P);
     }
   }
+  // The ranks' regions in address order (each stack's ranks follow one another; stacks are apart).
+  const spans = Array.from({ length: ranks }, (_, r) => {
+    const g = layout.guards(r);
+    const end = g[g.length - 1]!;
+    return [g[0]!.addr, end.addr + BigInt(end.bytes)] as const;
+  }).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const last = { page: -1n };
   let pages = 0;
-  for (let r = 0; r < ranks; r++) {
-    const g = layout.guards(r);
-    const first = g[0]!;
-    const end = g[g.length - 1]!;
-    pages += newPages(first.addr, end.addr + BigInt(end.bytes), last);
-  }
+  for (const [from, to] of spans) pages += newPages(from, to, last);
   return pages + ringPages.size;
 }
 

@@ -1,0 +1,80 @@
+// A collective's buffers sit in the HBM stack of their rank's NeuronCore, in the arch's own map
+// (the public driver's v2 / v3 / v4 HBM stacks: spec/address-map.ts).
+import { describe, expect, it } from "vitest";
+import {
+  buildTopology,
+  countForSize,
+  DeviceMachine,
+  deviceLayout,
+  lazyPlan,
+  runSize,
+} from "../../src/collectives/index.js";
+import { describeAddress } from "../../src/engine/index.js";
+import { archProfile } from "../../src/hal/index.js";
+import { Dtype } from "../../src/spec/index.js";
+import { collectiveRun } from "../helpers/collective-run.js";
+
+const GiB = 1n << 30n;
+
+function planOf(arch: string, ranks: number, lnc: 1 | 2, bytes: number) {
+  const run = collectiveRun({ profile: archProfile(arch), ranks, algorithm: "ring", lnc });
+  const req = {
+    topology: buildTopology(run.profile, run.ranks, run.nodes, lnc),
+    collective: run.collective,
+    algorithm: "ring" as const,
+    dtype: Dtype.BFLOAT16,
+    op: "sum" as const,
+    count: countForSize(run, ranks, bytes),
+  };
+  return { run, plan: lazyPlan(req) };
+}
+
+describe("allr on trn1 places each rank's buffers in Trn1's own HBM stacks", () => {
+  it("rank 0 in stack 0 (after the rings), rank 1 at stack 1's base 0x10_0000_0000", () => {
+    const { run, plan } = planOf("trn1", 2, 1, 4096);
+    const layout = deviceLayout(plan, run.profile);
+    const r0 = layout.rankBase(0);
+    expect(r0 > 0n && r0 < 16n * GiB).toBe(true);
+    expect(layout.rankBase(1)).toBe(0x10_0000_0000n);
+    expect(describeAddress(run.profile, layout.buffer(1, "output").addr)).toMatch(/^HBM stack 1 \+ 0x/);
+    expect(describeAddress(run.profile, layout.buffer(0, "input").addr)).toMatch(/^HBM stack 0 \+ 0x/);
+  });
+  it("the run moves its bytes there: rank 1's output in stack 1 holds the sum, 0 wrong", () => {
+    const { run, plan } = planOf("trn1", 2, 1, 4096);
+    const m = new DeviceMachine(plan, run.profile, { overflow: "nan" });
+    try {
+      m.prefill();
+      const out = m.layout.buffer(1, "output");
+      const before = m.device.memory.read(out.addr, 16).slice();
+      const input = new Uint8Array(plan.sizes.input * 2).fill(0x3f); // bf16 0x3f3f on every rank
+      for (let r = 0; r < 2; r++) m.writeInput(r, 0, input);
+      m.execute();
+      const after = m.device.memory.read(out.addr, 16);
+      expect(out.addr >= 0x10_0000_0000n && out.addr < 0x14_0000_0000n).toBe(true);
+      expect(after).not.toEqual(before);
+    } finally {
+      m.release();
+    }
+    expect(
+      runSize(collectiveRun({ profile: run.profile, ranks: 2, algorithm: "ring" }), 4096).row.wrong,
+    ).toBe(0);
+  });
+});
+
+describe("every rank in its core's stack on trn2 / trn3", () => {
+  it.each([
+    ["trn2", 8, 1, [0, 0, 1, 1, 2, 2, 3, 3]],
+    ["trn2", 4, 2, [0, 1, 2, 3]],
+    ["trn3", 4, 2, [0, 1, 2, 3]],
+  ] as const)("%s, %i ranks at LNC %i: stacks %j", (arch, ranks, lnc, stacks) => {
+    const { run, plan } = planOf(arch, ranks, lnc, 4096);
+    const layout = deviceLayout(plan, run.profile);
+    const bases = run.profile.addressMap.hbmStacks.map((s) => s.base);
+    expect(bases).toEqual([0n, 0x40_0000_0000n, 0x8000_0000_0000n, 0x8040_0000_0000n]);
+    for (let r = 0; r < ranks; r++) {
+      const stack = run.profile.addressMap.hbmStacks[stacks[r] as number]!;
+      const at = layout.rankBase(r);
+      expect(at >= stack.base && at < stack.base + stack.bytes, `rank ${r}`).toBe(true);
+    }
+  });
+});
