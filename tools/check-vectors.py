@@ -5,8 +5,9 @@ only, sdmakit not imported. It checks, by its own means,
 - the manifest: each file's size and SHA-256;
 - layouts: every encode and decode case by bit packing from layouts.declarations.json (a leaf's bit
   b is bit b of the layout read as one little-endian integer), refusals by range;
-- numerics: the RNE casts between fp32, bf16 and fp16 under each overflow policy, by `struct`
-  (half and single precision) and bf16 as the top half of a single;
+- numerics: every cast between the float dtypes (fp32, bf16, fp16, fp8 e3m4 / e4m3 / e5m2) and the
+  integer dtypes, RNE and SR (with the case's recorded random words) under each overflow policy, by
+  exact rational arithmetic on each format's grid;
 - collectives: every rank's output, by recomputing the collective (sum / max / min / avg over the
   decoded inputs; copies for sendrecv and the exchanges), compared as the case's `compare` says.
 
@@ -19,6 +20,7 @@ import math
 import os
 import struct
 import sys
+from fractions import Fraction
 
 FILL = 0xA5  # what every output byte holds before a collective (the set's schema)
 
@@ -194,68 +196,118 @@ def check_layouts(directory, report):
             report.fail(where, f"issues: expected {sorted(want)}, recomputed {sorted(got)}")
 
 
-# ---- numerics: fp32 / bf16 / fp16 casts ----------------------------------------------------------
+# ---- numerics: casts between every float and integer dtype, RNE and SR ---------------------------
+#
+# Exact rational arithmetic (fractions.Fraction) over each format's own grid, not bit tricks: every
+# float dtype is IEEE-like (docs/FIDELITY.md) with `exp` exponent and `man` mantissa bits, bias
+# 2^(exp-1) - 1, an all-ones exponent for inf (mantissa 0) and NaN.
 
-WIDTH = {"fp32": 4, "bf16": 2, "fp16": 2}
-
-
-def to_f32_bits(dtype, code):
-    """A code's value as binary32 bits (exact: both narrow formats widen exactly)."""
-    if dtype == "fp32":
-        return code
-    if dtype == "bf16":
-        return code << 16
-    sign, exp, man = code >> 15, (code >> 10) & 0x1F, code & 0x3FF
-    if exp == 0x1F:  # inf / NaN: the payload moves up, as a widening does
-        return (sign << 31) | 0x7F800000 | (man << 13)
-    return struct.unpack("<I", struct.pack("<f", struct.unpack("<e", code.to_bytes(2, "little"))[0]))[0]
+FLOATS = {"fp32": (8, 23), "bf16": (8, 7), "fp16": (5, 10), "fp8_e3": (3, 4), "fp8_e4": (4, 3), "fp8_e5": (5, 2)}
+INTS = {
+    "int8": (8, True), "uint8": (8, False), "int16": (16, True), "uint16": (16, False),
+    "int32": (32, True), "uint32": (32, False), "int64": (64, True), "uint64": (64, False),
+}
+WIDTH = {name: (1 + e + m) // 8 for name, (e, m) in FLOATS.items()} | {n: b // 8 for n, (b, _) in INTS.items()}
 
 
-def f32_to(dtype, bits):
-    """binary32 bits → the code of `dtype` under RNE, overflow to ±inf."""
-    if dtype == "fp32":
-        return bits
-    sign, nan = bits >> 31, (bits & 0x7FFFFFFF) > 0x7F800000
-    if nan:  # the ledger's MODEL (docs/FIDELITY.md): the canonical quiet NaN, sign kept
-        return (sign << 15) | (0x7FC0 if dtype == "bf16" else 0x7E00)
-    if dtype == "bf16":
-        return (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-    value = struct.unpack("<f", bits.to_bytes(4, "little"))[0]
-    try:
-        return int.from_bytes(struct.pack("<e", value), "little")
-    except OverflowError:
-        return (sign << 15) | 0x7C00
+def decode_float(dtype, code):
+    """A float code → (sign, value): value is a Fraction, "inf" or "nan"."""
+    e, m = FLOATS[dtype]
+    bias, sign = 2 ** (e - 1) - 1, code >> (e + m)
+    field, frac = (code >> m) & (2**e - 1), code & (2**m - 1)
+    if field == 2**e - 1:
+        return sign, "nan" if frac else "inf"
+    if field == 0:
+        return sign, Fraction(frac, 2**m) * Fraction(2) ** (1 - bias)
+    return sign, (1 + Fraction(frac, 2**m)) * Fraction(2) ** (field - bias)
 
 
-INF = {"bf16": 0x7F80, "fp16": 0x7C00}
-MAX_FINITE = {"bf16": 0x7F7F, "fp16": 0x7BFF}
+def decode_int(dtype, code):
+    bits, signed = INTS[dtype]
+    value = code - 2**bits if signed and code >> (bits - 1) else code
+    return (1 if value < 0 else 0), Fraction(abs(value))
 
 
-def with_overflow(dtype, f32, code, policy):
-    """The ieee result under the case's overflow policy (the ledger: docs/FIDELITY.md)."""
-    if dtype == "fp32" or policy == "ieee" or (code & 0x7FFF) != INF[dtype]:
-        return code
-    sign = code & 0x8000
-    if policy == "satfinite":
-        return sign | MAX_FINITE[dtype]
-    inf_in = (f32 & 0x7FFFFFFF) == 0x7F800000
-    return code if inf_in else sign | (0x7FC0 if dtype == "bf16" else 0x7E00)
+def floor_log2(v):
+    """⌊log2 v⌋ of a positive Fraction."""
+    k = v.numerator.bit_length() - v.denominator.bit_length()
+    return k if Fraction(2) ** k <= v else k - 1
+
+
+def round_up(frac, code, man, word):
+    """Whether a value `frac` of the way from code to code + 1 rounds up: RNE (ties to even) without
+    a word; SR with the top 23 - man bits r of the element's word: up when floor(frac * 2^n) + r >= 2^n
+    (docs/FIDELITY.md: the random bits added just below the kept LSB)."""
+    if word is None:
+        return frac > Fraction(1, 2) or (frac == Fraction(1, 2) and code & 1)
+    n = 23 - man
+    return int(frac * 2**n) + (word >> (32 - n)) >= 2**n
+
+
+def encode_float(dtype, sign, value, policy, word=None):
+    """(sign, value) → the code of `dtype` under the overflow policy (the ledger's three)."""
+    e, m = FLOATS[dtype]
+    bias, inf = 2 ** (e - 1) - 1, (2**e - 1) << m
+    nan, top = inf | 1 << (m - 1), sign << (e + m)
+    if value == "nan":
+        return top | nan
+    overflow = {"ieee": inf, "nan": nan, "satfinite": inf - 1}[policy]
+    if value == "inf":
+        return top | (inf - 1 if policy == "satfinite" else inf)
+    if value >= Fraction(2) ** (2**e - 1 - bias):
+        return top | overflow
+    exponent = max(floor_log2(value), 1 - bias) if value else 1 - bias
+    spacing = Fraction(2) ** (exponent - m)
+    k = math.floor(value / spacing)
+    code = k if exponent == 1 - bias else (exponent + bias) << m | (k - 2**m)
+    code += round_up(value / spacing - k, code, m, word)
+    return top | (overflow if code >= inf else code)
+
+
+def encode_int(dtype, sign, value):
+    """RNE to an integer, saturating at the range; NaN → 0 (docs/FIDELITY.md, int-encode MODEL)."""
+    bits, signed = INTS[dtype]
+    lo, hi = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2**bits - 1)
+    if value == "nan":
+        return 0
+    n = (hi if sign == 0 else lo) if value == "inf" else round(-value if sign else value)
+    return min(max(n, lo), hi) % 2**bits
+
+
+def cast_one(inp, code, word):
+    """One element: its FP32 bits and its code in the target dtype."""
+    source = decode_float if inp["from"] in FLOATS else decode_int
+    sign, value = source(inp["from"], code)
+    if inp["from"] == "fp32":
+        f32 = code
+    elif value == "nan":  # a wider NaN keeps its payload, moved up under FP32's mantissa
+        e, m = FLOATS[inp["from"]]
+        f32 = sign << 31 | 0x7F800000 | (code & (2**m - 1)) << (23 - m)
+    else:
+        f32 = encode_float("fp32", sign, value, "ieee")  # exact from a float, RNE from an integer
+    sign, value = decode_float("fp32", f32)
+    if inp["to"] in INTS:
+        return f32, encode_int(inp["to"], sign, value)
+    if inp["to"] == "fp32":
+        return f32, f32
+    return f32, encode_float(inp["to"], sign, value, inp["overflow"], word)
 
 
 def check_numerics(directory, report):
     for case in read_cases(directory, "numerics"):
         inp, exp = case["input"], case["expect"]
-        casts = inp.get("kind") == "cast" and inp["from"] in WIDTH and inp["to"] in WIDTH
-        if not casts or "srSeed" in inp:
+        known = inp.get("kind") == "cast" and all(inp[k] in WIDTH for k in ("from", "to"))
+        if not known:
             report.count("numerics", checked=False)
             continue
         report.count("numerics")
         where = f"numerics/{case['id']}"
-        for k, code in enumerate(inp["codes"]):
-            f32 = to_f32_bits(inp["from"], int(code, 16))
+        words = [int(w, 16) for w in exp.get("srWords", [])] if "srSeed" in inp else None
+        for k, hex_code in enumerate(inp["codes"]):
+            word = words[k] if words is not None and inp["to"] in FLOATS else None
+            f32, code = cast_one(inp, int(hex_code, 16), word)
             if exp["fp32"][k] != f"0x{f32:08x}":
                 report.fail(where, f"fp32[{k}]: expected {exp['fp32'][k]}, recomputed 0x{f32:08x}")
-            code = with_overflow(inp["to"], f32, f32_to(inp["to"], f32), inp["overflow"])
             got = f"{code:0{2 * WIDTH[inp['to']]}x}"
             if exp["codes"][k] != got:
                 report.fail(where, f"codes[{k}]: expected {exp['codes'][k]}, recomputed {got}")

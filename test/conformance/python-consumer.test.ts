@@ -66,6 +66,15 @@ describe("tools/check-vectors.py, the independent consumer", () => {
       const codes = c.expect.codes as string[];
       codes[5] = flip(codes[5] as string);
     });
+    // SR into fp8 (the case's recorded words) and an integer source: checked by exact rationals too.
+    mutate(tmp, "numerics", "cast/fp32/fp8_e4/sr/random/0", (c) => {
+      const codes = c.expect.codes as string[];
+      codes[3] = flip(codes[3] as string);
+    });
+    mutate(tmp, "numerics", "cast/int64/fp16/rne/ieee/edges", (c) => {
+      const codes = c.expect.codes as string[];
+      codes[2] = flip(codes[2] as string);
+    });
     const r = consumer(tmp);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("collectives/allr/ring/r2: outputs[1][0]: expected");
@@ -73,6 +82,8 @@ describe("tools/check-vectors.py, the independent consumer", () => {
     expect(r.stdout).toContain("layouts/fma-meta/encode/constants: bytes: expected");
     expect(r.stdout).toContain("numerics/cast/fp32/bf16/rne/ieee/edges: codes[5]: expected");
     expect(r.stdout).toContain("manifest/collectives.jsonl: sha256 differs");
-    expect(r.stdout).toMatch(/; 7 differences/);
+    expect(r.stdout).toContain("numerics/cast/fp32/fp8_e4/sr/random/0: codes[3]: expected");
+    expect(r.stdout).toContain("numerics/cast/int64/fp16/rne/ieee/edges: codes[2]: expected");
+    expect(r.stdout).toMatch(/; 9 differences/);
   });
 });
