@@ -91,8 +91,8 @@ export function stpbGetAxiOffset(localBase: bigint, addr: bigint): bigint {
 export function marianaEmbeddedSemCsrIndex(_dev: HalDevice, localBase: bigint): number {
   const axi = stpbGetAxiOffset(localBase, EMBEDDED_SEM_AXI_BASE);
   for (let i = 0; i < TPB_COUNT; i++) if (axi === tpbEvtSemIncBase(i)) return i;
-  // The 0x2700000 in the AXI base is NC-relative (the TPB event block); a TopSP's event block is
-  // at its base (MODEL reading), so a TopSP context's view drops it.
+  // The 0x2700000 in the AXI base is NC-relative (the driver's V3_MMAP_NC_EVENT_OFFSET, a TPB's
+  // event block); a TopSP's event block is at its base, so a TopSP context's view drops it (MODEL).
   const topSpView = axi - EVENT_BLOCK_OFFSET;
   for (let j = 0; j < TOP_SP_COUNT; j++) if (topSpView === topSpEvtSemIncBase(j)) return TPB_COUNT + j;
   return -1;
