@@ -8,10 +8,12 @@ import {
   checkTiles,
   wasmAccumulate,
   wasmCountWrong,
+  wasmDecodeTile,
   wasmDemote,
   wasmMaxAbsErr,
 } from "../../src/collectives/check/check-kernels.js";
 import { countWrong } from "../../src/collectives/index.js";
+import { decodeToF32 } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 import { checkKernelsBinaryText, compileCheckKernels } from "../../tools/wasm/build-check-kernels.js";
 import { checkKernelsWat } from "../../tools/wasm/check-kernels-wat.js";
@@ -77,6 +79,34 @@ describe("the tile functions are their JS loops", () => {
     expect(wasmAccumulate("add", acc, f32, 8, 1)).toBe(false);
     expect(wasmDemote(acc, f32, 8)).toBe(false);
     expect(wasmMaxAbsErr(f32, acc, 8)).toBeUndefined();
+  });
+});
+
+describe("wasmDecodeTile is decodeToF32, bit for bit, in place", () => {
+  const bits = (f: Float32Array, n: number) => Array.from(new Uint32Array(f.buffer, f.byteOffset, n));
+  it("every bf16 code (NaN payloads too), from device-like bytes and odd tails", () => {
+    const { f32 } = checkTiles();
+    const codes = new Uint8Array(2 * 65536);
+    for (let c = 0; c < 65536; c++) new DataView(codes.buffer).setUint16(2 * c, c, true);
+    for (let at = 0; at < 65536; at += CHECK_KERNELS_TILE) {
+      for (const len of [CHECK_KERNELS_TILE, 13]) {
+        const src = codes.subarray(2 * at, 2 * (at + len));
+        const want = new Float32Array(len);
+        decodeToF32(Dtype.BFLOAT16, src, 0, len, want, 0);
+        expect(wasmDecodeTile(Dtype.BFLOAT16, src, f32, len)).toBe(true);
+        expect(bits(f32, len)).toEqual(bits(want, len));
+      }
+    }
+  });
+  it("FP32 bits copied; other dtypes and foreign tiles declined", () => {
+    const { f32, want } = checkTiles();
+    const src = Uint8Array.from({ length: 64 }, (_, i) => (i * 37) & 0xff);
+    expect(wasmDecodeTile(Dtype.FP32, src, f32, 16)).toBe(true);
+    expect(Array.from(new Uint8Array(f32.buffer, f32.byteOffset, 64))).toEqual(Array.from(src));
+    want.set(src.subarray(0, 32));
+    expect(wasmDecodeTile(Dtype.BFLOAT16, want.subarray(0, 32), f32, 16)).toBe(true);
+    expect(wasmDecodeTile(Dtype.FP16, src, f32, 16)).toBe(false);
+    expect(wasmDecodeTile(Dtype.BFLOAT16, src, new Float32Array(16), 16)).toBe(false);
   });
 });
 

@@ -12,6 +12,9 @@
 // - demote: FP32 of each float64 (RNE, as a Float32Array store); max_abs_err: max |x[i] − acc[i]|,
 //   +inf when any is NaN (verify.ts maxAbsError); count_wrong: elements whose bytes differ
 //   (verify.ts countWrong).
+// - widen_bf16: bf16 codes (at any offset of the module's memory) to FP32 bits in the FP32 tile,
+//   code << 16 (numerics decodeToF32, NaN payloads kept), so a check decodes a tile of device
+//   bytes after one copy in, with no staging through another module.
 // tools/wasm/build-check-kernels.ts writes the .wat and compiles it; test/collectives/
 // check-kernels.test.ts checks both committed files are current.
 import {
@@ -286,6 +289,31 @@ function countWrong(): string {
     (local.get $wrong))`;
 }
 
+/** widen_bf16(src, n): F32[i] ← (u16 at src + 2i) << 16 for i < n, eight at a time, then the tail. */
+function widenBf16(): string {
+  return `  (func $widen_bf16 (export "widen_bf16") (param $src i32) (param $n i32)
+    (local $f i32) (local $end i32) (local $tail i32) (local $x v128)
+    (local.set $f (i32.const ${L.F32}))
+    (local.set $end (i32.add (local.get $src) (i32.shl (local.get $n) (i32.const 1))))
+    (local.set $tail (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -8)) (i32.const 1))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $src) (local.get $tail)))
+        (local.set $x (v128.load (local.get $src)))
+        (v128.store (local.get $f) (i32x4.shl (i32x4.extend_low_i16x8_u (local.get $x)) (i32.const 16)))
+        (v128.store offset=16 (local.get $f) (i32x4.shl (i32x4.extend_high_i16x8_u (local.get $x)) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $f (i32.add (local.get $f) (i32.const 32)))
+        (br $next)))
+    (block $done1
+      (loop $next1
+        (br_if $done1 (i32.ge_u (local.get $src) (local.get $end)))
+        (i32.store (local.get $f) (i32.shl (i32.load16_u (local.get $src)) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $f (i32.add (local.get $f) (i32.const 4)))
+        (br $next1))))`;
+}
+
 /** The module's text. */
 export function checkKernelsWat(): string {
   const pages = Math.ceil(L.END / 65536);
@@ -338,6 +366,7 @@ ${combine("min")}
 ${demote}
 ${maxAbsErr}
 ${countWrong()}
+${widenBf16()}
 )
 `;
 }

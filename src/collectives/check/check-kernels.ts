@@ -15,6 +15,7 @@
  */
 import type { SrStream } from "../../numerics/index.js";
 import { jump, jumpMatrix } from "../../numerics/sr-jump.js";
+import { Dtype } from "../../spec/dtype.js";
 import { CHECK_KERNELS_WASM_BASE64 } from "./check-kernels-binary.js";
 
 /** Elements of the module's FP32 and float64 tiles (and of the code tile of a 4-byte dtype). */
@@ -71,6 +72,7 @@ interface Instance {
   readonly demote: Fn;
   readonly max_abs_err: Fn;
   readonly count_wrong: Fn;
+  readonly widen_bf16: Fn;
 }
 
 /** The jumps of a quarter tile and of a quarter block, by their length (made on first use). */
@@ -289,4 +291,32 @@ export function wasmCountWrong(actual: Uint8Array, want: Uint8Array, eb: number)
   if (n !== want.length || n > 8 * TILE || n % eb !== 0 || 16 % eb !== 0) return undefined;
   new Uint8Array(wasm.memory.buffer, ACTUAL, n).set(actual);
   return wasm.count_wrong(n, eb);
+}
+
+/**
+ * f32[0, len) ← the FP32 values of the `len` codes of `dt` in `codes`, bits exact (numerics
+ * decodeToF32), when `f32` is the module's FP32 tile and `dt` is bf16 (code << 16 in the module,
+ * after one copy in unless the codes already sit in its memory) or FP32 (a copy). No staging
+ * through the numerics module. False when it did not run: the caller decodes.
+ */
+export function wasmDecodeTile(dt: Dtype, codes: Uint8Array, f32: Float32Array, len: number): boolean {
+  const wasm = kernels();
+  if (wasm === null || len > TILE || f32.buffer !== wasm.memory.buffer) return false;
+  if (f32.byteOffset !== CHECK_KERNELS_LAYOUT.F32) return false;
+  if (dt === Dtype.FP32) {
+    new Uint8Array(f32.buffer, f32.byteOffset, 4 * len).set(codes.subarray(0, 4 * len));
+    return true;
+  }
+  if (dt !== Dtype.BFLOAT16) return false;
+  const { ACTUAL, F32 } = CHECK_KERNELS_LAYOUT;
+  const bytes = 2 * len;
+  const inModule = codes.buffer === wasm.memory.buffer;
+  if (inModule && codes.byteOffset + bytes > F32 && codes.byteOffset < F32 + 4 * len) return false;
+  let src = codes.byteOffset;
+  if (!inModule) {
+    new Uint8Array(wasm.memory.buffer, ACTUAL, bytes).set(codes.subarray(0, bytes));
+    src = ACTUAL;
+  }
+  wasm.widen_bf16(src, len);
+  return true;
 }

@@ -642,4 +642,25 @@
         (local.set $from (i32.add (local.get $from) (local.get $eb)))
         (br $next)))
     (local.get $wrong))
+  (func $widen_bf16 (export "widen_bf16") (param $src i32) (param $n i32)
+    (local $f i32) (local $end i32) (local $tail i32) (local $x v128)
+    (local.set $f (i32.const 524304))
+    (local.set $end (i32.add (local.get $src) (i32.shl (local.get $n) (i32.const 1))))
+    (local.set $tail (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -8)) (i32.const 1))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $src) (local.get $tail)))
+        (local.set $x (v128.load (local.get $src)))
+        (v128.store (local.get $f) (i32x4.shl (i32x4.extend_low_i16x8_u (local.get $x)) (i32.const 16)))
+        (v128.store offset=16 (local.get $f) (i32x4.shl (i32x4.extend_high_i16x8_u (local.get $x)) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $f (i32.add (local.get $f) (i32.const 32)))
+        (br $next)))
+    (block $done1
+      (loop $next1
+        (br_if $done1 (i32.ge_u (local.get $src) (local.get $end)))
+        (i32.store (local.get $f) (i32.shl (i32.load16_u (local.get $src)) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $f (i32.add (local.get $f) (i32.const 4)))
+        (br $next1))))
 )

@@ -6,7 +6,7 @@
 import { decodeToF32 } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { GUARD_FILL } from "../device/buffer-layout.js";
-import { wasmCountWrong, wasmMaxAbsErr } from "./check-kernels.js";
+import { wasmCountWrong, wasmDecodeTile, wasmMaxAbsErr } from "./check-kernels.js";
 
 export interface OutputCheck {
   readonly wrong: number;
@@ -64,7 +64,7 @@ export function maxAbsError(
   scratch: Float32Array = new Float32Array(exact.length),
 ): number {
   const n = exact.length;
-  decodeToF32(dt, actual, 0, n, scratch, 0);
+  if (!wasmDecodeTile(dt, actual, scratch, n)) decodeToF32(dt, actual, 0, n, scratch, 0);
   const fast = wasmMaxAbsErr(scratch, exact, n);
   if (fast !== undefined) return fast;
   let worst = 0;
