@@ -90,8 +90,12 @@ function address(rng: Rng, dev: Device): bigint {
     }
     case 4:
       return engineCsrBase(p, 0) + BigInt(rng.int(0x4000)) * 4n + misalign();
-    case 5:
-      return rng.chance(0.5) ? BigInt(rng.int(0x10000)) : HBM_BASE - BigInt(rng.int(64));
+    case 5: {
+      // Past HBM stack 0's end (unmapped), or straddling it.
+      const s0 = p.addressMap.hbmStacks[0]!;
+      const end = s0.base + s0.bytes;
+      return rng.chance(0.5) ? end + BigInt(rng.int(0x10000)) : end - BigInt(rng.int(64));
+    }
     default:
       return DATA + BigInt(rng.int(DATA_BYTES));
   }
@@ -200,7 +204,7 @@ function declared(dev: Device, tx: readonly Uint8Array[], rx: readonly Uint8Arra
   for (const b of tx) out.push([ptr(b), Math.max(rxTotal, GCE_HEADER_BYTES)]);
   if (rx.some((b) => (w(b).getUint32(0, true) & LEN_CTRL_EMBEDDED_SEM) !== 0))
     for (const r of dev.memory.mapped)
-      if (r.kind === "mmio" && r.name !== "sdma-csr") out.push([r.base, Number(r.bytes)]);
+      if (r.kind === "mmio" && !r.name.startsWith("sdma-csr")) out.push([r.base, Number(r.bytes)]);
   try {
     const ref = (ring: "tx" | "rx") => ({ engine: 0, queue: 0, ring, slot: 0 });
     const plan = planPacket(
