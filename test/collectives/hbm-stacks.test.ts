@@ -78,3 +78,17 @@ describe("every rank in its core's stack on trn2 / trn3", () => {
     }
   });
 });
+
+describe("a stack that overflows is refused, naming it", () => {
+  it("3 ranks of Trn2 at LNC 1: ranks 0 and 1 share stack 0 (24 GiB), so 2 × 18 GiB (6 GiB each of input, output, scratch) does not fit there", () => {
+    const run = collectiveRun({
+      ranks: 3,
+      lnc: 1,
+      algorithm: "ring",
+      hostBudget: { bytes: 2 ** 50, source: "test" },
+    });
+    expect(() => runSize(run, 6 * 2 ** 30)).toThrow(
+      /the buffers of the ranks in HBM stack 0 need 36\.\d GiB; a trn2 stack holds 24\.0 GiB/,
+    );
+  });
+});
