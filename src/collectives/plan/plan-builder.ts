@@ -13,7 +13,7 @@
  * promotion (seed 000 §4.2), which refuses an odd byte count.
  */
 import type { Sub } from "./partition.js";
-import type { BufferName, BufRef, Leg, MovableRef } from "./plan.js";
+import { type BufferName, type BufRef, bufferIndex, type Leg, type MovableRef } from "./plan.js";
 
 /** A leg as a planner states it: a {@link Leg} before the builder gives it an id and dependencies. */
 export type LegSpec = Omit<Leg, "id" | "after">;
@@ -140,28 +140,43 @@ export function spanWriters(
 /** Materialises legs (ids and dependencies): the plan the engine runs and the oracle schedule times. */
 export class PlanBuilder implements LegSink {
   readonly legs: Leg[] = [];
-  private readonly lastStart = new Map<string, WriteEntry>();
-  private readonly lastEnd = new Map<string, WriteEntry>();
+  // The last write starting / ending at an element, one map per (rank, buffer) keyed by the
+  // element: numeric keys, no string built per look-up (a `rank:buffer:elem` key per read and
+  // write cost ≈ 60 % of a 32-rank 3 MiB plan's build, mostly in the collector).
+  private readonly lastStart: Map<number, WriteEntry>[] = [];
+  private readonly lastEnd: Map<number, WriteEntry>[] = [];
+
+  private table(tables: Map<number, WriteEntry>[], ref: BufRef): Map<number, WriteEntry> {
+    const i = ref.rank * 3 + bufferIndex(ref.buffer);
+    let t = tables[i];
+    if (t === undefined) {
+      t = new Map();
+      tables[i] = t;
+    }
+    return t;
+  }
 
   /** Append a (normalized) leg. @throws Error when a read overlaps a write inexactly. */
   add(spec: LegSpec): void {
-    const after = new Set<number>();
+    let after: number[] = [];
     for (const { ref } of spec.srcs) {
-      const at = (elem: number) => key({ ...ref, elem });
+      const starts = this.table(this.lastStart, ref);
+      const ends = this.table(this.lastEnd, ref);
       const writes = spanWriters(
         ref,
         spec.count,
-        (elem) => this.lastStart.get(at(elem)),
-        (elem) => this.lastEnd.get(at(elem)),
+        (elem) => starts.get(elem),
+        (elem) => ends.get(elem),
       );
-      for (const w of writes ?? []) after.add(w.writer);
+      for (const w of writes ?? []) if (!after.includes(w.writer)) after.push(w.writer);
     }
+    if (after.length > 1) after = after.sort((a, b) => a - b);
     const id = this.legs.length;
-    this.legs.push({ ...ownLeg(spec), id, after: [...after].sort((a, b) => a - b) });
+    this.legs.push({ ...ownLeg(spec), id, after });
     for (const d of spec.dsts) {
       const entry = { writer: id, elem: d.elem, count: spec.count };
-      this.lastStart.set(key(d), entry);
-      this.lastEnd.set(key({ ...d, elem: d.elem + spec.count }), entry);
+      this.table(this.lastStart, d).set(d.elem, entry);
+      this.table(this.lastEnd, d).set(d.elem + spec.count, entry);
     }
   }
 }
