@@ -2,7 +2,9 @@
 // and loads its module with import() only when it runs or shows its usage (issue 28: every
 // command was imported eagerly, 172 modules before main ran). The static import closure of the
 // CLI's entry (what Node loads before main runs) is counted from the sources.
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, normalize, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, main } from "../../src/cli/index.js";
@@ -49,5 +51,42 @@ describe("commands load lazily", () => {
     expect(await main(["help"], io)).toBe(0);
     for (const c of COMMANDS) expect(out.join("")).toContain(`${c.name.padEnd(10)} ${c.summary}`);
     for (const c of COMMANDS) expect((await c.load()).usage).toMatch(/usage/i);
+  });
+
+  it("the built CLI loads at most 8 of its modules for --version and -h, none of a command's (counted at run time)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sdmakit-modules-"));
+    try {
+      for (const args of [["--version"], ["-h"], ["help"]]) {
+        const log = join(dir, `${args[0]}.log`);
+        const r = spawnSync(
+          process.execPath,
+          [
+            "--import",
+            join(import.meta.dirname, "../helpers/module-log.mjs"),
+            join(SRC, "../bin/sdmakit.js"),
+            ...args,
+          ],
+          { encoding: "utf8", env: { ...process.env, SDMAKIT_MODULE_LOG: log } },
+        );
+        expect(r.status, r.stderr).toBe(0);
+        const loaded = readFileSync(log, "utf8")
+          .split("\n")
+          .filter((u) => u.includes("/dist/"))
+          .map((u) => u.slice(u.indexOf("/dist/") + 6));
+        // main, its errors and did-you-mean, the collective names, the command table and the version.
+        expect(loaded.length, loaded.join("\n")).toBeLessThanOrEqual(8);
+        expect(loaded.length).toBeGreaterThan(0);
+        expect(
+          loaded.filter((f) => f.startsWith("cli/commands/") && !/index|names/.test(f)),
+          args[0],
+        ).toEqual([]);
+        expect(
+          loaded.filter((f) => /^(engine|runtime|numerics|hal|isa)\//.test(f)),
+          args[0],
+        ).toEqual([]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
