@@ -15,6 +15,7 @@ import {
   COLLECTIVE_DTYPES,
   type CollectiveName,
   type CollectiveRun,
+  checkTimingProfile,
   collectiveDtype,
   collectiveRun,
   type HostBudget,
@@ -23,13 +24,23 @@ import {
   sweepSizes,
   type TableColumns,
   type TimeStat,
+  type TimingProfile,
 } from "../collectives/index.js";
 import { DTYPE_ALIASES, type Dtype, dtypeBytes, dtypeName } from "../spec/index.js";
 import { EXCHANGE_OPTIONS, exchangeChoice } from "./exchange-options.js";
 import { FOREIGN_HELP, FOREIGN_OPTIONS, foreignNote } from "./foreign-options.js";
+import { readJsonFile } from "./json-file.js";
 import { choiceOption, integerOption, type OptionTable, type OptionValues, optionsHelp } from "./options.js";
 import type { SweepStep } from "./report-json.js";
 import { parseSize } from "./sizes.js";
+
+/** `--timing-profile FILE`: the profile, checked (errors name the file and the field). */
+export function timingProfileOf(path: string | undefined): { timingProfile?: TimingProfile } {
+  if (path === undefined) return {};
+  return {
+    timingProfile: checkTimingProfile(readJsonFile("--timing-profile", path), `--timing-profile ${path}`),
+  };
+}
 
 const D = COLLECTIVE_DEFAULTS;
 
@@ -111,6 +122,11 @@ export const COLLECTIVE_OPTIONS = {
     help: "host memory a functional run may use (default $SDMAKIT_MAX_MEMORY, else half the free memory); a larger size runs timing-only (refused with an explicit --check)",
   },
   "timing-only": { type: "boolean", help: "only the schedule: the same times, no data moved, not checked" },
+  "timing-profile": {
+    type: "string",
+    value: "FILE",
+    help: "timing parameters in place of the shipped ones (the file `sdmakit calibrate` writes)",
+  },
   sb2sb: {
     type: "boolean",
     help: "LNC2 pair exchanges as SB2SB legs staged through SBUF (trn2 / trn3, one node)",
@@ -361,6 +377,7 @@ export function collectiveSettings(
     ...lncOf(v.lnc, env),
     hostBudget: hostBudget(v["max-memory"], env),
     ...exchangeChoice(collective, v),
+    ...timingProfileOf(v["timing-profile"]),
   });
   const { sizes, min, max, step, factor } = sweepOf(v, run.dtype);
   const traceSize = v["trace-size"] === undefined ? undefined : parseSize("--trace-size", v["trace-size"]);

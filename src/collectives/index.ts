@@ -149,7 +149,24 @@ export {
   scheduleCollective,
   type Timing,
 } from "./timing/schedule.js";
+export {
+  checkTimingProfile,
+  parseTimingProfile,
+  profileParams,
+  TIMING_PROFILE_FORMAT,
+  TIMING_PROFILE_VERSION,
+  type TimingProfile,
+} from "./timing/timing-profile.js";
 export { ARCH_LINKS, type ArchLinks, type LinkClass, type LinkSpec } from "./topology/links.js";
+export {
+  type ParameterSource,
+  resolveTiming,
+  shippedTiming,
+  TIMING_PARAMETERS,
+  type TimingKey,
+  type TimingParameter,
+  type TimingParams,
+} from "./topology/timing-params.js";
 export {
   buildTopology,
   checkLnc,

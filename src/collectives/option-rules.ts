@@ -50,6 +50,7 @@ export const COLLECTIVE_RULES: OptionRules = Object.freeze({
   streams: { check: Array.isArray, allowed: "an array of streams, each an object with a collective" },
   size: { integer: [1, MAX_BYTES] },
   pairs: { check: Array.isArray, allowed: "an array of [source, target] rank pairs" },
+  timingProfile: { check: isObject, allowed: "a timing profile object (sdmakit calibrate's file, parsed)" },
   metadata: {
     check: Array.isArray,
     allowed: "an array of {send_counts, send_displs, recv_counts?, recv_displs?}",

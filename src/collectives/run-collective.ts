@@ -26,6 +26,7 @@ import {
   scheduleCollective,
   type Timing,
 } from "./timing/schedule.js";
+import { profileParams, type TimingProfile } from "./timing/timing-profile.js";
 import { buildTopology, defaultLnc, type Topology } from "./topology/topology.js";
 
 /** `exact`: nccl-tests data, bits vs the exact result; `reference`: random data, bits vs the scalar reference. */
@@ -61,6 +62,8 @@ export interface CollectiveRun {
   readonly hostBudget?: HostBudget;
   /** permute's pairs, alltoallv / allgv's metadata (plan/exchange.ts). */
   readonly exchange?: ExchangeSpec;
+  /** Timing parameters in place of the shipped ones (timing-profile.ts; `sdmakit calibrate` writes them). */
+  readonly timingProfile?: TimingProfile;
 }
 
 export interface SizeResult {
@@ -181,6 +184,12 @@ export function chooseAlgorithm(
 /** The run's LNC: as asked, else nccom-test's default for the arch. */
 const lncOf = (run: CollectiveRun): 1 | 2 => run.lnc ?? defaultLnc(run.profile);
 
+/** The run's topology, with its timing profile's parameters for its arch. */
+export function topologyOf(run: CollectiveRun): Topology {
+  const timing = profileParams(run.timingProfile, run.profile.name);
+  return buildTopology(run.profile, run.ranks, run.nodes, lncOf(run), timing);
+}
+
 /** The longest typed array a JS engine makes (V8 in Node 20: 2^32 bytes). */
 const MAX_TYPED_ARRAY_BYTES = 2 ** 32;
 
@@ -280,7 +289,7 @@ export function prepareSize(
   size: number,
   options: { readonly fallBack?: boolean } = {},
 ): PreparedSize {
-  const topology = buildTopology(run.profile, run.ranks, run.nodes, lncOf(run));
+  const topology = topologyOf(run);
   const count = countForSize(run, run.ranks, size);
   const candidates = candidateRequests(run, topology, count);
   const fallBack = (refusal: UsageError | undefined) => {

@@ -25,9 +25,9 @@ import {
   chooseAlgorithm,
   countForSize,
   dataKindOf,
+  topologyOf,
 } from "./run-collective.js";
 import { type ConcurrentMember, groupTopology, scheduleConcurrent } from "./timing/concurrent-schedule.js";
-import { buildTopology } from "./topology/topology.js";
 
 /** One stream: a collective (its run's collective, dtype, op, algorithm) over groups of the run's ranks. */
 export interface StreamRun {
@@ -131,7 +131,7 @@ interface Planned {
 /** Every group of every stream planned alone (its algorithm as `auto` picks it on its ranks). */
 function planMembers(streams: readonly StreamRun[], sizes: readonly number[]): Planned {
   const first = (streams[0] as StreamRun).run;
-  const t = buildTopology(first.profile, first.ranks, first.nodes, first.lnc);
+  const t = topologyOf(first);
   const members: ConcurrentMember[] = [];
   const streamOf: number[] = [];
   streams.forEach((s, k) => {
@@ -186,13 +186,7 @@ function streamRow(
 export function runConcurrentSize(streams: readonly StreamRun[], sizes: readonly number[]): StreamResult[] {
   const { members, streamOf } = planMembers(streams, sizes);
   const first = (streams[0] as StreamRun).run;
-  const timing = scheduleConcurrent(
-    buildTopology(first.profile, first.ranks, first.nodes, first.lnc),
-    members,
-    {
-      sr: first.srSeed !== undefined,
-    },
-  );
+  const timing = scheduleConcurrent(topologyOf(first), members, { sr: first.srSeed !== undefined });
   const checked = first.timingOnly ? undefined : runConcurrentOnDevice(streams, { members, streamOf });
   return streams.map((s, k) => {
     const mine = streamOf.flatMap((sk, i) => (sk === k ? [i] : []));

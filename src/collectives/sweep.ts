@@ -23,6 +23,7 @@ import {
   type StreamOptions,
   streamGroups,
 } from "./streams.js";
+import { checkTimingProfile, type TimingProfile } from "./timing/timing-profile.js";
 import { checkLnc, defaultLnc } from "./topology/topology.js";
 
 /** The defaults of a collective run and sweep (the CLI's defaults too). */
@@ -70,6 +71,8 @@ export interface CollectiveOptions extends GroupOptions {
   readonly pairs?: ExchangeSpec["pairs"];
   /** alltoallv / allgv: per-rank counts and displacements (nccom-test's metadata files); default uniform. */
   readonly metadata?: ExchangeSpec["metadata"];
+  /** Timing parameters in place of the shipped ones (a parsed `sdmakit calibrate` profile). */
+  readonly timingProfile?: TimingProfile;
 }
 
 export interface SweepOptions extends CollectiveOptions {
@@ -127,6 +130,9 @@ export function collectiveRun(options: CollectiveOptions): CollectiveRun {
     ...(options.sr ? { srSeed: seed } : {}),
     ...(options.hostBudget === undefined ? {} : { hostBudget: options.hostBudget }),
     ...exchangeOf(options),
+    ...(options.timingProfile === undefined
+      ? {}
+      : { timingProfile: checkTimingProfile(options.timingProfile, "timingProfile") }),
   };
 }
 

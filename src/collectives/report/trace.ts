@@ -11,7 +11,6 @@ import type { ArchProfile } from "../../hal/arch-profile.js";
 import { legAluOp } from "../plan/leg-math.js";
 import { legPacketCount } from "../plan/packets.js";
 import type { Plan } from "../plan/plan.js";
-import { ARCH_TIMING } from "../timing/cost-model.js";
 import type { Schedule } from "../timing/schedule.js";
 
 export interface TraceEvent {
@@ -34,7 +33,7 @@ type Leg = Plan["legs"][number];
  * @example for (const e of traceEvents(plan, schedule, profile)) write(JSON.stringify(e));
  */
 export function* traceEvents(plan: Plan, schedule: Schedule, profile: ArchProfile): Generator<TraceEvent> {
-  const { launchNs } = ARCH_TIMING[profile.name];
+  const { launchNs } = schedule;
   const us = (ns: number) => (launchNs + ns) / 1000;
   const named = new Set<string>();
   for (const leg of plan.legs) {
@@ -65,7 +64,7 @@ function* rankTrack(rank: number, launchNs: number): Generator<TraceEvent> {
     tid: 0,
     ts: 0,
     dur: launchNs / 1000,
-    args: { note: "launch of the cost model (ARCH_TIMING.launchNs)" },
+    args: { note: "launch of the cost model (the timing parameters' launchNs)" },
   };
 }
 

@@ -20,7 +20,6 @@ import type { LegKind } from "../plan/plan.js";
 import { type LegSpec, ownLeg } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
 import type { RankPlace, Topology } from "../topology/topology.js";
-import { ARCH_TIMING } from "./cost-model.js";
 import { readRulesFor } from "./last-writes.js";
 import { type LegCost, LegCoster } from "./leg-cost.js";
 import { NodeFold } from "./node-fold.js";
@@ -181,7 +180,11 @@ export function scheduleConcurrent(
   const res = new Resources(virtual);
   const fold = NodeFold.identity(ranks);
   const costers = members.map(
-    (m) => new ShapeCoster(new LegCoster(t.profile, m.req.dtype, m.req.op, opts.sr), dtypeBytes(m.req.dtype)),
+    (m) =>
+      new ShapeCoster(
+        new LegCoster(t.profile, m.req.dtype, m.req.op, opts.sr, t.timing),
+        dtypeBytes(m.req.dtype),
+      ),
   );
   const measure = new MemberMeasure(costers, memberOfRank);
   const { legs, member } = mergeBySteps(memberLegs(members, bases));
@@ -204,7 +207,7 @@ export function scheduleConcurrent(
   };
   const placer = new Placer(virtual, inputs);
   for (const leg of legs) placer.add(leg);
-  const launchNs = ARCH_TIMING[t.profile.name].launchNs;
+  const launchNs = t.timing.launchNs;
   const { last, descriptors, legKinds } = perMember(members, legs, member, recorder.end, measure);
   return { totalNs: last.map((ns) => launchNs + ns), legKinds, descriptors };
 }

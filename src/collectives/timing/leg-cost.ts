@@ -13,6 +13,7 @@ import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { legCalls } from "../plan/leg-calls.js";
 import { isSb2sb, legPacketCount, packetElems } from "../plan/packets.js";
 import type { Leg, LegKind, ReduceOp } from "../plan/plan.js";
+import type { TimingParams } from "../topology/timing-params.js";
 import { engineCostModel } from "./cost-model.js";
 
 /** Each leg kind's digit in a cost key. */
@@ -59,8 +60,9 @@ export class LegCoster {
     private readonly dtype: Dtype,
     private readonly op: ReduceOp,
     sr: boolean,
+    timing?: Pick<TimingParams, "engineBytesPerNs" | "descriptorNs">,
   ) {
-    this.model = engineCostModel(profile);
+    this.model = engineCostModel(profile, timing);
     this.sr = { stochasticRounding: sr, srSeed: 0 };
     this.eb = dtypeBytes(dtype);
   }

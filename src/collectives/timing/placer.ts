@@ -8,7 +8,7 @@
 import type { BufRef, LegKind, LegSource } from "../plan/plan.js";
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
 import type { Topology } from "../topology/topology.js";
-import { legDurationNs, SEMAPHORE_TO_START_NS } from "./cost-model.js";
+import { legDurationNs } from "./cost-model.js";
 import { KEPT_STEPS, LastWrites } from "./last-writes.js";
 import type { Folded, NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
@@ -25,17 +25,19 @@ export class Waits {
   private readonly chip: Int32Array;
   /** Intra-chip, chip-to-chip, node-to-node. */
   private readonly hop: Float64Array;
+  private readonly semaphore: number;
 
   constructor(t: Topology) {
     this.node = Int32Array.from(t.places, (p) => p.node);
     this.chip = Int32Array.from(t.places, (p) => p.chip);
     const l = t.links.links;
     const classes = [l["intra-chip"], l["chip-to-chip"], l["node-to-node"]];
-    this.hop = Float64Array.from(classes, (c) => Math.max(SEMAPHORE_TO_START_NS, c.latencyNs));
+    this.semaphore = t.timing.semaphoreNs;
+    this.hop = Float64Array.from(classes, (c) => Math.max(this.semaphore, c.latencyNs));
   }
 
   ns(fromRank: number, fromQueue: number, toRank: number, toQueue: number): number {
-    if (fromRank === toRank) return fromQueue === toQueue ? 0 : SEMAPHORE_TO_START_NS;
+    if (fromRank === toRank) return fromQueue === toQueue ? 0 : this.semaphore;
     if (this.node[fromRank] !== this.node[toRank]) return this.hop[2]!;
     return this.hop[this.chip[fromRank] !== this.chip[toRank] ? 1 : 0]!;
   }

@@ -6,7 +6,6 @@
 import type { ArchLinks } from "../topology/links.js";
 import { CHIP_PORTS, chipRoute } from "../topology/route.js";
 import type { Topology } from "../topology/topology.js";
-import { ARCH_TIMING } from "./cost-model.js";
 
 /**
  * Integer ids of the shared resources: each chip's HBM, each direction of each chip-to-chip link
@@ -134,7 +133,7 @@ export class Resources {
  * cores of one chip (replica groups, concurrent streams) slow each other down.
  */
 export function chipDmaBytesPerNs(t: Topology): number {
-  return ARCH_TIMING[t.profile.name].coreDmaBytesPerNs * t.profile.neuronCores;
+  return t.timing.coreDmaBytesPerNs * t.profile.neuronCores;
 }
 
 /** Every chip pair's route (chipRoute), flattened: [per pair's first index (and the end), link ids]. */

@@ -14,7 +14,6 @@ import { emitPlan } from "../plan/build-plan.js";
 import type { LegKind } from "../plan/plan.js";
 import type { LegSpec } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
-import { ARCH_TIMING } from "./cost-model.js";
 import { readRulesFor } from "./last-writes.js";
 import { LegCoster } from "./leg-cost.js";
 import { LegRecord } from "./leg-record.js";
@@ -30,6 +29,8 @@ export interface Schedule {
   readonly end: Float64Array;
   /** Launch + the last end, in ns. */
   readonly totalNs: number;
+  /** The launch (timing parameters' launchNs). */
+  readonly launchNs: number;
 }
 
 export interface Timing {
@@ -73,7 +74,10 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
   const record = opts.record === true;
   const fold = record ? NodeFold.none(req) : NodeFold.of(req);
   const res = new Resources(t);
-  const coster = new ShapeCoster(new LegCoster(t.profile, req.dtype, req.op, opts.sr), dtypeBytes(req.dtype));
+  const coster = new ShapeCoster(
+    new LegCoster(t.profile, req.dtype, req.op, opts.sr, t.timing),
+    dtypeBytes(req.dtype),
+  );
   const queues = fold.perNode * t.channelsPerRank;
   const users = new StepUsers(res, fold, coster, t.channelsPerRank, queues);
   const legs = new LegRecord();
@@ -85,7 +89,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
   };
   emitPlan(req, both, fold.perNode);
   users.flush();
-  const launchNs = ARCH_TIMING[t.profile.name].launchNs;
+  const launchNs = t.timing.launchNs;
   const place = (cutoffNs?: number): Timing | undefined => {
     const recorder = record ? new Recorder() : undefined;
     const cutoff =
@@ -124,6 +128,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
       start: recorder.start.subarray(0, recorder.size),
       end: recorder.end.subarray(0, recorder.size),
       totalNs,
+      launchNs,
     };
     return { ...timing, schedule };
   };

@@ -8,6 +8,7 @@
 import { UsageError } from "../../bits/errors.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import { ARCH_LINKS, type ArchLinks, type LinkClass } from "./links.js";
+import { resolveTiming, type TimingParams } from "./timing-params.js";
 
 export interface RankPlace {
   readonly node: number;
@@ -30,6 +31,8 @@ export interface Topology {
   readonly channelsPerRank: number;
   /** Where each rank sits. */
   readonly places: readonly RankPlace[];
+  /** The timing model's parameters (timing-params.ts); `links` carries the same figures. */
+  readonly timing: TimingParams;
 }
 
 /** The most ranks one collective may span (nccom-test runs up to a few thousand; we cap for memory). */
@@ -57,6 +60,7 @@ export function checkLnc(profile: ArchProfile, lnc: number): Lnc {
  * Lay `ranks` logical NeuronCores (of `lnc` physical cores each) over `nodes` nodes of an arch.
  * @throws UsageError when ranks is not 1..MAX_RANKS, nodes does not divide ranks, lnc is not one the
  * arch has, or a node would need more cores than its chips have.
+ * `timing` replaces shipped timing parameters (a timing profile's, timing-profile.ts).
  * @example buildTopology(archProfile("trn2"), 8, 1, 1).places[7]; // { node: 0, chip: 0, core: 7 }
  */
 export function buildTopology(
@@ -64,6 +68,7 @@ export function buildTopology(
   ranks: number,
   nodes = 1,
   lnc: number = defaultLnc(profile),
+  timing: Partial<TimingParams> = {},
 ): Topology {
   if (!Number.isInteger(ranks) || ranks < 1 || ranks > MAX_RANKS) {
     throw new UsageError(`ranks ${ranks}: expected an integer 1..${MAX_RANKS}`);
@@ -72,7 +77,8 @@ export function buildTopology(
     throw new UsageError(`nodes ${nodes}: expected a positive integer that divides ranks (${ranks})`);
   }
   const checked = checkLnc(profile, lnc);
-  const links = ARCH_LINKS[profile.name];
+  const params = resolveTiming(profile.name, timing);
+  const links = linksWith(ARCH_LINKS[profile.name], params);
   const perNode = ranks / nodes;
   const perChip = profile.neuronCores / checked;
   const capacity = perChip * links.chipsPerNode;
@@ -91,7 +97,19 @@ export function buildTopology(
     });
   }
   const channelsPerRank = profile.dmaEnginesPerCore * checked;
-  return { profile, links, ranks, nodes, lnc: checked, channelsPerRank, places };
+  return { profile, links, ranks, nodes, lnc: checked, channelsPerRank, places, timing: params };
+}
+
+/** An arch's links with the bandwidths and hop latencies of `p`. */
+function linksWith(links: ArchLinks, p: TimingParams): ArchLinks {
+  return {
+    ...links,
+    links: {
+      "intra-chip": { bytesPerNs: p.hbmBytesPerNs, latencyNs: p.hopIntraChipNs },
+      "chip-to-chip": { bytesPerNs: p.chipLinkBytesPerNs, latencyNs: p.hopChipToChipNs },
+      "node-to-node": { bytesPerNs: p.nicBytesPerNs, latencyNs: p.hopNodeToNodeNs },
+    },
+  };
 }
 
 function place(t: Topology, rank: number): RankPlace {
