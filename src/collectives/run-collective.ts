@@ -12,7 +12,7 @@ import { runReference } from "./check/reference.js";
 import { CHECK_TILE, checkOutputs } from "./check/verify.js";
 import { OUTPUT_FILL } from "./device/buffer-layout.js";
 import { checkDeviceRanks, checkHbm, DeviceMachine, deviceLayout } from "./device/device-machine.js";
-import { admit, estimateHostMemory, type HostBudget } from "./device/host-memory.js";
+import { admit, DEFAULT_HOST_BUDGET, estimateHostMemory, type HostBudget } from "./device/host-memory.js";
 import { buildPlan, candidateAlgorithms, lazyPlan } from "./plan/build-plan.js";
 import { type ExchangeSpec, exchangeUnit, isExchange } from "./plan/exchange.js";
 import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./plan/plan.js";
@@ -349,7 +349,8 @@ function runOnDevice(
 ): DeviceRun {
   const overflow = run.overflow ?? "nan";
   const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
-  const machine = new DeviceMachine(plan, run.profile, { overflow, ...seed });
+  const memoryBudget = (run.hostBudget ?? DEFAULT_HOST_BUDGET).bytes;
+  const machine = new DeviceMachine(plan, run.profile, { overflow, memoryBudget, ...seed });
   try {
     machine.prefill();
     const kind = dataKindOf(run, check);

@@ -13,6 +13,7 @@ import { runReference } from "./check/reference.js";
 import { CHECK_TILE, checkOutputs } from "./check/verify.js";
 import { OUTPUT_FILL } from "./device/buffer-layout.js";
 import { SharedDevice } from "./device/concurrent-machine.js";
+import { DEFAULT_HOST_BUDGET } from "./device/host-memory.js";
 import { buildPlan } from "./plan/build-plan.js";
 import type { LegKind } from "./plan/plan.js";
 import { bufferSizes, type PlanRequest } from "./plan/plan-request.js";
@@ -105,7 +106,8 @@ function runConcurrentOnDevice(streams: readonly StreamRun[], planned: Planned):
     stream: streamOf[i] as number,
   }));
   const overflow = first.overflow ?? "nan";
-  const opts = { srSeed: first.srSeed, overflow };
+  const memoryBudget = (first.hostBudget ?? DEFAULT_HOST_BUDGET).bytes;
+  const opts = { srSeed: first.srSeed, overflow, memoryBudget };
   const d = new SharedDevice(first.profile, first.lnc ?? 1, groups, first.ranks, streams.length, opts);
   const runs = members.map((m, i) => groupRun(streams[streamOf[i] as number] as StreamRun, m.ranks));
   try {

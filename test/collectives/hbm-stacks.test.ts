@@ -9,7 +9,7 @@ import {
   lazyPlan,
   runSize,
 } from "../../src/collectives/index.js";
-import { describeAddress } from "../../src/engine/index.js";
+import { describeAddress, MemoryBudgetError, PAGE_BYTES } from "../../src/engine/index.js";
 import { archProfile } from "../../src/hal/index.js";
 import { Dtype } from "../../src/spec/index.js";
 import { collectiveRun } from "../helpers/collective-run.js";
@@ -90,5 +90,23 @@ describe("a stack that overflows is refused, naming it", () => {
     expect(() => runSize(run, 6 * 2 ** 30)).toThrow(
       /the buffers of the ranks in HBM stack 0 need 36\.\d GiB; a trn2 stack holds 24\.0 GiB/,
     );
+  });
+});
+
+describe("the device machine passes its host budget to the engine's Device (issue 27)", () => {
+  it("a budget of one page stops prefill with MemoryBudgetError; none allocated past it", () => {
+    const { run, plan } = planOf("trn2", 2, 1, 4096);
+    const m = new DeviceMachine(plan, run.profile, { overflow: "nan", memoryBudget: PAGE_BYTES });
+    try {
+      expect(() => m.prefill()).toThrow(MemoryBudgetError);
+      expect(m.pageBytes).toBeLessThanOrEqual(PAGE_BYTES);
+    } finally {
+      m.release();
+    }
+  });
+  it("runSize gives the device the run's hostBudget: a run estimated under it completes", () => {
+    const run = collectiveRun({ profile: archProfile("trn2"), ranks: 2, algorithm: "ring" });
+    const budget = { bytes: 512 * 2 ** 20, source: "test" };
+    expect(runSize({ ...run, hostBudget: budget }, 4096).row.wrong).toBe(0);
   });
 });

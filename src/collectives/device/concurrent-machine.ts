@@ -87,7 +87,12 @@ export class SharedDevice {
     groups: readonly GroupPlan[],
     runRanks: number,
     streams: number,
-    opts: { readonly srSeed?: number | undefined; readonly overflow: OverflowPolicy },
+    opts: {
+      readonly srSeed?: number | undefined;
+      readonly overflow: OverflowPolicy;
+      /** Host bytes the device's memory may allocate (MachineOptions.memoryBudget). */
+      readonly memoryBudget?: number;
+    },
   ) {
     checkDeviceRanks(runRanks, profile, lnc);
     const ownQueues = streams * runRanks <= maxDeviceRanks(profile, lnc);
@@ -99,7 +104,11 @@ export class SharedDevice {
     this.placed = place(groups, profile, runRanks, ownQueues);
     const last = this.placed[this.placed.length - 1];
     if (last !== undefined) checkHbm(last.layout, profile);
-    this.device = new Device(profile, { overflow: opts.overflow, keepEvents: false });
+    this.device = new Device(profile, {
+      overflow: opts.overflow,
+      keepEvents: false,
+      ...(opts.memoryBudget === undefined ? {} : { memoryBudget: opts.memoryBudget }),
+    });
     const { srSeed } = opts;
     const seedOf = this.seedOf;
     this.rings = new VringPool(this.device, {

@@ -52,6 +52,12 @@ export interface MachineOptions {
   /** Stochastic rounding seed; RNE when undefined. */
   readonly srSeed?: number;
   readonly overflow: OverflowPolicy;
+  /**
+   * Host bytes the device's memory may allocate (engine Device memoryBudget): the run's host budget,
+   * so a run the estimate under-counted is stopped by the allocator, not by the host. Unbounded when
+   * undefined.
+   */
+  readonly memoryBudget?: number;
 }
 
 /** The most ranks of `lnc` physical cores each the device can run with data. */
@@ -195,7 +201,11 @@ export class DeviceMachine {
   ) {
     checkDeviceRanks(plan.ranks, profile, plan.lnc);
     // The events go to `events` (with their legs) from each run()'s report: the device keeps none.
-    this.device = new Device(profile, { overflow: opts.overflow, keepEvents: false });
+    this.device = new Device(profile, {
+      overflow: opts.overflow,
+      keepEvents: false,
+      ...(opts.memoryBudget === undefined ? {} : { memoryBudget: opts.memoryBudget }),
+    });
     const { srSeed } = opts;
     this.rings = new VringPool(this.device, {
       ...RING_AREA,
