@@ -13,6 +13,7 @@ import {
   runCollective,
   runSize,
   type StreamOptions,
+  type TimingProfile,
 } from "../src/collectives/index.js";
 import { type ArchName, archProfile } from "../src/hal/arch-profile.js";
 import { GUIDE_PAIRS } from "../test/data/guide-files.js";
@@ -201,8 +202,21 @@ export interface Compared {
 }
 
 /** The model's row for one size of a mapping (a multistream mapping: its stream's row, run with the others). */
-function modelRow(m: Mapping, dtype: ReturnType<typeof collectiveDtype>, size: number) {
-  const shape = { arch: m.arch, lnc: m.lnc, ranks: m.ranks, nodes: m.nodes, timingOnly: true } as const;
+function modelRow(
+  m: Mapping,
+  dtype: ReturnType<typeof collectiveDtype>,
+  size: number,
+  timingProfile: TimingProfile | undefined,
+) {
+  const profiled = timingProfile === undefined ? {} : { timingProfile };
+  const shape = {
+    arch: m.arch,
+    lnc: m.lnc,
+    ranks: m.ranks,
+    nodes: m.nodes,
+    timingOnly: true,
+    ...profiled,
+  } as const;
   if (m.streams !== undefined) {
     const { list, index } = m.streams;
     const streams = list.map((s, k) => (k === index ? { ...s, minBytes: size } : s));
@@ -223,18 +237,26 @@ function modelRow(m: Mapping, dtype: ReturnType<typeof collectiveDtype>, size: n
       timingOnly: true,
       dataSeed: 0,
       ...(m.exchange === undefined ? {} : { exchange: m.exchange }),
+      ...profiled,
     },
     size,
   ).row;
 }
 
-/** The model's time for every row of a table, run as its mapping (or as `as`, to try another reading). */
-export function compare(t: GuideTable, as: Mapping | undefined = MAPPINGS[t.name]): Compared[] {
+/**
+ * The model's time for every row of a table, run as its mapping (or as `as`, to try another
+ * reading), with a timing profile's parameters when given.
+ */
+export function compare(
+  t: GuideTable,
+  as: Mapping | undefined = MAPPINGS[t.name],
+  timingProfile?: TimingProfile,
+): Compared[] {
   const m = as;
   if (m === undefined) throw new Error(`no mapping for ${t.name}`);
   const dtype = collectiveDtype(m.dtype);
   return t.rows.map((row) => {
-    const r = modelRow(m, dtype, row.size);
+    const r = modelRow(m, dtype, row.size, timingProfile);
     return {
       size: row.size,
       measuredUs: row.timeUs,

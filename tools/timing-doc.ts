@@ -3,6 +3,7 @@
  * measurements and the model's times for the same runs (tools/calibration.ts) — one source for the
  * doc, the plots and the calibration test. Run: npm run timing-doc.
  */
+
 import { writeOutput } from "../src/cli/output-file.js";
 import { ARCH_TIMING } from "../src/collectives/index.js";
 import { allrR16Miss, allrR16MissMarkdown, R16 } from "./allr-r16-miss.js";
@@ -15,6 +16,7 @@ import {
   isTarget,
   MAPPINGS,
 } from "./calibration.js";
+import { sensitivity, sensitivityMarkdown } from "./timing-sensitivity.js";
 
 const W = 560;
 const H = 300;
@@ -162,6 +164,7 @@ for (const { t, rows } of results.filter((r) => isTarget(r.t))) {
   );
   doc.push(...section(t, rows, true));
 }
+doc.push(...sensitivityMarkdown(sensitivity(tables)));
 doc.push(
   "## What the model gets wrong, and why",
   "",
