@@ -38,3 +38,37 @@ export class RegisterDoorbell implements Doorbell {
     this.registers.write32(this.txAddr, txCount, DOORBELL_ACCESSOR);
   }
 }
+
+/**
+ * A doorbell that adds up the counts of the packets posted since its last {@link flush} and rings
+ * them then, RX total then TX total: one drtp_inc write a ring per batch instead of two writes a
+ * packet. drtp_inc takes any count (the driver rings once per chain it adds), so the queue ends in
+ * the same state as ringing each packet; a host that runs the engine itself (the collectives'
+ * device machine) flushes before every run, so the engine sees every descriptor it would have.
+ */
+export class DeferredDoorbell implements Doorbell {
+  private rx = 0;
+  private tx = 0;
+
+  /** `onFirst` is called when a count arrives with none pending (the host lists what to flush). */
+  constructor(
+    private readonly inner: Doorbell,
+    private readonly onFirst: (bell: DeferredDoorbell) => void,
+  ) {}
+
+  ring(rxCount: number, txCount: number): void {
+    if (this.rx === 0 && this.tx === 0) this.onFirst(this);
+    this.rx += rxCount;
+    this.tx += txCount;
+  }
+
+  /** Ring what is pending (nothing when none is). */
+  flush(): void {
+    if (this.rx === 0 && this.tx === 0) return;
+    const rx = this.rx;
+    const tx = this.tx;
+    this.rx = 0;
+    this.tx = 0;
+    this.inner.ring(rx, tx);
+  }
+}

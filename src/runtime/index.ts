@@ -31,7 +31,7 @@ export {
 } from "./compute-descriptors.js";
 export { addDmaPacket, buildCopyPacket, type CopyRequest, MAX_COPY_BYTES } from "./copy-packet.js";
 export { describeLine, describeWritten } from "./describe-written.js";
-export { DOORBELL_ACCESSOR } from "./doorbell.js";
+export { DeferredDoorbell, DOORBELL_ACCESSOR, type Doorbell, RegisterDoorbell } from "./doorbell.js";
 export {
   awsHalGetSdmaMaxCceElements,
   encdGetCceReducePacketSize,

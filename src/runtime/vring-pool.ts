@@ -9,6 +9,7 @@ import type { ArchProfile } from "../hal/arch-profile.js";
 import type { RegisterFile } from "../hal/register-file.js";
 import { engineCount } from "../spec/address-map.js";
 import { DESCRIPTOR_BYTES } from "../spec/packet-model.js";
+import type { Doorbell } from "./doorbell.js";
 import { checkQueueId, type QueueId } from "./queue-registers.js";
 import { Vring } from "./vring.js";
 
@@ -26,6 +27,10 @@ export interface VringPoolOptions {
   readonly slots: number;
   /** The SR seed of a queue's vring; undefined: stochastic rounding off on that ring. */
   readonly srSeedOf?: (q: QueueId) => number | undefined;
+  /** How a queue's vring rings (default: drtp_inc writes through the registers, a packet at a time). */
+  readonly doorbellOf?: (q: QueueId) => Doorbell;
+  /** The vrings' {@link VringOptions.knownFree}. */
+  readonly knownFree?: boolean;
 }
 
 /**
@@ -72,6 +77,8 @@ export class VringPool {
         rxBase: base + this.ringBytes,
         slots: this.options.slots,
         ...(srSeed === undefined ? {} : { stochasticRounding: true, srSeed }),
+        ...(this.options.doorbellOf === undefined ? {} : { doorbell: this.options.doorbellOf(q) }),
+        ...(this.options.knownFree === undefined ? {} : { knownFree: this.options.knownFree }),
       });
       this.vrings.set(key, v);
     }

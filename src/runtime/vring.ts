@@ -44,6 +44,12 @@ export interface VringOptions extends QueueId {
   readonly srSeed?: number;
   /** How to ring; default: drtp_inc writes through `registers`. */
   readonly doorbell?: Doorbell;
+  /**
+   * Read a ring's head (drhp) only when the free slots seen at the last read, less those written
+   * since, do not cover a chain: the engine only moves the head forward, so that count never
+   * overstates the room. Default false: a head read a chain (the driver's udma_available_get).
+   */
+  readonly knownFree?: boolean;
 }
 
 /** One descriptor as written: where, which layout, the bytes. */
@@ -69,9 +75,13 @@ export class DescriptorRing {
     readonly slots: number,
     private readonly headAddr: bigint,
     private readonly registers: RegisterFile,
+    private readonly knownFree = false,
   ) {
     this.baseNumber = Number(base);
   }
+
+  /** Free slots at the last head read less the slots written since (knownFree); −1 before any read. */
+  private free = -1;
 
   /** The base as a Number for memory's fast path (inexact past 2^53, where no region's fast path is). */
   private readonly baseNumber: number;
@@ -79,7 +89,15 @@ export class DescriptorRing {
   /** Slots the host may fill now: the driver's udma_available_get, 16 slots always kept empty. */
   available(): number {
     const head = this.registers.read32(this.headAddr, VRING_ACCESSOR) % this.slots;
-    return (((head - (this.tail + RING_RESERVED_SLOTS)) % this.slots) + this.slots) % this.slots;
+    const free = (((head - (this.tail + RING_RESERVED_SLOTS)) % this.slots) + this.slots) % this.slots;
+    if (this.knownFree) this.free = free;
+    return free;
+  }
+
+  /** The free slots for a chain of `count`: {@link available}, or with knownFree the count kept when it covers `count`. */
+  fits(count: number): number {
+    if (this.knownFree && this.free >= count) return this.free;
+    return this.available();
   }
 
   /**
@@ -148,6 +166,7 @@ export class DescriptorRing {
 
   /** The tail moves to the next slot; the phase advances at the wrap. */
   private advance(): void {
+    if (this.free > 0) this.free -= 1;
     this.tail += 1;
     if (this.tail === this.slots) {
       this.tail = 0;
@@ -245,7 +264,7 @@ export class Vring {
       queueRegisterAddress(o.profile, this.queue.engine, side, this.queue.queue, r);
     for (const w of queueSetupWrites(side, base, o.slots))
       o.registers.write32(reg(w.reg), w.value, VRING_ACCESSOR);
-    return new DescriptorRing(side, base, o.slots, reg("drhp"), o.registers);
+    return new DescriptorRing(side, base, o.slots, reg("drhp"), o.registers, o.knownFree ?? false);
   }
 
   /**
@@ -258,9 +277,9 @@ export class Vring {
 
   /** {@link checkRoom} by counts. @throws RingFullError */
   checkRoomFor(txCount: number, rxCount: number): void {
-    const txFree = this.tx.available();
+    const txFree = this.tx.fits(txCount);
     if (txCount > txFree) throw new RingFullError("tx", txCount, txFree);
-    const rxFree = this.rx.available();
+    const rxFree = this.rx.fits(rxCount);
     if (rxCount > rxFree) throw new RingFullError("rx", rxCount, rxFree);
   }
 

@@ -4,7 +4,14 @@ import { describe, expect, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
 import { Device, HBM_BASE } from "../../src/engine/index.js";
 import { CAYMAN } from "../../src/hal/index.js";
-import { VringPool } from "../../src/runtime/index.js";
+import {
+  addDmaPacket,
+  DeferredDoorbell,
+  type QueueId,
+  RegisterDoorbell,
+  RingFullError,
+  VringPool,
+} from "../../src/runtime/index.js";
 import { queueRegisterAddress } from "../../src/spec/index.js";
 
 describe("VringPool", () => {
@@ -35,5 +42,52 @@ describe("VringPool", () => {
     const pool = new VringPool(new Device("trn1"), { ringBase: HBM_BASE, slots: 64 });
     expect(() => pool.get({ engine: 32, queue: 0 })).toThrow(FieldError);
     expect(() => pool.get({ engine: 0, queue: 16 })).toThrow("vring(queue): 16 is out of range 0..15");
+  });
+  it("a deferred doorbell and the kept free count run what a packet-at-a-time pool runs", () => {
+    const q: QueueId = { engine: 1, queue: 0 };
+    const post = (dev: Device, pool: VringPool, flush: () => void) => {
+      const v = pool.get(q);
+      const src = HBM_BASE + 0x100000n;
+      dev.memory.write(
+        src,
+        Uint8Array.from({ length: 64 }, (_, i) => i + 1),
+      );
+      let refused = 0;
+      for (let k = 0; k < 40; k++) {
+        try {
+          addDmaPacket(v, { src, dst: src + 0x1000n + BigInt(64 * k), size: 64 });
+        } catch (e) {
+          if (!(e instanceof RingFullError)) throw e;
+          refused++;
+          flush();
+          dev.run();
+          addDmaPacket(v, { src, dst: src + 0x1000n + BigInt(64 * k), size: 64 });
+        }
+      }
+      flush();
+      const events = dev.run().events.length;
+      return { refused, events, bytes: dev.memory.read(src, 0x1000 + 64 * 40) };
+    };
+    const plain = new Device("trn2");
+    const want = post(plain, new VringPool(plain, { ringBase: HBM_BASE, slots: 32 }), () => {});
+    const dev = new Device("trn2", { registerLog: 10000 });
+    const bells: DeferredDoorbell[] = [];
+    const pool = new VringPool(dev, {
+      ringBase: HBM_BASE,
+      slots: 32,
+      knownFree: true,
+      doorbellOf: (id) =>
+        new DeferredDoorbell(new RegisterDoorbell(dev.regs, CAYMAN, id), (b) => bells.push(b)),
+    });
+    const mark = dev.regs.log.length;
+    const got = post(dev, pool, () => {
+      for (const b of bells.splice(0)) b.flush();
+    });
+    expect(got).toEqual(want);
+    expect(want.refused).toBeGreaterThan(0);
+    // Fewer head reads and doorbell writes than two each a packet.
+    const since = dev.regs.log.slice(mark);
+    expect(since.filter((a) => a.op === "write").length).toBeLessThan(2 * 40);
+    expect(since.filter((a) => a.op === "read").length).toBeLessThan(2 * 40);
   });
 });

@@ -25,7 +25,9 @@ import type { OverflowPolicy } from "../../numerics/index.js";
 import {
   addDmaPacket,
   addDmaPacketCce,
+  DeferredDoorbell,
   type QueueId,
+  RegisterDoorbell,
   RingFullError,
   ringAreaEnd,
   type Vring,
@@ -190,6 +192,8 @@ export class DeviceMachine {
   /** Every engine event, in execution order, with the leg that posted it. */
   readonly events: { readonly leg: number; readonly event: EngineEvent }[] = [];
   private readonly pending: number[] = [];
+  /** The doorbells with counts to ring before the device next runs (one write a ring per batch). */
+  private readonly bells: DeferredDoorbell[] = [];
   /** The address of a buffer element (legCalls' `addr`), made once rather than per leg. */
   private readonly addr = (ref: BufRef, plus: number): bigint => this.layout.addr(ref, plus);
 
@@ -207,8 +211,11 @@ export class DeviceMachine {
       ...(opts.memoryBudget === undefined ? {} : { memoryBudget: opts.memoryBudget }),
     });
     const { srSeed } = opts;
+    const listBell = (bell: DeferredDoorbell) => this.bells.push(bell);
     this.rings = new VringPool(this.device, {
       ...RING_AREA,
+      knownFree: true,
+      doorbellOf: (q) => new DeferredDoorbell(new RegisterDoorbell(this.device.regs, profile, q), listBell),
       ...(srSeed === undefined
         ? {}
         : { srSeedOf: (q: QueueId) => queueSeed(srSeed, ...rankAndChannel(profile, plan.lnc, q)) }),
@@ -289,6 +296,8 @@ export class DeviceMachine {
 
   /** Run the device until every posted packet has executed. @throws DeviceFault on a fault or stall. */
   run(): void {
+    for (const bell of this.bells) bell.flush();
+    this.bells.length = 0;
     const report = this.device.run();
     const problems = [...report.faults.map((f) => f.message), ...report.stalls.map((s) => s.reason)];
     if (problems.length > 0) throw new DeviceFault(`device: ${problems.join("; ")}`);
