@@ -350,7 +350,12 @@ function runOnDevice(
   const overflow = run.overflow ?? "nan";
   const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
   const memoryBudget = (run.hostBudget ?? DEFAULT_HOST_BUDGET).bytes;
-  const machine = new DeviceMachine(plan, run.profile, { overflow, memoryBudget, ...seed });
+  const machine = new DeviceMachine(plan, run.profile, {
+    overflow,
+    memoryBudget,
+    keepEvents: false,
+    ...seed,
+  });
   try {
     machine.prefill();
     const kind = dataKindOf(run, check);
@@ -366,7 +371,7 @@ function runOnDevice(
     return {
       ...checked,
       guardErrors,
-      packets: machine.events.length,
+      packets: machine.packets,
       hostBytes: { pages: machine.pageBytes, check: checkBytes },
       ...(keepOutputs
         ? { outputs: Array.from({ length: run.ranks }, (_, r) => machine.read(r, "output")) }

@@ -2,7 +2,7 @@
  * The CCE compute packets: add_dma_packet_cce → vring_add_dma_packet_cce_int and its op arms
  * (seed 000 §2–§5.1), producing the descriptor chains of spec/packet-model.ts.
  */
-import { type Einval, einval, FieldError, SdmaAssertError } from "../bits/errors.js";
+import { type Einval, einval, FieldError, isEinval, SdmaAssertError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import { Dtype, dtypeBytes, dtypeName, MIN_MAX_CONSTANT_DTYPES, SDMA_DATA_TYPE_SIZE } from "../spec/dtype.js";
 import { FmaOperand, SdmaCceType } from "../spec/enums.js";
@@ -104,6 +104,19 @@ export function addDmaPacketCce(vring: Vring, r: CceRequest): WrittenDescriptor[
   const template = new CcePacketTemplate(r, packet);
   cache.set(template);
   return template.post(vring, r.sources, r.dests) ?? vring.post(packet);
+}
+
+/**
+ * {@link addDmaPacketCce} for a host that does not read the descriptors back: a request of a shape
+ * seen before on the vring is posted from its template with no object made per descriptor; the
+ * first of a shape goes through addDmaPacketCce (which compiles its template).
+ * @throws as addDmaPacketCce.
+ * @returns undefined once posted, or -EINVAL with libnrt's message.
+ */
+export function postDmaPacketCce(vring: Vring, r: CceRequest): Einval | undefined {
+  if (TEMPLATES.get(vring)?.get(r)?.postQuiet(vring, r.sources, r.dests) === true) return undefined;
+  const written = addDmaPacketCce(vring, r);
+  return isEinval(written) ? written : undefined;
 }
 
 /**

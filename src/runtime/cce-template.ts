@@ -30,7 +30,7 @@ const U64_MAX = 2n ** 64n - 1n;
 const NO_ADDRESS = -1;
 
 /** One ring's side of a template: the words and phase bits to post, and where the addresses go. */
-class TemplateChain implements EncodedChain {
+export class TemplateChain implements EncodedChain {
   readonly count: number;
   /** The words to write: the template's, with the current packet's addresses patched in. */
   readonly words: Uint32Array;
@@ -147,22 +147,32 @@ export class CcePacketTemplate {
    * address is not a u64 bigint: the full builder then names what is wrong.
    */
   post(vring: Vring, sources: readonly bigint[], dests: readonly bigint[]): WrittenDescriptor[] | undefined {
+    const txSlot = vring.tx.tail;
+    const txPhase = vring.tx.phase;
+    const rxSlot = vring.rx.tail;
+    const rxPhase = vring.rx.phase;
+    if (!this.postQuiet(vring, sources, dests)) return undefined;
+    const out: WrittenDescriptor[] = [];
+    this.written(out, vring.tx, this.tx, txSlot, txPhase, sources, dests);
+    this.written(out, vring.rx, this.rx, rxSlot, rxPhase, sources, dests);
+    return out;
+  }
+
+  /**
+   * {@link post} without the descriptors written (no object a descriptor): true when posted, false
+   * (nothing written) when the counts or an address do not fit the template.
+   * @throws RingFullError (nothing written).
+   */
+  postQuiet(vring: Vring, sources: readonly bigint[], dests: readonly bigint[]): boolean {
     if (
       sources.length !== this.request.sources.length ||
       dests.length !== this.request.dests.length ||
       !this.tx.patch(sources, dests) ||
       !this.rx.patch(sources, dests)
     )
-      return undefined;
-    const txSlot = vring.tx.tail;
-    const txPhase = vring.tx.phase;
-    const rxSlot = vring.rx.tail;
-    const rxPhase = vring.rx.phase;
+      return false;
     vring.postEncoded(this.tx, this.rx);
-    const out: WrittenDescriptor[] = [];
-    this.written(out, vring.tx, this.tx, txSlot, txPhase, sources, dests);
-    this.written(out, vring.rx, this.rx, rxSlot, rxPhase, sources, dests);
-    return out;
+    return true;
   }
 
   private written(

@@ -6,6 +6,8 @@
 import { FieldError } from "../bits/errors.js";
 import { COPY_META, UDMA_RX, UDMA_TX } from "../spec/layouts/index.js";
 import { MAX_DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
+import type { PacketSlot } from "../spec/ring-packet.js";
+import { TemplateChain } from "./cce-template.js";
 import { chain, type Packet } from "./descriptor.js";
 import { copyMetaCtrl } from "./meta-ctrl.js";
 import type { Vring, WrittenDescriptor } from "./vring.js";
@@ -68,4 +70,68 @@ export function buildCopyPacket(r: CopyRequest): Packet {
  */
 export function addDmaPacket(vring: Vring, r: CopyRequest): WrittenDescriptor[] {
   return vring.post(buildCopyPacket(r));
+}
+
+/**
+ * A plain copy compiled once per shape (size, DMB, write barrier) — everything but the addresses
+ * (cce-template.ts's chains): posting patches each chunk's source and destination into the words
+ * and writes them, no layout encode and no object a descriptor.
+ */
+class CopyPacketTemplate {
+  private readonly tx: TemplateChain;
+  private readonly rx: TemplateChain;
+  /** Each chunk's offset, and the chunk addresses of the packet being posted (reused). */
+  private readonly offsets: readonly bigint[];
+  private readonly srcs: bigint[];
+  private readonly dsts: bigint[];
+
+  constructor(packet: Packet, size: number) {
+    this.offsets = chunks(size).map(([off]) => BigInt(off));
+    const slots = (kind: "source" | "rx", layout: PacketSlot["layout"]): PacketSlot[] =>
+      this.offsets.map((_, index) => ({ kind, layout, index }));
+    this.tx = new TemplateChain("tx", packet.tx, slots("source", UDMA_TX));
+    this.rx = new TemplateChain("rx", packet.rx, slots("rx", UDMA_RX));
+    this.srcs = this.offsets.map(() => 0n);
+    this.dsts = this.offsets.map(() => 0n);
+  }
+
+  /** Post with these addresses; false (nothing written) when an address is not a u64. @throws RingFullError */
+  post(vring: Vring, src: bigint, dst: bigint): boolean {
+    const n = this.offsets.length;
+    for (let k = 0; k < n; k++) {
+      const off = this.offsets[k] as bigint;
+      this.srcs[k] = k === 0 ? src : src + off;
+      this.dsts[k] = k === 0 ? dst : dst + off;
+    }
+    if (!this.tx.patch(this.srcs, this.dsts) || !this.rx.patch(this.srcs, this.dsts)) return false;
+    vring.postEncoded(this.tx, this.rx);
+    return true;
+  }
+}
+
+/** Copy templates a vring keeps at most (a new shape past this starts the cache over). */
+const COPY_TEMPLATES_PER_VRING = 64;
+const COPY_TEMPLATES = new WeakMap<Vring, Map<number, CopyPacketTemplate>>();
+
+/**
+ * {@link addDmaPacket} for a host that does not read the descriptors back: the same bytes, posted
+ * from a template of the request's shape on this vring (compiled from the first such request).
+ * @throws FieldError for a bad request; RingFullError when the rings have no room.
+ */
+export function postDmaPacket(vring: Vring, r: CopyRequest): void {
+  let cache = COPY_TEMPLATES.get(vring);
+  if (cache === undefined) {
+    cache = new Map();
+    COPY_TEMPLATES.set(vring, cache);
+  }
+  const key = r.size * 4 + (r.dmb === true ? 2 : 0) + (r.wrbar === true ? 1 : 0);
+  let t = cache.get(key);
+  if (t === undefined) {
+    const packet = buildCopyPacket(r);
+    // A request the layouts refuse (an address past 64 bits) throws here, as addDmaPacket would.
+    t = new CopyPacketTemplate(packet, r.size);
+    if (cache.size >= COPY_TEMPLATES_PER_VRING) cache.clear();
+    cache.set(key, t);
+  }
+  if (!t.post(vring, r.src, r.dst)) vring.post(buildCopyPacket(r));
 }

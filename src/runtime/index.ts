@@ -11,6 +11,7 @@ export {
   awsCaymanSdmaM2mBuildComboOp,
   buildCcePacket,
   type CceRequest,
+  postDmaPacketCce,
   remapCceRequest,
   type SrSettings,
   vringAddDmaPacketCceInt,
@@ -29,7 +30,13 @@ export {
   type ReplicationDescArgs,
   type SeedInitArgs,
 } from "./compute-descriptors.js";
-export { addDmaPacket, buildCopyPacket, type CopyRequest, MAX_COPY_BYTES } from "./copy-packet.js";
+export {
+  addDmaPacket,
+  buildCopyPacket,
+  type CopyRequest,
+  MAX_COPY_BYTES,
+  postDmaPacket,
+} from "./copy-packet.js";
 export { describeLine, describeWritten } from "./describe-written.js";
 export { DeferredDoorbell, DOORBELL_ACCESSOR, type Doorbell, RegisterDoorbell } from "./doorbell.js";
 export {

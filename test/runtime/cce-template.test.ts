@@ -6,11 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { isEinval } from "../../src/bits/index.js";
 import {
+  addDmaPacket,
   addDmaPacketCce,
   type CceInfo,
   type CceRequest,
   fmaInfo,
   minMaxConstant,
+  postDmaPacket,
+  postDmaPacketCce,
   remapCceRequest,
   vringAddDmaPacketCceInt,
   type WrittenDescriptor,
@@ -42,9 +45,9 @@ function requests(op: number, sources: number, dests: number, useConst: boolean)
 }
 
 /** Post every request on a fresh 32-slot vring, the engine's head kept just behind the tail. */
-function postAll(
-  rs: readonly CceRequest[],
-  post: (v: ReturnType<typeof makeVring>["vring"], r: CceRequest) => ReturnType<typeof addDmaPacketCce>,
+function postAll<R>(
+  rs: readonly R[],
+  post: (v: ReturnType<typeof makeVring>["vring"], r: R) => ReturnType<typeof addDmaPacketCce>,
   sr: boolean,
 ) {
   const f = makeVring({ slots: SLOTS, sr, seed: 99 });
@@ -135,5 +138,45 @@ describe("a packet from its template is the packet built afresh", () => {
     const tail = f.vring.tx.tail;
     expect(() => addDmaPacketCce(f.vring, { ...b, sources: [-1n, 0n] })).toThrow(/udma-tx\(buf_ptr\)/);
     expect(f.vring.tx.tail).toBe(tail);
+  });
+});
+
+describe("the quiet posts (no descriptors returned) write add_dma_packet(_cce)'s bytes", () => {
+  it.each(CASES)("CCE %s", (_, op, sources, dests, useConst) => {
+    for (const sr of [false, true]) {
+      const rs = requests(op, sources, dests, useConst);
+      const quiet = postAll(rs, (v, r) => postDmaPacketCce(v, r) ?? [], sr);
+      const fresh = postAll(rs, addDmaPacketCce, sr);
+      expect(quiet.tx).toEqual(fresh.tx);
+      expect(quiet.rx).toEqual(fresh.rx);
+    }
+  });
+  it("copies of one and several 64 KiB chunks, with DMB and write barrier, across the wrap", () => {
+    for (const size of [64, 65536, 3 * 65536 + 100]) {
+      const rs = Array.from({ length: 12 }, (_, p) => ({
+        src: BigInt(p * 0x4_0000 + 16),
+        dst: 0x80_0000n + BigInt(p * 0x4_0000),
+        size,
+        ...(p % 3 === 1 ? { dmb: true } : {}),
+        ...(p % 2 === 0 ? { wrbar: true } : {}),
+      }));
+      const quiet = postAll(
+        rs,
+        (v, r) => {
+          postDmaPacket(v, r);
+          return [];
+        },
+        false,
+      );
+      const fresh = postAll(rs, addDmaPacket, false);
+      expect(quiet.tx).toEqual(fresh.tx);
+      expect(quiet.rx).toEqual(fresh.rx);
+    }
+  });
+  it("a copy the layouts refuse throws as add_dma_packet does", () => {
+    const { vring } = makeVring({ slots: SLOTS });
+    expect(() => postDmaPacket(vring, { src: 0n, dst: 0n, size: 0 })).toThrow("size");
+    postDmaPacket(vring, { src: 0n, dst: 0n, size: 64 });
+    expect(() => postDmaPacket(vring, { src: 2n ** 64n, dst: 0n, size: 64 })).toThrow();
   });
 });

@@ -23,9 +23,9 @@ import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
 import {
-  addDmaPacket,
-  addDmaPacketCce,
   DeferredDoorbell,
+  postDmaPacket,
+  postDmaPacketCce,
   type QueueId,
   RegisterDoorbell,
   RingFullError,
@@ -60,6 +60,11 @@ export interface MachineOptions {
    * undefined.
    */
   readonly memoryBudget?: number;
+  /**
+   * Keep {@link DeviceMachine.events}, each engine event with its leg (default true); false counts
+   * the packets only ({@link DeviceMachine.packets}): no object a packet nor queue matching.
+   */
+  readonly keepEvents?: boolean;
 }
 
 /** The most ranks of `lnc` physical cores each the device can run with data. */
@@ -77,9 +82,12 @@ export function checkDeviceRanks(ranks: number, profile: ArchProfile, lnc: 1 | 2
   }
 }
 
-/** One runtime call of a leg posted to its ring. */
+/**
+ * One runtime call of a leg posted to its ring: add_dma_packet / add_dma_packet_cce's bytes, from
+ * the vring's template of the call's shape (no descriptor objects made: nothing reads them back).
+ */
 function postCall(vring: Vring, call: Sb2sbPacket) {
-  return call.kind === "copy" ? addDmaPacket(vring, call.copy) : addDmaPacketCce(vring, call.cce);
+  return call.kind === "copy" ? postDmaPacket(vring, call.copy) : postDmaPacketCce(vring, call.cce);
 }
 
 /**
@@ -189,8 +197,10 @@ export class DeviceMachine {
   readonly device: Device;
   readonly layout: BufferLayout;
   private readonly rings: VringPool;
-  /** Every engine event, in execution order, with the leg that posted it. */
+  /** Every engine event, in execution order, with the leg that posted it (none unless keepEvents). */
   readonly events: { readonly leg: number; readonly event: EngineEvent }[] = [];
+  /** Packets the device has executed. */
+  packets = 0;
   private readonly pending: number[] = [];
   /** The doorbells with counts to ring before the device next runs (one write a ring per batch). */
   private readonly bells: DeferredDoorbell[] = [];
@@ -290,7 +300,7 @@ export class DeviceMachine {
       calls,
       leg.id,
       () => this.run(),
-      () => this.pending.push(leg.id),
+      this.opts.keepEvents === false ? undefined : () => this.pending.push(leg.id),
     );
   }
 
@@ -301,6 +311,8 @@ export class DeviceMachine {
     const report = this.device.run();
     const problems = [...report.faults.map((f) => f.message), ...report.stalls.map((s) => s.reason)];
     if (problems.length > 0) throw new DeviceFault(`device: ${problems.join("; ")}`);
+    this.packets += report.events.length;
+    if (this.opts.keepEvents === false) return;
     // Queues run round-robin, so events come out interleaved; match them to legs by queue order
     // (a queue's legs in posting order, read from a cursor: no shift, no string keys).
     const byQueue = new Map<number, { readonly ids: number[]; next: number }>();
