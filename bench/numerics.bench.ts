@@ -111,6 +111,35 @@ function packetRow(name: string, dt: Dtype): BenchRow {
   );
 }
 
+/**
+ * SR the way the engine runs it: every 2048-element packet reseeds the queue's stream from its
+ * seed-init descriptor (one seed a queue), then one two-source reduce (aluReduceEncoded).
+ */
+function srPacketRow(name: string, dt: Dtype): BenchRow {
+  const r = reduceIn(dt);
+  const [a, b] = r.sources as [EncodedSource, EncodedSource];
+  const width = dtypeBytes(dt);
+  const sr = new SrStream(1);
+  const rounding: Rounding = { mode: "sr", rng: sr };
+  const pa = { ...a };
+  const pb = { ...b };
+  const pair = [pa, pb];
+  return ratioRow(
+    name,
+    "≤ 3",
+    r.inputBytes,
+    () => {
+      for (let done = 0; done < ELEMENTS; done += PACKET) {
+        sr.reseed(0x5eed);
+        pa.byteOffset = done * width;
+        pb.byteOffset = done * width;
+        aluReduceEncoded("add", r.acc, pair, PACKET, r.scratch, dt, r.out, done * width, rounding);
+      }
+    },
+    `${ELEMENTS / PACKET} packets of ${PACKET} elements, each reseeded`,
+  );
+}
+
 export default async function run(): Promise<BenchRow[]> {
   const sr = new SrStream(1);
   return [
@@ -123,6 +152,7 @@ export default async function run(): Promise<BenchRow[]> {
       mode: "sr",
       rng: sr,
     })),
+    srPacketRow("bf16 SR ADD per 2048-element packet, reseeded (the engine's SR)", Dtype.BFLOAT16),
     reduceRow("fp16 → fp32 → fp16 RNE ADD", "", Dtype.FP16, "add", () => RNE),
     reduceRow("fp8_e4 SR ADD", "", Dtype.FP8_E4, "add", () => ({ mode: "sr", rng: sr })),
     reduceRow("bf16 RNE MAX", "", Dtype.BFLOAT16, "max", () => RNE),

@@ -24,6 +24,9 @@ export class SrStream implements RandomSource {
   // A typed array keeps the state unboxed: uint32 values above 2^31 in object fields would be
   // heap numbers in V8.
   private readonly state = new Uint32Array(4);
+  /** The last seed and the state it gave: {@link atSeed} tells whether the stream is still there. */
+  private seed = 0;
+  private readonly seeded = new Uint32Array(4);
 
   /**
    * @param seed the 32-bit seed, an integer in 0..2^32−1.
@@ -51,6 +54,8 @@ export class SrStream implements RandomSource {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
       this.state[i] = z ^ (z >>> 16);
     }
+    this.seed = seed;
+    this.seeded.set(this.state);
     // fmix32 is a bijection, so four distinct Weyl inputs give four distinct words: never all zero.
   }
 
@@ -71,6 +76,18 @@ export class SrStream implements RandomSource {
     s[2] = s2 ^ (s1 << 9);
     s[3] = (s3 << 11) | (s3 >>> 21);
     return result;
+  }
+
+  /**
+   * The seed of the last {@link reseed} when the state is still the one it gave (no word drawn
+   * since), else undefined. The words ahead then depend on the seed alone: the engine reseeds every
+   * SR packet of a queue with the queue's seed, so they can be drawn once (wasm/sr-words.ts).
+   * @example new SrStream(7).atSeed(); // 7
+   */
+  atSeed(): number | undefined {
+    const s = this.state;
+    const t = this.seeded;
+    return s[0] === t[0] && s[1] === t[1] && s[2] === t[2] && s[3] === t[3] ? this.seed : undefined;
   }
 
   /**

@@ -73,9 +73,9 @@ describe("engine FMA through the two-source kernel", () => {
     }
   });
 
-  it("stochastic rounding runs fma2_<dt>_sr with the packet's seed", () => {
+  it("stochastic rounding runs fma2_<dt>_srw with the packet's seed's words (drawn once a seed)", () => {
     const r = fmaPacket(Dtype.BFLOAT16, A + 0x80000n, { seed: 42 });
-    expect(r.kernels).toEqual(["fma2_bf16_sr"]);
+    expect(r.kernels).toEqual(["fma2_bf16_srw"]);
     expect(r.got).toEqual(r.want);
   });
 

@@ -4,6 +4,7 @@ import { narrowFloatFormat } from "../float-formats.js";
 import type { SrStream } from "../sr-stream.js";
 import { KERNELS_WASM_BASE64 } from "./kernels-binary.js";
 import { srLaneSegments, srLanesServe, type TwoSrArgs } from "./sr-lanes.js";
+import { SR_WORDS_MAX, seedSpan } from "./sr-words.js";
 
 /*
  * The slice of the WebAssembly JS API used here. tsconfig's lib (ES2023) and @types/node declare no
@@ -469,6 +470,7 @@ function runTwoSr(
 ): void {
   const [aAt, bAt, outAt, count, ...rest] = args;
   const lanes = dk.twoSrw[op];
+  if (lanes !== undefined && seededSpan(k, lanes, sr, args, scratch)) return;
   const done =
     lanes !== undefined && srLanesServe(k, count, scratch)
       ? srLaneSegments(k, dk.width, traced(lanes), sr, args, scratch as Float32Array)
@@ -477,6 +479,35 @@ function runTwoSr(
   const kernel = dk.twoSr[op] as Kernel;
   if (done < count)
     withStream(k, sr, () => traced(kernel)(aAt + at, bAt + at, outAt + at, count - done, ...rest));
+}
+
+/** A view of the instance's whole memory as words, remade when the memory grows. */
+let memoryWords = new Uint32Array(0);
+
+/**
+ * An SR reduce of a stream just seeded (SrStream.atSeed), short enough for `scratch` (in the
+ * instance's memory) to hold its words: the seed's words drawn once (sr-words.ts), copied into
+ * `scratch` and read by the `_srw` kernel; the stream's state set to where `count` steps leave it.
+ * False when that does not apply.
+ */
+function seededSpan(
+  k: Kernels,
+  kernel: Kernel,
+  sr: SrStream,
+  args: TwoSrArgs,
+  scratch: Float32Array | undefined,
+): boolean {
+  const [aAt, bAt, outAt, count, ...rest] = args;
+  if (count > SR_WORDS_MAX || scratch === undefined || scratch.buffer !== k.memory.buffer) return false;
+  if (scratch.length < count) return false;
+  const seed = sr.atSeed();
+  if (seed === undefined) return false;
+  const span = seedSpan(seed, count);
+  if (memoryWords.buffer !== k.memory.buffer) memoryWords = new Uint32Array(k.memory.buffer);
+  memoryWords.set(span.words, scratch.byteOffset >> 2);
+  traced(kernel)(aAt, bAt, outAt, count, ...rest, scratch.byteOffset);
+  sr.stateWords().set(span.end);
+  return true;
 }
 
 /**
