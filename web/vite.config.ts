@@ -4,7 +4,9 @@
  * and workers loaded by URL (file:// is an opaque origin), but runs inline scripts and blob workers.
  */
 import { fileURLToPath } from "node:url";
+import { deflateRawSync } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
+import { KERNELS_WASM_BASE64 } from "../src/numerics/wasm/kernels-binary.js";
 
 /** Where `npm run build:web` writes the static folder. */
 export const WEB_OUT_DIR = fileURLToPath(new URL("../dist-web", import.meta.url));
@@ -40,13 +42,43 @@ function singleFile(): Plugin {
   };
 }
 
+const STUB = "\0sdmakit-kernels-stub";
+const DEFLATED = "\0sdmakit-kernels-deflated";
+
+/**
+ * One copy of the wasm kernels: the library's embedded base64 module (≈ 500 KB, which the page and
+ * the worker would each carry) is left out of both bundles, and the page carries it once,
+ * deflate-compressed (≈ 24 KB: the kernels are very regular), as `virtual:sdmakit-kernels`. The
+ * page inflates and compiles it once and hands the compiled module to each run worker.
+ */
+function oneKernelCopy(): Plugin {
+  return {
+    name: "sdmakit-one-kernel-copy",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (source === "virtual:sdmakit-kernels") return DEFLATED;
+      if (source === "./kernels-binary.js" && importer?.replaceAll("\\", "/").includes("/numerics/wasm/"))
+        return STUB;
+      return null;
+    },
+    load(id) {
+      if (id === STUB) return 'export const KERNELS_WASM_BASE64 = "";';
+      if (id === DEFLATED) {
+        const deflated = deflateRawSync(Buffer.from(KERNELS_WASM_BASE64, "base64"), { level: 9 });
+        return `export const KERNELS_DEFLATED_BASE64 = ${JSON.stringify(deflated.toString("base64"))};`;
+      }
+      return null;
+    },
+  };
+}
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   base: "./",
-  plugins: [singleFile()],
-  worker: { format: "iife" },
+  plugins: [oneKernelCopy(), singleFile()],
+  worker: { format: "iife", plugins: () => [oneKernelCopy()] },
   build: {
     outDir: WEB_OUT_DIR,
     emptyOutDir: true,

@@ -117,4 +117,10 @@ export { SrStream } from "./sr-stream.js";
  * into the kernel arena rather than decoding it in JS. Never throws.
  * @example wasmHasDtype(Dtype.FP8_E4); // true
  */
-export { useWasmKernels, WasmArena, wasmHasDtype, wasmKernelsRun } from "./wasm/kernels.js";
+export {
+  provideWasmKernelModule,
+  useWasmKernels,
+  WasmArena,
+  wasmHasDtype,
+  wasmKernelsRun,
+} from "./wasm/kernels.js";

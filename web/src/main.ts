@@ -1,6 +1,7 @@
 /** The explorer page: three views (Decode, Build, Run), the one shown named in the URL. */
 import { mountBuild } from "./build-view.js";
 import { mountDecode } from "./decode-view.js";
+import { startKernels } from "./kernels-share.js";
 import { mountRun } from "./run-view.js";
 import { readState, writeState } from "./url-state.js";
 
@@ -39,4 +40,5 @@ window.addEventListener("hashchange", () => {
   }
   showView();
 });
+void startKernels();
 showView();

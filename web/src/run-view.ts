@@ -14,6 +14,7 @@ import {
 } from "../../src/collectives/index.js";
 import { dtypeName } from "../../src/spec/index.js";
 import { el, input, labelled, select } from "./dom.js";
+import { shareKernels } from "./kernels-share.js";
 import { busbwPlot } from "./plot.js";
 import type { RunInput, RunMessage } from "./run-protocol.js";
 import RunWorker from "./run-worker.ts?worker&inline";
@@ -163,6 +164,7 @@ export function mountRun(root: HTMLElement): void {
     status.className = "muted";
     status.textContent = "starting…";
     worker = new RunWorker();
+    shareKernels(worker);
     worker.onmessage = (e: MessageEvent<RunMessage>) => onMessage(e.data);
     worker.onerror = (e) => finish(`error: ${e.message}`, "error");
     worker.postMessage(v);

@@ -25,6 +25,7 @@ import {
 import { archProfile } from "../../src/hal/index.js";
 import { dtypeName } from "../../src/spec/index.js";
 import { errorText } from "./error-text.js";
+import { takeKernels } from "./kernels-worker.js";
 import type { RunInput, RunMessage } from "./run-protocol.js";
 
 /** A trace larger than this is not drawn (the page would hold it all in memory). */
@@ -103,6 +104,7 @@ function run(input: RunInput): void {
   post({ type: "done" });
 }
 
+takeKernels();
 addEventListener("message", (e: MessageEvent<RunInput>) => {
   try {
     run(e.data);

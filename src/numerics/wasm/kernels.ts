@@ -152,6 +152,21 @@ function kernelModule(): object | null {
 }
 
 /**
+ * Use `module` (a WebAssembly.Module compiled from kernels.wat elsewhere: the explorer page compiles
+ * it once and hands it to its worker) as the kernels from now on, in place of compiling the embedded
+ * copy; a build that leaves the embedded copy out (empty) runs the JS loops until this is called.
+ * @throws {FieldError} when `module` is not a WebAssembly.Module.
+ */
+export function provideWasmKernelModule(module: object): void {
+  const Module = (globalThis as { WebAssembly?: { Module: new (...a: never[]) => object } }).WebAssembly
+    ?.Module;
+  if (Module === undefined || !(module instanceof Module))
+    throw new FieldError("provideWasmKernelModule", "module", String(module), "a WebAssembly.Module");
+  compiled = module;
+  if (staging === null) staging = undefined;
+}
+
+/**
  * Base64 → bytes: Node's Buffer where there is one (Node 20's atob takes ~45 ms for the 300 KiB
  * module, and `Uint8Array.from` with a per-character callback four times that), atob elsewhere.
  */
