@@ -32,7 +32,7 @@ export {
   GUARD_FILL,
   OUTPUT_FILL,
 } from "./device/buffer-layout.js";
-export { DeviceMachine, deviceLayout, maxDeviceRanks } from "./device/device-machine.js";
+export { DeviceMachine, deviceLayout, maxDeviceRanks, ringBaseOf } from "./device/device-machine.js";
 export {
   admit,
   DEFAULT_HOST_BUDGET,

@@ -31,6 +31,11 @@ export interface VringPoolOptions {
   readonly doorbellOf?: (q: QueueId) => Doorbell;
   /** The vrings' {@link VringOptions.knownFree}. */
   readonly knownFree?: boolean;
+  /**
+   * Where a queue's TX ring starts (its RX ring right after it), when the host places the rings
+   * itself (say, each in the HBM stack of its engine's core); default `ringBase` + key · 2 rings.
+   */
+  readonly ringBaseOf?: (q: QueueId) => bigint;
 }
 
 /**
@@ -65,7 +70,7 @@ export class VringPool {
     const key = q.engine * p.queuesPerEngine + q.queue;
     let v = this.vrings.get(key);
     if (v === undefined) {
-      const base = this.options.ringBase + BigInt(key) * 2n * this.ringBytes;
+      const base = this.options.ringBaseOf?.(q) ?? this.options.ringBase + BigInt(key) * 2n * this.ringBytes;
       const srSeed = this.options.srSeedOf?.(q);
       v = new Vring({
         profile: p,

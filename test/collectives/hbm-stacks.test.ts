@@ -7,14 +7,13 @@ import {
   DeviceMachine,
   deviceLayout,
   lazyPlan,
+  ringBaseOf,
   runSize,
 } from "../../src/collectives/index.js";
 import { describeAddress, MemoryBudgetError, PAGE_BYTES } from "../../src/engine/index.js";
 import { archProfile } from "../../src/hal/index.js";
 import { Dtype } from "../../src/spec/index.js";
 import { collectiveRun } from "../helpers/collective-run.js";
-
-const GiB = 1n << 30n;
 
 function planOf(arch: string, ranks: number, lnc: 1 | 2, bytes: number) {
   const run = collectiveRun({ profile: archProfile(arch), ranks, algorithm: "ring", lnc });
@@ -30,12 +29,18 @@ function planOf(arch: string, ranks: number, lnc: 1 | 2, bytes: number) {
 }
 
 describe("allr on trn1 places each rank's buffers in Trn1's own HBM stacks", () => {
-  it("rank 0 in stack 0 (after the rings), rank 1 at stack 1's base 0x10_0000_0000", () => {
+  it("rank 0 in stack 0, rank 1 in stack 1 (0x10_0000_0000), each after its core's rings", () => {
     const { run, plan } = planOf("trn1", 2, 1, 4096);
     const layout = deviceLayout(plan, run.profile);
-    const r0 = layout.rankBase(0);
-    expect(r0 > 0n && r0 < 16n * GiB).toBe(true);
-    expect(layout.rankBase(1)).toBe(0x10_0000_0000n);
+    // A core's rings: 16 engines × 16 queues × a TX and an RX ring of 1024 16-byte slots = 8 MiB.
+    const rings = 16n * 16n * 2n * 1024n * 16n;
+    expect(ringBaseOf(run.profile, { engine: 0, queue: 0 })).toBe(0n);
+    expect(ringBaseOf(run.profile, { engine: 16, queue: 0 })).toBe(0x10_0000_0000n);
+    expect(ringBaseOf(run.profile, { engine: 31, queue: 15 })).toBe(
+      0x10_0000_0000n + rings - 2n * 1024n * 16n,
+    );
+    expect(layout.rankBase(0)).toBe(rings);
+    expect(layout.rankBase(1)).toBe(0x10_0000_0000n + rings);
     expect(describeAddress(run.profile, layout.buffer(1, "output").addr)).toMatch(/^HBM stack 1 \+ 0x/);
     expect(describeAddress(run.profile, layout.buffer(0, "input").addr)).toMatch(/^HBM stack 0 \+ 0x/);
   });
@@ -73,6 +78,9 @@ describe("every rank in its core's stack on trn2 / trn3", () => {
     expect(bases).toEqual([0n, 0x40_0000_0000n, 0x8000_0000_0000n, 0x8040_0000_0000n]);
     for (let r = 0; r < ranks; r++) {
       const stack = run.profile.addressMap.hbmStacks[stacks[r] as number]!;
+      const engine = (r % (8 / lnc)) * lnc * 16;
+      const ring = ringBaseOf(run.profile, { engine, queue: 0 });
+      expect(ring >= stack.base && ring < stack.base + stack.bytes, `rank ${r}'s rings`).toBe(true);
       const at = layout.rankBase(r);
       expect(at >= stack.base && at < stack.base + stack.bytes, `rank ${r}`).toBe(true);
     }

@@ -30,7 +30,7 @@ import {
   legQueue,
   maxDeviceRanks,
   postLegCalls,
-  RING_AREA,
+  ringOptions,
   stackPlacement,
 } from "./device-machine.js";
 
@@ -112,7 +112,7 @@ export class SharedDevice {
     const { srSeed } = opts;
     const seedOf = this.seedOf;
     this.rings = new VringPool(this.device, {
-      ...RING_AREA,
+      ...ringOptions(profile),
       ...(srSeed === undefined
         ? {}
         : {

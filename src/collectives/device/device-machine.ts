@@ -29,12 +29,12 @@ import {
   type QueueId,
   RegisterDoorbell,
   RingFullError,
-  ringAreaEnd,
   type Vring,
   VringPool,
 } from "../../runtime/index.js";
 import { hbmStackOf } from "../../spec/address-map.js";
 import { dtypeBytes } from "../../spec/dtype.js";
+import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
 import { legCalls } from "../plan/leg-calls.js";
 import { queueSeed } from "../plan/packets.js";
 import type { BufRef, Leg, Plan } from "../plan/plan.js";
@@ -134,8 +134,42 @@ function rankAndChannel(p: ArchProfile, lnc: number, q: QueueId): [number, numbe
   return [rank, (core % lnc) * p.dmaEnginesPerCore + (q.engine % p.dmaEnginesPerCore)];
 }
 
-/** Where the rings sit: at the start of HBM (stack 0), one TX and one RX ring of RING_SLOTS per queue. */
+/** The ring slots of every queue: one TX and one RX ring of RING_SLOTS each. */
 export const RING_AREA = { ringBase: HBM_BASE, slots: RING_SLOTS } as const;
+const RING_PAIR_BYTES = 2n * BigInt(RING_SLOTS * DESCRIPTOR_BYTES);
+
+/** The first NeuronCore whose HBM stack is `stack` (cores of a stack are contiguous). */
+function firstCoreOf(profile: ArchProfile, stack: number): number {
+  let c = 0;
+  while (c < profile.neuronCores - 1 && hbmStackOf(profile, c) < stack) c++;
+  return c;
+}
+
+/**
+ * Where queue q's TX ring sits (its RX ring right after): in the HBM stack of its engine's core,
+ * the queues of the stack's engines one after another from the stack's base.
+ */
+export function ringBaseOf(profile: ArchProfile, q: QueueId): bigint {
+  const epc = profile.dmaEnginesPerCore;
+  const stack = hbmStackOf(profile, Math.floor(q.engine / epc));
+  const first = firstCoreOf(profile, stack) * epc;
+  const key = (q.engine - first) * profile.queuesPerEngine + q.queue;
+  return (profile.addressMap.hbmStacks[stack]?.base ?? HBM_BASE) + BigInt(key) * RING_PAIR_BYTES;
+}
+
+/** Where each HBM stack's ring area ends: after the rings of every queue of its cores' engines. */
+export function ringAreaEnds(profile: ArchProfile): bigint[] {
+  return profile.addressMap.hbmStacks.map((s, i) => {
+    let cores = 0;
+    for (let c = 0; c < profile.neuronCores; c++) if (hbmStackOf(profile, c) === i) cores++;
+    return s.base + BigInt(cores * profile.dmaEnginesPerCore * profile.queuesPerEngine) * RING_PAIR_BYTES;
+  });
+}
+
+/** The ring pool's options of a run on `profile`: every ring in its engine's stack. */
+export function ringOptions(profile: ArchProfile) {
+  return { ...RING_AREA, ringBaseOf: (q: QueueId) => ringBaseOf(profile, q) };
+}
 
 /** The HBM stack of rank `rank`'s NeuronCore (its first core's, as {@link legQueue} maps it). */
 export function rankStack(profile: ArchProfile, lnc: number, rank: number): number {
@@ -144,9 +178,9 @@ export function rankStack(profile: ArchProfile, lnc: number, rank: number): numb
 }
 
 /**
- * The placement of a run's ranks: each rank in the HBM stack of its core, stack 0 after the ring
- * area, every other stack from its base. `deviceRank` maps a plan rank to the device rank whose
- * queues it uses (concurrent groups); `starts` overrides where each stack's free space begins.
+ * The placement of a run's ranks: each rank in the HBM stack of its core, after that stack's
+ * rings. `deviceRank` maps a plan rank to the device rank whose queues it uses (concurrent
+ * groups); `starts` overrides where each stack's free space begins.
  */
 export function stackPlacement(
   profile: ArchProfile,
@@ -154,9 +188,8 @@ export function stackPlacement(
   deviceRank: (rank: number) => number = (r) => r,
   starts?: readonly bigint[],
 ): StackPlacement {
-  const stacks = profile.addressMap.hbmStacks;
   return {
-    starts: starts ?? stacks.map((s, i) => (i === 0 ? ringAreaEnd(profile, RING_AREA) : s.base)),
+    starts: starts ?? ringAreaEnds(profile),
     stackOf: (r) => rankStack(profile, lnc, deviceRank(r)),
   };
 }
@@ -223,7 +256,7 @@ export class DeviceMachine {
     const { srSeed } = opts;
     const listBell = (bell: DeferredDoorbell) => this.bells.push(bell);
     this.rings = new VringPool(this.device, {
-      ...RING_AREA,
+      ...ringOptions(profile),
       knownFree: true,
       doorbellOf: (q) => new DeferredDoorbell(new RegisterDoorbell(this.device.regs, profile, q), listBell),
       ...(srSeed === undefined

@@ -12,20 +12,14 @@
  * terms to the bytes the run allocates.
  */
 import { UsageError } from "../../bits/errors.js";
-import {
-  ARENA_SCRATCH_BYTES,
-  FIRST_ARENA_BYTES,
-  HBM_BASE,
-  MAX_ARENA_BYTES,
-  PAGE_BYTES,
-} from "../../engine/index.js";
+import { ARENA_SCRATCH_BYTES, FIRST_ARENA_BYTES, MAX_ARENA_BYTES, PAGE_BYTES } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
 import type { Plan } from "../plan/plan.js";
 import { formatBytes } from "../report/format-bytes.js";
 import type { BufferLayout } from "./buffer-layout.js";
-import { legQueue, RING_SLOTS } from "./device-machine.js";
+import { legQueue, RING_SLOTS, ringBaseOf } from "./device-machine.js";
 
 /**
  * MODEL: host bytes per leg of a materialised plan (the leg, its schedule entry) and per packet
@@ -65,7 +59,7 @@ function newPages(from: bigint, to: bigint, last: { page: bigint }): number {
 /** Device pages written by a run of this layout: every rank's guarded buffers and the rings its queues use. */
 function devicePages(layout: BufferLayout, profile: ArchProfile): number {
   const ranks = layout.plan.ranks;
-  // Rings: queue key e · queuesPerEngine + q at HBM_BASE + key · 2 rings; every channel of the rank
+  // Rings: each queue's pair in its engine's stack (ringBaseOf); every channel of the rank
   // (lnc cores' engines, as the device machine maps them) counted.
   // (An upper bound: a run may use fewer channels than the core has engines.)
   const ringBytes = BigInt(2 * RING_SLOTS * DESCRIPTOR_BYTES);
@@ -75,8 +69,7 @@ function devicePages(layout: BufferLayout, profile: ArchProfile): number {
   for (let r = 0; r < ranks; r++) {
     for (let c = 0; c < lnc * profile.dmaEnginesPerCore; c++) {
       const q = legQueue(profile, lnc, r, c);
-      const key = BigInt(q.engine * profile.queuesPerEngine + q.queue);
-      const at = HBM_BASE + key * ringBytes;
+      const at = ringBaseOf(profile, q);
       ringPages.add(at / P).add((at + ringBytes - 1n) / P);
     }
   }
