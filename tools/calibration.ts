@@ -276,3 +276,27 @@ export function geomeanError(rows: readonly Compared[]): number {
   const sum = judged.reduce((a, r) => a + Math.abs(Math.log(r.modelUs / r.measuredUs)), 0);
   return Math.exp(sum / judged.length) - 1;
 }
+
+/**
+ * A guide table as the `--report-to-json-file` document its run would have written (sdmakit's keys
+ * for what nccom-test's report does not carry: arch, lnc), its judged rows only — what
+ * `sdmakit calibrate` reads.
+ */
+export function guideReport(t: GuideTable) {
+  const m = MAPPINGS[t.name];
+  if (m === undefined) throw new Error(`no mapping for ${t.name}`);
+  return {
+    args: t.config.nccom_command.split(/\s+/),
+    config: {
+      operation: m.collective,
+      nworkers: m.ranks,
+      nnodes: m.nodes,
+      datatype: m.dtype,
+      arch: m.arch,
+      lnc: m.lnc,
+    },
+    results: t.rows
+      .filter((r) => r.size >= (m.minSize ?? 0))
+      .map((r) => ({ "size(B)": r.size, "time:avg(us)": r.timeUs })),
+  };
+}

@@ -5,6 +5,7 @@
  */
 export { COLLECTIVE_OPTIONS, collectiveSettings } from "./collective-options.js";
 export { buildCommand } from "./commands/build.js";
+export { calibrateCommand } from "./commands/calibrate.js";
 export { castCommand } from "./commands/cast.js";
 export { cceCommand } from "./commands/cce.js";
 export { allgCommand, allrCommand, redsctCommand, sendrecvCommand } from "./commands/collective.js";

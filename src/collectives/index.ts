@@ -10,6 +10,18 @@
  * @module
  */
 
+export {
+  type ArchFit,
+  calibrate,
+  FREE_PARAMETERS,
+  fitArch,
+  type MeasuredReport,
+  modelTimes,
+  profileOf,
+  type ReportDefaults,
+  readReport,
+  reportError,
+} from "./calibrate.js";
 export { useCheckKernels } from "./check/check-kernels.js";
 export { countGuardErrors, countWrong, maxAbsError, type OutputCheck } from "./check/compare.js";
 export { COLLECTIVE_DTYPES, collectiveDtype, exactIntegerRange } from "./check/dtypes.js";

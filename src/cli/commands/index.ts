@@ -16,6 +16,11 @@ const collective = (name: (typeof COLLECTIVES)[number]): CommandEntry => ({
 export const COMMANDS: readonly CommandEntry[] = [
   ...COLLECTIVES.map(collective),
   {
+    name: "calibrate",
+    summary: "fit the timing model to your nccom-test reports; writes a --timing-profile file",
+    load: async () => (await import("./calibrate.js")).calibrateCommand,
+  },
+  {
     name: "layouts",
     summary: "list every declared layout",
     load: async () => (await import("./layout-commands.js")).layoutsCommand,

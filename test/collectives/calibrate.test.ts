@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import {
+  fitArch,
+  type MeasuredReport,
+  modelTimes,
+  readReport,
+  reportError,
+} from "../../src/collectives/index.js";
+import { guideReport, guideTables } from "../../tools/calibration.js";
+
+// `sdmakit calibrate`'s fit (src/collectives/calibrate.ts) on the guide's own reports and on a
+// report the model made with moved parameters (issue 25).
+const tables = guideTables();
+const report = (name: string): MeasuredReport =>
+  readReport(guideReport(tables.find((t) => t.name === name)!), name);
+const within = (x: number, want: number, tol: number) => Math.abs(x / want - 1) <= tol;
+
+describe("calibrate: the fit", () => {
+  it("on the guide's Trn1 reports recovers the shipped launch and DMA ceiling within 5 %", () => {
+    const fit = fitArch("trn1", [report("sdk25-allg-r32-fp32-ioSize"), report("sdk25-allg-r32-fp32-json")]);
+    expect(within(fit.fitted.launchNs, 4000, 0.05), `${fit.fitted.launchNs}`).toBe(true);
+    expect(within(fit.fitted.coreDmaBytesPerNs, 30, 0.05), `${fit.fitted.coreDmaBytesPerNs}`).toBe(true);
+    for (const [i, e] of fit.after.entries()) expect(e).toBeLessThanOrEqual(fit.before[i]! + 1e-9);
+  });
+  it("on a report the model made with both parameters +30 % recovers them within 5 %", () => {
+    const r = report("sdk25-allg-r32-fp32-ioSize");
+    const moved = { launchNs: 4000 * 1.3, coreDmaBytesPerNs: 30 * 1.3 };
+    const times = modelTimes(r, moved);
+    const made = { ...r, rows: r.rows.map((row, k) => ({ size: row.size, timeUs: times[k]! })) };
+    expect(reportError(made, moved)).toBeLessThan(1e-12);
+    const fit = fitArch("trn1", [made]);
+    expect(within(fit.fitted.launchNs, moved.launchNs, 0.05), `${fit.fitted.launchNs}`).toBe(true);
+    expect(
+      within(fit.fitted.coreDmaBytesPerNs, moved.coreDmaBytesPerNs, 0.05),
+      `${fit.fitted.coreDmaBytesPerNs}`,
+    ).toBe(true);
+    expect(fit.after[0]).toBeLessThan(0.01);
+  });
+});
+
+describe("calibrate: reading reports", () => {
+  const doc = guideReport(tables.find((t) => t.name === "sdk26-allg-r8-fp32-stats")!);
+  it("takes the configuration from config, else the nccom-test command line, else the defaults", () => {
+    expect(readReport(doc, "a.json")).toMatchObject({
+      arch: "trn2",
+      lnc: 2,
+      ranks: 8,
+      nodes: 1,
+      collective: "allg",
+    });
+    // nccom-test's own report: no arch; ranks and dtype from its command line.
+    const nccom = { args: doc.args, results: doc.results };
+    expect(() => readReport(nccom, "n.json")).toThrow(/n\.json: config\.arch missing/);
+    expect(readReport(nccom, "n.json", { arch: "trn2" })).toMatchObject({ ranks: 8, dtype: "fp32", lnc: 2 });
+  });
+  it("refuses a bad report naming the field and its value", () => {
+    const bad: [unknown, RegExp][] = [
+      [[], /expected a JSON object/],
+      [{ ...doc, results: [] }, /results \[\]: expected a non-empty array/],
+      [
+        { ...doc, results: [{ "size(B)": 0, "time:avg(us)": 1 }] },
+        /results\[0\]\.size\(B\) 0: expected an integer ≥ 1/,
+      ],
+      [
+        { ...doc, results: [{ "size(B)": 8, "time:avg(us)": -1 }] },
+        /results\[0\]\.time:avg\(us\) -1: expected a number > 0/,
+      ],
+      [
+        { ...doc, config: { ...doc.config, operation: "bcast" } },
+        /config\.operation "bcast": expected one of/,
+      ],
+      [
+        { ...doc, config: { ...doc.config, nworkers: 0 } },
+        /config\.nworkers "0": expected an integer 1\.\.4096/,
+      ],
+      [{ ...doc, config: { ...doc.config, lnc: 3 } }, /lnc 3/],
+    ];
+    for (const [v, re] of bad) expect(() => readReport(v, "r.json")).toThrow(re);
+  });
+});
