@@ -15,6 +15,7 @@ export {
   type StepResult,
 } from "./device.js";
 export { DmaQueue, Ring } from "./dma-queue.js";
+export { resolveEmbeddedSem, type SemWrite } from "./embedded-sem-write.js";
 export type { EngineEvent, Work, WorkKind } from "./events.js";
 export { accumulatorStart } from "./execute.js";
 export {

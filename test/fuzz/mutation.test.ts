@@ -3,9 +3,9 @@
  * write path of DeviceMemory in turn gets a one-byte overrun — the byte just past the span it was
  * asked for is changed — and the target, run on its usual seed, must report a write outside the
  * packet's destinations. A path the chains never take would pass unseen: it fails here instead.
- * The engine's data paths are these three (`fill` is the host's); its fourth, `writeU32` of an
- * embedded semaphore, is not covered yet: the target allows an embedded-semaphore packet the whole
- * semaphore window, so an overrun into the next semaphore is inside what it allows.
+ * The engine's paths are these four (`fill` is the host's): `writeU32` is the embedded-semaphore
+ * write, which the target allows only the four bytes the descriptor resolves to, one region of them
+ * pointed into watched HBM so the overrun byte is compared.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { DeviceMemory, pageOffset } from "../../src/engine/index.js";
@@ -13,7 +13,7 @@ import { engineChains } from "./targets/engine-chains.js";
 
 type Method = (...args: unknown[]) => unknown;
 const proto = DeviceMemory.prototype as unknown as Record<string, Method>;
-const PATHS = ["write", "poke", "pageToOverwrite"] as const;
+const PATHS = ["write", "poke", "pageToOverwrite", "writeU32"] as const;
 const original: Record<string, Method> = Object.fromEntries(
   [...PATHS, "read"].map((k) => [k, proto[k] as Method]),
 );
@@ -45,6 +45,7 @@ const MUTANTS: Record<(typeof PATHS)[number], () => void> = {
     wrap("poke", (m, [addr, len], view) => {
       if (view !== undefined) corrupt(m, (addr as bigint) + BigInt(len as number));
     }),
+  writeU32: () => wrap("writeU32", (m, [addr]) => corrupt(m, (addr as bigint) + 4n)),
   pageToOverwrite: () =>
     wrap("pageToOverwrite", (_, [a, len], page) => {
       const at = pageOffset(a as number) + (len as number);
@@ -52,8 +53,16 @@ const MUTANTS: Record<(typeof PATHS)[number], () => void> = {
     }),
 };
 
-/** Cases per mutant: the first two archs' chains of the fuzz suite's own seed (test/fuzz/fuzz.test.ts runs 600 clean). */
-const CASES = 400;
+/**
+ * Cases per mutant: the first two archs' chains of the fuzz suite's own seed (test/fuzz/fuzz.test.ts
+ * runs 600 clean); embedded semaphores are trn3's, the third arch's 200.
+ */
+const CASES: Record<(typeof PATHS)[number], number> = {
+  write: 400,
+  poke: 400,
+  pageToOverwrite: 400,
+  writeU32: 600,
+};
 
 afterEach(() => {
   for (const k of Object.keys(MUTANTS)) proto[k] = original[k] as Method;
@@ -63,7 +72,7 @@ describe("the engine-chain fuzz target catches a one-byte overrun on every write
   for (const [path, mutate] of Object.entries(MUTANTS)) {
     it(path, async () => {
       mutate();
-      const r = await engineChains.run(16, CASES);
+      const r = await engineChains.run(16, CASES[path as (typeof PATHS)[number]]);
       expect(r.failures.length, `${path}: ${JSON.stringify(r.stats)}`).toBeGreaterThan(0);
       expect(r.failures.join("\n")).toMatch(/outside the packet's destinations|faulting packet wrote/);
     });

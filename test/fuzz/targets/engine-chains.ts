@@ -8,7 +8,7 @@
  *   write, no semaphore change, and the watched windows are byte-for-byte as before;
  * - no write outside destinations: each write of a packet that ran lies inside a window its own
  *   descriptor bytes declare (an RX buffer, a TX descriptor's W2..W3 pointer for a replica or GCE
- *   header, a semaphore window for an embedded-semaphore write, a transpose target) — every write
+ *   header, the four bytes an embedded-semaphore write resolves to, a transpose target) — every write
  *   call and in-place view (poke) as recorded, and every watched byte that changed, whatever path
  *   changed it — the page fast path too (test/fuzz/mutation.test.ts shows each path is seen);
  * - no exception other than sdmakit's own, and no run past the watchdog.
@@ -21,10 +21,17 @@ import {
   planPacket,
   psumAddress,
   queueRegAddress,
+  resolveEmbeddedSem,
   semaphoreAddress,
   toDescriptor,
   WatchdogFault,
 } from "../../../src/engine/index.js";
+import {
+  HalDevice,
+  marianaInitEmbeddedSem,
+  registerKhal,
+  s2mSetEmbeddedSemFields,
+} from "../../../src/hal/index.js";
 import {
   DEFAULT_COPY_META,
   Dtype,
@@ -58,6 +65,39 @@ const CHAINS_PER_DEVICE = 200;
 const STEPS_PER_CHAIN = 64;
 
 type Window = readonly [bigint, number];
+
+/**
+ * The embedded-semaphore region (of 32; the HAL programs 0..23) pointed into the watched HBM
+ * window, so a semaphore write and any byte it overruns land in memory compared byte for byte; the
+ * set / decrement windows sit 0x400 either side of the increment base it names.
+ */
+const DATA_SEM_REGION = 31;
+const DATA_SEM_BASE = DATA + 0x8000n;
+
+/** On a trn3 device: the HAL's embedded-semaphore regions on engine 0, and region 31 into DATA. */
+function embeddedSems(dev: Device): HalDevice | undefined {
+  if (dev.profile.name !== "trn3") return undefined;
+  const hal = new HalDevice(dev.profile.name, dev.regs);
+  registerKhal(hal);
+  const csr = engineCsrBase(dev.profile, 0);
+  marianaInitEmbeddedSem(hal, csr);
+  hal.khal.embedded_sem_wr_address?.(hal, csr, DATA_SEM_REGION, DATA_SEM_BASE);
+  return hal;
+}
+
+/** Give a copy's last RX descriptor an embedded-semaphore write (the HAL's field-pack). */
+function withSem(rng: Rng, hal: HalDevice, p: Packet): void {
+  const rx = p.rx[p.rx.length - 1];
+  if (rx === undefined) return;
+  const data = rng.chance(0.5);
+  s2mSetEmbeddedSemFields(hal, rx, {
+    sow: rng.chance(0.9),
+    wr_mode: rng.chance(0.9) ? rng.int(3) : 3,
+    wr_val: rng.int(0x10000),
+    reg_sel: data ? DATA_SEM_REGION : rng.int(24),
+    intra_reg_offset: data ? rng.int(16) : rng.int(256),
+  });
+}
 
 /** The plain-memory windows the generator draws from, compared before / after each packet. */
 function watched(dev: Device): Window[] {
@@ -104,7 +144,7 @@ function address(rng: Rng, dev: Device): bigint {
 const DTYPES = [Dtype.FP32, Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E4, Dtype.FP8_E5, Dtype.FP8_E3];
 
 /** One packet, as the runtime lays them out, then maybe corrupted. */
-function packet(rng: Rng, dev: Device): Packet {
+function packet(rng: Rng, dev: Device, hal: HalDevice | undefined): Packet {
   const addr = () => address(rng, dev);
   let p: Packet;
   if (rng.chance(0.45)) {
@@ -119,6 +159,7 @@ function packet(rng: Rng, dev: Device): Packet {
       left -= n;
     }
     p = { tx, rx };
+    if (hal !== undefined && rng.chance(0.3)) withSem(rng, hal, p);
   } else {
     const op = rng.pick<Op>(["add", "fma", "min", "max"]);
     const elements = 1 + rng.int(16);
@@ -202,9 +243,16 @@ function declared(dev: Device, tx: readonly Uint8Array[], rx: readonly Uint8Arra
   const out: Window[] = rx.map((b) => [ptr(b), len(b)]);
   const rxTotal = out.reduce((n, [, l]) => n + l, 0);
   for (const b of tx) out.push([ptr(b), Math.max(rxTotal, GCE_HEADER_BYTES)]);
-  if (rx.some((b) => (w(b).getUint32(0, true) & LEN_CTRL_EMBEDDED_SEM) !== 0))
-    for (const r of dev.memory.mapped)
-      if (r.kind === "mmio" && !r.name.startsWith("sdma-csr")) out.push([r.base, Number(r.bytes)]);
+  for (const b of rx) {
+    if ((w(b).getUint32(0, true) & LEN_CTRL_EMBEDDED_SEM) === 0) continue;
+    try {
+      const d = toDescriptor({ engine: 0, queue: 0, ring: "rx", slot: 0 }, b);
+      const sem = resolveEmbeddedSem(dev.profile, dev.memory, 0, d);
+      if (sem) out.push([sem.addr, sem.len]);
+    } catch {
+      // An unresolvable semaphore write faults the packet: it may write nothing at all.
+    }
+  }
   try {
     const ref = (ring: "tx" | "rx") => ({ engine: 0, queue: 0, ring, slot: 0 });
     const plan = planPacket(
@@ -254,11 +302,13 @@ function fuzzChains(seed: number, cases: number) {
   let dev: Device | undefined;
   let rec: Recorder = { writes: [], views: [], regWrites: 0 };
   let windows: Window[] = [];
+  let hal: HalDevice | undefined;
   for (let c = 0; c < cases; c++) {
     if (!dev || c % CHAINS_PER_DEVICE === 0) {
       dev = new Device(ARCHES[((c / CHAINS_PER_DEVICE) % 3) | 0] as string, {
         packetBudget: STEPS_PER_CHAIN,
       });
+      hal = embeddedSems(dev);
       rec = instrument(dev);
       windows = watched(dev);
       for (const [a, n] of windows) dev.memory.write(a, rng.bytes(n));
@@ -271,7 +321,7 @@ function fuzzChains(seed: number, cases: number) {
       // A packet may complete one an earlier post left incomplete: the chain's windows together.
       const allowed: Window[] = [];
       for (let k = 1 + local.int(3); k > 0; k--) {
-        const p = packet(local, dev);
+        const p = packet(local, dev, hal);
         const slots = w.post(p);
         const txBytes = slots.tx.map((s) => dev?.memory.read(RING_TX + BigInt(16 * s), 16) as Uint8Array);
         const rxBytes = slots.rx.map((s) => dev?.memory.read(RING_RX + BigInt(16 * s), 16) as Uint8Array);
