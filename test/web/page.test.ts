@@ -1,6 +1,7 @@
 /**
  * The explorer page around its numbers (issue 26): one copy of the wasm kernels shared by the page
- * and its run worker, and the bundle's size budget. Built once with Vite into a temp folder and
+ * and its run worker, and the bundle's size budget; links and history that reproduce the view;
+ * inputs (unnamed enum codes, float fields, a 1 MB paste). Built once with Vite into a temp folder and
  * opened from file:// in Chromium.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -58,4 +59,122 @@ describe("one wasm copy and the bundle budget", () => {
     expect(await page.textContent("#run-summary")).toContain("0 wrong, 0 guard bytes");
     expect(errors).toEqual([]);
   }, 120_000);
+});
+
+const S3D3_235 =
+  "bf1000000000000000000000eb0a0000000000000100000000000400010001000101000000000000000000000000000000100000010000000000040001000100";
+const field = (path: string) =>
+  page.locator(`#decode-out table.fields tr[data-field="${path}"] td.value :is(input, select)`);
+/** The fragment as the page has it now (page.url() may lag a replaceState). */
+const hashOf = async () => new URLSearchParams(String(await page.evaluate("location.hash")).slice(1));
+
+describe("links and history", () => {
+  it("keeps every input in the URL as typed, defaults and empty fields too", async () => {
+    await open("view=build");
+    await page.selectOption("#build select[name=op]", "copy");
+    await page.fill("#build input[name=sources]", "0x1000");
+    await page.selectOption("#build select[name=inDtype]", "");
+    const state = await hashOf();
+    expect(state.get("b_inDtype")).toBe("");
+    expect(state.get("b_arch")).toBe("trn2"); // a default, written too
+    expect(state.get("b_sources")).toBe("0x1000");
+    const link = `${pathToFileURL(join(outDir, "index.html")).href}#${(await hashOf()).toString()}`;
+    await page.goto("about:blank");
+    await page.goto(link);
+    await poll(() => page.locator("#build-out details.desc").count()).toBe(2);
+    expect(await page.inputValue("#build select[name=inDtype]")).toBe("");
+    // Run inputs go into the URL as they change, not only on Run
+    await page.click('nav [data-view="run"]');
+    await page.fill("#run input[name=ranks]", "16");
+    expect((await hashOf()).get("r_ranks")).toBe("16");
+    expect((await hashOf()).get("r_collective")).toBe("allr");
+  });
+
+  it("moves between views with Back and Forward, inside the page", async () => {
+    await open("view=decode");
+    await page.click('nav [data-view="build"]');
+    await page.click('nav [data-view="run"]');
+    await page.goBack();
+    await poll(() => page.isVisible("#build")).toBe(true);
+    expect(page.url()).toContain("view=build");
+    await page.goBack();
+    await poll(() => page.isVisible("#decode")).toBe(true);
+    await page.goForward();
+    await poll(() => page.isVisible("#build")).toBe(true);
+    // "open in Decode" then Back then the Decode tab: the URL holds what Decode shows
+    await page.locator("#build-out details.desc > summary").first().click();
+    await page.locator("#build-out details.desc a").first().click();
+    await poll(() => page.isVisible("#decode")).toBe(true);
+    const opened = await page.inputValue("textarea[name=hex]");
+    await page.goBack();
+    await poll(() => page.isVisible("#build")).toBe(true);
+    await page.click('nav [data-view="decode"]');
+    expect((await hashOf()).get("hex")).toBe(await page.inputValue("textarea[name=hex]"));
+    expect(opened).not.toBe("");
+    expect(errors).toEqual([]);
+  });
+
+  it("names a stale link value in an alert and shows the rest of the view", async () => {
+    await open(`view=decode&arch=trn9&order=weird&hex=${S3D3_235}`);
+    await poll(() => page.textContent("#link-error")).toContain(
+      'arch="trn9" is not one of trn1 | trn2 | trn3',
+    );
+    expect(await page.textContent("#link-error")).toContain('order="weird"');
+    expect(await page.getAttribute("#link-error", "role")).toBe("alert");
+    expect(await page.textContent("#decoded-layout")).toBe("s3d3");
+    expect(await page.locator(".bits .band").count()).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("inputs", () => {
+  it("shows an enum code with no name as its number, as the CLI prints it", async () => {
+    await open(`view=decode&hex=${S3D3_235}`);
+    await poll(() => field("in_dtype").inputValue()).toBe("235");
+    expect(await field("in_dtype").locator("option:checked").textContent()).toBe("235 (no such code)");
+  });
+
+  it("refuses a float that does not parse, naming the field; keeps -0 and reads 0x as bits", async () => {
+    const fma = "0000800000001002000000090000003f";
+    await open(`view=decode&hex=${fma}`);
+    for (const bad of ["abc", ""]) {
+      await field("scale").fill(bad);
+      await field("scale").press("Enter");
+      await poll(() => page.textContent('#decode-out tr[data-field="scale"] .err')).toContain("scale");
+      expect(await page.inputValue("textarea[name=hex]")).toBe(fma);
+    }
+    await field("scale").fill("-0");
+    await field("scale").press("Enter");
+    await poll(() => page.inputValue("textarea[name=hex]")).toBe("00008000000010020000000900000080");
+    expect(await field("scale").inputValue()).toBe("-0");
+    await field("scale").fill("0x3f800000");
+    await field("scale").press("Enter");
+    await poll(() => page.inputValue("textarea[name=hex]")).toBe("0000800000001002000000090000803f");
+  });
+
+  it("decodes a 1 MB paste without blocking typing, and keeps it out of the URL", async () => {
+    await open("view=decode");
+    const big = "ab".repeat(512 * 1024);
+    await page.fill("textarea[name=hex]", big);
+    await poll(() => page.textContent("#hex-note")).toContain("not in the URL");
+    expect(String(await page.evaluate("location.hash")).length).toBeLessThan(2000);
+    await poll(() => page.textContent("#decode-error")).toContain("no layout is 524288 bytes");
+    // typing after it: each key costs far less than a decode of the whole paste would
+    // (a string: the test's tsconfig has no DOM types)
+    const blocked = Number(
+      await page.evaluate(`(() => {
+        const area = document.querySelector("textarea[name=hex]");
+        let worst = 0;
+        for (let i = 0; i < 5; i++) {
+          const t0 = performance.now();
+          area.value += "c";
+          area.dispatchEvent(new Event("input"));
+          worst = Math.max(worst, performance.now() - t0);
+        }
+        return worst;
+      })()`),
+    );
+    expect(blocked).toBeLessThan(100);
+    await poll(() => page.textContent("#decode-error")).toContain("characters in all");
+  });
 });

@@ -8,6 +8,7 @@
  */
 import {
   type DecodeIssue,
+  FieldError,
   type FieldValue,
   hex32,
   type Layout,
@@ -92,12 +93,30 @@ function grid(
   return g;
 }
 
+/**
+ * A float field's text: a decimal number (`-0` kept), `nan` / `inf` spelled out, or `0x` and up to
+ * 8 digits as the raw FP32 bits. Anything else is refused, naming the field (never a silent NaN).
+ */
+function parseF32(l: Leaf, text: string): number {
+  if (/^0x[0-9a-f]{1,8}$/i.test(text)) {
+    const view = new DataView(new ArrayBuffer(4));
+    view.setUint32(0, Number.parseInt(text.slice(2), 16));
+    return view.getFloat32(0);
+  }
+  if (/^[+-]?nan$/i.test(text)) return Number.NaN;
+  if (/^[+-]?inf(inity)?$/i.test(text)) return text.startsWith("-") ? -Infinity : Infinity;
+  const v = text === "" ? Number.NaN : Number(text);
+  if (Number.isNaN(v))
+    throw new FieldError(l.path, "value", text, "a decimal number, nan, ±inf, or 0x and the FP32 bits");
+  return v;
+}
+
 /** The value an input's text stands for, in the type the layout's encoder takes. */
 function parseInput(l: Leaf, control: HTMLInputElement | HTMLSelectElement): unknown {
   if (l.kind === "bool") return (control as HTMLInputElement).checked;
   const text = control.value.trim();
   if (l.kind === "enum") return Number(text);
-  if (l.kind === "f32") return text === "" ? Number.NaN : Number(text);
+  if (l.kind === "f32") return parseF32(l, text);
   if (l.width > 32 && /^(0x[0-9a-f]+|\d+)$/i.test(text)) return BigInt(text);
   return text === "" ? Number.NaN : Number(text);
 }
@@ -121,18 +140,22 @@ function editor(
 ): HTMLElement {
   let control: HTMLInputElement | HTMLSelectElement;
   if (l.kind === "enum") {
-    control = el("select", { name: l.path });
-    for (const [code, name] of Object.entries(l.names ?? {}))
+    control = el("select", { name: l.path, "aria-label": l.path });
+    const names = l.names ?? {};
+    for (const [code, name] of Object.entries(names))
       control.append(el("option", { value: code }, `${code} ${name}`));
+    // A code with no name is shown as its number, as the CLI prints it.
+    if (names[v as number] === undefined)
+      control.append(el("option", { value: String(v) }, `${v} (no such code)`));
     control.value = String(v);
   } else if (l.kind === "bool") {
-    control = el("input", { name: l.path, type: "checkbox" });
+    control = el("input", { name: l.path, type: "checkbox", "aria-label": l.path });
     control.checked = v === true;
   } else {
-    control = el("input", { name: l.path, type: "text" });
-    control.value = typeof v === "bigint" ? `0x${v.toString(16)}` : String(v);
+    control = el("input", { name: l.path, type: "text", "aria-label": l.path });
+    control.value = typeof v === "bigint" ? `0x${v.toString(16)}` : Object.is(v, -0) ? "-0" : String(v);
   }
-  const err = el("div", { class: "err" });
+  const err = el("div", { class: "err", role: "alert" });
   control.addEventListener("change", () => {
     try {
       const encoded = layout.encode({ [l.path]: parseInput(l, control) });
@@ -156,7 +179,7 @@ function table(
     el(
       "tr",
       {},
-      el("th"),
+      el("th", {}, el("span", { class: "sr-only" }, "colour")),
       el("th", {}, "field"),
       el("th", {}, "bits"),
       el("th", {}, "raw"),

@@ -16,7 +16,7 @@ import { DTYPE_NAMES } from "../../src/spec/index.js";
 import { bitDiagram } from "./bit-diagram.js";
 import { el, input, labelled, select } from "./dom.js";
 import { errorText } from "./error-text.js";
-import { readState, writeState } from "./url-state.js";
+import { keepInUrl, readState } from "./url-state.js";
 
 const DTYPES = DTYPE_NAMES.filter((n) => n !== "invalid");
 const DEFAULT_DTYPE: readonly [string, string] = ["", "(default)"];
@@ -77,10 +77,10 @@ function descriptorCard(w: WrittenDescriptor): HTMLElement {
 export function mountBuild(root: HTMLElement): void {
   const state = readState();
   const value = (k: FormKey) => state.get(`b_${k}`) ?? FORM[k];
-  const dt = (k: FormKey) => select(k, [DEFAULT_DTYPE, ...DTYPES], value(k));
+  const dt = (k: FormKey) => select(k, [DEFAULT_DTYPE, ...DTYPES], value(k), FORM[k]);
   const controls: Record<FormKey, HTMLInputElement | HTMLSelectElement> = {
-    arch: select("arch", ["trn1", "trn2", "trn3"], value("arch")),
-    op: select("op", ["copy", "add", "fma", "min", "max"], value("op")),
+    arch: select("arch", ["trn1", "trn2", "trn3"], value("arch"), FORM.arch),
+    op: select("op", ["copy", "add", "fma", "min", "max"], value("op"), FORM.op),
     sources: input("sources", value("sources"), { class: "wide" }),
     dests: input("dests", value("dests"), { class: "wide" }),
     size: input("size", value("size")),
@@ -95,6 +95,7 @@ export function mountBuild(root: HTMLElement): void {
     seed: input("seed", value("seed")),
   };
   (controls.sr as HTMLInputElement).checked = value("sr") === "on";
+  keepInUrl("b_", controls);
   const form = el("div", { class: "controls" });
   for (const [k, c] of Object.entries(controls))
     form.append(labelled(k === "sr" ? "stochastic rounding" : k, c));
@@ -105,9 +106,6 @@ export function mountBuild(root: HTMLElement): void {
     const v = {} as Record<FormKey, string>;
     for (const [k, c] of Object.entries(controls) as [FormKey, HTMLInputElement][])
       v[k] = c.type === "checkbox" ? (c.checked ? "on" : "") : c.value;
-    writeState(
-      Object.fromEntries(Object.entries(v).map(([k, x]) => [`b_${k}`, x === FORM[k as FormKey] ? "" : x])),
-    );
     const json = JSON.stringify(requestOf(v));
     out.replaceChildren(el("p", { class: "mono muted" }, `sdmakit build '${json}'`));
     let result: ReturnType<typeof runBuildRequest>;

@@ -17,6 +17,11 @@ import { readState, writeState } from "./url-state.js";
 
 /** The seed 000 §9.2 FMA descriptor (the README tour): what the page shows first. */
 const EXAMPLE_HEX = "0000800000001002000000090000003f";
+/** A paste longer than this stays out of the URL (a link that long is slow to open, or refused). */
+export const MAX_URL_HEX = 4096;
+/** A paste longer than this is decoded once typing pauses this long (ms), not on every key. */
+const LARGE_PASTE = 20_000;
+const SETTLE_MS = 250;
 
 interface Reason {
   readonly code: string;
@@ -58,6 +63,7 @@ export function mountDecode(root: HTMLElement): void {
     "layout",
     [["guess", "guess from the bytes"], ...LAYOUTS.map((l) => [l.name, `${l.name} (${l.bytes} B)`] as const)],
     state.get("layout") ?? "guess",
+    "guess",
   );
   const orderSel = select(
     "order",
@@ -67,11 +73,13 @@ export function mountDecode(root: HTMLElement): void {
       ["words", "little-endian u32 words"],
     ],
     state.get("order") ?? "auto",
+    "auto",
   );
-  const archSel = select("arch", ["trn1", "trn2", "trn3"], state.get("arch") ?? "trn2");
+  const archSel = select("arch", ["trn1", "trn2", "trn3"], state.get("arch") ?? "trn2", "trn2");
   const hex = el("textarea", { name: "hex", rows: "3", spellcheck: "false" });
   hex.value = state.get("hex") ?? EXAMPLE_HEX;
   const out = el("div", { id: "decode-out" });
+  const urlNote = el("p", { class: "muted", id: "hex-note", hidden: "" });
   root.append(
     el(
       "div",
@@ -81,16 +89,23 @@ export function mountDecode(root: HTMLElement): void {
       labelled("arch (S3D3 validator)", archSel),
     ),
     labelled("hex — a digit run, bytes with spaces or 0x, or 0x u32 words as a dump prints them", hex),
+    urlNote,
     out,
   );
 
   const show = (): void => {
+    const text = hex.value.trim();
+    const inUrl = text.length <= MAX_URL_HEX;
     writeState({
       layout: layoutSel.value,
       order: orderSel.value,
       arch: archSel.value,
-      hex: hex.value.trim(),
+      hex: inUrl ? text : undefined,
     });
+    urlNote.hidden = inUrl;
+    urlNote.textContent = inUrl
+      ? ""
+      : `This paste (${text.length} characters) is too long for a link: it is not in the URL, so a copied link opens the example.`;
     out.replaceChildren();
     let parsed: ReturnType<typeof parseHexInput>;
     let layout: Layout | undefined;
@@ -125,24 +140,29 @@ export function mountDecode(root: HTMLElement): void {
           ),
         );
       out.append(head);
+      const { bytes, read } = parsed;
+      const reasons = reasonsOf(layout, bytes, archSel.value);
+      out.append(
+        reasonsList(layout, reasons),
+        bitDiagram(layout, bytes, {
+          flag: reasons.map((r) => r.field),
+          onEdit: (edited) => {
+            hex.value = formatHex(edited, read);
+            show();
+          },
+        }),
+      );
     } catch (e) {
-      out.append(el("p", { class: "error", id: "decode-error" }, errorText(e)));
-      return;
+      out.append(el("p", { class: "error", id: "decode-error", role: "alert" }, errorText(e)));
     }
-    const { bytes, read } = parsed;
-    const reasons = reasonsOf(layout, bytes, archSel.value);
-    out.append(
-      reasonsList(layout, reasons),
-      bitDiagram(layout, bytes, {
-        flag: reasons.map((r) => r.field),
-        onEdit: (edited) => {
-          hex.value = formatHex(edited, read);
-          show();
-        },
-      }),
-    );
+  };
+  let settle: ReturnType<typeof setTimeout> | undefined;
+  const showSoon = (): void => {
+    clearTimeout(settle);
+    if (hex.value.length <= LARGE_PASTE) show();
+    else settle = setTimeout(show, SETTLE_MS);
   };
   for (const c of [layoutSel, orderSel, archSel]) c.addEventListener("change", show);
-  hex.addEventListener("input", show);
+  hex.addEventListener("input", showSoon);
   show();
 }

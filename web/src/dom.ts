@@ -15,18 +15,39 @@ export function labelled(text: string, control: HTMLElement): HTMLLabelElement {
   return el("label", {}, text, control);
 }
 
-/** A `<select>` of options (value = label unless given as pairs), with `value` selected. */
+/** Link values that were not among a select's options (main.ts shows them), cleared as read. */
+const stale: string[] = [];
+
+/** The stale link values noted since the last call (`arch="trn9" is not one of …; showing trn2`). */
+export function takeStaleValues(): string[] {
+  return stale.splice(0);
+}
+
+/**
+ * A `<select>` of options (value = label unless given as pairs), with `value` selected. A value
+ * that is no option (a stale or edited link) selects `fallback` (else the first option) and is
+ * noted for {@link takeStaleValues}.
+ */
 export function select(
   name: string,
   options: readonly (string | readonly [string, string])[],
   value: string,
+  fallback?: string,
 ): HTMLSelectElement {
   const s = el("select", { name });
+  const values: string[] = [];
   for (const o of options) {
     const [v, label] = typeof o === "string" ? [o, o] : o;
+    values.push(v);
     s.append(el("option", { value: v }, label));
   }
-  s.value = value;
+  if (values.includes(value)) s.value = value;
+  else {
+    s.value = fallback !== undefined && values.includes(fallback) ? fallback : (values[0] ?? "");
+    stale.push(
+      `${name}=${JSON.stringify(value)} is not one of ${values.map((v) => v || "(default)").join(" | ")}; showing ${s.value || "(default)"}`,
+    );
+  }
   return s;
 }
 

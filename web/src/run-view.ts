@@ -20,7 +20,7 @@ import type { RunInput, RunMessage } from "./run-protocol.js";
 import RunWorker from "./run-worker.ts?worker&inline";
 import { Timeline } from "./timeline.js";
 import { traceModel } from "./trace-model.js";
-import { readState, writeState } from "./url-state.js";
+import { keepInUrl, readState } from "./url-state.js";
 
 /** The form's first values: a quick 8-rank bf16 all-reduce. */
 const FORM: RunInput = {
@@ -72,6 +72,7 @@ export function mountRun(root: HTMLElement): void {
     factor: input("factor", value("factor"), { class: "narrow" }),
     check: select("check", ["exact", "reference", "none"], value("check")),
   };
+  keepInUrl("r_", controls);
   const runButton = el("button", { type: "button", id: "run-button" }, "Run");
   const stopButton = el("button", { type: "button", id: "stop-button", disabled: "" }, "Stop");
   const form = el("div", { class: "controls" });
@@ -148,11 +149,6 @@ export function mountRun(root: HTMLElement): void {
     const v = Object.fromEntries(
       Object.entries(controls).map(([k, c]) => [k, c.value.trim()]),
     ) as unknown as RunInput;
-    writeState(
-      Object.fromEntries(
-        Object.entries(v).map(([k, x]) => [`r_${k}`, x === FORM[k as keyof RunInput] ? "" : x]),
-      ),
-    );
     rows = [];
     algorithms = new Set();
     table.textContent = "";
