@@ -87,9 +87,12 @@ function positiveInt(where: string, name: string, text: string): number {
 /** A row's time: nccom-test's `time:avg(us)` (or `time(us)`, or another statistic). */
 function rowOf(where: string, k: number, r: unknown) {
   if (!isObject(r)) throw new UsageError(`${where}: results[${k}] ${JSON.stringify(r)}: expected an object`);
-  const size = r["size(B)"];
+  // A report may write its numbers as strings ("1024"); a string that is not a number stays refused.
+  const num = (v: unknown) =>
+    typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
+  const size = num(r["size(B)"]);
   const timeKey = ["time:avg(us)", "time(us)", "time:p50(us)"].find((t) => r[t] !== undefined);
-  const time = timeKey === undefined ? undefined : r[timeKey];
+  const time = timeKey === undefined ? undefined : num(r[timeKey]);
   if (typeof size !== "number" || !Number.isInteger(size) || size < 1)
     throw new UsageError(`${where}: results[${k}].size(B) ${JSON.stringify(size)}: expected an integer ≥ 1`);
   if (typeof time !== "number" || !(time > 0) || !Number.isFinite(time))

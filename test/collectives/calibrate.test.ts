@@ -53,6 +53,13 @@ describe("calibrate: reading reports", () => {
     expect(() => readReport(nccom, "n.json")).toThrow(/n\.json: config\.arch missing/);
     expect(readReport(nccom, "n.json", { arch: "trn2" })).toMatchObject({ ranks: 8, dtype: "fp32", lnc: 2 });
   });
+  it("reads numbers written as strings, and a time under nccom-test's other keys", () => {
+    const results = [{ "size(B)": "1024", "time(us)": "10.5" }];
+    expect(readReport({ ...doc, results }, "s.json").rows).toEqual([{ size: 1024, timeUs: 10.5 }]);
+    expect(() => readReport({ ...doc, results: [{ "size(B)": "1kb", "time(us)": 1 }] }, "s.json")).toThrow(
+      /size\(B\) "1kb"/,
+    );
+  });
   it("refuses a bad report naming the field and its value", () => {
     const bad: [unknown, RegExp][] = [
       [[], /expected a JSON object/],
