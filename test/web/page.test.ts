@@ -1,10 +1,11 @@
 /**
  * The explorer page around its numbers (issue 26): one copy of the wasm kernels shared by the page
  * and its run worker, and the bundle's size budget; links and history that reproduce the view;
- * inputs (unnamed enum codes, float fields, a 1 MB paste). Built once with Vite into a temp folder and
+ * inputs (unnamed enum codes, float fields, a 1 MB paste); axe-core on every view in both themes,
+ * and a 375-px phone. Screenshots go to test-results/web/. Built once with Vite into a temp folder and
  * opened from file:// in Chromium.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -38,6 +39,8 @@ afterAll(async () => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
+const SHOTS = join(ROOT, "test-results/web");
+const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const poll = <T>(read: () => Promise<T>, timeout = 20_000) => expect.poll(read, { timeout });
 const open = (hash: string) => page.goto(`${pathToFileURL(join(outDir, "index.html")).href}#${hash}`);
 
@@ -177,4 +180,68 @@ describe("inputs", () => {
     expect(blocked).toBeLessThan(100);
     await poll(() => page.textContent("#decode-error")).toContain("characters in all");
   });
+});
+
+/** axe-core's serious and critical violations on the page as it is: `rule: target …`. */
+async function axeViolations(): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const found = (await page.evaluate(`axe.run().then((r) => r.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`)) as string[];
+  return found;
+}
+
+/** Each view with something in it: Decode's example, a Build card open, a finished Run. */
+async function eachView(check: (view: string) => Promise<void>): Promise<void> {
+  for (const view of ["decode", "build", "run"]) {
+    await open(`view=${view}`);
+    if (view === "build") await page.locator("#build-out details.desc > summary").first().click();
+    if (view === "run") {
+      await page.click("#run-button");
+      await poll(() => page.textContent("#run-status"), 100_000).toBe("done");
+    }
+    await check(view);
+  }
+}
+
+describe("accessibility, themes and small screens", () => {
+  it("has no serious or critical axe-core violation on Decode, Build and Run, light and dark", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      await eachView(async (view) => {
+        expect({ view, colorScheme, violations: await axeViolations() }).toEqual({
+          view,
+          colorScheme,
+          violations: [],
+        });
+      });
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(await page.getAttribute("#run-status", "role")).toBe("status");
+  }, 120_000);
+
+  it("is usable at 375 px: no sideways page scroll, the plot drawn, wide boxes scroll inside", async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      await eachView(async (view) => {
+        const pageWidth = Number(await page.evaluate("document.documentElement.scrollWidth"));
+        expect({ view, pageWidth }).toEqual({ view, pageWidth: 375 });
+        if (view === "run") {
+          const plot = await page.locator("#busbw-plot").boundingBox();
+          expect(plot?.width ?? 0).toBeGreaterThan(250);
+        }
+        if (view === "decode") {
+          const grid = await page
+            .locator("#decode-out .diagram")
+            .evaluate((d) => [d.scrollWidth, d.clientWidth]);
+          expect(grid[0]).toBeGreaterThan(grid[1] as number); // the grid scrolls within its box
+        }
+        await page.screenshot({ path: join(SHOTS, `phone-375-${view}.png`), fullPage: view !== "decode" });
+      });
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

@@ -229,7 +229,8 @@ export function bitDiagram(layout: Layout, bytes: Uint8Array, opts: DiagramOptio
     });
   return el(
     "div",
-    { class: "diagram" },
+    // focusable: it scrolls sideways on a narrow screen
+    { class: "diagram", tabindex: "0", role: "region", "aria-label": `${layout.name} bit diagram` },
     grid(layout, bytes, owners(layout), flagged),
     table(layout, bytes, flagged, opts),
   );

@@ -116,14 +116,16 @@ export function mountBuild(root: HTMLElement): void {
       out.append(
         el(
           "p",
-          { class: "error", id: refused ? "refusal" : "build-error" },
+          { class: "error", id: refused ? "refusal" : "build-error", role: "alert" },
           refused ? `refused: ${(e as Error).message}` : `bad input: ${errorText(e)}`,
         ),
       );
       return;
     }
     if (isEinval(result)) {
-      out.append(el("p", { class: "error", id: "refusal" }, `refused: -EINVAL: ${result.message}`));
+      out.append(
+        el("p", { class: "error", id: "refusal", role: "alert" }, `refused: -EINVAL: ${result.message}`),
+      );
       return;
     }
     if (result.reducePacketBytes !== undefined)

@@ -78,9 +78,16 @@ export function mountRun(root: HTMLElement): void {
   const form = el("div", { class: "controls" });
   for (const [k, c] of Object.entries(controls)) form.append(labelled(k, c));
   form.append(runButton, stopButton);
-  const bar = el("progress", { id: "run-progress", max: "1", value: "0" });
-  const status = el("span", { id: "run-status", class: "muted" }, "idle");
-  const table = el("pre", { class: "table", id: "run-table" });
+  const bar = el("progress", { id: "run-progress", max: "1", value: "0", "aria-label": "run progress" });
+  // a live region: screen readers hear "running… / done / error" as it changes
+  const status = el("span", { id: "run-status", class: "muted", role: "status" }, "idle");
+  const table = el("pre", {
+    class: "table",
+    id: "run-table",
+    tabindex: "0",
+    role: "region",
+    "aria-label": "results table",
+  });
   const summary = el("p", { id: "run-summary" });
   const plotBox = el("div", { id: "plot-box" }, busbwPlot([]));
   const timeline = new Timeline();

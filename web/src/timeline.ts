@@ -40,7 +40,12 @@ export class Timeline {
         button("reset", "tl-reset", () => this.reset()),
         this.legend,
       ),
-      el("div", { class: "timeline-wrap" }, this.canvas, this.tip),
+      el(
+        "div",
+        { class: "timeline-wrap", tabindex: "0", role: "region", "aria-label": "timeline" },
+        this.canvas,
+        this.tip,
+      ),
     );
     this.canvas.addEventListener(
       "wheel",
