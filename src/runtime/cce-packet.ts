@@ -29,7 +29,7 @@ import {
   replicationDescriptorFields,
   seedInitDescriptorFields,
 } from "./compute-descriptors.js";
-import { chain, type DescriptorSpec, type Packet } from "./descriptor.js";
+import { chain, type DescriptorItem, descriptor, type Packet } from "./descriptor.js";
 import { awsHalGetSdmaMaxCceElements } from "./gates.js";
 import { buildAddMetaCtrl, buildCceExtMetaCtrl, buildFmaMetaCtrl, buildMinMaxMetaCtrl } from "./meta-ctrl.js";
 import { kbinCceOpToSdmaCceOp, kbinDtypeToSdmaDtype } from "./remaps.js";
@@ -225,10 +225,10 @@ interface Shape {
 
 /** What an op arm contributes: a constant descriptor, per-source prefix, the meta-control word. */
 interface OpArm {
-  readonly constantDesc?: Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
-  readonly perSourceDesc?: (i: number) => Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
+  readonly constantDesc?: DescriptorItem;
+  readonly perSourceDesc?: (i: number) => DescriptorItem;
   readonly meta: (last: boolean, wrbar: boolean) => number;
-  readonly metaLayout: DescriptorSpec["layout"];
+  readonly metaLayout: DescriptorItem["layout"];
 }
 
 function checkShape(profile: ArchProfile, t: CceTransfer): Shape {
@@ -326,15 +326,16 @@ function fmaArm(t: CceTransfer, s: Shape): OpArm | Einval {
   }
   return {
     metaLayout: FMA_META,
-    perSourceDesc: (i) => ({
-      layout: FMA_DESC,
-      fields: fmaDescriptorFields({
-        a_sel: FmaOperand.INPUT_BUFFER,
-        b_sel: FmaOperand.SCALE,
-        c_sel: FmaOperand.STORED_BUFFER,
-        scale: scale[i] as number,
-      }),
-    }),
+    perSourceDesc: (i) =>
+      descriptor(
+        FMA_DESC,
+        fmaDescriptorFields({
+          a_sel: FmaOperand.INPUT_BUFFER,
+          b_sel: FmaOperand.SCALE,
+          c_sel: FmaOperand.STORED_BUFFER,
+          scale: scale[i] as number,
+        }),
+      ),
     meta: (last, wrbar) =>
       buildFmaMetaCtrl({ in_dt: s.txDtype, scale_dt: scaleDt, accum_dt: t.accumDtype, last, wrbar }),
   };
@@ -353,15 +354,10 @@ function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
     if (!Number.isInteger(constant) || constant < 0 || constant > 0xffffffff) {
       throw new FieldError("cce-info", "min_max_info.constant", constant, "0..0xffffffff (raw 32 bits)");
     }
-    constantDesc = {
-      layout: MIN_MAX_DESC,
-      fields: minMaxDescriptorFields({
-        constant,
-        length: s.txBytes,
-        use_const: useConst,
-        const_dt: constDt,
-      }),
-    };
+    constantDesc = descriptor(
+      MIN_MAX_DESC,
+      minMaxDescriptorFields({ constant, length: s.txBytes, use_const: useConst, const_dt: constDt }),
+    );
   }
   // MODEL (GROUND_TRUTH): bits 22:20 carry the MAX / MIN optype.
   const optype = t.op;
@@ -395,7 +391,6 @@ const PACKET_OP: Readonly<Record<number, PacketOp>> = {
  * meta-control but the last, replication descriptors at the end.
  */
 function assemble(sr: SrSettings, t: CceTransfer, s: Shape, arm: OpArm, combo: boolean): CcePacket {
-  type Item = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
   const shape: PacketShape = {
     op: PACKET_OP[t.op] as PacketOp,
     sources: t.sources.length,
@@ -405,44 +400,43 @@ function assemble(sr: SrSettings, t: CceTransfer, s: Shape, arm: OpArm, combo: b
     combo,
   };
   const lastSource = t.sources.length - 1;
-  const item = (slot: PacketSlot): Item => {
+  const item = (slot: PacketSlot): DescriptorItem => {
     switch (slot.kind) {
       case "seed-init":
-        return {
-          layout: SEED_INIT_DESC,
-          fields: seedInitDescriptorFields({
+        return descriptor(
+          SEED_INIT_DESC,
+          seedInitDescriptorFields({
             seed_enable: sr.stochasticRounding,
             seed: sr.stochasticRounding ? sr.srSeed : 0,
             combo_member: combo,
           }),
-        };
+        );
       case "min-max":
-        return arm.constantDesc as Item;
+        return arm.constantDesc as DescriptorItem;
       case "fma":
-        return (arm.perSourceDesc as (i: number) => Item)(slot.index);
+        return (arm.perSourceDesc as (i: number) => DescriptorItem)(slot.index);
       case "source": {
         const last = slot.index === lastSource;
         const meta = arm.meta(last, last && (t.wrbar ?? false));
-        return {
-          layout: UDMA_TX,
-          metaLayout: arm.metaLayout,
-          fields: {
+        return descriptor(
+          UDMA_TX,
+          {
             "len_ctrl.length": s.txBytes,
             meta_ctrl: combo && !last ? (meta | COMBO_MORE) >>> 0 : meta,
             buf_ptr: t.sources[slot.index] as bigint,
           },
-        };
+          arm.metaLayout,
+        );
       }
       case "replication":
-        return {
-          layout: REPLICATION_DESC,
-          fields: replicationDescriptorFields({ mode: 1, dest: t.dests[slot.index] as bigint }),
-        };
+        return descriptor(
+          REPLICATION_DESC,
+          replicationDescriptorFields({ mode: 1, dest: t.dests[slot.index] as bigint }),
+        );
       case "rx":
-        return {
-          layout: UDMA_RX,
-          metaLayout: combo ? EXT_META : ADD_META,
-          fields: {
+        return descriptor(
+          UDMA_RX,
+          {
             "len_ctrl.length": s.rxBytes,
             "len_ctrl.has_meta": true,
             buf2_ptr_lo: combo
@@ -450,7 +444,8 @@ function assemble(sr: SrSettings, t: CceTransfer, s: Shape, arm: OpArm, combo: b
               : buildAddMetaCtrl({ out_dt: s.rxDtype, accum_dt: t.accumDtype }),
             buf1_ptr: t.dests[0] as bigint,
           },
-        };
+          combo ? EXT_META : ADD_META,
+        );
       case "gradient":
         throw new FieldError(
           "cce-transfer",

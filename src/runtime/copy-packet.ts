@@ -8,7 +8,7 @@ import { COPY_META, UDMA_RX, UDMA_TX } from "../spec/layouts/index.js";
 import { MAX_DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import type { PacketSlot } from "../spec/ring-packet.js";
 import { TemplateChain } from "./cce-template.js";
-import { chain, type Packet } from "./descriptor.js";
+import { chain, descriptor, type Packet } from "./descriptor.js";
 import { copyMetaCtrl } from "./meta-ctrl.js";
 import type { Vring, WrittenDescriptor } from "./vring.js";
 
@@ -48,19 +48,20 @@ export function buildCopyPacket(r: CopyRequest): Packet {
     throw new FieldError("copy-request", "size", r.size, `1..${MAX_COPY_BYTES} bytes`);
   }
   const parts = chunks(r.size);
-  const tx = parts.map(([off, len], i) => ({
-    layout: UDMA_TX,
-    metaLayout: COPY_META,
-    fields: {
-      "len_ctrl.length": lengthField(len),
-      meta_ctrl: copyMetaCtrl((r.wrbar ?? false) && i === parts.length - 1),
-      buf_ptr: r.src + BigInt(off),
-    },
-  }));
-  const rx = parts.map(([off, len]) => ({
-    layout: UDMA_RX,
-    fields: { "len_ctrl.length": lengthField(len), buf1_ptr: r.dst + BigInt(off) },
-  }));
+  const tx = parts.map(([off, len], i) =>
+    descriptor(
+      UDMA_TX,
+      {
+        "len_ctrl.length": lengthField(len),
+        meta_ctrl: copyMetaCtrl((r.wrbar ?? false) && i === parts.length - 1),
+        buf_ptr: r.src + BigInt(off),
+      },
+      COPY_META,
+    ),
+  );
+  const rx = parts.map(([off, len]) =>
+    descriptor(UDMA_RX, { "len_ctrl.length": lengthField(len), buf1_ptr: r.dst + BigInt(off) }),
+  );
   return { tx: chain("tx", tx, r.dmb ?? false), rx: chain("rx", rx) };
 }
 

@@ -4,7 +4,7 @@
  * onto the bytes, for both descriptor families: the UDMA views (len_ctrl ring_id, and on M2S first /
  * last / dmb) and the compute descriptors (meta_idx bits 1:0 phase, 2 FIRST, 3 LAST, 6 DMB).
  */
-import type { Layout } from "../bits/index.js";
+import type { InputOf, Layout, LayoutNode } from "../bits/index.js";
 import { META_IDX_DMB, META_IDX_FIRST, META_IDX_LAST, META_IDX_RING_ID_MASK } from "../spec/packet-model.js";
 
 export type RingSide = "tx" | "rx";
@@ -21,6 +21,29 @@ export interface DescriptorSpec {
   readonly dmb: boolean;
 }
 
+/** A descriptor before its chain position is known: what {@link descriptor} makes and {@link chain} takes. */
+export type DescriptorItem = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
+
+/** The position leaves the ring writer stamps (positionWord): never given by a producer. */
+type PositionField = "len_ctrl.ring_id" | "len_ctrl.first" | "len_ctrl.last" | "len_ctrl.dmb" | "meta_idx";
+
+/**
+ * A descriptor of `layout` with `fields` typed by the layout's declaration: a misspelt field, a
+ * field of another layout, a position field or a value of the wrong type does not compile. Every
+ * producer builds its descriptors through here; the generic stays in this constructor, so
+ * {@link DescriptorSpec} and {@link Packet} stay plain.
+ * @param metaLayout the layout of the meta-control word the descriptor carries, for printing it.
+ * @example descriptor(UDMA_RX, { "len_ctrl.length": 64, buf1_ptr: 0x2000n })
+ */
+export function descriptor<F extends readonly LayoutNode[]>(
+  layout: Layout<F>,
+  fields: Readonly<Omit<InputOf<F>, PositionField>>,
+  metaLayout?: Layout,
+): DescriptorItem {
+  const l = layout as unknown as Layout;
+  return metaLayout === undefined ? { layout: l, fields } : { layout: l, fields, metaLayout };
+}
+
 /** A packet: the TX (M2S) chain and the RX (S2M) chain, in ring order. */
 export interface Packet {
   readonly tx: readonly DescriptorSpec[];
@@ -33,11 +56,7 @@ export interface Packet {
  * (aws-neuron-driver udma.h, udma_m2m_build_rx_descriptor); the engine ends the S2M side of a
  * packet where the stream's bytes end.
  */
-export function chain(
-  ring: RingSide,
-  items: readonly Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">[],
-  dmb = false,
-): DescriptorSpec[] {
+export function chain(ring: RingSide, items: readonly DescriptorItem[], dmb = false): DescriptorSpec[] {
   // Built field by field, not by spreading `d`: the items come in several shapes, and a spread
   // over mixed shapes takes V8's slow generic path (≈ 2 µs a descriptor, measured).
   const tx = ring === "tx";

@@ -17,7 +17,7 @@ import {
 } from "../spec/layouts/index.js";
 import { cceDescriptors, type PacketSlot } from "../spec/ring-packet.js";
 import { GceMode, gradientDescriptorFields, seedInitDescriptorFields } from "./compute-descriptors.js";
-import { chain, type DescriptorSpec, type Packet } from "./descriptor.js";
+import { chain, type DescriptorItem, descriptor, type Packet } from "./descriptor.js";
 import { awsHalGetSdmaMaxCceElements } from "./gates.js";
 import { buildAddMetaCtrl, buildGradientMetaCtrl } from "./meta-ctrl.js";
 import { kbinDtypeToSdmaDtype } from "./remaps.js";
@@ -112,16 +112,15 @@ interface Streams {
 
 /** The GCE packet, walking the ring-packet grammar (spec/ring-packet.ts) for the "gce" op. */
 function buildGradientPacket(vring: Vring, r: GceRequest, s: Streams): Packet {
-  type Item = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
   const lastSource = r.sources.length - 1;
   const outDt = r.mode === GceMode.COMPRESS ? GCE_PAYLOAD_DTYPE : kbinDtypeToSdmaDtype(r.dtype);
-  const item = (slot: PacketSlot): Item => {
+  const item = (slot: PacketSlot): DescriptorItem => {
     switch (slot.kind) {
       case "seed-init":
-        return {
-          layout: SEED_INIT_DESC,
-          fields: seedInitDescriptorFields({ seed_enable: true, seed: vring.srSeed }),
-        };
+        return descriptor(
+          SEED_INIT_DESC,
+          seedInitDescriptorFields({ seed_enable: true, seed: vring.srSeed }),
+        );
       case "source": {
         const last = slot.index === lastSource;
         const meta = buildGradientMetaCtrl({
@@ -131,32 +130,28 @@ function buildGradientPacket(vring: Vring, r: GceRequest, s: Streams): Packet {
           last,
           wrbar: last && (r.wrbar ?? false),
         });
-        return {
-          layout: UDMA_TX,
-          metaLayout: GCE_META,
-          fields: { "len_ctrl.length": s.txBytes, meta_ctrl: meta, buf_ptr: r.sources[slot.index] as bigint },
-        };
+        return descriptor(
+          UDMA_TX,
+          { "len_ctrl.length": s.txBytes, meta_ctrl: meta, buf_ptr: r.sources[slot.index] as bigint },
+          GCE_META,
+        );
       }
       case "gradient":
-        return {
-          layout: GRADIENT_DESC,
-          fields: gradientDescriptorFields({
-            mode: r.mode,
-            block_log2: r.blockLog2,
-            header_addr: r.headerAddr,
-          }),
-        };
+        return descriptor(
+          GRADIENT_DESC,
+          gradientDescriptorFields({ mode: r.mode, block_log2: r.blockLog2, header_addr: r.headerAddr }),
+        );
       case "rx":
-        return {
-          layout: UDMA_RX,
-          metaLayout: ADD_META,
-          fields: {
+        return descriptor(
+          UDMA_RX,
+          {
             "len_ctrl.length": s.rxBytes,
             "len_ctrl.has_meta": true,
             buf2_ptr_lo: buildAddMetaCtrl({ out_dt: outDt, accum_dt: s.accumDt }),
             buf1_ptr: r.dest,
           },
-        };
+          ADD_META,
+        );
       default:
         throw new FieldError("gce-request", "packet", slot.kind, "a descriptor of the GCE grammar");
     }

@@ -38,6 +38,15 @@ export {
   postDmaPacket,
 } from "./copy-packet.js";
 export { describeLine, describeWritten } from "./describe-written.js";
+export {
+  chain,
+  type DescriptorItem,
+  type DescriptorSpec,
+  descriptor,
+  encodeDescriptor,
+  type Packet,
+  type RingSide,
+} from "./descriptor.js";
 export { DeferredDoorbell, DOORBELL_ACCESSOR, type Doorbell, RegisterDoorbell } from "./doorbell.js";
 export {
   awsHalGetSdmaMaxCceElements,

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/bits/index.js";
-import { halCommand } from "../../src/cli/index.js";
+import { decodeCommand, halCommand, validateCommand } from "../../src/cli/index.js";
 import { HAL_SYMBOLS } from "../../src/hal/index.js";
 
 async function run(...argv: string[]) {
+  return runCommand(halCommand, argv);
+}
+
+async function runCommand(command: typeof halCommand, argv: string[]) {
   let out = "";
   let err = "";
   const io = {
@@ -14,7 +18,7 @@ async function run(...argv: string[]) {
       err += t;
     },
   };
-  const code = await halCommand.run(argv, io);
+  const code = await command.run(argv, io);
   return { code, out, err };
 }
 
@@ -103,5 +107,24 @@ describe("sdmakit hal", () => {
   it("list names every symbol", async () => {
     const r = await run("list");
     expect(r.out.trim().split("\n")).toHaveLength(HAL_SYMBOLS.size);
+  });
+});
+
+describe("the HAL's embedded-semaphore descriptor is a valid udma-rx (len_ctrl bit 31 declared)", () => {
+  it("s2m_set_embedded_sem_fields → decode / validate udma-rx: embedded_sem true, no undeclared bit", async () => {
+    const sem = { sow: true, wr_mode: 0, wr_val: 1, reg_sel: 0, intra_reg_offset: 0 };
+    const built = await run(
+      "s2m_set_embedded_sem_fields",
+      "--arch",
+      "trn3",
+      JSON.stringify(["00".repeat(16), sem]),
+    );
+    const hex = (built.out.match(/"([0-9a-f]{32})"/) as RegExpMatchArray)[1] as string;
+    const decoded = await runCommand(decodeCommand, ["udma-rx", hex]);
+    expect(decoded.code).toBe(0);
+    expect(decoded.out).toMatch(/len_ctrl\.embedded_sem\s+true/);
+    expect(decoded.out).not.toMatch(/undeclared/);
+    const valid = await runCommand(validateCommand, ["udma-rx", hex]);
+    expect([valid.code, valid.out.trim()]).toEqual([0, "udma-rx: valid"]);
   });
 });
