@@ -22,7 +22,7 @@ import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import { cceDescriptors, type PacketOp, type PacketShape, type PacketSlot } from "../spec/ring-packet.js";
 import { CCE_INFO_MAX_SOURCES, COMBO_MORE } from "../spec/tables.js";
 import { type CceInfo, fmaScale } from "./cce-info.js";
-import { CcePacketTemplate, TemplateCache } from "./cce-template.js";
+import { CcePacketTemplate, type PacketTemplate, TemplateCache } from "./cce-template.js";
 import {
   fmaDescriptorFields,
   minMaxDescriptorFields,
@@ -117,6 +117,11 @@ export function postDmaPacketCce(vring: Vring, r: CceRequest): Einval | undefine
   if (TEMPLATES.get(vring)?.get(r)?.postQuiet(vring, r.sources, r.dests) === true) return undefined;
   const written = addDmaPacketCce(vring, r);
   return isEinval(written) ? written : undefined;
+}
+
+/** The template a request of `r`'s shape is posted from on this vring, once one has been posted. */
+export function cceTemplateOf(vring: Vring, r: CceRequest): PacketTemplate | undefined {
+  return TEMPLATES.get(vring)?.get(r);
 }
 
 /**

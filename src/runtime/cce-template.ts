@@ -89,12 +89,42 @@ export class TemplateChain implements EncodedChain {
     return true;
   }
 
+  /**
+   * {@link patch} from addresses as Numbers (exact integers below 2^53: no bigint made); false
+   * (nothing to trust) when one is not.
+   */
+  patchAt(sources: Float64Array, dests: Float64Array): boolean {
+    for (let k = 0; k < this.count; k++) {
+      const at = this.addrWord[k] as number;
+      if (at === NO_ADDRESS) continue;
+      const n = (this.addrOf[k] === 0 ? sources : dests)[this.addrIndex[k] as number];
+      if (n === undefined || !Number.isSafeInteger(n) || n < 0) return false;
+      this.words[at] = n % 2 ** 32;
+      this.words[at + 1] = Math.floor(n / 2 ** 32);
+    }
+    return true;
+  }
+
   /** The address field of descriptor `k` and its value in this packet, or undefined. */
   address(k: number, sources: readonly bigint[], dests: readonly bigint[]): [string, bigint] | undefined {
     const a = ADDRESS_FIELD[(this.slots[k] as PacketSlot).kind];
     if (a === undefined) return undefined;
     return [a.field, (this.addrOf[k] === 0 ? sources : dests)[this.addrIndex[k] as number] as bigint];
   }
+}
+
+/**
+ * A packet shape compiled for a vring and re-pointed packet after packet (a CCE packet's, a copy's):
+ * what a host that posts many packets of one shape keeps.
+ */
+export interface PacketTemplate {
+  /**
+   * Post with these addresses as Numbers (a copy: its source and destination), the bytes the
+   * builder would write: false, nothing written, when the counts differ or an address is not an
+   * exact integer below 2^53 (the caller then posts the request).
+   * @throws RingFullError (nothing written).
+   */
+  postAt(vring: Vring, sources: Float64Array, dests: Float64Array): boolean;
 }
 
 /** A descriptor posted from a template; its spec and bytes are made only when asked for. */
@@ -127,7 +157,7 @@ class PostedDescriptor implements WrittenDescriptor {
  * One CCE request shape compiled for one vring (its stochastic-rounding settings are in the bytes),
  * from the packet buildCcePacket made of it: every check add_dma_packet_cce makes is made once.
  */
-export class CcePacketTemplate {
+export class CcePacketTemplate implements PacketTemplate {
   private readonly tx: TemplateChain;
   private readonly rx: TemplateChain;
 
@@ -169,6 +199,18 @@ export class CcePacketTemplate {
       dests.length !== this.request.dests.length ||
       !this.tx.patch(sources, dests) ||
       !this.rx.patch(sources, dests)
+    )
+      return false;
+    vring.postEncoded(this.tx, this.rx);
+    return true;
+  }
+
+  postAt(vring: Vring, sources: Float64Array, dests: Float64Array): boolean {
+    if (
+      sources.length !== this.request.sources.length ||
+      dests.length !== this.request.dests.length ||
+      !this.tx.patchAt(sources, dests) ||
+      !this.rx.patchAt(sources, dests)
     )
       return false;
     vring.postEncoded(this.tx, this.rx);

@@ -7,7 +7,7 @@ import { FieldError } from "../bits/errors.js";
 import { COPY_META, UDMA_RX, UDMA_TX } from "../spec/layouts/index.js";
 import { MAX_DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import type { PacketSlot } from "../spec/ring-packet.js";
-import { TemplateChain } from "./cce-template.js";
+import { type PacketTemplate, TemplateChain } from "./cce-template.js";
 import { chain, descriptor, type Packet } from "./descriptor.js";
 import { copyMetaCtrl } from "./meta-ctrl.js";
 import type { Vring, WrittenDescriptor } from "./vring.js";
@@ -78,13 +78,16 @@ export function addDmaPacket(vring: Vring, r: CopyRequest): WrittenDescriptor[] 
  * (cce-template.ts's chains): posting patches each chunk's source and destination into the words
  * and writes them, no layout encode and no object a descriptor.
  */
-class CopyPacketTemplate {
+class CopyPacketTemplate implements PacketTemplate {
   private readonly tx: TemplateChain;
   private readonly rx: TemplateChain;
   /** Each chunk's offset, and the chunk addresses of the packet being posted (reused). */
   private readonly offsets: readonly bigint[];
   private readonly srcs: bigint[];
   private readonly dsts: bigint[];
+  /** The chunk addresses as Numbers ({@link postAt}). */
+  private readonly srcsAt: Float64Array;
+  private readonly dstsAt: Float64Array;
 
   constructor(packet: Packet, size: number) {
     this.offsets = chunks(size).map(([off]) => BigInt(off));
@@ -94,6 +97,23 @@ class CopyPacketTemplate {
     this.rx = new TemplateChain("rx", packet.rx, slots("rx", UDMA_RX));
     this.srcs = this.offsets.map(() => 0n);
     this.dsts = this.offsets.map(() => 0n);
+    this.srcsAt = new Float64Array(this.offsets.length);
+    this.dstsAt = new Float64Array(this.offsets.length);
+  }
+
+  postAt(vring: Vring, sources: Float64Array, dests: Float64Array): boolean {
+    if (sources.length !== 1 || dests.length !== 1) return false;
+    const src = sources[0] as number;
+    const dst = dests[0] as number;
+    for (let k = 0; k < this.offsets.length; k++) {
+      const off = Number(this.offsets[k]);
+      this.srcsAt[k] = src + off;
+      this.dstsAt[k] = dst + off;
+    }
+    if (!this.tx.patchAt(this.srcsAt, this.dstsAt) || !this.rx.patchAt(this.srcsAt, this.dstsAt))
+      return false;
+    vring.postEncoded(this.tx, this.rx);
+    return true;
   }
 
   /** Post with these addresses; false (nothing written) when an address is not a u64. @throws RingFullError */
@@ -120,6 +140,17 @@ const COPY_TEMPLATES = new WeakMap<Vring, Map<number, CopyPacketTemplate>>();
  * @throws FieldError for a bad request; RingFullError when the rings have no room.
  */
 export function postDmaPacket(vring: Vring, r: CopyRequest): void {
+  const t = copyTemplate(vring, r);
+  if (!t.post(vring, r.src, r.dst)) vring.post(buildCopyPacket(r));
+}
+
+/** The template a copy of `r`'s shape is posted from on this vring (compiled from `r` when new). */
+export function copyTemplateOf(vring: Vring, r: CopyRequest): PacketTemplate {
+  return copyTemplate(vring, r);
+}
+
+/** @throws FieldError for a request the builder refuses. */
+function copyTemplate(vring: Vring, r: CopyRequest): CopyPacketTemplate {
   let cache = COPY_TEMPLATES.get(vring);
   if (cache === undefined) {
     cache = new Map();
@@ -134,5 +165,5 @@ export function postDmaPacket(vring: Vring, r: CopyRequest): void {
     if (cache.size >= COPY_TEMPLATES_PER_VRING) cache.clear();
     cache.set(key, t);
   }
-  if (!t.post(vring, r.src, r.dst)) vring.post(buildCopyPacket(r));
+  return t;
 }

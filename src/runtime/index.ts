@@ -11,11 +11,13 @@ export {
   awsCaymanSdmaM2mBuildComboOp,
   buildCcePacket,
   type CceRequest,
+  cceTemplateOf,
   postDmaPacketCce,
   remapCceRequest,
   type SrSettings,
   vringAddDmaPacketCceInt,
 } from "./cce-packet.js";
+export type { PacketTemplate } from "./cce-template.js";
 export {
   buildFmaDescriptor,
   buildGradientDescriptor,
@@ -34,6 +36,7 @@ export {
   addDmaPacket,
   buildCopyPacket,
   type CopyRequest,
+  copyTemplateOf,
   MAX_COPY_BYTES,
   postDmaPacket,
 } from "./copy-packet.js";

@@ -10,6 +10,8 @@ import {
   addDmaPacketCce,
   type CceInfo,
   type CceRequest,
+  cceTemplateOf,
+  copyTemplateOf,
   fmaInfo,
   minMaxConstant,
   postDmaPacket,
@@ -149,6 +151,18 @@ describe("the quiet posts (no descriptors returned) write add_dma_packet(_cce)'s
       const fresh = postAll(rs, addDmaPacketCce, sr);
       expect(quiet.tx).toEqual(fresh.tx);
       expect(quiet.rx).toEqual(fresh.rx);
+      // Re-pointed by Number addresses, the first of the shape posted from its request.
+      const at = postAll(
+        rs,
+        (v, r) => {
+          const t = cceTemplateOf(v, r);
+          const ok = t?.postAt(v, Float64Array.from(r.sources, Number), Float64Array.from(r.dests, Number));
+          return ok === true ? [] : (postDmaPacketCce(v, r) ?? []);
+        },
+        sr,
+      );
+      expect(at.tx).toEqual(fresh.tx);
+      expect(at.rx).toEqual(fresh.rx);
     }
   });
   it("copies of one and several 64 KiB chunks, with DMB and write barrier, across the wrap", () => {
@@ -171,6 +185,17 @@ describe("the quiet posts (no descriptors returned) write add_dma_packet(_cce)'s
       const fresh = postAll(rs, addDmaPacket, false);
       expect(quiet.tx).toEqual(fresh.tx);
       expect(quiet.rx).toEqual(fresh.rx);
+      const at = postAll(
+        rs,
+        (v, r) => {
+          const t = copyTemplateOf(v, r);
+          expect(t.postAt(v, Float64Array.of(Number(r.src)), Float64Array.of(Number(r.dst)))).toBe(true);
+          return [];
+        },
+        false,
+      );
+      expect(at.tx).toEqual(fresh.tx);
+      expect(at.rx).toEqual(fresh.rx);
     }
   });
   it("a copy the layouts refuse throws as add_dma_packet does", () => {
@@ -178,5 +203,8 @@ describe("the quiet posts (no descriptors returned) write add_dma_packet(_cce)'s
     expect(() => postDmaPacket(vring, { src: 0n, dst: 0n, size: 0 })).toThrow("size");
     postDmaPacket(vring, { src: 0n, dst: 0n, size: 64 });
     expect(() => postDmaPacket(vring, { src: 2n ** 64n, dst: 0n, size: 64 })).toThrow();
+    const t = copyTemplateOf(vring, { src: 0n, dst: 0n, size: 64 });
+    expect(t.postAt(vring, Float64Array.of(2 ** 53), Float64Array.of(0))).toBe(false);
+    expect(t.postAt(vring, Float64Array.of(0.5), Float64Array.of(0))).toBe(false);
   });
 });

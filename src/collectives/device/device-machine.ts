@@ -23,7 +23,10 @@ import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
 import {
+  cceTemplateOf,
+  copyTemplateOf,
   DeferredDoorbell,
+  type PacketTemplate,
   postDmaPacket,
   postDmaPacketCce,
   type QueueId,
@@ -35,8 +38,10 @@ import {
 import { hbmStackOf } from "../../spec/address-map.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
-import { legCalls } from "../plan/leg-calls.js";
-import { queueSeed } from "../plan/packets.js";
+import { legCallMaker, legCalls } from "../plan/leg-calls.js";
+import { legAluOp } from "../plan/leg-math.js";
+import { isSb2sb, legPackets, queueSeed } from "../plan/packets.js";
+import type { ElemRange } from "../plan/partition.js";
 import type { BufRef, Leg, Plan } from "../plan/plan.js";
 import { formatBytes } from "../report/format-bytes.js";
 import {
@@ -325,8 +330,17 @@ export class DeviceMachine {
     return this.rings.get(legQueue(this.profile, this.plan.lnc, leg.rank, leg.queue));
   }
 
-  /** Post every packet of a leg; a full ring first drains what is posted. */
+  /**
+   * Post every packet of a leg; a full ring first drains what is posted. A leg's packets differ
+   * only in their addresses (and the last in its size): each shape's first packet is posted from
+   * its runtime request, the rest from that request's template re-pointed (no request, bigint or
+   * descriptor object a packet). SB2SB legs post their staged calls.
+   */
   post(leg: Leg): void {
+    if (!isSb2sb(leg)) {
+      this.postPackets(leg);
+      return;
+    }
     const calls = legCalls(this.profile, leg, this.plan.dtype, this.plan.op, this.addr);
     postLegCalls(
       this.vring(leg),
@@ -335,6 +349,45 @@ export class DeviceMachine {
       () => this.run(),
       this.opts.keepEvents === false ? undefined : () => this.pending.push(leg.id),
     );
+  }
+
+  /** {@link post} of a leg that is not SB2SB. */
+  private postPackets(leg: Leg): void {
+    const { dtype, op } = this.plan;
+    const vring = this.vring(leg);
+    const copy = legAluOp(leg, op) === undefined;
+    const bases = (refs: readonly BufRef[]) => Float64Array.from(refs, (r) => Number(this.addr(r, 0)));
+    const srcBase = bases((copy ? leg.srcs.slice(0, 1) : leg.srcs).map((s) => s.ref));
+    const dstBase = bases(copy ? leg.dsts.slice(0, 1) : leg.dsts);
+    const srcs = new Float64Array(srcBase.length);
+    const dsts = new Float64Array(dstBase.length);
+    const eb = dtypeBytes(dtype);
+    const request = legCallMaker(leg, dtype, op, this.addr);
+    let shape: PacketTemplate | undefined;
+    let shapeCount = -1;
+    const once = (pk: ElemRange): void => {
+      if (shape !== undefined && pk.count === shapeCount && shape.postAt(vring, srcs, dsts)) return;
+      const call = request(pk);
+      const written = postCall(vring, call);
+      if (isEinval(written))
+        throw new DeviceFault(`leg ${leg.id}: the runtime refused the packet: ${written.message}`);
+      shape = call.kind === "copy" ? copyTemplateOf(vring, call.copy) : cceTemplateOf(vring, call.cce);
+      shapeCount = pk.count;
+    };
+    const keep = this.opts.keepEvents !== false;
+    for (const pk of legPackets(this.profile, leg, dtype)) {
+      const off = pk.start * eb;
+      for (let i = 0; i < srcs.length; i++) srcs[i] = (srcBase[i] as number) + off;
+      for (let i = 0; i < dsts.length; i++) dsts[i] = (dstBase[i] as number) + off;
+      try {
+        once(pk);
+      } catch (e) {
+        if (!(e instanceof RingFullError)) throw e;
+        this.run();
+        once(pk);
+      }
+      if (keep) this.pending.push(leg.id);
+    }
   }
 
   /** Run the device until every posted packet has executed. @throws DeviceFault on a fault or stall. */

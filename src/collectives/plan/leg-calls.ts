@@ -10,6 +10,7 @@ import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { KbinDmaDescOp } from "../../spec/enums.js";
 import { legAluOp, sourceScale } from "./leg-math.js";
 import { isSb2sb, legPackets } from "./packets.js";
+import type { ElemRange } from "./partition.js";
 import type { BufRef, Leg, LegSource, ReduceOp } from "./plan.js";
 import { sb2sbLegCalls } from "./sb2sb-legs.js";
 
@@ -38,21 +39,35 @@ export function* legCalls(
     yield* sb2sbLegCalls(profile, leg, dtype, op, addr);
     return;
   }
+  const call = legCallMaker(leg, dtype, op, addr);
+  for (const pk of legPackets(profile, leg, dtype)) yield call(pk);
+}
+
+/**
+ * The runtime request of one packet of a leg that is not SB2SB, by its element range: what
+ * {@link legCalls} yields for it. A copy leg's request reads its first source and destination, a
+ * CCE leg's every source and destination.
+ */
+export function legCallMaker(
+  leg: LegShape,
+  dtype: Dtype,
+  op: ReduceOp,
+  addr: (ref: BufRef, plusElems: number) => bigint,
+): (pk: ElemRange) => Sb2sbPacket {
   const eb = dtypeBytes(dtype);
   const alu = legAluOp(leg, op);
   const cceInfo: CceInfo | null =
     alu === "fma"
       ? { num_sources: leg.srcs.length, num_dests: leg.dsts.length, ...fmaInfo(leg.srcs.map(sourceScale)) }
       : null;
-  for (const pk of legPackets(profile, leg, dtype)) {
+  return (pk) => {
     const size = pk.count * eb;
     if (alu === undefined) {
       const src = addr((leg.srcs[0] as LegSource).ref, pk.start);
-      yield { kind: "copy", copy: { src, dst: addr(leg.dsts[0] as BufRef, pk.start), size } };
-    } else {
-      const sources = leg.srcs.map((s) => addr(s.ref, pk.start));
-      const dests = leg.dsts.map((d) => addr(d, pk.start));
-      yield { kind: "cce", cce: { op: KBIN_OP[alu], sources, dests, size, inDtype: dtype, cceInfo } };
+      return { kind: "copy", copy: { src, dst: addr(leg.dsts[0] as BufRef, pk.start), size } };
     }
-  }
+    const sources = leg.srcs.map((s) => addr(s.ref, pk.start));
+    const dests = leg.dsts.map((d) => addr(d, pk.start));
+    return { kind: "cce", cce: { op: KBIN_OP[alu], sources, dests, size, inDtype: dtype, cceInfo } };
+  };
 }
