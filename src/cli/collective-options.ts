@@ -19,6 +19,7 @@ import {
   collectiveDtype,
   collectiveRun,
   type HostBudget,
+  MAX_RANKS,
   REDUCE_OPS,
   type ReduceOp,
   sweepSizes,
@@ -296,11 +297,11 @@ function statsOf(text: string | undefined): readonly TimeStat[] | undefined {
 function ranksOf(v: CollectiveValues, given: ReadonlySet<string>): number {
   const threadsText = threadsOf(v);
   if (given.has("nworkers") || (v.ngpus === undefined && threadsText === undefined))
-    return integerOption("-r", v.nworkers, 1, 4096);
-  const gpus = v.ngpus === undefined ? 1 : integerOption("-g", v.ngpus, 1, 4096);
-  const threads = threadsText === undefined ? 1 : integerOption("--nthreads", threadsText, 1, 4096);
-  if (gpus * threads > 4096)
-    throw new UsageError(`--nthreads ${threads} × -g ${gpus}: expected at most 4096 ranks`);
+    return integerOption("-r", v.nworkers, 1, MAX_RANKS);
+  const gpus = v.ngpus === undefined ? 1 : integerOption("-g", v.ngpus, 1, MAX_RANKS);
+  const threads = threadsText === undefined ? 1 : integerOption("--nthreads", threadsText, 1, MAX_RANKS);
+  if (gpus * threads > MAX_RANKS)
+    throw new UsageError(`--nthreads ${threads} × -g ${gpus}: expected at most ${MAX_RANKS} ranks`);
   return gpus * threads;
 }
 
@@ -364,7 +365,7 @@ export function collectiveSettings(
   const run = collectiveRun({
     collective,
     ranks: ranksOf(v, given),
-    nodes: integerOption("-N", v.nnodes, 1, 4096),
+    nodes: integerOption("-N", v.nnodes, 1, MAX_RANKS),
     arch: v.arch,
     algorithm: choiceOption<AlgorithmName | "auto">("--algo", v.algo, ["auto", ...ALGORITHMS]),
     dtype: dtypeOf(v.datatype),

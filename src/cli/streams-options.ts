@@ -18,6 +18,7 @@ import {
   COLLECTIVES,
   type CollectiveName,
   type GroupOptions,
+  MAX_RANKS,
   REDUCE_OPS,
   type ReduceOp,
   type StreamOptions,
@@ -83,7 +84,7 @@ const STREAM_KEYS: Readonly<Record<string, Reader>> = {
   stepfactor: (f, v) => ({ factor: inOption(f, () => factorOf(textField(f, v))) }),
   stepbytes: (f, v) => ({ step: sizeField(f, v) }),
   replica_groups: (f, v) => ({ replicaGroups: groupsIn(f, v) }),
-  data_parallel_dimension: (f, v) => ({ dataParallelDimension: integerOption(f, textField(f, v), 1, 4096) }),
+  data_parallel_dimension: (f, v) => ({ dataParallelDimension: integerOption(f, textField(f, v), 1, MAX_RANKS) }),
 };
 
 /** Run `f`, naming `field` for a UsageError that names a command-line option instead. */
@@ -135,7 +136,7 @@ export function concurrentChoice(v: CollectiveValues): ConcurrentChoice | undefi
           ),
         }
       : d !== undefined
-        ? { dataParallelDimension: integerOption("--data-parallel-dimension", d, 1, 4096) }
+        ? { dataParallelDimension: integerOption("--data-parallel-dimension", d, 1, MAX_RANKS) }
         : {};
   if (streamsFile === undefined) return groups;
   const json = readJsonFile("--streams-json", streamsFile);

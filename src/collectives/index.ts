@@ -186,6 +186,7 @@ export {
   type Lnc,
   linkClass,
   lnc2Partner,
+  MAX_RANKS,
   type Topology,
 } from "./topology/topology.js";
 export { admitTrace, MAX_TRACE_EVENTS, traceEventFloor, traceHostBytes } from "./trace-admission.js";

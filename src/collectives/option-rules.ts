@@ -8,8 +8,8 @@ import { checkOptions, type OptionRules } from "../bits/option-check.js";
 import { PROFILES } from "../hal/arch-profile.js";
 import { COLLECTIVE_DTYPES } from "./check/dtypes.js";
 import { ALGORITHMS, COLLECTIVES, REDUCE_OPS } from "./plan/plan.js";
+import { MAX_RANKS } from "./topology/topology.js";
 
-const MAX_RANKS = 4096;
 const MAX_BYTES = Number.MAX_SAFE_INTEGER;
 const ARCH_NAMES = PROFILES.map((p) => p.name);
 

@@ -31,7 +31,7 @@ describe("sdmakit: bad input exits 2 with one message and the help pointer once"
       ["allr", "-d", "fp32", "-b", "2", "-e", "8"],
       /-b "2": expected at least one element \(4 bytes of fp32\)/,
     ],
-    [["allr", "-r", "4e0"], /-r "4e0": expected an integer 1\.\.4096/],
+    [["allr", "-r", "4e0"], /-r "4e0": expected an integer 1\.\.16384/],
     [["allr", "-f", "2x"], /-f "2x": expected a factor > 1/],
     [
       ["allr", "--timing-only", "-i", "1", "-b", "8", "-e", "1gb"],

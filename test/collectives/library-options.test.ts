@@ -25,7 +25,7 @@ describe("library options", () => {
       [{ collective: "all_reduce" }, /\(collective\): "all_reduce" is out of range allr \| allg/],
       [{ arch: {} }, /\(arch\)/],
       [{ arch: 2 }, /\(arch\)/],
-      [{ ranks: "8" }, /\(ranks\): "8" is out of range an integer 1\.\.4096/],
+      [{ ranks: "8" }, /\(ranks\): "8" is out of range an integer 1\.\.16384/],
       [{ lnc: 3 }, /\(lnc\)/],
       [{ factor: 1 }, /\(factor\)/],
       [{ rnaks: 8 }, /unknown option "rnaks"; did you mean "ranks"\?; expected one of collective, ranks/],

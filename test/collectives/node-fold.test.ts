@@ -130,3 +130,33 @@ describe("timing one node for all (node-fold.ts)", () => {
     expect(NodeFold.of({ ...req, collective: "redsct", count: 64 * 3 }).nodes).toBe(4);
   });
 });
+
+describe("small all-reduces fold too (fewer granules than ranks)", () => {
+  it("gives the full schedule's times when the granules split evenly over the nodes, and only then", () => {
+    let folded = 0;
+    for (const [arch, ranks, nodes, lnc] of SHAPES)
+      for (const algorithm of ALGORITHMS)
+        for (const granules of [nodes, 3 * nodes, 5 * nodes + 1, ranks + nodes]) {
+          const dtype = [Dtype.BFLOAT16, Dtype.FP32, Dtype.FP8_E4][granules % 3]!;
+          const perGranule = { [Dtype.BFLOAT16]: 16, [Dtype.FP32]: 8, [Dtype.FP8_E4]: 32 }[dtype]!;
+          const req: PlanRequest = {
+            topology: buildTopology(archProfile(arch), ranks, nodes, lnc),
+            collective: "allr",
+            algorithm,
+            dtype,
+            op: "sum",
+            count: granules * perGranule,
+          };
+          const what = `${arch} ${ranks}/${nodes} lnc ${lnc} ${algorithm} ${granules} granules`;
+          const fast = scheduleCollective(req, { sr: false });
+          const full = scheduleCollective(req, { sr: false, record: true });
+          expect(fast.totalNs, what).toBe(full.totalNs);
+          expect(fast.legKinds, what).toEqual(full.legKinds);
+          expect(fast.descriptors, what).toBe(full.descriptors);
+          const folds = NodeFold.of(req).nodes > 1;
+          expect(folds, what).toBe(granules % nodes === 0);
+          if (folds) folded++;
+        }
+    expect(folded).toBeGreaterThan(50);
+  });
+});

@@ -11,9 +11,9 @@
  * them over a grid.
  *
  * Where it is exact (else the scheduler places every rank): two or more nodes; no SB2SB rewrite (one
- * node only); an all-reduce count that cuts into equal chunks (a multiple of ranks × 32-byte granules
- * — else the last chunk is longer); reduce-scatter, all-gather and send-recv always (their chunks are
- * count / ranks by definition); the exchanges whose blocks are uniform (alltoall, and alltoallv / allgv
+ * node only); an all-reduce count of whole 32-byte granules, as many for every node (a multiple of
+ * nodes × granules: the chunks inside a node may differ, every node's are the same); reduce-scatter,
+ * all-gather and send-recv always (their chunks are count / ranks by definition); the exchanges whose blocks are uniform (alltoall, and alltoallv / allgv
  * without metadata: exchange.ts's `symmetric`) — not permute's pairs or metadata, which need not be; never for RDH
  * (its partners are r XOR 2^k, not r + a node).
  */
@@ -70,7 +70,12 @@ export class NodeFold {
   static of(req: PlanRequest): NodeFold {
     const t = req.topology;
     const granule = Math.max(1, Math.floor(GRANULE_BYTES / dtypeBytes(req.dtype)));
-    const unequal = req.collective === "allr" && req.count % (t.ranks * granule) !== 0;
+    // Chunk k of an all-reduce ends at ⌊k · G / ranks⌋ granules (G = count / granule; the last at
+    // count, partition.ts): moving k by a node's P ranks moves it by exactly G / nodes granules
+    // when G is a multiple of the nodes, whatever the ranks — small counts (fewer granules than
+    // ranks: chunks of 0 and 1 granule in a pattern that repeats every node) fold too.
+    const granules = req.count / granule;
+    const unequal = req.collective === "allr" && (!Number.isInteger(granules) || granules % t.nodes !== 0);
     const asymmetric =
       isExchange(req.collective) && !exchangeGeometry({ ...req, collective: req.collective }).symmetric;
     // RDH's partners are r XOR 2^k: shifting ranks by a node does not map its plan onto itself.

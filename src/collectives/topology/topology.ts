@@ -35,8 +35,13 @@ export interface Topology {
   readonly timing: TimingParams;
 }
 
-/** The most ranks one collective may span (nccom-test runs up to a few thousand; we cap for memory). */
-export const MAX_RANKS = 4096;
+/**
+ * The most ranks one collective may span: 16384, 256 Trn2 nodes of 64 (nccom-test runs up to a few
+ * thousand). Past a device's ranks a run is timing-only (checkDeviceRanks), and timing-only holds
+ * one node's legs when the plan folds onto a node (timing/node-fold.ts): 16384 ranks × 1 GiB in
+ * ≈ 1 GB.
+ */
+export const MAX_RANKS = 16384;
 
 /** nccom-test's default LNC: 2 where the arch has LNC pairs (Trn2 / Trn3), else 1 (Trn1). */
 export function defaultLnc(profile: ArchProfile): Lnc {
