@@ -84,7 +84,9 @@ const STREAM_KEYS: Readonly<Record<string, Reader>> = {
   stepfactor: (f, v) => ({ factor: inOption(f, () => factorOf(textField(f, v))) }),
   stepbytes: (f, v) => ({ step: sizeField(f, v) }),
   replica_groups: (f, v) => ({ replicaGroups: groupsIn(f, v) }),
-  data_parallel_dimension: (f, v) => ({ dataParallelDimension: integerOption(f, textField(f, v), 1, MAX_RANKS) }),
+  data_parallel_dimension: (f, v) => ({
+    dataParallelDimension: integerOption(f, textField(f, v), 1, MAX_RANKS),
+  }),
 };
 
 /** Run `f`, naming `field` for a UsageError that names a command-line option instead. */
