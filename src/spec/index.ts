@@ -119,10 +119,12 @@ export {
   type CceTxMatch,
   cceDescriptorCount,
   cceDescriptors,
+  type DescriptorKind,
   matchCceTx,
   type PacketOp,
   type PacketShape,
   type PacketSlot,
+  txKindOf,
 } from "./ring-packet.js";
 export {
   CCE_INFO_MAX_SOURCES,

@@ -14,6 +14,7 @@ import {
 } from "../../src/runtime/index.js";
 import { DTYPE_NAMES, LEN_CTRL_FIRST, LEN_CTRL_LAST } from "../../src/spec/index.js";
 import { guessLayouts } from "../../web/src/layout-guess.js";
+import { guessRing, slotLine } from "../../web/src/ring-guess.js";
 
 const DTYPES = DTYPE_NAMES.filter((n) => n !== "invalid");
 const addrs = (base: number, n: number) =>
@@ -101,5 +102,53 @@ describe("guessLayouts on what the builders write", () => {
     expect(metas.length).toBeGreaterThan(1000);
     const wrong = metas.filter((m) => guessLayouts(wordBytes(Number(m.word)))[0]?.name !== m.layout);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("guessRing on what the builders write", () => {
+  const builds = everyBuild();
+
+  it("reads each ring the builders fill, in order, each descriptor as its own layout, in packets", () => {
+    let rings = 0;
+    for (const b of builds)
+      for (const ring of ["tx", "rx"] as const) {
+        const written = b.written.filter((w) => w.ring === ring);
+        if (written.length < 2) continue;
+        rings++;
+        const bytes = new Uint8Array(written.length * 16);
+        for (const [i, w] of written.entries()) bytes.set(w.bytes, i * 16);
+        const slots = guessRing(bytes);
+        expect(slots.map((s) => s.layout?.name)).toEqual(written.map((w) => w.spec.layout.name));
+        expect(slots.every((s) => s.clean)).toBe(true);
+        expect(slots[0]?.first).toBe(true);
+        expect(slots.at(-1)?.last).toBe(true);
+        expect(slots.every((s) => s.packet === 0)).toBe(true);
+      }
+    expect(rings).toBeGreaterThan(500);
+  });
+
+  it("reads a pasted 4-source ADD TX ring (64 B, an S3D3 word's length) as one packet of four", () => {
+    const result = runBuildRequest(
+      parseBuildRequest(
+        JSON.stringify({
+          arch: "trn2",
+          op: "add",
+          sources: addrs(0x1000, 4),
+          dests: ["0x8000"],
+          size: 4096,
+          inDtype: "bf16",
+        }),
+      ),
+    );
+    if ("status" in result) throw new Error("refused");
+    const tx = result.written.filter((w) => w.ring === "tx");
+    const bytes = new Uint8Array(64);
+    for (const [i, w] of tx.entries()) bytes.set(w.bytes, i * 16);
+    expect(guessRing(bytes).map(slotLine)).toEqual([
+      "#0 +0x0 udma-tx (source) · packet 0 starts",
+      "#1 +0x10 udma-tx (source) · packet 0",
+      "#2 +0x20 udma-tx (source) · packet 0",
+      "#3 +0x30 udma-tx (source) · packet 0 ends",
+    ]);
   });
 });

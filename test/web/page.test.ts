@@ -12,6 +12,8 @@ import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toHex } from "../../src/bits/index.js";
+import { parseBuildRequest, runBuildRequest } from "../../src/runtime/index.js";
 import { CHROMIUM_FLAGS, findChromium } from "./find-chromium.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -126,6 +128,34 @@ describe("links and history", () => {
     expect(await page.getAttribute("#link-error", "role")).toBe("alert");
     expect(await page.textContent("#decoded-layout")).toBe("s3d3");
     expect(await page.locator(".bits .band").count()).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("a pasted ring", () => {
+  it("reads 64 B of a 4-source ADD's TX ring as four descriptors in one packet, not as S3D3", async () => {
+    const sources = ["0x1000", "0x2000", "0x3000", "0x4000"];
+    const request = { arch: "trn2", op: "add", sources, dests: ["0x8000"], size: 4096, inDtype: "bf16" };
+    const result = runBuildRequest(parseBuildRequest(JSON.stringify(request)));
+    if ("status" in result) throw new Error("refused in Node");
+    const hex = result.written
+      .filter((w) => w.ring === "tx")
+      .map((w) => toHex(w.bytes))
+      .join(" ");
+    await open("view=decode");
+    await page.fill("textarea[name=hex]", hex);
+    await poll(() => page.textContent("#decoded-layout")).toBe("ring");
+    const cards = page.locator("#ring details.desc > summary");
+    expect(await cards.allTextContents()).toEqual([
+      "#0 +0x0 udma-tx (source) · packet 0 starts",
+      "#1 +0x10 udma-tx (source) · packet 0",
+      "#2 +0x20 udma-tx (source) · packet 0",
+      "#3 +0x30 udma-tx (source) · packet 0 ends",
+    ]);
+    await cards.nth(3).click();
+    expect(
+      await page.locator('#ring details[data-slot="3"] tr[data-field="buf_ptr"]').textContent(),
+    ).toContain("0x4000");
     expect(errors).toEqual([]);
   });
 });

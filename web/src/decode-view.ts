@@ -13,6 +13,7 @@ import { el, labelled, select } from "./dom.js";
 import { errorText } from "./error-text.js";
 import { formatHex, type HexOrder, parseHexInput } from "./hex-input.js";
 import { guessLayouts, layoutSizes } from "./layout-guess.js";
+import { DESCRIPTOR_BYTES, guessRing, mayBeRing, slotLine } from "./ring-guess.js";
 import { readState, writeState } from "./url-state.js";
 
 /** The seed 000 §9.2 FMA descriptor (the README tour): what the page shows first. */
@@ -56,12 +57,74 @@ function reasonsList(layout: Layout, reasons: readonly Reason[]): HTMLElement {
   );
 }
 
+/** The most descriptors the page reads as a ring (each a card with a bit diagram). */
+const MAX_RING = 256;
+/** The layout select's value for "a ring of 16-byte descriptors". */
+const RING = "ring";
+
+/**
+ * Whether guessing should read `bytes` as a ring: no one layout reads them as valid (its checks, or
+ * S3D3's validator on `arch`), every descriptor is read cleanly by its own guess, and each lies in
+ * a packet (the paste opens with FIRST and closes with LAST): an invalid S3D3 word stays S3D3.
+ */
+function ringFits(bytes: Uint8Array, whole: Layout | undefined, arch: string): boolean {
+  if (!mayBeRing(bytes.length) || bytes.length > MAX_RING * DESCRIPTOR_BYTES) return false;
+  if (whole !== undefined && reasonsOf(whole, bytes, arch).length === 0) return false;
+  return guessRing(bytes).every((s) => s.clean && s.packet !== undefined);
+}
+
+/** A ring paste: one card per descriptor, in order, with its layout, part and packet; edits write back. */
+function ringView(bytes: Uint8Array, onEdit: (b: Uint8Array) => void): HTMLElement {
+  const slots = guessRing(bytes);
+  const packets = new Set(slots.flatMap((s) => (s.packet === undefined ? [] : [s.packet]))).size;
+  const box = el(
+    "div",
+    { id: "ring" },
+    el(
+      "p",
+      { id: "decode-head" },
+      el("strong", { id: "decoded-layout" }, RING),
+      ` — ${slots.length} descriptors of ${DESCRIPTOR_BYTES} B, ${packets} packet${packets === 1 ? "" : "s"} (FIRST … LAST), each guessed on its own`,
+    ),
+  );
+  for (const s of slots) {
+    const card = el(
+      "details",
+      { class: "desc", "data-slot": String(s.slot) },
+      el("summary", {}, slotLine(s)),
+    );
+    const layout = s.layout;
+    if (layout !== undefined)
+      card.addEventListener(
+        "toggle",
+        () => {
+          card.append(
+            bitDiagram(layout, s.bytes, {
+              onEdit: (edited) => {
+                const next = bytes.slice();
+                next.set(edited, s.offset);
+                onEdit(next);
+              },
+            }),
+          );
+        },
+        { once: true },
+      );
+    box.append(card);
+  }
+  return box;
+}
+
 /** Build the Decode view into `root`. */
 export function mountDecode(root: HTMLElement): void {
   const state = readState();
   const layoutSel = select(
     "layout",
-    [["guess", "guess from the bytes"], ...LAYOUTS.map((l) => [l.name, `${l.name} (${l.bytes} B)`] as const)],
+    [
+      ["guess", "guess from the bytes"],
+      [RING, "a ring of 16-byte descriptors"],
+      ...LAYOUTS.map((l) => [l.name, `${l.name} (${l.bytes} B)`] as const),
+    ],
     state.get("layout") ?? "guess",
     "guess",
   );
@@ -111,11 +174,32 @@ export function mountDecode(root: HTMLElement): void {
     let layout: Layout | undefined;
     try {
       parsed = parseHexInput(hex.value, orderSel.value as HexOrder);
-      const guesses = layoutSel.value === "guess" ? guessLayouts(parsed.bytes) : [];
+      const { bytes: all, read: as } = parsed;
+      const guesses = layoutSel.value === "guess" ? guessLayouts(all) : [];
+      if (
+        layoutSel.value === RING ||
+        (layoutSel.value === "guess" && ringFits(all, guesses[0], archSel.value))
+      ) {
+        if (!mayBeRing(all.length) || all.length > MAX_RING * DESCRIPTOR_BYTES)
+          throw new DecodeError(
+            `a ring is 2 to ${MAX_RING} descriptors of ${DESCRIPTOR_BYTES} bytes; got ${all.length} bytes`,
+          );
+        out.append(
+          ringView(all, (edited) => {
+            hex.value = formatHex(edited, as);
+            show();
+          }),
+        );
+        return;
+      }
       layout = layoutSel.value === "guess" ? guesses[0] : layoutByName(layoutSel.value);
       if (layout === undefined)
         throw new DecodeError(
-          `no layout is ${parsed.bytes.length} bytes with these constant bits (layout sizes: ${layoutSizes().join(", ")} B)`,
+          `no layout is ${all.length} bytes with these constant bits (layout sizes: ${layoutSizes().join(", ")} B)${
+            mayBeRing(all.length)
+              ? `; as a ring it is ${all.length / DESCRIPTOR_BYTES} descriptors (choose "${RING}")`
+              : ""
+          }`,
         );
       if (parsed.bytes.length !== layout.bytes)
         throw new DecodeError(
