@@ -12,7 +12,7 @@
  */
 import { FieldError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
-import { type CceRequest, type CopyRequest, MAX_COPY_BYTES } from "../runtime/index.js";
+import { type HostPacket, MAX_COPY_BYTES } from "../runtime/index.js";
 import { chunkRun, reducePacketBytes } from "../runtime/reduce-chunks.js";
 import { type Dtype, dtypeBytes } from "../spec/dtype.js";
 import { SdmaCceType } from "../spec/enums.js";
@@ -25,9 +25,7 @@ export {
 } from "../runtime/reduce-chunks.js";
 
 /** One runtime call: add_dma_packet with a copy request, or add_dma_packet_cce with a CCE request. */
-export type Sb2sbPacket =
-  | { readonly kind: "copy"; readonly copy: CopyRequest }
-  | { readonly kind: "cce"; readonly cce: CceRequest };
+export type Sb2sbPacket = HostPacket;
 
 /** The reduce ops an SB2SB reduce-copy leg can carry: the two-source CCE ops without extra info. */
 const REDUCE_OPS: readonly SdmaCceType[] = [SdmaCceType.ADD, SdmaCceType.MAX, SdmaCceType.MIN];

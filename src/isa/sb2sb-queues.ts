@@ -4,14 +4,13 @@
  * copy packets through add_dma_packet, reduce packets through add_dma_packet_cce; the rings live in
  * the device's HBM and the engine executes their bytes.
  */
-import { DeviceFault, type Einval, isEinval } from "../bits/errors.js";
+import { type Einval, isEinval } from "../bits/errors.js";
 import { type Device, HBM_BASE, type RunReport } from "../engine/index.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import {
-  addDmaPacket,
-  addDmaPacketCce,
+  addHostPacket,
+  drainDevice,
   type QueueId,
-  RingFullError,
   type Vring,
   VringPool,
   type WrittenDescriptor,
@@ -72,16 +71,7 @@ export class Sb2sbQueues {
    * @throws as add_dma_packet / add_dma_packet_cce; DeviceFault when the drain faults.
    */
   post(q: QueueId, packet: Sb2sbPacket): WrittenDescriptor[] | Einval {
-    const vring = this.vring(q);
-    const once = () =>
-      packet.kind === "copy" ? addDmaPacket(vring, packet.copy) : addDmaPacketCce(vring, packet.cce);
-    try {
-      return once();
-    } catch (e) {
-      if (!(e instanceof RingFullError)) throw e;
-      this.drain();
-      return once();
-    }
+    return addHostPacket(this.vring(q), packet, () => this.drain());
   }
 
   /**
@@ -89,10 +79,7 @@ export class Sb2sbQueues {
    * @throws DeviceFault naming every fault and stall.
    */
   drain(): RunReport {
-    const report = this.device.run();
-    const problems = [...report.faults.map((f) => f.message), ...report.stalls.map((s) => s.reason)];
-    if (problems.length > 0) throw new DeviceFault(`sb2sb: ${problems.join("; ")}`);
-    return report;
+    return drainDevice(this.device, "sb2sb");
   }
 }
 

@@ -57,6 +57,14 @@ export {
   hasValidDmaCceInoutDtypeNcV1,
 } from "./gates.js";
 export { addGradientPacket, type GceRequest } from "./gradient-packet.js";
+export {
+  addHostPacket,
+  drainDevice,
+  type HostPacket,
+  postHostPacket,
+  postPacketBytes,
+  retryOnFullRing,
+} from "./host-queues.js";
 export { wordBytes } from "./layout-word.js";
 export {
   type AddMetaArgs,

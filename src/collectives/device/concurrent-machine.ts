@@ -14,11 +14,11 @@
  * queues instead (their packets then run in posting order on each queue; not with SR, whose seed
  * is per queue).
  */
-import { DeviceFault, UsageError } from "../../bits/errors.js";
+import { UsageError } from "../../bits/errors.js";
 import { Device } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
-import { VringPool } from "../../runtime/index.js";
+import { drainDevice, VringPool } from "../../runtime/index.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { legCalls } from "../plan/leg-calls.js";
 import { queueSeed } from "../plan/packets.js";
@@ -181,9 +181,7 @@ export class SharedDevice {
   }
 
   run(): void {
-    const report = this.device.run();
-    const problems = [...report.faults.map((f) => f.message), ...report.stalls.map((s) => s.reason)];
-    if (problems.length > 0) throw new DeviceFault(`device: ${problems.join("; ")}`);
+    drainDevice(this.device, "device");
   }
 
   /** Every group's legs: each round posts each group's next batch of independent legs, then runs. */

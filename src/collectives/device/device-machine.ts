@@ -26,12 +26,13 @@ import {
   cceTemplateOf,
   copyTemplateOf,
   DeferredDoorbell,
+  drainDevice,
   type PacketTemplate,
-  postDmaPacket,
-  postDmaPacketCce,
+  postHostPacket,
+  postPacketBytes,
   type QueueId,
   RegisterDoorbell,
-  RingFullError,
+  retryOnFullRing,
   type Vring,
   VringPool,
 } from "../../runtime/index.js";
@@ -88,14 +89,6 @@ export function checkDeviceRanks(ranks: number, profile: ArchProfile, lnc: 1 | 2
 }
 
 /**
- * One runtime call of a leg posted to its ring: add_dma_packet / add_dma_packet_cce's bytes, from
- * the vring's template of the call's shape (no descriptor objects made: nothing reads them back).
- */
-function postCall(vring: Vring, call: Sb2sbPacket) {
-  return call.kind === "copy" ? postDmaPacket(vring, call.copy) : postDmaPacketCce(vring, call.cce);
-}
-
-/**
  * Post a leg's runtime calls to its ring, each packet then `posted()`; a full ring first runs the
  * device (`drain`) to make room.
  * @throws DeviceFault when the runtime refuses a packet.
@@ -108,14 +101,9 @@ export function postLegCalls(
   posted?: () => void,
 ): void {
   for (const call of calls) {
-    let written: ReturnType<typeof postCall>;
-    try {
-      written = postCall(vring, call);
-    } catch (e) {
-      if (!(e instanceof RingFullError)) throw e;
-      drain();
-      written = postCall(vring, call);
-    }
+    // add_dma_packet / add_dma_packet_cce's bytes from the vring's template of the call's shape
+    // (no descriptor objects made: nothing reads them back).
+    const written = postHostPacket(vring, call, drain);
     if (isEinval(written))
       throw new DeviceFault(`leg ${legId}: the runtime refused the packet: ${written.message}`);
     posted?.();
@@ -368,7 +356,7 @@ export class DeviceMachine {
     const once = (pk: ElemRange): void => {
       if (shape !== undefined && pk.count === shapeCount && shape.postAt(vring, srcs, dsts)) return;
       const call = request(pk);
-      const written = postCall(vring, call);
+      const written = postPacketBytes(vring, call);
       if (isEinval(written))
         throw new DeviceFault(`leg ${leg.id}: the runtime refused the packet: ${written.message}`);
       shape = call.kind === "copy" ? copyTemplateOf(vring, call.copy) : cceTemplateOf(vring, call.cce);
@@ -379,13 +367,10 @@ export class DeviceMachine {
       const off = pk.start * eb;
       for (let i = 0; i < srcs.length; i++) srcs[i] = (srcBase[i] as number) + off;
       for (let i = 0; i < dsts.length; i++) dsts[i] = (dstBase[i] as number) + off;
-      try {
-        once(pk);
-      } catch (e) {
-        if (!(e instanceof RingFullError)) throw e;
-        this.run();
-        once(pk);
-      }
+      retryOnFullRing(
+        () => once(pk),
+        () => this.run(),
+      );
       if (keep) this.pending.push(leg.id);
     }
   }
@@ -394,9 +379,7 @@ export class DeviceMachine {
   run(): void {
     for (const bell of this.bells) bell.flush();
     this.bells.length = 0;
-    const report = this.device.run();
-    const problems = [...report.faults.map((f) => f.message), ...report.stalls.map((s) => s.reason)];
-    if (problems.length > 0) throw new DeviceFault(`device: ${problems.join("; ")}`);
+    const report = drainDevice(this.device, "device");
     this.packets += report.events.length;
     if (this.opts.keepEvents === false) return;
     // Queues run round-robin, so events come out interleaved; match them to legs by queue order
