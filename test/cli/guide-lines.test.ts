@@ -2,7 +2,7 @@
 // README's examples, fed as published — `nccom-test` (or `./build/…`) replaced by sdmakit, an
 // environment prefix set as the environment, the guide's files written to a temporary folder and
 // named by their path there. Each must run: exit 0 and at least one row. In-process, on a host budget
-// of 224 MiB ($SDMAKIT_MAX_MEMORY, a machine setting, not a change to the line), so sizes larger than
+// of 384 MiB ($SDMAKIT_MAX_MEMORY, a machine setting, not a change to the line), so sizes larger than
 // that run timing-only with a note, as they would on a small machine.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,7 +58,7 @@ function parse(line: string): { env: Record<string, string>; args: string[] } {
 async function runLine(line: string) {
   const { env, args } = parse(line);
   const saved = { ...process.env };
-  Object.assign(process.env, env, { SDMAKIT_MAX_MEMORY: "224M" });
+  Object.assign(process.env, env, { SDMAKIT_MAX_MEMORY: "384M" });
   const out: string[] = [];
   const err: string[] = [];
   try {
