@@ -128,6 +128,11 @@ describe("links and history", () => {
     expect(await page.getAttribute("#link-error", "role")).toBe("alert");
     expect(await page.textContent("#decoded-layout")).toBe("s3d3");
     expect(await page.locator(".bits .band").count()).toBeGreaterThan(10);
+    // Run's selects fall back to the form's defaults, not their first option
+    await open("view=run&r_arch=trn9&r_dtype=bf17");
+    await poll(() => page.textContent("#run #link-error")).toContain('arch="trn9"');
+    expect(await page.inputValue("#run select[name=arch]")).toBe("trn2");
+    expect(await page.inputValue("#run select[name=dtype]")).toBe("bf16");
     expect(errors).toEqual([]);
   });
 });
@@ -192,22 +197,22 @@ describe("inputs", () => {
     await poll(() => page.textContent("#hex-note")).toContain("not in the URL");
     expect(String(await page.evaluate("location.hash")).length).toBeLessThan(2000);
     await poll(() => page.textContent("#decode-error")).toContain("no layout is 524288 bytes");
-    // typing after it: each key costs far less than a decode of the whole paste would
+    // typing after it: the page's handler of each key costs far less than a decode of the paste
     // (a string: the test's tsconfig has no DOM types)
     const blocked = Number(
       await page.evaluate(`(() => {
         const area = document.querySelector("textarea[name=hex]");
         let worst = 0;
         for (let i = 0; i < 5; i++) {
+          area.value += "c"; // the textarea's own cost, not the page's: left out of the time
           const t0 = performance.now();
-          area.value += "c";
           area.dispatchEvent(new Event("input"));
           worst = Math.max(worst, performance.now() - t0);
         }
         return worst;
       })()`),
     );
-    expect(blocked).toBeLessThan(100);
+    expect(blocked).toBeLessThan(50);
     await poll(() => page.textContent("#decode-error")).toContain("characters in all");
   });
 });
