@@ -16,7 +16,7 @@
 import type { ArchProfile } from "../hal/arch-profile.js";
 import { csrAccessor, csrAddress } from "../hal/csr-accessors.js";
 import { unpackEmbeddedSem } from "../hal/embedded-sem.js";
-import { LEN_CTRL_EMBEDDED_SEM } from "../spec/packet-model.js";
+import { UDMA_RX } from "../spec/layouts/index.js";
 import { SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
 import { type Descriptor, fault } from "./descriptor.js";
 import type { DeviceMemory } from "./memory.js";
@@ -42,7 +42,9 @@ export interface SemWrite {
 }
 
 /** len_ctrl bit 31: the RX descriptor carries an embedded-semaphore write in W1. */
-export const hasEmbeddedSem = (d: Descriptor): boolean => (d.w0 & LEN_CTRL_EMBEDDED_SEM) !== 0;
+const EMBEDDED_SEM = UDMA_RX.field("len_ctrl.embedded_sem");
+if (EMBEDDED_SEM.word !== 0) throw new RangeError("udma-rx len_ctrl.embedded_sem must sit in W0");
+export const hasEmbeddedSem = (d: Descriptor): boolean => EMBEDDED_SEM.isSet(d.w0);
 
 /**
  * Where and what descriptor `d`'s semaphore write goes on engine `engine`, or undefined when `sow` is

@@ -4,7 +4,7 @@
  * khal leaves; callers reach them through the trampolines in khal-dispatch.ts.
  */
 import { FieldError, SdmaAssertError } from "../bits/errors.js";
-import { EMBEDDED_SEM_W1 } from "../spec/layouts/index.js";
+import { EMBEDDED_SEM_W1, UDMA_RX } from "../spec/layouts/index.js";
 import { EVENT_BLOCK_OFFSET } from "../spec/udma-regs.js";
 import { csrAccessor, csrRead, csrWrite } from "./csr-accessors.js";
 import { EMBEDDED_SEM_UPDATE } from "./csr-families.js";
@@ -21,8 +21,8 @@ export const EMBEDDED_SEM_REGIONS = EMBEDDED_SEM_UPDATE.count;
 export const EMBEDDED_SEM_AXI_BASE = 0x8_0270_1800n;
 /** The device-full / rebase prefix aws_hal_stpb_get_axi_offset strips (bit 35). */
 export const AXI_REBASE_PREFIX = 0x8_0000_0000n;
-/** desc byte 3 |= 0x80: len_ctrl bit 31, the strong_ord_wr flag the seed names (seed 003 §4). */
-export const S2M_EMBEDDED_SEM_FLAG = 0x80;
+/** len_ctrl bit 31 (udma-rx len_ctrl.embedded_sem): the seed's desc byte 3 |= 0x80, strong_ord_wr (seed 003 §4). */
+const EMBEDDED_SEM_LEAF = UDMA_RX.leaf("len_ctrl.embedded_sem");
 
 const ctrlCfg = csrAccessor("aws_reg_write_embedded_sem_ctrl_cfg");
 const updateLo = csrAccessor("aws_reg_write_embedded_semaphore_update_lo");
@@ -133,5 +133,7 @@ export function s2mSetEmbeddedSemFields(_dev: HalDevice, desc: Uint8Array, sem: 
   if (desc.length < end)
     throw new FieldError("s2m_set_embedded_sem_fields", "desc", desc.length, `≥ ${end} bytes`);
   EMBEDDED_SEM_W1.encodeInto(sem, desc, EMBEDDED_SEM_FIELDS_OFFSET);
-  desc[3] = (desc[3] as number) | S2M_EMBEDDED_SEM_FLAG;
+  // Only that bit of its byte is set: the rest of byte 3 (ring_id, FIRST / LAST) is left as it is.
+  const at = EMBEDDED_SEM_LEAF.bit >> 3;
+  desc[at] = (desc[at] as number) | (1 << (EMBEDDED_SEM_LEAF.bit - 8 * at));
 }

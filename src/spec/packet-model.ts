@@ -83,9 +83,6 @@
  * embedded_semaphore_update CSRs. The bit on a compute or transpose RX descriptor (whose W1 is taken)
  * or on SUNDA / CAYMAN is a fault.
  */
-/** len_ctrl bit 31 of an S2M descriptor: W1 carries an embedded-semaphore write (see above). */
-export const LEN_CTRL_EMBEDDED_SEM = 2 ** 31;
-
 /** Bit 23 of len_ctrl: the descriptor is a compute descriptor / carries an S2M meta-control. */
 export const LEN_CTRL_HAS_META = 1 << 23;
 /** len_ctrl FIRST (bit 26) and LAST (bit 27). */

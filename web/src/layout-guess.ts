@@ -19,7 +19,6 @@ import {
   CCE_TX_GRAMMAR,
   EXT_META,
   LAYOUTS,
-  LEN_CTRL_EMBEDDED_SEM,
   UDMA_RX,
   UDMA_TX,
   UDMA_TX_META,
@@ -28,6 +27,7 @@ import {
 const HAS_META = UDMA_TX.field("len_ctrl.has_meta");
 const TX_META_CTRL = UDMA_TX.field("meta_ctrl");
 const RX_BUF2_LO = UDMA_RX.field("buf2_ptr_lo");
+const RX_EMBEDDED_SEM = UDMA_RX.field("len_ctrl.embedded_sem");
 /** The S2M meta-control an RX with has_meta carries in buf2_ptr_lo (one destination, or EXT combo). */
 const RX_META_LAYOUTS: readonly Layout[] = [ADD_META, EXT_META];
 
@@ -53,10 +53,7 @@ const TELLS: ReadonlyMap<string, Tell> = new Map<string, Tell>([
     UDMA_RX.name,
     (b) => {
       if (HAS_META.read(b) === true) return carriesRxMeta(b);
-      return (
-        RX_BUF2_LO.read(b) === 0 ||
-        (new DataView(b.buffer, b.byteOffset).getUint32(0, true) & LEN_CTRL_EMBEDDED_SEM) !== 0
-      );
+      return RX_BUF2_LO.read(b) === 0 || RX_EMBEDDED_SEM.read(b) === true;
     },
   ],
 ]);

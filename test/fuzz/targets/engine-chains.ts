@@ -37,9 +37,9 @@ import {
   Dtype,
   engineCsrBase,
   GCE_HEADER_BYTES,
-  LEN_CTRL_EMBEDDED_SEM,
   MAX_DESCRIPTOR_BYTES,
   sbufAddress,
+  UDMA_RX,
 } from "../../../src/spec/index.js";
 import {
   ccePacket,
@@ -235,6 +235,8 @@ function snapshot(dev: Device, windows: readonly Window[]): { mem: Uint8Array[];
 const same = (a: ArrayLike<number>, b: ArrayLike<number>) =>
   a.length === b.length && Array.from(a).every((v, i) => v === b[i]);
 
+const RX_EMBEDDED_SEM = UDMA_RX.field("len_ctrl.embedded_sem");
+
 /** The windows a packet's descriptor bytes declare as destinations (module comment). */
 function declared(dev: Device, tx: readonly Uint8Array[], rx: readonly Uint8Array[]): Window[] {
   const w = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, 16);
@@ -244,7 +246,7 @@ function declared(dev: Device, tx: readonly Uint8Array[], rx: readonly Uint8Arra
   const rxTotal = out.reduce((n, [, l]) => n + l, 0);
   for (const b of tx) out.push([ptr(b), Math.max(rxTotal, GCE_HEADER_BYTES)]);
   for (const b of rx) {
-    if ((w(b).getUint32(0, true) & LEN_CTRL_EMBEDDED_SEM) === 0) continue;
+    if (RX_EMBEDDED_SEM.read(b) !== true) continue;
     try {
       const d = toDescriptor({ engine: 0, queue: 0, ring: "rx", slot: 0 }, b);
       const sem = resolveEmbeddedSem(dev.profile, dev.memory, 0, d);
