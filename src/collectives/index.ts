@@ -90,6 +90,14 @@ export {
 } from "./replica-groups.js";
 export { formatBytes } from "./report/format-bytes.js";
 export {
+  type ComparedRow,
+  compareMeasured,
+  type MeasuredConfig,
+  type MeasuredReport,
+  type MeasuredRow,
+  parseMeasuredReport,
+} from "./report/measured-report.js";
+export {
   averageBusbw,
   bandwidths,
   busFactor,
@@ -186,6 +194,7 @@ export {
   type Lnc,
   linkClass,
   lnc2Partner,
+  lncChoices,
   MAX_RANKS,
   type Topology,
 } from "./topology/topology.js";

@@ -4,7 +4,15 @@
  * MARIANA CSR writers, the CAYMAN DGE and transpose builders, the embedded semaphore.
  * @module
  */
-export { type ArchName, type ArchProfile, archProfile, CAYMAN, MARIANA, SUNDA } from "./arch-profile.js";
+export {
+  type ArchName,
+  type ArchProfile,
+  archProfile,
+  CAYMAN,
+  MARIANA,
+  PROFILES,
+  SUNDA,
+} from "./arch-profile.js";
 export {
   awsHalArchEngToXt,
   awsHalCaymanTpbDgeConfigureDma,

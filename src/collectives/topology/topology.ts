@@ -48,14 +48,19 @@ export function defaultLnc(profile: ArchProfile): Lnc {
   return profile.hasSb2sb ? 2 : 1;
 }
 
+/** The LNCs an arch allows: 1, and 2 where it has LNC pairs (Trn2 / Trn3). */
+export function lncChoices(profile: ArchProfile): readonly Lnc[] {
+  return profile.hasSb2sb ? [1, 2] : [1];
+}
+
 /**
  * Check an LNC for an arch. [C] LNC is 1 or 2, and 2 only on Trn2 / Trn3 (the generations with LNC
  * pairs, which are the ones with SB2SB).
  * @throws UsageError naming the value and what the arch allows.
  */
 export function checkLnc(profile: ArchProfile, lnc: number): Lnc {
-  const allowed = profile.hasSb2sb ? [1, 2] : [1];
-  if (!allowed.includes(lnc)) {
+  const allowed = lncChoices(profile);
+  if (!(allowed as readonly number[]).includes(lnc)) {
     throw new UsageError(`lnc ${lnc}: ${profile.name} allows ${allowed.join(" or ")}`);
   }
   return lnc as Lnc;
