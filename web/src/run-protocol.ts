@@ -1,5 +1,8 @@
 /** What the page sends the run worker and what the worker sends back. */
-import type { ReportRow, traceOf } from "../../src/collectives/index.js";
+import type { ReportRow, TraceEvent } from "../../src/collectives/index.js";
+import type { TraceModel } from "./trace-model.js";
+
+export type { TraceEvent };
 
 /** The Run form's values, as typed (the worker parses them with the library's parsers). */
 export interface RunInput {
@@ -16,16 +19,19 @@ export interface RunInput {
   readonly max: string;
   readonly factor: string;
   readonly check: string;
+  /** `on`: the CLI's --timing-only (the same times, no data moved, not checked). */
+  readonly timing: string;
+  /** Exact sizes to run instead of min … max (a measured report's sizes), comma-separated. */
+  readonly sizes?: string;
 }
-
-/** One Chrome trace event as `traceOf` writes it. */
-export type TraceEvent = ReturnType<typeof traceOf>["traceEvents"][number];
 
 export type RunMessage =
   | { readonly type: "start"; readonly sizes: readonly number[]; readonly header: string }
   | { readonly type: "progress"; readonly fraction: number; readonly label: string }
   | { readonly type: "row"; readonly row: ReportRow; readonly algorithm: string }
-  | { readonly type: "trace"; readonly size: number; readonly events: readonly TraceEvent[] }
+  | { readonly type: "trace"; readonly size: number; readonly model: TraceModel; readonly buildMs: number }
   | { readonly type: "trace-skipped"; readonly size: number; readonly reason: string }
+  /** The admission refused the functional run before anything ran: its estimate. */
+  | { readonly type: "refused"; readonly message: string }
   | { readonly type: "error"; readonly message: string }
   | { readonly type: "done" };

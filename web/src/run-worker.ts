@@ -1,37 +1,52 @@
 /**
- * The Run view's worker: sweeps the sizes with the library's `runSize` (plan, device run, check,
- * timing), posting progress, each nccom-test row as it is done, and the trace of the largest size —
- * so the page stays responsive however long the run takes.
+ * The Run view's worker: admits the sweep as the CLI does (the largest size prepared first; a
+ * functional run the device or the host budget cannot hold is refused with the estimate, before
+ * anything runs), then runs each size from the library's `prepareSize` / `runPrepared`, posting
+ * progress and each nccom-test row as it is done, and the timeline model of the largest size —
+ * built here from the library's trace events, so the page only draws. The page ends the worker to
+ * cancel, which frees all of its memory.
  */
-import { FieldError } from "../../src/bits/index.js";
+import { FieldError, UsageError } from "../../src/bits/index.js";
 import { parseSize } from "../../src/cli/sizes.js";
+import { admitSweep } from "../../src/cli/sweep-admission.js";
 import {
   ALGORITHMS,
   type AlgorithmName,
+  admitTrace,
   type CheckMode,
   COLLECTIVES,
   type CollectiveName,
   type CollectiveRun,
   checkLnc,
   collectiveDtype,
+  DEFAULT_HOST_BUDGET,
   defaultLnc,
+  type PreparedSize,
+  prepareSize,
   REDUCE_OPS,
   type ReduceOp,
-  runSize,
+  runPrepared,
   type SizeResult,
   sweepSizes,
-  traceOf,
+  traceEvents,
 } from "../../src/collectives/index.js";
 import { archProfile } from "../../src/hal/index.js";
 import { dtypeName } from "../../src/spec/index.js";
 import { errorText } from "./error-text.js";
 import { takeKernels } from "./kernels-worker.js";
 import type { RunInput, RunMessage } from "./run-protocol.js";
+import { modelBuffers, traceModel } from "./trace-model.js";
 
-/** A trace larger than this is not drawn (the page would hold it all in memory). */
-export const MAX_TRACE_EVENTS = 200_000;
+/**
+ * A trace with more events than this is not drawn: the model's columns take ≈ 80 B a slice in the
+ * worker and again in the page (256 ranks × 4 MiB timing-only has ≈ 0.73 M events).
+ */
+export const MAX_TRACE_EVENTS = 2_000_000;
 
-const post = (m: RunMessage) => postMessage(m);
+/** The page's host budget for a functional run: the library's default (the CLI's --max-memory). */
+const PAGE_BUDGET = { bytes: DEFAULT_HOST_BUDGET.bytes, source: "the page's budget" } as const;
+
+const post = (m: RunMessage, transfer: Transferable[] = []) => postMessage(m, { transfer });
 
 function oneOf<T extends string>(name: string, text: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(text))
@@ -47,6 +62,7 @@ function count(name: string, text: string): number {
 
 function runOf(input: RunInput): CollectiveRun {
   const profile = archProfile(input.arch);
+  const timingOnly = oneOf("timing-only", input.timing, ["on", "off"]) === "on";
   return {
     profile,
     lnc: input.lnc === "auto" ? defaultLnc(profile) : checkLnc(profile, Number(input.lnc)),
@@ -56,28 +72,60 @@ function runOf(input: RunInput): CollectiveRun {
     algorithm: oneOf<AlgorithmName | "auto">("algorithm", input.algo, ["auto", ...ALGORITHMS]),
     dtype: collectiveDtype(input.dtype),
     op: oneOf<ReduceOp>("op", input.op, REDUCE_OPS),
-    check: oneOf<CheckMode>("check", input.check, ["exact", "reference", "none"]),
-    timingOnly: false,
+    check: timingOnly ? "none" : oneOf<CheckMode>("check", input.check, ["exact", "reference", "none"]),
+    timingOnly,
     dataSeed: 0,
+    hostBudget: PAGE_BUDGET,
   };
+}
+
+function sizesOf(input: RunInput): number[] {
+  if (input.sizes !== undefined && input.sizes !== "")
+    return input.sizes.split(",").map((s) => parseSize("size", s.trim()));
+  return sweepSizes(
+    parseSize("min size", input.min),
+    parseSize("max size", input.max),
+    Number(input.factor),
+    undefined,
+    { min: "min size", max: "max size", factor: "factor", step: "step" },
+  );
+}
+
+/** The largest size's timeline model, or why it is not drawn. */
+function postTrace(last: SizeResult, prepared: PreparedSize, spec: CollectiveRun): void {
+  try {
+    admitTrace(prepared, MAX_TRACE_EVENTS);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    post({ type: "trace-skipped", size: last.row.size, reason: e.message });
+    return;
+  }
+  const began = performance.now();
+  const model = traceModel(traceEvents(last.plan, last.schedule, spec.profile));
+  post(
+    { type: "trace", size: last.row.size, model, buildMs: performance.now() - began },
+    modelBuffers(model),
+  );
 }
 
 function run(input: RunInput): void {
   const spec = runOf(input);
-  const factor = Number(input.factor);
-  const sizes = sweepSizes(
-    parseSize("min size", input.min),
-    parseSize("max size", input.max),
-    factor,
-    undefined,
-    { min: "min size", max: "max size", factor: "factor", step: "step" },
-  );
+  const sizes = sizesOf(input);
+  let early: ReadonlyMap<number, PreparedSize>;
+  try {
+    // The page's check is always explicit (a select): a run too big refuses, as `--check` does.
+    early = admitSweep(spec, sizes, true).prepared;
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    post({ type: "refused", message: e.message });
+    return;
+  }
   post({
     type: "start",
     sizes,
-    header: `# ${spec.collective} ranks=${spec.ranks} nodes=${spec.nodes} arch=${spec.profile.name} lnc=${spec.lnc} dtype=${dtypeName(spec.dtype)} op=${spec.op} check=${spec.check}`,
+    header: `# ${spec.collective} ranks=${spec.ranks} nodes=${spec.nodes} arch=${spec.profile.name} lnc=${spec.lnc} dtype=${dtypeName(spec.dtype)} op=${spec.op} check=${spec.check}${spec.timingOnly ? " timing-only" : ""}`,
   });
-  let last: SizeResult | undefined;
+  let last: { result: SizeResult; prepared: PreparedSize } | undefined;
   let posted = -1;
   sizes.forEach((size, k) => {
     const progress = (f: number) => {
@@ -87,20 +135,13 @@ function run(input: RunInput): void {
       post({ type: "progress", fraction, label: `${spec.collective} ${size} B` });
     };
     progress(0);
-    last = runSize(spec, size, progress);
-    post({ type: "row", row: last.row, algorithm: last.plan.algorithm });
+    const prepared = early.get(size) ?? prepareSize(spec, size);
+    const result = runPrepared(prepared, progress);
+    last = { result, prepared };
+    post({ type: "row", row: result.row, algorithm: result.plan.algorithm });
   });
   post({ type: "progress", fraction: 1, label: "done" });
-  if (last !== undefined) {
-    const events = traceOf(last.plan, last.schedule, spec.profile).traceEvents;
-    if (events.length > MAX_TRACE_EVENTS)
-      post({
-        type: "trace-skipped",
-        size: last.row.size,
-        reason: `${events.length} trace events (the page draws up to ${MAX_TRACE_EVENTS})`,
-      });
-    else post({ type: "trace", size: last.row.size, events });
-  }
+  if (last !== undefined) postTrace(last.result, last.prepared, spec);
   post({ type: "done" });
 }
 
