@@ -92,8 +92,8 @@ export { formatBytes } from "./report/format-bytes.js";
 export {
   type ComparedRow,
   compareMeasured,
+  type HardwareReport,
   type MeasuredConfig,
-  type MeasuredReport,
   type MeasuredRow,
   parseMeasuredReport,
 } from "./report/measured-report.js";

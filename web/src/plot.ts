@@ -1,5 +1,5 @@
 /** busbw against message size as an SVG: sizes on a log₂ axis, one point per row of the table. */
-import type { ReportRow } from "../../src/collectives/index.js";
+import type { MeasuredRow, ReportRow } from "../../src/collectives/index.js";
 import { niceStep } from "./nice-step.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -29,8 +29,8 @@ export function sizeLabel(bytes: number): string {
   return `${Number.isInteger(bytes) ? bytes : bytes.toFixed(1)} ${units[u]}`;
 }
 
-/** The plot of `rows` (empty axes when there are none yet). */
-export function busbwPlot(rows: readonly ReportRow[]): SVGSVGElement {
+/** The plot of `rows` (empty axes when there are none yet), with `measured` rows as diamonds. */
+export function busbwPlot(rows: readonly ReportRow[], measured: readonly MeasuredRow[] = []): SVGSVGElement {
   const s = svg("svg", {
     viewBox: `0 0 ${W} ${H}`,
     class: "plot",
@@ -40,7 +40,8 @@ export function busbwPlot(rows: readonly ReportRow[]): SVGSVGElement {
   });
   const lo = Math.log2(Math.max(1, rows[0]?.size ?? 8));
   const hi = Math.max(lo + 1, Math.log2(Math.max(1, rows[rows.length - 1]?.size ?? 1024)));
-  const yMax = Math.max(0.01, ...rows.map((r) => r.busbw)) * 1.1;
+  const shown = measured.filter((m) => m.busbw !== undefined && m.size > 0);
+  const yMax = Math.max(0.01, ...rows.map((r) => r.busbw), ...shown.map((m) => m.busbw as number)) * 1.1;
   const x = (size: number) => PAD.left + ((Math.log2(size) - lo) / (hi - lo)) * (W - PAD.left - PAD.right);
   const y = (bw: number) => H - PAD.bottom - (bw / yMax) * (H - PAD.top - PAD.bottom);
   s.append(svg("text", { x: PAD.left, y: 15, "font-size": 12, "font-weight": 600 }, "busbw (GB/s) vs size"));
@@ -111,5 +112,24 @@ export function busbwPlot(rows: readonly ReportRow[]): SVGSVGElement {
     dot.append(svg("title", {}, `${r.size} B: ${r.busbw.toFixed(2)} GB/s`));
     s.append(dot);
   }
+  for (const m of shown) {
+    const [cx, cy] = [x(m.size), y(m.busbw as number)];
+    if (!Number.isFinite(cx) || cx < PAD.left - 1 || cx > W - PAD.right + 1) continue;
+    const d = svg("path", {
+      d: `M${cx} ${cy - 5}L${cx + 5} ${cy}L${cx} ${cy + 5}L${cx - 5} ${cy}Z`,
+      fill: "#e0701e",
+      class: "measured",
+    });
+    d.append(svg("title", {}, `measured ${m.size} B: ${(m.busbw as number).toFixed(2)} GB/s`));
+    s.append(d);
+  }
+  if (shown.length > 0)
+    s.append(
+      svg(
+        "text",
+        { x: W - PAD.right, y: 15, "font-size": 11, "text-anchor": "end", fill: "#e0701e" },
+        "◆ measured",
+      ),
+    );
   return s;
 }

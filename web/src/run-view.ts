@@ -1,29 +1,38 @@
 /**
  * Run: a collective swept over sizes in a Web Worker (the page stays responsive), with a progress
  * bar, the nccom-test table as it fills (the library's `formatTable`), busbw against size, and the
- * timeline of the largest size.
+ * timeline of the largest size. Every choice is the library's list (collectives, algorithms,
+ * arches, each arch's LNCs, the node counts the topology takes); a run the admission refuses is
+ * refused here too, with its estimate and a timing-only run offered; a measured report dropped on
+ * the view is compared with the model row by row.
  */
 import {
   ALGORITHMS,
+  buildTopology,
   COLLECTIVE_DTYPES,
   COLLECTIVES,
   type CollectiveName,
   formatTable,
+  lncChoices,
   REDUCE_OPS,
   type ReportRow,
 } from "../../src/collectives/index.js";
+import { archProfile, PROFILES } from "../../src/hal/index.js";
 import { dtypeName } from "../../src/spec/index.js";
+import { CompareBox } from "./compare-box.js";
 import { el, input, labelled, select } from "./dom.js";
 import { shareKernels } from "./kernels-share.js";
 import { busbwPlot } from "./plot.js";
 import type { RunInput, RunMessage } from "./run-protocol.js";
 import RunWorker from "./run-worker.ts?worker&inline";
 import { Timeline } from "./timeline.js";
-import { traceModel } from "./trace-model.js";
 import { keepInUrl, readState } from "./url-state.js";
 
+/** The form's fields: every input but the sizes of a measured report. */
+type Field = Exclude<keyof RunInput, "sizes">;
+
 /** The form's first values: a quick 8-rank bf16 all-reduce. */
-const FORM: RunInput = {
+const FORM: Readonly<Record<Field, string>> = {
   collective: "allr",
   ranks: "8",
   nodes: "1",
@@ -36,6 +45,7 @@ const FORM: RunInput = {
   max: "64kb",
   factor: "4",
   check: "exact",
+  timing: "off",
 };
 
 /** Each collective's name in the select. */
@@ -53,8 +63,8 @@ const LABELS: Readonly<Record<CollectiveName, string>> = {
 /** Build the Run view into `root`. */
 export function mountRun(root: HTMLElement): void {
   const state = readState();
-  const value = (k: keyof RunInput) => state.get(`r_${k}`) ?? FORM[k];
-  const controls: Record<keyof RunInput, HTMLInputElement | HTMLSelectElement> = {
+  const value = (k: Field) => state.get(`r_${k}`) ?? FORM[k];
+  const controls: Record<Field, HTMLInputElement | HTMLSelectElement> = {
     collective: select(
       "collective",
       COLLECTIVES.map((c) => [c, LABELS[c]] as const),
@@ -62,9 +72,14 @@ export function mountRun(root: HTMLElement): void {
       FORM.collective,
     ),
     ranks: input("ranks", value("ranks"), { class: "narrow" }),
-    nodes: input("nodes", value("nodes"), { class: "narrow" }),
-    arch: select("arch", ["trn1", "trn2", "trn3"], value("arch"), FORM.arch),
-    lnc: select("lnc", ["auto", "1", "2"], value("lnc"), FORM.lnc),
+    nodes: select("nodes", [value("nodes")], value("nodes"), FORM.nodes),
+    arch: select(
+      "arch",
+      PROFILES.map((p) => p.name),
+      value("arch"),
+      FORM.arch,
+    ),
+    lnc: select("lnc", ["auto"], value("lnc"), FORM.lnc),
     algo: select("algo", ["auto", ...ALGORITHMS], value("algo"), FORM.algo),
     dtype: select("dtype", COLLECTIVE_DTYPES.map(dtypeName), value("dtype"), FORM.dtype),
     op: select("op", REDUCE_OPS, value("op"), FORM.op),
@@ -72,13 +87,28 @@ export function mountRun(root: HTMLElement): void {
     max: input("max", value("max"), { class: "narrow" }),
     factor: input("factor", value("factor"), { class: "narrow" }),
     check: select("check", ["exact", "reference", "none"], value("check"), FORM.check),
+    timing: select(
+      "timing",
+      [
+        ["off", "off"],
+        ["on", "on (the CLI's --timing-only)"],
+      ],
+      value("timing"),
+      FORM.timing,
+    ),
   };
   keepInUrl("r_", controls);
+  syncChoices(controls, value("lnc"), value("nodes"));
+  for (const k of ["ranks", "arch", "lnc"] as const)
+    controls[k].addEventListener("change", () =>
+      syncChoices(controls, controls.lnc.value, controls.nodes.value),
+    );
   const runButton = el("button", { type: "button", id: "run-button" }, "Run");
+  const timingButton = el("button", { type: "button", id: "run-timing-only", hidden: "" }, "Run timing-only");
   const stopButton = el("button", { type: "button", id: "stop-button", disabled: "" }, "Stop");
   const form = el("div", { class: "controls" });
   for (const [k, c] of Object.entries(controls)) form.append(labelled(k, c));
-  form.append(runButton, stopButton);
+  form.append(runButton, stopButton, timingButton);
   const bar = el("progress", { id: "run-progress", max: "1", value: "0", "aria-label": "run progress" });
   // a live region: screen readers hear "running… / done / error" as it changes
   const status = el("span", { id: "run-status", class: "muted", role: "status" }, "idle");
@@ -89,6 +119,19 @@ export function mountRun(root: HTMLElement): void {
     role: "region",
     "aria-label": "results table",
   });
+  const compare = new CompareBox(root, (report) => {
+    sizesOverride = report?.rows.map((r) => r.size);
+    // A report that says what it ran (sdmakit's config) sets those fields.
+    const c = report?.config ?? {};
+    const set = (k: Field, v: string | number | undefined) => {
+      if (v !== undefined) controls[k].value = String(v);
+    };
+    set("collective", c.collective);
+    set("arch", c.arch);
+    set("ranks", c.ranks);
+    set("dtype", c.dtype);
+    syncChoices(controls, controls.lnc.value, String(c.nodes ?? controls.nodes.value));
+  });
   const summary = el("p", { id: "run-summary" });
   const plotBox = el("div", { id: "plot-box" }, busbwPlot([]));
   const timeline = new Timeline();
@@ -97,11 +140,13 @@ export function mountRun(root: HTMLElement): void {
     form,
     el("div", { class: "controls" }, bar, status),
     el("div", { class: "run-grid" }, el("div", {}, table, summary), plotBox),
+    compare.root,
     traceHead,
     timeline.root,
   );
 
   let worker: Worker | undefined;
+  let sizesOverride: readonly number[] | undefined;
   let rows: ReportRow[] = [];
   let header = "";
   let algorithms = new Set<string>();
@@ -127,12 +172,17 @@ export function mountRun(root: HTMLElement): void {
         algorithms.add(m.algorithm);
         table.textContent = `${header} algo=${[...algorithms].join(",")}\n${formatTable(rows)}`;
         table.dataset.rows = String(rows.length);
-        plotBox.replaceChildren(busbwPlot(rows));
+        plotBox.replaceChildren(busbwPlot(rows, compare.measured()));
+        compare.update(rows);
         break;
       }
       case "trace":
-        traceHead.textContent = `timeline of ${m.size} B (largest size)`;
-        timeline.show(traceModel(m.events));
+        traceHead.textContent = `timeline of ${m.size} B (largest size; model built in the worker in ${Math.round(m.buildMs)} ms)`;
+        timeline.show(m.model);
+        break;
+      case "refused":
+        finish(`refused: ${m.message}`, "error");
+        timingButton.hidden = false;
         break;
       case "trace-skipped":
         traceHead.textContent = `timeline of ${m.size} B not drawn: ${m.reason}`;
@@ -154,10 +204,14 @@ export function mountRun(root: HTMLElement): void {
     }
   };
   runButton.addEventListener("click", () => {
-    const v = Object.fromEntries(
-      Object.entries(controls).map(([k, c]) => [k, c.value.trim()]),
-    ) as unknown as RunInput;
+    const typed = Object.fromEntries(Object.entries(controls).map(([k, c]) => [k, c.value.trim()]));
+    const v = {
+      ...typed,
+      ...(sizesOverride === undefined ? {} : { sizes: sizesOverride.join(",") }),
+    } as unknown as RunInput;
+    timingButton.hidden = true;
     rows = [];
+    compare.update([]);
     algorithms = new Set();
     table.textContent = "";
     delete table.dataset.rows;
@@ -173,5 +227,45 @@ export function mountRun(root: HTMLElement): void {
     worker.onerror = (e) => finish(`error: ${e.message}`, "error");
     worker.postMessage(v);
   });
-  stopButton.addEventListener("click", () => finish("stopped", "muted"));
+  // Stop ends the worker: the run and all the memory it held go with it.
+  stopButton.addEventListener("click", () =>
+    finish("stopped (the worker is ended, its memory freed)", "muted"),
+  );
+  timingButton.addEventListener("click", () => {
+    controls.timing.value = "on";
+    runButton.click();
+  });
+}
+
+/** The LNC and node choices of the arch and rank count, from the library (kept where still valid). */
+function syncChoices(
+  controls: Readonly<Record<Field, HTMLInputElement | HTMLSelectElement>>,
+  lnc: string,
+  nodes: string,
+): void {
+  const replace = (s: HTMLSelectElement, options: readonly (readonly [string, string])[], keep: string) => {
+    s.replaceChildren(...options.map(([v, label]) => el("option", { value: v }, label)));
+    s.value = options.some(([v]) => v === keep) ? keep : (options[0]?.[0] ?? "");
+  };
+  let profile: ReturnType<typeof archProfile>;
+  try {
+    profile = archProfile(controls.arch.value);
+  } catch {
+    return; // the worker names the bad arch on Run
+  }
+  const lncs = lncChoices(profile).map((n) => [String(n), String(n)] as const);
+  replace(controls.lnc as HTMLSelectElement, [["auto", "auto (the arch's default)"], ...lncs], lnc);
+  const ranks = Number(controls.ranks.value);
+  const lncValue = controls.lnc.value === "auto" ? undefined : Number(controls.lnc.value);
+  const counts: (readonly [string, string])[] = [];
+  for (let n = 1; Number.isInteger(ranks) && n <= ranks && counts.length < 64; n++) {
+    if (ranks % n !== 0) continue;
+    try {
+      buildTopology(profile, ranks, n, lncValue);
+      counts.push([String(n), String(n)]);
+    } catch {
+      // a node count the topology refuses is not offered
+    }
+  }
+  replace(controls.nodes as HTMLSelectElement, counts.length > 0 ? counts : [[nodes, nodes]], nodes);
 }

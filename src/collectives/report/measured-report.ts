@@ -25,7 +25,7 @@ export interface MeasuredConfig {
   readonly arch?: string;
 }
 
-export interface MeasuredReport {
+export interface HardwareReport {
   readonly rows: readonly MeasuredRow[];
   readonly config: MeasuredConfig;
 }
@@ -99,7 +99,7 @@ function configOf(v: unknown): MeasuredConfig {
  * @throws FieldError naming the path (`results[2].size(B)`) and what it must be.
  * @example parseMeasuredReport({ results: [{ "size(B)": 1024, "time:avg(us)": 6.19 }] }).rows[0].timeUs; // 6.19
  */
-export function parseMeasuredReport(value: unknown): MeasuredReport {
+export function parseMeasuredReport(value: unknown): HardwareReport {
   if (!isObject(value) || !Array.isArray(value.results))
     throw new FieldError(CONTEXT, "results", isObject(value) ? value.results : value, "an array of rows");
   if (value.results.length === 0) throw new FieldError(CONTEXT, "results", [], "at least one row");
@@ -110,7 +110,7 @@ export function parseMeasuredReport(value: unknown): MeasuredReport {
  * The measured rows against the model's rows of the same size, in the measured order (a size the
  * model has no row for is left out).
  */
-export function compareMeasured(measured: MeasuredReport, model: readonly ReportRow[]): ComparedRow[] {
+export function compareMeasured(measured: HardwareReport, model: readonly ReportRow[]): ComparedRow[] {
   const bySize = new Map(model.map((r) => [r.size, r]));
   const out: ComparedRow[] = [];
   for (const m of measured.rows) {
