@@ -39,7 +39,11 @@ export async function openExplorer(): Promise<Explorer> {
     browser,
     page,
     errors,
-    open: (hash) => page.goto(`${url}#${hash}`),
+    // A fresh document each time: a goto that only changes the fragment would keep the old page.
+    open: async (hash) => {
+      await page.goto("about:blank");
+      return page.goto(`${url}#${hash}`);
+    },
     close: async () => {
       await browser.close();
       rmSync(outDir, { recursive: true, force: true });
