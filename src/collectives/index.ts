@@ -49,6 +49,7 @@ export {
   admit,
   DEFAULT_HOST_BUDGET,
   estimateHostMemory,
+  estimateSharedHostMemory,
   type HostBudget,
   type HostEstimate,
 } from "./device/host-memory.js";
@@ -124,6 +125,8 @@ export {
   type SizeResult,
 } from "./run-collective.js";
 export {
+  admitConcurrentSize,
+  concurrentHostEstimate,
   groupRun,
   runConcurrentSize,
   type StreamResult,

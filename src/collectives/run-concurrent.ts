@@ -12,9 +12,14 @@ import { generateInputs } from "./check/inputs.js";
 import { runReference } from "./check/reference.js";
 import { CHECK_TILE, checkOutputs } from "./check/verify.js";
 import { OUTPUT_FILL } from "./device/buffer-layout.js";
-import { SharedDevice } from "./device/concurrent-machine.js";
-import { DEFAULT_HOST_BUDGET } from "./device/host-memory.js";
-import { buildPlan } from "./plan/build-plan.js";
+import { placeGroups, SharedDevice } from "./device/concurrent-machine.js";
+import {
+  admit,
+  DEFAULT_HOST_BUDGET,
+  estimateSharedHostMemory,
+  type HostEstimate,
+} from "./device/host-memory.js";
+import { buildPlan, lazyPlan } from "./plan/build-plan.js";
 import type { LegKind } from "./plan/plan.js";
 import { bufferSizes, type PlanRequest } from "./plan/plan-request.js";
 import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
@@ -46,6 +51,8 @@ export interface StreamResult {
   readonly groupTimesUs: readonly number[];
   /** Legs of all its groups, by kind. */
   readonly legKinds: Readonly<Record<LegKind, number>>;
+  /** Host bytes of the shared device's pages the step allocated (functional runs). */
+  readonly pageBytes?: number;
 }
 
 /** A stream's run as one of its groups sees it (the group's rank count: what its check counts on). */
@@ -97,7 +104,10 @@ function checkGroup(d: SharedDevice, g: number, run: CollectiveRun, req: PlanReq
  * Run every group of every stream on one device and check each (per member, in member order).
  * @throws UsageError when the device cannot hold them; DeviceFault on a fault or stall.
  */
-function runConcurrentOnDevice(streams: readonly StreamRun[], planned: Planned): MemberCheck[] {
+function runConcurrentOnDevice(
+  streams: readonly StreamRun[],
+  planned: Planned,
+): { checks: MemberCheck[]; pageBytes: number } {
   const first = (streams[0] as StreamRun).run;
   const { members, streamOf } = planned;
   const groups = members.map((m, i) => ({
@@ -118,7 +128,8 @@ function runConcurrentOnDevice(streams: readonly StreamRun[], planned: Planned):
       generateInputs(dataKindOf(run, checkOf(run)), run.dtype, run.ranks, input, run.dataSeed, write, true);
     });
     d.execute();
-    return runs.map((run, g) => checkGroup(d, g, run, (members[g] as ConcurrentMember).req));
+    const checks = runs.map((run, g) => checkGroup(d, g, run, (members[g] as ConcurrentMember).req));
+    return { checks, pageBytes: d.pageBytes };
   } finally {
     d.release();
   }
@@ -128,6 +139,62 @@ interface Planned {
   readonly members: ConcurrentMember[];
   /** Per member: its stream. */
   readonly streamOf: number[];
+}
+
+/** The host memory of a step's device run (`legs`, `packets`: their counts, 0 where not known yet). */
+function estimateOf(
+  streams: readonly StreamRun[],
+  planned: Planned,
+  legs: number,
+  packets: number,
+): HostEstimate {
+  const first = (streams[0] as StreamRun).run;
+  const lnc = first.lnc ?? 1;
+  const { members, streamOf } = planned;
+  const groups = members.map((m, i) => ({
+    plan: lazyPlan(m.req),
+    ranks: m.ranks,
+    stream: streamOf[i] as number,
+  }));
+  const sr = first.srSeed !== undefined;
+  const placed = placeGroups(first.profile, lnc, groups, first.ranks, streams.length, sr);
+  const checks = members.map((m, i) =>
+    checkOf(groupRun(streams[streamOf[i] as number] as StreamRun, m.ranks)),
+  );
+  const withChecks = placed.map((p, i) => ({ ...p, check: checks[i] as CheckMode }));
+  return estimateSharedHostMemory(withChecks, first.profile, lnc, legs, packets);
+}
+
+/** Refuse a step's device run over the host budget, before anything is allocated. */
+function admitStep(streams: readonly StreamRun[], planned: Planned, legs: number, packets: number): void {
+  const first = (streams[0] as StreamRun).run;
+  const n = streams.length;
+  const what =
+    `a functional run of ${n} stream${n === 1 ? "" : "s"} (${planned.members.length} groups) ` +
+    `on ${first.ranks} ranks`;
+  admit(what, estimateOf(streams, planned, legs, packets), first.hostBudget);
+}
+
+/**
+ * The host memory a functional step at these sizes takes (its plans' legs not counted).
+ * @example concurrentHostEstimate(streams, [1024, 1024]).totalBytes;
+ */
+export function concurrentHostEstimate(
+  streams: readonly StreamRun[],
+  sizes: readonly number[],
+): HostEstimate {
+  return estimateOf(streams, planMembers(streams, sizes), 0, 0);
+}
+
+/**
+ * Refuse a functional step at these sizes that the host budget cannot hold (for a sweep to ask of
+ * its largest step before it runs any; not called by the run paths yet: see docs/FIDELITY.md).
+ * Timing-only runs build no buffer: always admitted.
+ * @throws UsageError naming the estimate and the budget.
+ */
+export function admitConcurrentSize(streams: readonly StreamRun[], sizes: readonly number[]): void {
+  if ((streams[0] as StreamRun).run.timingOnly) return;
+  admitStep(streams, planMembers(streams, sizes), 0, 0);
 }
 
 /** Every group of every stream planned alone (its algorithm as `auto` picks it on its ranks). */
@@ -189,7 +256,9 @@ export function runConcurrentSize(streams: readonly StreamRun[], sizes: readonly
   const { members, streamOf } = planMembers(streams, sizes);
   const first = (streams[0] as StreamRun).run;
   const timing = scheduleConcurrent(topologyOf(first), members, { sr: first.srSeed !== undefined });
-  const checked = first.timingOnly ? undefined : runConcurrentOnDevice(streams, { members, streamOf });
+  let device: ReturnType<typeof runConcurrentOnDevice> | undefined;
+  if (!first.timingOnly) device = runConcurrentOnDevice(streams, { members, streamOf });
+  const checked = device?.checks;
   return streams.map((s, k) => {
     const mine = streamOf.flatMap((sk, i) => (sk === k ? [i] : []));
     const ns = mine.map((i) => timing.totalNs[i] as number);
@@ -206,6 +275,7 @@ export function runConcurrentSize(streams: readonly StreamRun[], sizes: readonly
       const kinds = timing.legKinds[i] as Readonly<Record<LegKind, number>>;
       for (const kind of Object.keys(legKinds) as LegKind[]) legKinds[kind] += kinds[kind];
     }
-    return { row, check, groupTimesUs: ns.map((x) => x / 1000), legKinds };
+    const result = { row, check, groupTimesUs: ns.map((x) => x / 1000), legKinds };
+    return device === undefined ? result : { ...result, pageBytes: device.pageBytes };
   });
 }

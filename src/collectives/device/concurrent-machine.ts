@@ -42,7 +42,7 @@ export interface GroupPlan {
 }
 
 /** One group on the shared device: its plan, where its buffers are, and its ranks' device ranks. */
-interface Placed {
+export interface Placed {
   readonly plan: Plan;
   readonly layout: BufferLayout;
   /** Per group rank: its device rank (see the module doc). */
@@ -65,6 +65,32 @@ function place(
     const at = stackPlacement(profile, g.plan.lnc, (r) => deviceRank[r] as number, prev?.layout.stackEnds);
     placed.push({ plan: g.plan, layout: new BufferLayout(g.plan, at), deviceRank });
   }
+  return placed;
+}
+
+/**
+ * Where the shared device puts every group (what it allocates follows: host-memory.ts estimates it
+ * from this before the device is made).
+ * @throws UsageError when the device cannot hold streams × runRanks ranks or the groups' buffers.
+ */
+export function placeGroups(
+  profile: ArchProfile,
+  lnc: 1 | 2,
+  groups: readonly GroupPlan[],
+  runRanks: number,
+  streams: number,
+  sr: boolean,
+): Placed[] {
+  checkDeviceRanks(runRanks, profile, lnc);
+  const ownQueues = streams * runRanks <= maxDeviceRanks(profile, lnc);
+  if (!ownQueues && sr) {
+    throw new UsageError(
+      `${streams} streams × ${runRanks} ranks with --sr: the device has queues for ${maxDeviceRanks(profile, lnc)} (SR seeds a queue); use --timing-only or fewer ranks`,
+    );
+  }
+  const placed = place(groups, profile, runRanks, ownQueues);
+  const last = placed[placed.length - 1];
+  if (last !== undefined) checkHbm(last.layout, profile);
   return placed;
 }
 
@@ -94,16 +120,7 @@ export class SharedDevice {
       readonly memoryBudget?: number;
     },
   ) {
-    checkDeviceRanks(runRanks, profile, lnc);
-    const ownQueues = streams * runRanks <= maxDeviceRanks(profile, lnc);
-    if (!ownQueues && opts.srSeed !== undefined) {
-      throw new UsageError(
-        `${streams} streams × ${runRanks} ranks with --sr: the device has queues for ${maxDeviceRanks(profile, lnc)} (SR seeds a queue); use --timing-only or fewer ranks`,
-      );
-    }
-    this.placed = place(groups, profile, runRanks, ownQueues);
-    const last = this.placed[this.placed.length - 1];
-    if (last !== undefined) checkHbm(last.layout, profile);
+    this.placed = placeGroups(profile, lnc, groups, runRanks, streams, opts.srSeed !== undefined);
     this.device = new Device(profile, {
       overflow: opts.overflow,
       keepEvents: false,
@@ -151,6 +168,11 @@ export class SharedDevice {
   /** The guard spans of group `g`'s rank. */
   guards(g: number, rank: number): Span[] {
     return (this.placed[g] as Placed).layout.guards(rank);
+  }
+
+  /** Host bytes of device pages allocated (touched) so far. */
+  get pageBytes(): number {
+    return this.device.memory.allocatedBytes;
   }
 
   /** Give the device's memory back (the device must not be used after). */

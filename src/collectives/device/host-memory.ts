@@ -56,33 +56,57 @@ function newPages(from: bigint, to: bigint, last: { page: bigint }): number {
   return Number(end - first + 1n);
 }
 
-/** Device pages written by a run of this layout: every rank's guarded buffers and the rings its queues use. */
-function devicePages(layout: BufferLayout, profile: ArchProfile): number {
-  const ranks = layout.plan.ranks;
-  // Rings: each queue's pair in its engine's stack (ringBaseOf); every channel of the rank
-  // (lnc cores' engines, as the device machine maps them) counted.
-  // (An upper bound: a run may use fewer channels than the core has engines.)
+/** A region of device memory, [from, to). */
+type Region = readonly [bigint, bigint];
+
+/**
+ * Pages of the rings of these device ranks' queues: each queue's pair in its engine's stack
+ * (ringBaseOf), every channel of the rank (lnc cores' engines, as the device machine maps them).
+ * (An upper bound: a run may use fewer channels than the core has engines.)
+ */
+function ringPages(profile: ArchProfile, lnc: 1 | 2, deviceRanks: Iterable<number>): number {
   const ringBytes = BigInt(2 * RING_SLOTS * DESCRIPTOR_BYTES);
   const P = BigInt(PAGE_BYTES);
-  const ringPages = new Set<bigint>();
-  const { lnc } = layout.plan;
-  for (let r = 0; r < ranks; r++) {
+  const pages = new Set<bigint>();
+  for (const r of deviceRanks) {
     for (let c = 0; c < lnc * profile.dmaEnginesPerCore; c++) {
-      const q = legQueue(profile, lnc, r, c);
-      const at = ringBaseOf(profile, q);
-      ringPages.add(at / P).add((at + ringBytes - 1n) / P);
+      const at = ringBaseOf(profile, legQueue(profile, lnc, r, c));
+      pages.add(at / P).add((at + ringBytes - 1n) / P);
     }
   }
-  // The ranks' regions in address order (each stack's ranks follow one another; stacks are apart).
-  const spans = Array.from({ length: ranks }, (_, r) => {
+  return pages.size;
+}
+
+/** Each rank's region of the layout: its first guard to the end of its last. */
+function rankRegions(layout: BufferLayout): Region[] {
+  return Array.from({ length: layout.plan.ranks }, (_, r) => {
     const g = layout.guards(r);
     const end = g[g.length - 1]!;
     return [g[0]!.addr, end.addr + BigInt(end.bytes)] as const;
-  }).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  });
+}
+
+/** Pages the regions cover, each page once (regions in address order; stacks are apart). */
+function regionPages(regions: Region[]): number {
+  const sorted = [...regions].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const last = { page: -1n };
   let pages = 0;
-  for (const [from, to] of spans) pages += newPages(from, to, last);
-  return pages + ringPages.size;
+  for (const [from, to] of sorted) pages += newPages(from, to, last);
+  return pages;
+}
+
+/** Device pages written by a run of this layout: every rank's guarded buffers and the rings its queues use. */
+function devicePages(layout: BufferLayout, profile: ArchProfile): number {
+  const ranks = Array.from({ length: layout.plan.ranks }, (_, r) => r);
+  return regionPages(rankRegions(layout)) + ringPages(profile, layout.plan.lnc, ranks);
+}
+
+/** A group of a concurrent run as the shared device places it (concurrent-machine.ts). */
+export interface PlacedGroup {
+  readonly layout: BufferLayout;
+  /** Per group rank: the device rank whose queues it drives. */
+  readonly deviceRank: readonly number[];
+  readonly check: "exact" | "reference" | "none";
 }
 
 /** Arenas holding `pageBytes` of pages (page-arenas.ts: 16 MiB, then 1 GiB each, a scratch block in each). */
@@ -105,15 +129,45 @@ export function estimateHostMemory(
   legs: number,
   packets: number,
 ): HostEstimate {
-  const pageBytes = devicePages(layout, profile) * PAGE_BYTES;
-  const deviceBytes = pageBytes + arenaCount(pageBytes) * ARENA_SCRATCH_BYTES;
   const plan: Plan = layout.plan;
-  const eb = dtypeBytes(plan.dtype);
-  const s = plan.sizes;
-  const checkBytes = check === "reference" ? plan.ranks * (2 * s.input + s.output + s.scratch) * eb : 0;
   const planBytes = legs * LEG_HOST_BYTES + packets * PACKET_HOST_BYTES;
+  return totalOf(devicePages(layout, profile), referenceBytes(plan, check), planBytes);
+}
+
+/** What the scalar reference holds for a plan: every rank's input, output and scratch, and the inputs read back. */
+function referenceBytes(plan: Plan, check: "exact" | "reference" | "none"): number {
+  const s = plan.sizes;
+  return check === "reference"
+    ? plan.ranks * (2 * s.input + s.output + s.scratch) * dtypeBytes(plan.dtype)
+    : 0;
+}
+
+/** The estimate of a run writing `pages` device pages. */
+function totalOf(pages: number, checkBytes: number, planBytes: number): HostEstimate {
+  const pageBytes = pages * PAGE_BYTES;
+  const deviceBytes = pageBytes + arenaCount(pageBytes) * ARENA_SCRATCH_BYTES;
   const totalBytes = deviceBytes + checkBytes + planBytes + BASE_HOST_BYTES;
   return { pageBytes, deviceBytes, checkBytes, planBytes, totalBytes };
+}
+
+/**
+ * The host memory of a concurrent run on one shared device: every group's guarded buffers where
+ * the device places them, the rings of every device rank's queues, and the largest group's check
+ * (groups are checked one after another, each check's buffers dropped before the next).
+ * @example estimateSharedHostMemory(groups, profile, 1, 0, 0).totalBytes;
+ */
+export function estimateSharedHostMemory(
+  groups: readonly PlacedGroup[],
+  profile: ArchProfile,
+  lnc: 1 | 2,
+  legs: number,
+  packets: number,
+): HostEstimate {
+  const regions = groups.flatMap((g) => rankRegions(g.layout));
+  const deviceRanks = new Set(groups.flatMap((g) => g.deviceRank));
+  const pages = regionPages(regions) + ringPages(profile, lnc, deviceRanks);
+  const checkBytes = Math.max(0, ...groups.map((g) => referenceBytes(g.layout.plan, g.check)));
+  return totalOf(pages, checkBytes, legs * LEG_HOST_BYTES + packets * PACKET_HOST_BYTES);
 }
 
 /** How much host memory a run may use, and where that number comes from (for the message). */
