@@ -44,12 +44,9 @@ function pins(): Set<string> {
 
 /** Byte-exact seed-fact rows no vector pins yet, each by the start of its fact cell. */
 const NOT_YET_PINNED = [
-  "SBUF windows (the eight values",
   // Host function-table offsets (kaena_khal + 0x528): no set holds the host's tables yet.
   "kaena_khal_register_funcs_v2 @0x468740",
   "Slot offsets: init_embedded_sem kaena_khal+0x528",
-  "Eight 32 MiB SBUF windows",
-  "CAYMAN transpose (seed 003 §2",
   "ADDR4 union; marker top bits",
 ];
 

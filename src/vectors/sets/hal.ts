@@ -6,6 +6,7 @@
  */
 import { FieldError } from "../../bits/index.js";
 import { CSR_ACCESSORS, runHalSymbol, topSpBase, tpbBase } from "../../hal/index.js";
+import { SBUF_WINDOW_BYTES, SBUF_WINDOWS } from "../../spec/index.js";
 import type { CaseInput, Json, JsonSchema, VectorRng, VectorSet } from "../vector-set.js";
 
 const ARCHES = ["trn1", "trn2", "trn3"] as const;
@@ -15,6 +16,8 @@ const hex = (n: bigint | number) => `0x${n.toString(16)}`;
 const DESC = "00".repeat(16);
 const SEM = { wr_mode: 1, wr_val: 5, reg_sel: 2, intra_reg_offset: 3, sow: true };
 const SB = "0x2000000000";
+/** One byte past the last SBUF window (seed 003 §5): not SBUF, so refused as a destination. */
+const PAST_LAST_WINDOW = (SBUF_WINDOWS[SBUF_WINDOWS.length - 1] as bigint) + BigInt(SBUF_WINDOW_BYTES);
 
 /** Each leaf's argument lists: the seed's examples and its bounds (one past each is the refusal). */
 const LEAF_ARGS: Readonly<Record<string, readonly (readonly Json[])[]>> = {
@@ -100,6 +103,11 @@ const LEAF_ARGS: Readonly<Record<string, readonly (readonly Json[])[]>> = {
     [{ dtype: 0, cols: 4, from: [{ addr: 4096, len: 8 }], to: [{ addr: SB, len: 8 }] }],
     [{ dtype: 6, cols: 4, op: 1, from: [{ addr: 4096, len: 8 }], to: [{ addr: SB, len: 8 }] }],
     [{ dtype: 6, cols: 4, from: [{ addr: 4096, len: 8 }], to: [{ addr: SB, len: 16 }] }],
+    // Each of the eight SBUF windows as a destination, and the byte one past the last window.
+    ...SBUF_WINDOWS.map((w) => [
+      { dtype: 6, cols: 4, from: [{ addr: 4096, len: 8 }], to: [{ addr: hex(w), len: 8 }] },
+    ]),
+    [{ dtype: 6, cols: 4, from: [{ addr: 4096, len: 8 }], to: [{ addr: hex(PAST_LAST_WINDOW), len: 8 }] }],
   ],
   aws_cayman_sdma_m2m_build_transpose_flush_packet: [[0], [1], [15]],
   al_sdma_m2s_build_transpose_descriptor: [
@@ -134,7 +142,16 @@ const SYMBOL_PINS: readonly [string, readonly string[]][] = [
   ["get_sdma_cce_user_offset", ["CCE user offset: 0 SUNDA/CAYMAN"]],
   ["mariana_rdm_", ["RDM on v4: present-but-unsupported"]],
   ["build_transpose_flush_packet", ["Flush: one copy, dst = tpb_base", "Transpose flush: 4-byte copy"]],
-  ["build_transpose_packet", ["partition = rel >> 18", "v51 = ((cols−1) & 0xF)"]],
+  [
+    "build_transpose_packet",
+    [
+      "partition = rel >> 18",
+      "v51 = ((cols−1) & 0xF)",
+      "CAYMAN transpose (seed 003 §2",
+      "SBUF windows (the eight values",
+      "Eight 32 MiB SBUF windows",
+    ],
+  ],
   ["build_transpose_meta_ctrl", ["Transpose meta_ctrl = (elem & 0x1F)"]],
 ];
 
