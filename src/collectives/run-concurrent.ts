@@ -187,8 +187,8 @@ export function concurrentHostEstimate(
 }
 
 /**
- * Refuse a functional step at these sizes that the host budget cannot hold (for a sweep to ask of
- * its largest step before it runs any; not called by the run paths yet: see docs/FIDELITY.md).
+ * Refuse a functional step at these sizes that the host budget cannot hold (a sweep asks it of its
+ * largest step before it runs any; each step is admitted again with its legs and packets counted).
  * Timing-only runs build no buffer: always admitted.
  * @throws UsageError naming the estimate and the budget.
  */
@@ -257,7 +257,15 @@ export function runConcurrentSize(streams: readonly StreamRun[], sizes: readonly
   const first = (streams[0] as StreamRun).run;
   const timing = scheduleConcurrent(topologyOf(first), members, { sr: first.srSeed !== undefined });
   let device: ReturnType<typeof runConcurrentOnDevice> | undefined;
-  if (!first.timingOnly) device = runConcurrentOnDevice(streams, { members, streamOf });
+  if (!first.timingOnly) {
+    const legs = timing.legKinds.reduce(
+      (sum, kinds) => sum + Object.values(kinds).reduce((a, b) => a + b, 0),
+      0,
+    );
+    const packets = Math.ceil(timing.descriptors.reduce((a, b) => a + b, 0) / 2);
+    admitStep(streams, { members, streamOf }, legs, packets);
+    device = runConcurrentOnDevice(streams, { members, streamOf });
+  }
   const checked = device?.checks;
   return streams.map((s, k) => {
     const mine = streamOf.flatMap((sk, i) => (sk === k ? [i] : []));

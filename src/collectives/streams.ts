@@ -12,7 +12,12 @@ import { UsageError } from "../bits/errors.js";
 import { COLLECTIVES, type CollectiveName } from "./plan/plan.js";
 import { type GroupOptions, groupsOf } from "./replica-groups.js";
 import type { CollectiveRun } from "./run-collective.js";
-import { runConcurrentSize, type StreamResult, type StreamRun } from "./run-concurrent.js";
+import {
+  admitConcurrentSize,
+  runConcurrentSize,
+  type StreamResult,
+  type StreamRun,
+} from "./run-concurrent.js";
 import type { SweepOptions } from "./sweep.js";
 
 /**
@@ -82,11 +87,15 @@ export function streamGroups(run: CollectiveRun, options: GroupOptions): number[
  */
 export function* concurrentSteps(prepared: readonly PreparedStream[]): Generator<StreamResult[]> {
   const steps = Math.max(...prepared.map((p) => p.sizes.length));
+  const sizesAt = (i: number) => prepared.map((p) => p.sizes[Math.min(i, p.sizes.length - 1)] as number);
+  admitConcurrentSize(
+    prepared.map((p) => p.stream),
+    sizesAt(steps - 1),
+  );
   for (let i = 0; i < steps; i++) {
-    const sizes = prepared.map((p) => p.sizes[Math.min(i, p.sizes.length - 1)] as number);
     yield runConcurrentSize(
       prepared.map((p) => p.stream),
-      sizes,
+      sizesAt(i),
     );
   }
 }
