@@ -65,7 +65,9 @@ const STREAMS_BUDGET = "640M";
 async function runLine(line: string) {
   const { env, args } = parse(line);
   const saved = { ...process.env };
-  Object.assign(process.env, env, { SDMAKIT_MAX_MEMORY: line.includes("--streams-json") ? STREAMS_BUDGET : "224M" });
+  Object.assign(process.env, env, {
+    SDMAKIT_MAX_MEMORY: line.includes("--streams-json") ? STREAMS_BUDGET : "224M",
+  });
   const out: string[] = [];
   const err: string[] = [];
   try {
