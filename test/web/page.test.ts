@@ -197,22 +197,18 @@ describe("inputs", () => {
     await poll(() => page.textContent("#hex-note")).toContain("not in the URL");
     expect(String(await page.evaluate("location.hash")).length).toBeLessThan(2000);
     await poll(() => page.textContent("#decode-error")).toContain("no layout is 524288 bytes");
-    // typing after it: the page's handler of each key costs far less than a decode of the paste
-    // (a string: the test's tsconfig has no DOM types)
-    const blocked = Number(
+    // Typing after it: the key's handler leaves the decode for later (a decode of the paste inside
+    // the handler would have replaced this message before the handler returned), and it comes.
+    // (A string: the test's tsconfig has no DOM types.)
+    const during = String(
       await page.evaluate(`(() => {
         const area = document.querySelector("textarea[name=hex]");
-        let worst = 0;
-        for (let i = 0; i < 5; i++) {
-          area.value += "c"; // the textarea's own cost, not the page's: left out of the time
-          const t0 = performance.now();
-          area.dispatchEvent(new Event("input"));
-          worst = Math.max(worst, performance.now() - t0);
-        }
-        return worst;
+        area.value += "c";
+        area.dispatchEvent(new Event("input"));
+        return document.querySelector("#decode-error").textContent;
       })()`),
     );
-    expect(blocked).toBeLessThan(50);
+    expect(during).toContain("no layout is 524288 bytes");
     await poll(() => page.textContent("#decode-error")).toContain("characters in all");
   });
 });
