@@ -23,7 +23,7 @@ import {
   type TimingKey,
   type TimingParams,
 } from "./topology/timing-params.js";
-import { checkLnc, defaultLnc } from "./topology/topology.js";
+import { checkLnc, defaultLnc, MAX_RANKS } from "./topology/topology.js";
 
 /** A measured run, as calibration reads it. */
 export interface MeasuredReport {
@@ -79,8 +79,8 @@ function field(
 
 function positiveInt(where: string, name: string, text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 4096)
-    throw new UsageError(`${where}: ${name} ${JSON.stringify(text)}: expected an integer 1..4096`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_RANKS)
+    throw new UsageError(`${where}: ${name} ${JSON.stringify(text)}: expected an integer 1..${MAX_RANKS}`);
   return n;
 }
 

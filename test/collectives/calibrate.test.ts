@@ -53,6 +53,13 @@ describe("calibrate: reading reports", () => {
     expect(() => readReport(nccom, "n.json")).toThrow(/n\.json: config\.arch missing/);
     expect(readReport(nccom, "n.json", { arch: "trn2" })).toMatchObject({ ranks: 8, dtype: "fp32", lnc: 2 });
   });
+  it("takes rank counts up to the library's cap, 16384, and refuses one more", () => {
+    const at = (nworkers: number) => ({ ...doc, config: { ...doc.config, nworkers } });
+    expect(readReport(at(16384), "big.json").ranks).toBe(16384);
+    expect(() => readReport(at(16385), "big.json")).toThrow(
+      /config\.nworkers "16385": expected an integer 1\.\.16384/,
+    );
+  });
   it("reads numbers written as strings, and a time under nccom-test's other keys", () => {
     const results = [{ "size(B)": "1024", "time(us)": "10.5" }];
     expect(readReport({ ...doc, results }, "s.json").rows).toEqual([{ size: 1024, timeUs: 10.5 }]);
@@ -78,7 +85,7 @@ describe("calibrate: reading reports", () => {
       ],
       [
         { ...doc, config: { ...doc.config, nworkers: 0 } },
-        /config\.nworkers "0": expected an integer 1\.\.4096/,
+        /config\.nworkers "0": expected an integer 1\.\.16384/,
       ],
       [{ ...doc, config: { ...doc.config, lnc: 3 } }, /lnc 3/],
     ];
