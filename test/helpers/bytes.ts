@@ -23,3 +23,14 @@ export function expectSameBytes(
     ).toEqual({ buffer: i, byte: at, length: b.length, value: b[at] });
   }
 }
+
+/** `bytes` pseudo-random bytes from `seed` (an LCG's top byte): codes of every kind, NaN and inf included. */
+export function scrambledCodes(bytes: number, seed: number): Uint8Array {
+  const out = new Uint8Array(bytes);
+  let x = seed;
+  for (let i = 0; i < bytes; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    out[i] = x >>> 24;
+  }
+  return out;
+}

@@ -12,6 +12,7 @@ import {
 } from "../../src/numerics/index.js";
 import { jump, jumpAhead, jumpMatrix } from "../../src/numerics/sr-jump.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
+import { scrambledCodes } from "../helpers/bytes.js";
 
 /** The state `n` words on from `seed`'s, stepped one word at a time. */
 function stepped(seed: number, n: number): number[] {
@@ -39,17 +40,6 @@ describe("xoshiro jump", () => {
   });
 });
 
-/** Bytes of every code, in a scrambled order: specials (NaN, inf) included. */
-function codes(bytes: number, seed: number): Uint8Array {
-  const out = new Uint8Array(bytes);
-  let x = seed;
-  for (let i = 0; i < bytes; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    out[i] = x >>> 24;
-  }
-  return out;
-}
-
 const COUNT = (1 << 20) + 12345;
 const SR_DTYPES = [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E3, Dtype.FP8_E4, Dtype.FP8_E5];
 
@@ -60,7 +50,7 @@ function reduce(dt: Dtype, op: "add" | "min" | "max" | "fma", lanes: boolean) {
   const arena = new WasmArena(3 * span + (1 << 17));
   const sources = [0, 1].map((k) => {
     const bytes = arena.u8((1 << 17) + k * span, span);
-    bytes.set(codes(span, 11 + k));
+    bytes.set(scrambledCodes(span, 11 + k));
     return { dt, bytes, byteOffset: 0, scale: k === 0 ? 0.5 : -1.25 };
   });
   const out = arena.u8((1 << 17) + 2 * span, span);

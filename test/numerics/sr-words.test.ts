@@ -10,17 +10,7 @@ import {
   wasmKernelsRun,
 } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
-
-/** Bytes of every code, scrambled: specials (NaN, inf) included. */
-function codes(bytes: number, seed: number): Uint8Array {
-  const out = new Uint8Array(bytes);
-  let x = seed;
-  for (let i = 0; i < bytes; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    out[i] = x >>> 24;
-  }
-  return out;
-}
+import { scrambledCodes } from "../helpers/bytes.js";
 
 const SR_DTYPES = [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E3, Dtype.FP8_E4, Dtype.FP8_E5];
 
@@ -33,7 +23,7 @@ function packets(dt: Dtype, op: "add" | "fma", count: number, inArena: boolean, 
   const arena = new WasmArena(3 * span + (1 << 16));
   const sources = [0, 1].map((k) => {
     const bytes = arena.u8((1 << 16) + k * span, span);
-    bytes.set(codes(span, 5 + k));
+    bytes.set(scrambledCodes(span, 5 + k));
     return { dt, bytes, byteOffset: 0, scale: k === 0 ? 0.5 : -1.25 };
   });
   const out = arena.u8((1 << 16) + 2 * span, span);
