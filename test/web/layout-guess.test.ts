@@ -84,14 +84,21 @@ describe("guessLayouts on what the builders write", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("guesses each RX descriptor as udma-rx with FIRST / LAST cleared too", () => {
+  it("guesses each RX descriptor, copy and CCE, as udma-rx with FIRST / LAST set or cleared", () => {
     const rx = all.filter(({ w }) => w.ring === "rx");
-    for (const { w } of rx) {
-      const b = w.bytes.slice();
-      const view = new DataView(b.buffer);
-      view.setUint32(0, (view.getUint32(0, true) & ~(LEN_CTRL_FIRST | LEN_CTRL_LAST)) >>> 0, true);
-      expect(guessLayouts(b)[0]?.name).toBe("udma-rx");
-    }
+    const ops = new Set(rx.map(({ request }) => JSON.parse(request).op));
+    expect([...ops].sort()).toEqual(["add", "copy", "fma", "max", "min"]);
+    const wrong: string[] = [];
+    for (const { request, w } of rx)
+      for (const bits of [0, LEN_CTRL_FIRST, LEN_CTRL_LAST, LEN_CTRL_FIRST | LEN_CTRL_LAST]) {
+        const b = w.bytes.slice();
+        const view = new DataView(b.buffer);
+        const w0 = view.getUint32(0, true) & ~(LEN_CTRL_FIRST | LEN_CTRL_LAST);
+        view.setUint32(0, (w0 | bits) >>> 0, true);
+        const guess = guessLayouts(b)[0]?.name;
+        if (guess !== "udma-rx") wrong.push(`${request} rx[${w.slot}] bits ${bits.toString(16)}: ${guess}`);
+      }
+    expect(wrong).toEqual([]);
   });
 
   it("guesses each meta-control word as its own layout", () => {

@@ -2,14 +2,16 @@
  * Which layout a byte string is: the layouts of its length whose constant bits all hold, ranked by
  * what tells them apart — first whether the layout's own tell holds (below: what the builders always
  * write into a descriptor of that kind beyond its constants; a layout with none is not demoted), then
- * the most constant bits (a layout with more fixed bits is the more specific match), then the fewest
- * other issues, then `sdmakit layouts` order.
+ * the most constant bits (a layout with more fixed bits is the more specific match), then a tell that
+ * held over having none (a ring descriptor over an ISA operand of the same 16 bytes, tensor3d, which
+ * has neither constants nor a tell), then the fewest other issues, then `sdmakit layouts` order.
  *
  * Constant bits alone cannot tell the two UDMA data views apart (udma-tx and udma-rx share len_ctrl
  * and have no constant), and an RX with has_meta set fits the replication descriptor's constants.
  * The tells are the packet grammar's recognisers (spec/ring-packet.ts) for the compute descriptors,
  * and for the data views the word the builders put in W1; none reads FIRST / LAST, which an RX
- * descriptor need not carry.
+ * descriptor need not carry: an RX with them set (udma-rx does not declare those bits, so it has one
+ * issue more) is still guessed as udma-rx, not as the issue-free tensor3d.
  */
 import type { Layout } from "../../src/bits/index.js";
 import { wordBytes } from "../../src/runtime/index.js";
@@ -64,12 +66,18 @@ export function guessLayouts(bytes: Uint8Array): Layout[] {
     const issues = layout.issues(bytes);
     if (issues.some((i) => i.kind === "const")) return [];
     const tell = TELLS.get(layout.name);
-    const told = tell === undefined || tell(bytes) ? 1 : 0;
+    const held = tell?.(bytes) ? 1 : 0;
+    const told = tell === undefined || held === 1 ? 1 : 0;
     const constBits = layout.leaves.filter((l) => l.kind === "const").reduce((n, l) => n + l.width, 0);
-    return [{ layout, told, constBits, issues: issues.length, order }];
+    return [{ layout, told, constBits, held, issues: issues.length, order }];
   });
   scored.sort(
-    (a, b) => b.told - a.told || b.constBits - a.constBits || a.issues - b.issues || a.order - b.order,
+    (a, b) =>
+      b.told - a.told ||
+      b.constBits - a.constBits ||
+      b.held - a.held ||
+      a.issues - b.issues ||
+      a.order - b.order,
   );
   return scored.map((s) => s.layout);
 }
