@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { deflateRawSync } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
-import { KERNELS_WASM_BASE64 } from "../src/numerics/wasm/kernels-binary.js";
+import { KERNELS_WASM_BASE64 } from "../src/numerics/wasm/gen/kernels-binary.js";
 
 /** Where `npm run build:web` writes the static folder. */
 export const WEB_OUT_DIR = fileURLToPath(new URL("../dist-web", import.meta.url));
@@ -57,7 +57,7 @@ function oneKernelCopy(): Plugin {
     enforce: "pre",
     resolveId(source, importer) {
       if (source === "virtual:sdmakit-kernels") return DEFLATED;
-      if (source === "./kernels-binary.js" && importer?.replaceAll("\\", "/").includes("/numerics/wasm/"))
+      if (source === "./gen/kernels-binary.js" && importer?.replaceAll("\\", "/").includes("/numerics/wasm/"))
         return STUB;
       return null;
     },

@@ -1,4 +1,4 @@
-// The WebAssembly SIMD kernels (src/numerics/wasm/kernels.wat) equal the JS loops bit for bit, for
+// The WebAssembly SIMD kernels (src/numerics/wasm/gen/kernels.wat) equal the JS loops bit for bit, for
 // every dtype: decode of every code, encode RNE and SR under every overflow policy, the ALU steps
 // LOAD / ADD / MIN / MAX / FMA with each dtype as the source, the two-source kernels and the MIN /
 // MAX constant; and every dtype × op reaches its kernel (wasmKernelsRun). Each runs both ways wasm can: in place (views of one WasmArena, at
@@ -149,14 +149,14 @@ function sourceBytes(dt: Dtype, count: number, seed: number): Uint8Array {
 
 it("the committed binary is kernels.wat compiled (tools/wasm/build.ts)", async () => {
   const committed = readFileSync(
-    new URL("../../src/numerics/wasm/kernels-binary.ts", import.meta.url),
+    new URL("../../src/numerics/wasm/gen/kernels-binary.ts", import.meta.url),
     "utf8",
   );
   expect(committed).toBe(binaryModuleText(await compileKernels()));
 });
 
 it("the committed kernels.wat is its generator's output (tools/wasm/kernels-wat.ts)", () => {
-  const committed = readFileSync(new URL("../../src/numerics/wasm/kernels.wat", import.meta.url), "utf8");
+  const committed = readFileSync(new URL("../../src/numerics/wasm/gen/kernels.wat", import.meta.url), "utf8");
   expect(committed).toBe(kernelsWat());
 });
 

@@ -1,6 +1,6 @@
-// Writes src/numerics/wasm/kernels.wat from its generator (tools/wasm/kernels-wat.ts), compiles it
+// Writes src/numerics/wasm/gen/kernels.wat from its generator (tools/wasm/kernels-wat.ts), compiles it
 // with wabt (a devDependency: nothing needs it at run time) and writes the bytes, base64, into the
-// committed src/numerics/wasm/kernels-binary.ts.
+// committed src/numerics/wasm/gen/kernels-binary.ts.
 // Regenerate after editing the generator: `npx tsx tools/wasm/build.ts`.
 // test/numerics/wasm-kernels.test.ts regenerates and recompiles in memory and compares, so the
 // three cannot drift.
@@ -10,8 +10,8 @@ import wabtInit from "wabt";
 import { writeOutput } from "../../src/cli/output-file.js";
 import { kernelsWat } from "./kernels-wat.js";
 
-const WAT = new URL("../../src/numerics/wasm/kernels.wat", import.meta.url);
-const OUT = new URL("../../src/numerics/wasm/kernels-binary.ts", import.meta.url);
+const WAT = new URL("../../src/numerics/wasm/gen/kernels.wat", import.meta.url);
+const OUT = new URL("../../src/numerics/wasm/gen/kernels-binary.ts", import.meta.url);
 
 /** The .wat compiled to a wasm binary (SIMD enabled, no names section: stable bytes). */
 export async function compileKernels(): Promise<Uint8Array> {

@@ -1,20 +1,11 @@
 // The small pieces of .wat text every kernel generator shares (kernels-wat.ts, wide.ts): the dtype
 // as the kernels see it, local access, constants, the rare-branch wrapper, group addressing and a
 // group's random words (the stream itself: xoshiro-wat.ts).
+import type { KernelDtype } from "../../src/numerics/wasm/catalog.js";
 import { xoshiroStep, xoshiroWord } from "./xoshiro-wat.js";
 
-/** A dtype as the kernels see it: its width and how its codes become FP32 (or FP32 becomes codes). */
-export interface Kind {
-  /** The name in kernel exports (`add_fp8_e4`, `enc_fp16_sr`). */
-  readonly name: string;
-  readonly width: 1 | 2 | 4 | 8;
-  readonly kind: "f32" | "bf16" | "narrow" | "int";
-  /** narrow floats: exponent and mantissa bits (float-formats.ts). */
-  readonly expBits?: number;
-  readonly manBits?: number;
-  /** ints: signed (a 32- or 64-bit one converts unsigned when not). */
-  readonly signed?: boolean;
-}
+/** A dtype as the kernels see it (the catalogue's row: numerics/wasm/catalog.ts). */
+export type Kind = KernelDtype;
 
 /** What a kernel combines an element x with: the ALU op with acc, NaN canonical; or x as is. */
 export type Combine = "load" | "scale" | "add" | "min" | "max" | "fma" | "pass";

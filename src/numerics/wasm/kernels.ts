@@ -1,8 +1,17 @@
 import { FieldError } from "../../bits/errors.js";
-import { DTYPES, Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { narrowFloatFormat } from "../float-formats.js";
 import type { SrStream } from "../sr-stream.js";
-import { KERNELS_WASM_BASE64 } from "./kernels-binary.js";
+import {
+  ALU_COMBINES,
+  KERNEL_DTYPE_OF,
+  kernelName,
+  TWO_SOURCE_OPS,
+  type TwoSourceOp,
+  type TwoSourceRounding,
+  type WasmCombine,
+} from "./catalog.js";
+import { KERNELS_WASM_BASE64 } from "./gen/kernels-binary.js";
 import { srLaneSegments, srLanesServe, type TwoSrArgs } from "./sr-lanes.js";
 import { SR_WORDS_MAX, seedSpan } from "./sr-words.js";
 
@@ -21,8 +30,7 @@ interface WasmApi {
 }
 const WASM = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
-/** What a kernel combines a decoded element with (kernels.wat): the ALU ops and "load" (none). */
-export type WasmCombine = "load" | "scale" | "add" | "min" | "max" | "fma";
+export type { TwoSourceOp, WasmCombine };
 
 export type Kernel = (...args: number[]) => void;
 interface WasmGlobal {
@@ -56,12 +64,6 @@ export interface Kernels {
   readonly byDtype: readonly (DtypeKernels | undefined)[];
 }
 
-/** The dtypes with kernels (every dtype), by the name kernels.wat uses (DTYPE_NAMES); fp32r runs as fp32. */
-const KERNEL_DTYPES: readonly [Dtype, string][] = DTYPES.filter((r) => r.kind !== "invalid").map((r) => [
-  r.code,
-  r.code === Dtype.FP32R ? "fp32" : r.name,
-]);
-
 function bind(exports: Record<string, unknown>): Kernels {
   const byDtype: (DtypeKernels | undefined)[] = [];
   const fn = (name: string) => {
@@ -69,25 +71,25 @@ function bind(exports: Record<string, unknown>): Kernels {
     if (k !== undefined) KERNEL_NAMES.set(k, name);
     return k;
   };
-  for (const [dt, name] of KERNEL_DTYPES) {
-    const combine = Object.fromEntries(WASM_COMBINES.map((c) => [c, fn(`${c}_${name}`)])) as Record<
+  for (const [dt, kd] of KERNEL_DTYPE_OF) {
+    const combine = Object.fromEntries(ALU_COMBINES.map((c) => [c, fn(kernelName.combine(c, kd))])) as Record<
       WasmCombine,
       Kernel
     >;
-    const two = (suffix: string) =>
-      Object.fromEntries(TWO_SOURCE_OPS.map((op) => [op, fn(`${op}2_${name}${suffix}`)])) as Record<
+    const two = (r: TwoSourceRounding) =>
+      Object.fromEntries(TWO_SOURCE_OPS.map((op) => [op, fn(kernelName.two(op, kd, r))])) as Record<
         TwoSourceOp,
         Kernel
       >;
     byDtype[dt] = {
-      two: two(""),
-      twoSr: two("_sr"),
-      twoSrw: two("_srw"),
+      two: two("rne"),
+      twoSr: two("sr"),
+      twoSrw: two("srw"),
       width: dtypeBytes(dt),
-      dec: fn(`dec_${name}`),
+      dec: fn(kernelName.dec(kd)),
       combine,
-      enc: fn(`enc_${name}`) as Kernel,
-      encSr: fn(`enc_${name}_sr`),
+      enc: fn(kernelName.enc(kd, false)) as Kernel,
+      encSr: fn(kernelName.enc(kd, true)),
       float: narrowFloatFormat(dt) !== undefined,
     };
   }
@@ -95,8 +97,8 @@ function bind(exports: Record<string, unknown>): Kernels {
   return {
     memory: exports.memory as WasmMemory,
     sr: [g("sr0"), g("sr1"), g("sr2"), g("sr3")],
-    srWords: fn("sr_words") as Kernel,
-    clamp: { min: fn("minc_fp32") as Kernel, max: fn("maxc_fp32") as Kernel },
+    srWords: fn(kernelName.srWords) as Kernel,
+    clamp: { min: fn(kernelName.clamp("min")) as Kernel, max: fn(kernelName.clamp("max")) as Kernel },
     byDtype,
   };
 }
@@ -126,14 +128,9 @@ export function wasmKernelsRun(fn: () => void): string[] {
   }
 }
 
-const WASM_COMBINES: readonly WasmCombine[] = ["load", "scale", "add", "min", "max", "fma"];
-/** The ops of the two-source kernels. */
-export type TwoSourceOp = "add" | "min" | "max" | "fma";
-const TWO_SOURCE_OPS: readonly TwoSourceOp[] = ["add", "min", "max", "fma"];
-
 /** Whether the kernels decode / apply dtype `dt`: every dtype. */
 export function wasmHasDtype(dt: Dtype): boolean {
-  return KERNEL_DTYPES.some(([d]) => d === dt);
+  return KERNEL_DTYPE_OF.some(([d]) => d === dt);
 }
 
 const PAGE = 65536;
