@@ -7,10 +7,11 @@
  * The fit is a pattern search in log space: from the start, try each parameter × e^±s, keep any
  * move that lowers the error, halve s when none does, stop below 0.4 %.
  */
-import { UsageError } from "../bits/errors.js";
+import { FieldError, UsageError } from "../bits/errors.js";
 import { type ArchName, archProfile } from "../hal/arch-profile.js";
 import { collectiveDtype } from "./check/dtypes.js";
-import { COLLECTIVES, type CollectiveName } from "./plan/plan.js";
+import type { CollectiveName } from "./plan/plan.js";
+import { type MeasuredRow, parseMeasuredReport, reportFieldError } from "./report/measured-report.js";
 import { runSize } from "./run-collective.js";
 import {
   TIMING_PROFILE_FORMAT,
@@ -23,9 +24,9 @@ import {
   type TimingKey,
   type TimingParams,
 } from "./topology/timing-params.js";
-import { checkLnc, defaultLnc, MAX_RANKS } from "./topology/topology.js";
+import { defaultLnc, type Lnc, lncChoices } from "./topology/topology.js";
 
-/** A measured run, as calibration reads it. */
+/** A measured run, as calibration reads it: every setting known. */
 export interface MeasuredReport {
   readonly name: string;
   readonly arch: ArchName;
@@ -34,7 +35,7 @@ export interface MeasuredReport {
   readonly nodes: number;
   readonly collective: CollectiveName;
   readonly dtype: string;
-  readonly rows: readonly { readonly size: number; readonly timeUs: number }[];
+  readonly rows: readonly MeasuredRow[];
 }
 
 /** What a report does not say, from the command line of `calibrate`. */
@@ -43,109 +44,39 @@ export interface ReportDefaults {
   readonly lnc?: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** The value after a flag in a command line (`-r 32`, `--nworkers=32`). */
-function argValue(args: readonly string[], flags: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    for (const f of flags) {
-      if (a === f) return args[i + 1];
-      if (a.startsWith(`${f}=`)) return a.slice(f.length + 1);
-    }
-  }
-  return undefined;
-}
-
-/** The collective a command line names (nccom-test's positional operation). */
-function argCollective(args: readonly string[]): string | undefined {
-  return args.find((a) => (COLLECTIVES as readonly string[]).includes(a));
-}
-
-/** A field of the report: its config's, else its command line's, else the default. */
-function field(
-  name: string,
-  cfg: Record<string, unknown>,
-  keys: readonly string[],
-  fromArgs: string | undefined,
-  fallback?: string | number,
-): string {
-  for (const k of keys) if (cfg[k] !== undefined) return String(cfg[k]);
-  if (fromArgs !== undefined) return fromArgs;
-  if (fallback !== undefined) return String(fallback);
-  throw new UsageError(`${name}: config.${keys[0]} missing (not in the config or the command line)`);
-}
-
-function positiveInt(where: string, name: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_RANKS)
-    throw new UsageError(`${where}: ${name} ${JSON.stringify(text)}: expected an integer 1..${MAX_RANKS}`);
-  return n;
-}
-
-/** A row's time: nccom-test's `time:avg(us)` (or `time(us)`, or another statistic). */
-function rowOf(where: string, k: number, r: unknown) {
-  if (!isObject(r)) throw new UsageError(`${where}: results[${k}] ${JSON.stringify(r)}: expected an object`);
-  // A report may write its numbers as strings ("1024"); a string that is not a number stays refused.
-  const num = (v: unknown) =>
-    typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
-  const size = num(r["size(B)"]);
-  const timeKey = ["time:avg(us)", "time(us)", "time:p50(us)"].find((t) => r[t] !== undefined);
-  const time = timeKey === undefined ? undefined : num(r[timeKey]);
-  if (typeof size !== "number" || !Number.isInteger(size) || size < 1)
-    throw new UsageError(`${where}: results[${k}].size(B) ${JSON.stringify(size)}: expected an integer ≥ 1`);
-  if (typeof time !== "number" || !(time > 0) || !Number.isFinite(time))
-    throw new UsageError(
-      `${where}: results[${k}].time:avg(us) ${JSON.stringify(time)}: expected a number > 0`,
-    );
-  return { size, timeUs: time };
-}
-
 /**
- * A report document (parsed JSON) as a measured run: the configuration from its `config`
- * (operation, nworkers, nnodes, datatype, arch, lnc — sdmakit's keys), else its command line
- * (`args`: -r, -N, -d, the operation), else `defaults`; rows from `results`.
- * @throws UsageError naming the report, the field and its value.
+ * A report document (parsed JSON) as a measured run, read by the one report reader
+ * (report/measured-report.ts): what the report does not say comes from `defaults`, else nccom-test's
+ * own defaults (1 node, uint8, the arch's LNC); the collective, rank count and arch must be said.
+ * @throws FieldError naming the report, the field and its value.
  */
 export function readReport(doc: unknown, name: string, defaults: ReportDefaults = {}): MeasuredReport {
-  if (!isObject(doc))
-    throw new UsageError(`${name}: expected a JSON object (a --report-to-json-file report)`);
-  const cfg = isObject(doc.config) ? doc.config : {};
-  const args = Array.isArray(doc.args) ? doc.args.map(String) : [];
-  if (!Array.isArray(doc.results) || doc.results.length === 0)
-    throw new UsageError(
-      `${name}: results ${JSON.stringify(doc.results)}: expected a non-empty array of rows`,
-    );
-  const collective = field(name, cfg, ["operation", "collective"], argCollective(args));
-  if (!(COLLECTIVES as readonly string[]).includes(collective))
-    throw new UsageError(
-      `${name}: config.operation ${JSON.stringify(collective)}: expected one of ${COLLECTIVES.join(", ")}`,
-    );
-  const archName = field(name, cfg, ["arch"], undefined, defaults.arch);
-  const profile = archProfile(archName);
-  const lncText = field(name, cfg, ["lnc"], argValue(args, ["--lnc"]), defaults.lnc ?? defaultLnc(profile));
-  const ranks = positiveInt(
-    name,
-    "config.nworkers",
-    field(name, cfg, ["nworkers", "ranks"], argValue(args, ["-r", "--nworkers"])),
-  );
-  const nodes = positiveInt(
-    name,
-    "config.nnodes",
-    field(name, cfg, ["nnodes", "nodes"], argValue(args, ["-N", "--nnodes"]), 1),
-  );
-  const dtype = field(name, cfg, ["datatype", "dtype"], argValue(args, ["-d", "--datatype"]), "uint8");
-  collectiveDtype(dtype);
+  const { rows, config } = parseMeasuredReport(doc, name);
+  const must = <T>(v: T | undefined, path: string): T => {
+    if (v === undefined)
+      throw new FieldError(name, path, undefined, "", "missing (not in the config or the command line)");
+    return v;
+  };
+  const profile = archProfile(must(config.arch ?? defaults.arch, "config.arch"));
+  const lnc = config.lnc ?? defaults.lnc;
+  const lncs: readonly number[] = lncChoices(profile);
+  if (lnc !== undefined && !lncs.includes(lnc))
+    throw reportFieldError(name, "config.lnc", lnc, `${lncs.join(" or ")} on ${profile.name}`);
+  const dtype = config.dtype ?? "uint8";
+  try {
+    collectiveDtype(dtype);
+  } catch (e) {
+    throw new FieldError(name, "config.datatype", dtype, "a collective dtype", (e as Error).message);
+  }
   return {
     name,
     arch: profile.name,
-    lnc: checkLnc(profile, Number(lncText)),
-    ranks,
-    nodes,
-    collective: collective as CollectiveName,
+    lnc: lnc === undefined ? defaultLnc(profile) : (lnc as Lnc),
+    ranks: must(config.ranks, "config.nworkers"),
+    nodes: config.nodes ?? 1,
+    collective: must(config.collective, "config.operation"),
     dtype,
-    rows: doc.results.map((r, k) => rowOf(name, k, r)),
+    rows,
   };
 }
 

@@ -50,44 +50,49 @@ describe("calibrate: reading reports", () => {
     });
     // nccom-test's own report: no arch; ranks and dtype from its command line.
     const nccom = { args: doc.args, results: doc.results };
-    expect(() => readReport(nccom, "n.json")).toThrow(/n\.json: config\.arch missing/);
+    expect(() => readReport(nccom, "n.json")).toThrow(/n\.json\(config\.arch\): missing/);
     expect(readReport(nccom, "n.json", { arch: "trn2" })).toMatchObject({ ranks: 8, dtype: "fp32", lnc: 2 });
   });
   it("takes rank counts up to the library's cap, 16384, and refuses one more", () => {
     const at = (nworkers: number) => ({ ...doc, config: { ...doc.config, nworkers } });
     expect(readReport(at(16384), "big.json").ranks).toBe(16384);
     expect(() => readReport(at(16385), "big.json")).toThrow(
-      /config\.nworkers "16385": expected an integer 1\.\.16384/,
+      /big\.json\(config\.nworkers\): "16385": expected an integer 1\.\.16384/,
     );
   });
   it("reads numbers written as strings, and a time under nccom-test's other keys", () => {
     const results = [{ "size(B)": "1024", "time(us)": "10.5" }];
     expect(readReport({ ...doc, results }, "s.json").rows).toEqual([{ size: 1024, timeUs: 10.5 }]);
     expect(() => readReport({ ...doc, results: [{ "size(B)": "1kb", "time(us)": 1 }] }, "s.json")).toThrow(
-      /size\(B\) "1kb"/,
+      /s\.json\(results\[0\]\.size\(B\)\): "1kb": expected an integer ≥ 1/,
     );
   });
   it("refuses a bad report naming the field and its value", () => {
     const bad: [unknown, RegExp][] = [
-      [[], /expected a JSON object/],
-      [{ ...doc, results: [] }, /results \[\]: expected a non-empty array/],
+      [[], /r\.json\(the document\): \[\]: expected a JSON object/],
+      [{ ...doc, results: [] }, /r\.json\(results\): \[\]: expected a non-empty array/],
       [
         { ...doc, results: [{ "size(B)": 0, "time:avg(us)": 1 }] },
-        /results\[0\]\.size\(B\) 0: expected an integer ≥ 1/,
+        /r\.json\(results\[0\]\.size\(B\)\): 0: expected an integer ≥ 1/,
       ],
       [
         { ...doc, results: [{ "size(B)": 8, "time:avg(us)": -1 }] },
-        /results\[0\]\.time:avg\(us\) -1: expected a number > 0/,
+        /r\.json\(results\[0\]\.time:avg\(us\)\): -1: expected a number > 0/,
       ],
       [
         { ...doc, config: { ...doc.config, operation: "bcast" } },
-        /config\.operation "bcast": expected one of/,
+        /r\.json\(config\.operation\): "bcast": expected one of allr/,
       ],
       [
         { ...doc, config: { ...doc.config, nworkers: 0 } },
-        /config\.nworkers "0": expected an integer 1\.\.16384/,
+        /r\.json\(config\.nworkers\): "0": expected an integer 1\.\.16384/,
       ],
-      [{ ...doc, config: { ...doc.config, lnc: 3 } }, /lnc 3/],
+      [{ ...doc, config: { ...doc.config, lnc: 3 } }, /r\.json\(config\.lnc\): "3": expected 1 or 2 on trn2/],
+      [
+        { ...doc, config: { ...doc.config, arch: "trn1", lnc: 2 } },
+        /r\.json\(config\.lnc\): "2": expected 1 on trn1/,
+      ],
+      [{ ...doc, config: { ...doc.config, datatype: "fp64" } }, /r\.json\(config\.datatype\): dtype "fp64"/],
     ];
     for (const [v, re] of bad) expect(() => readReport(v, "r.json")).toThrow(re);
   });

@@ -172,7 +172,7 @@ describe("Run view: scale, guards, hardware", () => {
       document.getElementById("run").dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
     })()`);
     await poll(() => page.textContent("#compare-status")).toContain(
-      "measured report(results[0].size(B)): -1 is out of range an integer ≥ 0",
+      "bad.json(results[0].size(B)): -1: expected an integer ≥ 1",
     );
     expect(x.errors).toEqual([]);
   }, 120_000);

@@ -1,10 +1,12 @@
 /**
  * Compare with hardware: a measured report (nccom-test's `--report-to-json-file`, or sdmakit's own)
- * dropped on the Run view or chosen with the file button is read with the library's reader; the run
- * then sweeps the report's sizes and each row shows measured against the model, with the error.
+ * dropped on the Run view or chosen with the file button is read with the reader `sdmakit calibrate`
+ * uses (collectives/report/measured-report.ts); the run then sweeps the report's sizes and each row
+ * shows measured against the model, with the error.
  */
 import { parseJsonText } from "../../src/bits/index.js";
 import {
+  collectiveDtype,
   compareMeasured,
   type HardwareReport,
   type MeasuredRow,
@@ -67,7 +69,9 @@ export class CompareBox {
 
   private async read(file: File): Promise<void> {
     try {
-      const report = parseMeasuredReport(parseJsonText(file.name, await file.text()));
+      const report = parseMeasuredReport(parseJsonText(file.name, await file.text()), file.name);
+      // The report says a dtype name; that it is a collective's is checked as calibrate checks it.
+      if (report.config.dtype !== undefined) collectiveDtype(report.config.dtype);
       const sizes = report.rows.map((r) => r.size);
       this.set(
         report,

@@ -130,7 +130,7 @@ export function mountRun(root: HTMLElement): void {
     set("arch", c.arch);
     set("ranks", c.ranks);
     set("dtype", c.dtype);
-    syncChoices(controls, controls.lnc.value, String(c.nodes ?? controls.nodes.value));
+    syncChoices(controls, String(c.lnc ?? controls.lnc.value), String(c.nodes ?? controls.nodes.value));
   });
   const summary = el("p", { id: "run-summary" });
   const plotBox = el("div", { id: "plot-box" }, busbwPlot([]));
