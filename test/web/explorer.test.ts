@@ -175,6 +175,27 @@ describe("web explorer in Chromium", () => {
     expect(pageErrors()).toEqual([]);
   });
 
+  it("picks copy on the default form: it adapts (one source, no dtype) and builds the copy at once", async () => {
+    const copy = { arch: "trn2", op: "copy", sources: ["0x1000"], dests: ["0x8000"], size: 4096 };
+    const result = runBuildRequest(parseBuildRequest(JSON.stringify(copy)));
+    if ("status" in result) throw new Error("the copy was refused in Node");
+    await open("view=build"); // the form's defaults: a 3-source bf16 ADD
+    await page.selectOption("#build select[name=op]", "copy");
+    const summaries = page.locator("#build-out details.desc > summary");
+    await poll(() => summaries.allTextContents()).toEqual(result.written.map(describeLine));
+    expect(await page.locator("#build-out .error").count()).toBe(0);
+    expect(await page.textContent("#build-out p.mono")).toBe(`sdmakit build '${JSON.stringify(copy)}'`);
+    expect(await page.inputValue("#build input[name=sources]")).toBe("0x1000");
+    expect(await page.isDisabled("#build select[name=inDtype]")).toBe(true);
+    expect(await page.inputValue("#build select[name=inDtype]")).toBe("bf16"); // kept for the ADD
+    await shot("build-copy");
+    // Back to add: the three sources and the dtype return, and the ADD builds again.
+    await page.selectOption("#build select[name=op]", "add");
+    expect(await page.inputValue("#build input[name=sources]")).toBe("0x1000, 0x2000, 0x3000");
+    await poll(() => page.locator('#build-out details[data-ring="tx"]').count()).toBe(3);
+    expect(pageErrors()).toEqual([]);
+  });
+
   it("runs an 8-rank all-reduce in a worker: the table, the plot and the timeline, 0 wrong", async () => {
     await open("view=run"); // the form's defaults: allr, 8 ranks, bf16, 8 B … 64 KiB ×4, checked exactly
     await page.click("#run-button");

@@ -76,9 +76,8 @@ const hashOf = async () => new URLSearchParams(String(await page.evaluate("locat
 describe("links and history", () => {
   it("keeps every input in the URL as typed, defaults and empty fields too", async () => {
     await open("view=build");
-    await page.selectOption("#build select[name=op]", "copy");
-    await page.fill("#build input[name=sources]", "0x1000");
     await page.selectOption("#build select[name=inDtype]", "");
+    await page.selectOption("#build select[name=op]", "copy");
     const state = await hashOf();
     expect(state.get("b_inDtype")).toBe("");
     expect(state.get("b_arch")).toBe("trn2"); // a default, written too

@@ -40,11 +40,31 @@ const FORM = {
 } as const;
 type FormKey = keyof typeof FORM;
 
+/**
+ * The fields only some ops take (libnrt's request keys: a dtype for the CCE ops, scales for FMA, a
+ * constant for MIN / MAX). For another op they are disabled and left out of the request, their
+ * values kept for when the op comes back.
+ */
+const cce = (op: string) => op !== "copy";
+const TAKEN_BY: Partial<Readonly<Record<FormKey, (op: string) => boolean>>> = {
+  inDtype: cce,
+  accumDtype: cce,
+  outDtype: cce,
+  scales: (op) => op === "fma",
+  scaleDtype: (op) => op === "fma",
+  constant: (op) => op === "min" || op === "max",
+  constantDtype: (op) => op === "min" || op === "max",
+};
+const takes = (op: string, k: FormKey) => TAKEN_BY[k]?.(op) ?? true;
+
 const list = (text: string) => text.split(/[\s,]+/).filter((t) => t !== "");
 const numberOr = (text: string) =>
   text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
 
-/** The JSON request of the form's values; empty fields are left out so the library's defaults apply. */
+/**
+ * The JSON request of the form's values; empty fields, and those the op does not take, are left out
+ * so the library's defaults apply.
+ */
 function requestOf(v: Readonly<Record<FormKey, string>>): Record<string, unknown> {
   const req: Record<string, unknown> = {
     arch: v.arch,
@@ -53,10 +73,11 @@ function requestOf(v: Readonly<Record<FormKey, string>>): Record<string, unknown
     dests: list(v.dests),
     size: numberOr(v.size),
   };
+  const given = (k: FormKey) => takes(v.op, k) && v[k].trim() !== "";
   for (const k of ["inDtype", "accumDtype", "outDtype", "scaleDtype", "constantDtype"] as const)
-    if (v[k] !== "") req[k] = v[k];
-  if (v.scales.trim() !== "") req.scales = list(v.scales).map(numberOr);
-  if (v.constant.trim() !== "") req.constant = numberOr(v.constant);
+    if (given(k)) req[k] = v[k];
+  if (given("scales")) req.scales = list(v.scales).map(numberOr);
+  if (given("constant")) req.constant = numberOr(v.constant);
   if (v.sr === "on") req.sr = true;
   if (v.seed.trim() !== "") req.seed = numberOr(v.seed);
   return req;
@@ -144,5 +165,42 @@ export function mountBuild(root: HTMLElement): void {
   };
   for (const c of Object.values(controls))
     c.addEventListener(c instanceof HTMLSelectElement || c.type === "checkbox" ? "change" : "input", show);
+  adaptToOp(controls);
+  controls.op.addEventListener("change", () => {
+    adaptToOp(controls);
+    show();
+  });
   show();
+}
+
+/** The sources and destinations a copy replaced, given back when a CCE op is picked again. */
+const beforeCopy = new WeakMap<HTMLElement, { readonly copy: string; readonly cce: string }>();
+
+/**
+ * Fit the form to its op: a copy takes one source and one destination (the first of each is kept,
+ * the rest given back when another op is picked, unless edited meanwhile); the fields the op does
+ * not take are disabled.
+ */
+function adaptToOp(controls: Readonly<Record<FormKey, HTMLInputElement | HTMLSelectElement>>): void {
+  const op = controls.op.value;
+  for (const k of ["sources", "dests"] as const) {
+    const c = controls[k];
+    const saved = beforeCopy.get(c);
+    if (op === "copy" && list(c.value).length > 1) {
+      const first = list(c.value)[0] as string;
+      beforeCopy.set(c, { copy: first, cce: c.value });
+      c.value = first;
+      c.dispatchEvent(new Event("change"));
+    } else if (op !== "copy" && saved !== undefined) {
+      beforeCopy.delete(c);
+      if (c.value === saved.copy) {
+        c.value = saved.cce;
+        c.dispatchEvent(new Event("change"));
+      }
+    }
+  }
+  for (const [k, c] of Object.entries(controls) as [FormKey, HTMLInputElement | HTMLSelectElement][]) {
+    c.disabled = !takes(op, k);
+    c.title = c.disabled ? `${k}: not taken by ${op}` : "";
+  }
 }
