@@ -5,6 +5,7 @@ import {
   CALIBRATION,
   type CollectiveName,
   calibratedEngineRate,
+  checkTimingProfile,
   engineCostModel,
   formatTable,
   runSize,
@@ -61,6 +62,19 @@ describe("cost model", () => {
         }
       }
     }
+  });
+  it("HBM is shared per stack: an LNC 1 pair of cores shares one of the chip's 4 stacks (issue 23)", () => {
+    // HBM made the only binding resource: two LNC 1 ranks (cores 0, 1: one stack) move what two LNC 2
+    // ranks (cores 0–3: two stacks) move through half the HBM (one chip-wide HBM: the same time).
+    const slowHbm = checkTimingProfile({
+      format: "sdmakit-timing-profile",
+      version: 1,
+      archs: { trn2: { hbmBytesPerNs: 4 } },
+    });
+    const time = (lnc: 1 | 2) =>
+      runSize(run({ ranks: 2, lnc, timingOnly: true, algorithm: "ring", timingProfile: slowHbm }), 8 << 20)
+        .row.timeUs;
+    expect(time(1) / time(2)).toBeGreaterThan(1.5);
   });
   it("crossing nodes costs more than staying in a node; Trn3 is faster than Trn1", () => {
     // 8 LNC 2 ranks fill two chips either way (the DMA ceiling is a chip's): one node, or two.

@@ -3,18 +3,23 @@
  * bandwidth by (cost-model.ts) — and the ones a leg touches.
  */
 
+import { hbmStackOf } from "../../spec/address-map.js";
 import type { ArchLinks } from "../topology/links.js";
 import { CHIP_PORTS, chipRoute } from "../topology/route.js";
 import type { Topology } from "../topology/topology.js";
 
 /**
- * Integer ids of the shared resources: each chip's HBM, each direction of each chip-to-chip link
+ * Integer ids of the shared resources: each HBM stack of each chip, each direction of each chip-to-chip link
  * inside a node (route.ts), each node's EFA NICs (out and in), each chip's collective DMA ceiling
  * (shared by all its cores' queues: see {@link chipDmaBytesPerNs}).
  */
 export class Resources {
   readonly count: number;
   private readonly chip: Int32Array;
+  /** Per rank: its HBM stack's id (its chip's first stack + the stack by its first core). */
+  private readonly stack: Int32Array;
+  /** HBM stacks per chip. */
+  private readonly stacks: number;
   private readonly chipInNode: Int32Array;
   private readonly node: Int32Array;
   /** Per rank: its node's first NIC id and its chip's own NIC index. */
@@ -40,25 +45,36 @@ export class Resources {
     const nics = t.links.nicsPerNode;
     this.cpn = cpn;
     this.chip = Int32Array.from(t.places, (p) => p.node * cpn + p.chip);
+    const stacks = t.profile.addressMap.hbmStacks.length;
+    this.stacks = stacks;
+    this.stack = Int32Array.from(
+      t.places,
+      (p) => (p.node * cpn + p.chip) * stacks + hbmStackOf(t.profile, p.core * t.lnc),
+    );
     this.chipInNode = Int32Array.from(t.places, (p) => p.chip);
     this.node = Int32Array.from(t.places, (p) => p.node);
     this.nics = nics;
     this.nicBase = Int32Array.from(t.places, (p) => p.node * nics);
     this.nicOwn = Int32Array.from(t.places, (p) => Math.floor((p.chip * nics) / cpn));
     [this.routeAt, this.routeLinks] = routeTable(t.links);
-    this.hbmEnd = t.nodes * cpn;
+    this.hbmEnd = t.nodes * cpn * stacks;
     this.c2cEnd = this.hbmEnd + t.nodes * cpn * CHIP_PORTS;
     this.nicOutEnd = this.c2cEnd + t.nodes * nics;
     this.nicInEnd = this.nicOutEnd + t.nodes * nics;
     this.count = this.nicInEnd + t.nodes * cpn;
     const l = t.links.links;
     const dma = chipDmaBytesPerNs(t);
-    this.bw = [l["intra-chip"].bytesPerNs, l["chip-to-chip"].bytesPerNs, l["node-to-node"].bytesPerNs, dma];
+    // A stack gets its share of the chip's HBM bandwidth ([C] the chip's figure; MODEL: even split).
+    const stack = l["intra-chip"].bytesPerNs / stacks;
+    this.bw = [stack, l["chip-to-chip"].bytesPerNs, l["node-to-node"].bytesPerNs, dma];
   }
 
-  /** The HBM of a rank's chip. */
+  /**
+   * The HBM stack a rank's buffers sit in: its first physical core's (spec/address-map.ts
+   * hbmStackOf; an LNC 2 pair shares one stack on Trn2 / Trn3).
+   */
   hbm(rank: number): number {
-    return this.chip[rank]!;
+    return this.stack[rank]!;
   }
 
   /** The DMA ceiling of a rank's chip. */
@@ -97,7 +113,7 @@ export class Resources {
 
   /** Ids per node of a resource's kind. */
   private perNode(id: number): number {
-    if (id < this.hbmEnd) return this.cpn;
+    if (id < this.hbmEnd) return this.cpn * this.stacks;
     if (id < this.c2cEnd) return this.cpn * CHIP_PORTS;
     if (id < this.nicInEnd) return this.nics;
     return this.cpn;

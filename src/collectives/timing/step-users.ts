@@ -138,6 +138,18 @@ class RankPairs {
  * least max(Σ engine ns, max over resources of Σ bytes there × sharers ÷ bandwidth), and the
  * schedule lasts at least the launch plus the busiest queue's sum of those over the steps.
  */
+/** Fractional bits a share keeps (see {@link quantizedShare}). */
+const SHARE_BITS = 2 ** 24;
+
+/**
+ * A queue's share of a resource, rounded to a multiple of 2⁻²⁴: sums of such shares (under 2²⁸ of
+ * them) are exact, so a resource's sharers do not depend on the order its shares arrive in — the
+ * folded pass adds another node's shares in another order than the full pass does (node-fold.ts).
+ */
+function quantizedShare(share: number): number {
+  return Math.round(share * SHARE_BITS) / SHARE_BITS;
+}
+
 export class StepUsers implements LegSink {
   readonly steps = new Map<number, Float64Array>();
   private step = -1;
@@ -267,7 +279,7 @@ export class StepUsers implements LegSink {
       const id = ids[k]!;
       const qi = this.rank * this.channels + queues[k]!;
       const bytes = pairs.bytes(k);
-      const share = bytes / this.queueBytes[qi]!;
+      const share = quantizedShare(bytes / this.queueBytes[qi]!);
       stepPairs.push(id);
       stepPairs.push(qi);
       stepPairs.push(bytes);
