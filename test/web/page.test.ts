@@ -250,6 +250,39 @@ describe("accessibility, themes and small screens", () => {
     expect(await page.getAttribute("#run-status", "role")).toBe("status");
   }, 120_000);
 
+  it("draws the timeline and the plot in the theme's colours, and follows a change of scheme", async () => {
+    // The axis strip's top-left pixel, the theme's panel colour, the plot's text fill.
+    const colours = async () =>
+      (await page.evaluate(`(() => {
+        const c = document.getElementById("timeline");
+        const [r, g, b] = c.getContext("2d").getImageData(2, 2, 1, 1).data;
+        const css = getComputedStyle(document.documentElement);
+        const text = document.querySelector("#busbw-plot text");
+        return {
+          axis: "rgb(" + r + ", " + g + ", " + b + ")",
+          panel: css.getPropertyValue("--panel").trim(),
+          plotText: getComputedStyle(text).fill,
+          fg: css.getPropertyValue("--fg").trim(),
+        };
+      })()`)) as { axis: string; panel: string; plotText: string; fg: string };
+    const rgb = (hex: string) =>
+      `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
+    await page.emulateMedia({ colorScheme: "dark" });
+    await eachView(async (view) => {
+      if (view !== "run") return;
+      await poll(() => page.getAttribute("#timeline", "data-rects")).not.toBeNull();
+      const dark = await colours();
+      expect(dark.panel).toBe("#1d2229");
+      expect(dark.axis).toBe(rgb(dark.panel));
+      expect(dark.plotText).toBe(rgb(dark.fg));
+      await page.emulateMedia({ colorScheme: "light" }); // no reload: the canvas redraws
+      await poll(async () => (await colours()).axis).toBe(rgb("#ffffff"));
+      expect((await colours()).plotText).toBe(rgb((await colours()).fg));
+    });
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(errors).toEqual([]);
+  }, 120_000);
+
   it("is usable at 375 px: no sideways page scroll, the plot drawn, wide boxes scroll inside", async () => {
     mkdirSync(SHOTS, { recursive: true });
     await page.setViewportSize({ width: 375, height: 800 });

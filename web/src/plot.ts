@@ -1,4 +1,8 @@
-/** busbw against message size as an SVG: sizes on a log₂ axis, one point per row of the table. */
+/**
+ * busbw against message size as an SVG: sizes on a log₂ axis, one point per row of the table. The
+ * grid, axes and text take the page's theme colours from style.css (classes, not fixed colours), so
+ * the plot follows prefers-color-scheme.
+ */
 import type { MeasuredRow, ReportRow } from "../../src/collectives/index.js";
 import { niceStep } from "./nice-step.js";
 
@@ -47,7 +51,7 @@ export function busbwPlot(rows: readonly ReportRow[], measured: readonly Measure
   s.append(svg("text", { x: PAD.left, y: 15, "font-size": 12, "font-weight": 600 }, "busbw (GB/s) vs size"));
   const step = niceStep(yMax, 5);
   for (let v = 0; v <= yMax; v += step) {
-    s.append(svg("line", { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), stroke: "#e3e6ec" }));
+    s.append(svg("line", { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: "grid" }));
     s.append(
       svg(
         "text",
@@ -64,7 +68,7 @@ export function busbwPlot(rows: readonly ReportRow[], measured: readonly Measure
         x2: x(2 ** e),
         y1: H - PAD.bottom,
         y2: H - PAD.bottom + 4,
-        stroke: "#6a7385",
+        class: "axis",
       }),
     );
     s.append(
@@ -81,7 +85,7 @@ export function busbwPlot(rows: readonly ReportRow[], measured: readonly Measure
       x2: W - PAD.right,
       y1: H - PAD.bottom,
       y2: H - PAD.bottom,
-      stroke: "#6a7385",
+      class: "axis",
     }),
   );
   s.append(
@@ -127,7 +131,7 @@ export function busbwPlot(rows: readonly ReportRow[], measured: readonly Measure
     s.append(
       svg(
         "text",
-        { x: W - PAD.right, y: 15, "font-size": 11, "text-anchor": "end", fill: "#e0701e" },
+        { x: W - PAD.right, y: 15, "font-size": 11, "text-anchor": "end", class: "measured-key" },
         "◆ measured",
       ),
     );

@@ -6,7 +6,9 @@
  * Semaphore waits are drawn for the hovered or selected slice's leg only. Redraws are coalesced to
  * one per animation frame. The wheel zooms around the pointer, dragging pans, a click selects and
  * the keys (W/S or +/−, A/D or ←/→, ↑/↓, [ ], 0, Esc) do all of it; the selected slice's details
- * are written as text. Drawn in the page from the worker's model — nothing is sent anywhere.
+ * are written as text. The canvas takes the page's theme colours (style.css's variables), read again
+ * when prefers-color-scheme changes. Drawn in the page from the worker's model — nothing is sent
+ * anywhere.
  */
 import { el } from "./dom.js";
 import { niceStep } from "./nice-step.js";
@@ -21,6 +23,35 @@ const MIN_SPAN_US = 1e-3;
 const MAX_SPAN_FACTOR = 4;
 /** The waits listed in a selected slice's details, at most. */
 const LISTED_WAITS = 8;
+/** The canvas's colours: the page's theme variables. */
+interface Colours {
+  /** The axis strip. */
+  readonly panel: string;
+  /** Every other lane. */
+  readonly stripe: string;
+  /** Grid lines. */
+  readonly rule: string;
+  /** Lane names and tick labels. */
+  readonly label: string;
+  /** The selected slice and its waits. */
+  readonly selected: string;
+  /** The hovered slice and its waits. */
+  readonly hovered: string;
+}
+
+function themeColours(): Colours {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    panel: v("--panel", "#fff"),
+    stripe: v("--stripe", "#f4f6f9"),
+    rule: v("--rule", "#e3e6ec"),
+    label: v("--label", "#4a5468"),
+    selected: v("--fg", "#1d2330"),
+    hovered: v("--muted", "#6a7385"),
+  };
+}
+
 const KEYS_HELP =
   "keys: W/S or +/− zoom · A/D or ←/→ pan · ↑/↓ lanes · [ ] previous/next slice · 0 reset · Esc";
 
@@ -53,6 +84,8 @@ export class Timeline {
   private selected = -1;
   private hovered = -1;
   private pending = false;
+  /** Read at the first draw and again after the colour scheme changes. */
+  private colours: Colours | undefined;
 
   constructor() {
     const zoom = (f: number) => () => this.zoomAt(f, 0.5);
@@ -80,6 +113,10 @@ export class Timeline {
     );
     this.listen();
     new ResizeObserver(() => this.schedule()).observe(this.wrap);
+    matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+      this.colours = undefined;
+      this.schedule();
+    });
   }
 
   private listen(): void {
@@ -244,14 +281,16 @@ export class Timeline {
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, cssW, cssH);
     g.font = "10px system-ui, sans-serif";
+    this.colours ??= themeColours();
+    const c = this.colours;
     const v = this.view(cssH);
     for (let l = v.first; l <= v.last; l++) {
       const y = v.y0 + l * LANE_H;
       if (l % 2 === 1) {
-        g.fillStyle = "#f4f6f9";
+        g.fillStyle = c.stripe;
         g.fillRect(0, y, cssW, LANE_H);
       }
-      g.fillStyle = "#4a5468";
+      g.fillStyle = c.label;
       g.fillText(m.lanes[l] as string, 4, y + 11);
     }
     g.save();
@@ -259,9 +298,9 @@ export class Timeline {
     g.rect(GUTTER, AXIS_H, cssW - GUTTER, cssH - AXIS_H);
     g.clip();
     const rects = this.drawSlices(g, m, v);
-    this.drawWaits(g, m, v.y0);
+    this.drawWaits(g, m, v.y0, c);
     g.restore();
-    this.drawAxis(g, cssW, cssH);
+    this.drawAxis(g, cssW, cssH, c);
     // What the frame cost, read by the bench and the tests.
     this.canvas.dataset.rects = String(rects);
     this.canvas.dataset.lanes = String(v.last - v.first + 1);
@@ -341,10 +380,10 @@ export class Timeline {
     return { into, out };
   }
 
-  private drawWaits(g: CanvasRenderingContext2D, m: TraceModel, y0: number): void {
+  private drawWaits(g: CanvasRenderingContext2D, m: TraceModel, y0: number, c: Colours): void {
     for (const [i, colour] of [
-      [this.selected, "#1d2330"],
-      [this.hovered, "#6a7385"],
+      [this.selected, c.selected],
+      [this.hovered, c.hovered],
     ] as const) {
       if (i < 0) continue;
       const y = y0 + (m.lane[i] as number) * LANE_H;
@@ -363,12 +402,12 @@ export class Timeline {
     }
   }
 
-  private drawAxis(g: CanvasRenderingContext2D, w: number, h: number): void {
-    g.fillStyle = "#fff";
+  private drawAxis(g: CanvasRenderingContext2D, w: number, h: number, c: Colours): void {
+    g.fillStyle = c.panel;
     g.fillRect(0, 0, w, AXIS_H);
     const step = niceStep(this.v1 - this.v0, 8);
-    g.strokeStyle = "#e3e6ec";
-    g.fillStyle = "#4a5468";
+    g.strokeStyle = c.rule;
+    g.fillStyle = c.label;
     for (let t = Math.ceil(this.v0 / step) * step; t <= this.v1; t += step) {
       const x = this.x(t);
       if (x < GUTTER || x > w - 90) continue;
