@@ -147,6 +147,7 @@ export {
   sweep,
   sweepSizesOf,
 } from "./sweep.js";
+export { Checkpoints } from "./timing/checkpoints.js";
 export {
   type ConcurrentMember,
   type ConcurrentTiming,

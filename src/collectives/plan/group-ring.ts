@@ -20,6 +20,7 @@
  */
 import { dtypeBytes } from "../../spec/dtype.js";
 import { copyOrDuplicate, fanOutLegs, type SliceLeg } from "./duplicate.js";
+import { LiveChunks } from "./live-chunks.js";
 import { type ElemRange, type Sub, splitRange } from "./partition.js";
 import type { BufferName, BufRef, LegSource, MovableRef } from "./plan.js";
 import type { LegSink } from "./plan-builder.js";
@@ -60,6 +61,15 @@ interface GroupRing {
   readonly at: (rank: number, buffer: BufferName, elem: number) => BufRef;
   readonly input: (rank: number, elem: number) => LegSource;
   readonly partial: (rank: number, elem: number) => LegSource;
+  /** The all-reduce's chunks that hold elements (the others emit no leg: live-chunks.ts). */
+  readonly live: LiveChunks | undefined;
+}
+
+/** Each emitted group p, ascending, with its chunk c = (p − offset) mod G, where c holds elements. */
+function eachGroup(ring: GroupRing, offset: number, fn: (p: number, c: number) => void): void {
+  const { G, emitted, mod, live } = ring;
+  if (live === undefined || live.all) for (let p = 0; p < emitted; p++) fn(p, mod(p - offset));
+  else live.visit(G, -offset, emitted, fn);
 }
 
 function groupRing(req: PlanRequest, g: number, issuers: number): GroupRing {
@@ -104,6 +114,7 @@ function groupRing(req: PlanRequest, g: number, issuers: number): GroupRing {
       scale === undefined ? { ref: at(rank, "input", elem) } : { ref: at(rank, "input", elem), scale },
     partial: (rank, elem) =>
       scale === undefined ? { ref: at(rank, "scratch", elem) } : { ref: at(rank, "scratch", elem), scale: 1 },
+    live: req.collective === "allr" ? new LiveChunks(chunks) : undefined,
   };
 }
 
@@ -141,13 +152,12 @@ function groupOutputs(ring: GroupRing, p: number, m: number, elem: number): BufR
 
 /** Reduce-scatter, G − 1 steps (one when G = 1). @returns the next step. */
 function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
-  const { req, g, G, emitted, mod, rankOf, piece, subs, at } = ring;
+  const { req, g, G, rankOf, piece, subs, at } = ring;
   const rsSteps = Math.max(1, G - 1);
   let step = first;
   for (let s = 0; s < rsSteps; s++, step++) {
     const last = s === rsSteps - 1;
-    for (let p = 0; p < emitted; p++) {
-      const c = G === 1 ? 0 : mod(p - s - 2);
+    eachGroup(ring, G === 1 ? 0 : s + 2, (p, c) => {
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);
         // One leg per slice, its references moved along (the sink borrows it: see LegSink).
@@ -166,7 +176,7 @@ function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
           b.add(leg);
         }
       }
-    }
+    });
   }
   return step;
 }
@@ -179,7 +189,7 @@ function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
 function placeOwnPieces(ring: GroupRing, b: LegSink, step: number): number {
   const { req, g, emitted, rankOf, piece, subs, at } = ring;
   if (g > 1) {
-    for (let p = 0; p < emitted; p++) {
+    eachGroup(ring, 0, (p) => {
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);
         const base = piece(p, m).start;
@@ -194,7 +204,7 @@ function placeOwnPieces(ring: GroupRing, b: LegSink, step: number): number {
           copyOrDuplicate(req, b, { step, rank: r, queue, src, dsts, count: range.count });
         }
       }
-    }
+    });
     return step + 1;
   }
   if (req.collective !== "allg") return step;
@@ -213,11 +223,10 @@ function placeOwnPieces(ring: GroupRing, b: LegSink, step: number): number {
 
 /** All-gather, G − 1 steps: piece m of chunk (p − 1 − s) from group p − 1 into the group's outputs. */
 function allGather(ring: GroupRing, b: LegSink, first: number): void {
-  const { req, g, G, emitted, mod, rankOf, piece, subs, at } = ring;
+  const { req, g, G, rankOf, piece, subs, at } = ring;
   let step = first;
   for (let s = 0; s < G - 1; s++, step++) {
-    for (let p = 0; p < emitted; p++) {
-      const c = mod(p - 1 - s);
+    eachGroup(ring, 1 + s, (p, c) => {
       for (let m = 0; m < g; m++) {
         const r = rankOf(p, m);
         const from = rankOf(p - 1, m);
@@ -240,6 +249,6 @@ function allGather(ring: GroupRing, b: LegSink, first: number): void {
           }
         }
       }
-    }
+    });
   }
 }

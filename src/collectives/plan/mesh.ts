@@ -11,6 +11,7 @@
  * step's peers over its DMA rings.
  */
 import { dtypeBytes } from "../../spec/dtype.js";
+import { LiveChunks } from "./live-chunks.js";
 import { type ElemRange, type Sub, splitRange } from "./partition.js";
 import type { BufRef, LegSource } from "./plan.js";
 import { type LegSink, MovableCopy } from "./plan-builder.js";
@@ -45,6 +46,8 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
       const pieces = meshSubs(req, chunk(r));
       for (let i = 0; i < pieces.length; i++) {
         const { range, queue } = pieces[i] as Sub;
+        // An empty piece (a small count's empty chunk) emits nothing: its sources are not built.
+        if (range.count === 0) continue;
         const out: BufRef = {
           rank: r,
           buffer: "output",
@@ -79,13 +82,17 @@ export function planMesh(req: PlanRequest, b: LegSink, issuers = req.topology.ra
   const step = req.collective === "allr" ? 1 : 0;
   const first = req.collective === "allr" ? 1 : 0;
   const pull = new MovableCopy(step, req.collective === "allr" ? "output" : "input");
+  const pullFrom = (q: number, k: number, r: number) => {
+    if (k < first) return;
+    const shift = req.collective === "allr" ? 0 : chunk(r).start;
+    const offset = (k - first) * channelsFor(req, chunk(r).count, 1);
+    pull.src.rank = r;
+    pull.addPieces(b, q, meshSubs(req, chunk(r), offset), -shift, 0);
+  };
+  // Peers whose chunk is empty send nothing (live-chunks.ts): only the others are walked.
+  const live = new LiveChunks(chunks);
   for (let q = 0; q < issuers; q++) {
-    for (let k = first; k < n; k++) {
-      const r = (q + k) % n;
-      const shift = req.collective === "allr" ? 0 : chunk(r).start;
-      const offset = (k - first) * channelsFor(req, chunk(r).count, 1);
-      pull.src.rank = r;
-      pull.addPieces(b, q, meshSubs(req, chunk(r), offset), -shift, 0);
-    }
+    if (live.all) for (let k = first; k < n; k++) pullFrom(q, k, (q + k) % n);
+    else live.visit(n, q, n, (k, r) => pullFrom(q, k, r));
   }
 }

@@ -8,6 +8,7 @@
 import type { BufRef, LegKind, LegSource } from "../plan/plan.js";
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
 import type { Topology } from "../topology/topology.js";
+import type { Checkpoints } from "./checkpoints.js";
 import { legDurationNs } from "./cost-model.js";
 import { KEPT_STEPS, LastWrites } from "./last-writes.js";
 import type { Folded, NodeFold } from "./node-fold.js";
@@ -51,7 +52,7 @@ export interface Cutoff {
   readonly lastNs: number;
   /** Per queue, the least busy time of all steps; per checkpoint step, of the steps before it. */
   readonly busyNs: Float64Array;
-  readonly checkpoints: ReadonlyMap<number, Float64Array>;
+  readonly checkpoints: Checkpoints;
 }
 
 /** Thrown through the planner's emission when a placement passes its cutoff. */
@@ -120,6 +121,8 @@ export class Placer implements LegSink {
   private readonly folded: Folded = { rank: 0, elem: 0, nodes: 0 };
   private readonly waits: Waits;
   private readonly channels: number;
+  /** With a cutoff: per queue, the pre-pass's least busy time up to the last checkpoint passed. */
+  private before: Float64Array | undefined;
 
   constructor(
     t: Topology,
@@ -147,8 +150,10 @@ export class Placer implements LegSink {
     this.step = step;
     this.writes.enter(step);
     const cutoff = this.p.cutoff;
-    const before = cutoff?.checkpoints.get(step);
-    if (cutoff === undefined || before === undefined) return;
+    if (cutoff === undefined) return;
+    this.before ??= new Float64Array(this.queueFree.length);
+    const before = this.before;
+    if (!cutoff.checkpoints.advance(step, before)) return;
     // Every queue is busy at least its remaining steps' least time after it is next free.
     const total = cutoff.busyNs;
     let least = 0;

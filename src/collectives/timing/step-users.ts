@@ -3,6 +3,7 @@
  * lower bound of the schedule's time (what `auto` prunes candidates with before placing them).
  */
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
+import { Checkpoints } from "./checkpoints.js";
 import { legDurationNs } from "./cost-model.js";
 import type { LegCost, LegCoster } from "./leg-cost.js";
 import type { NodeFold } from "./node-fold.js";
@@ -178,10 +179,10 @@ export class StepUsers implements LegSink {
   readonly busyNs: Float64Array;
   /**
    * Every {@link CHECKPOINT_STEPS} steps, per queue the least busy time of the steps before (keyed
-   * by the step): where a placement checks what it still has ahead of it (memory: a snapshot per
-   * checkpoint, not per step).
+   * by the step): where a placement checks what it still has ahead of it (memory: the queues that
+   * changed per checkpoint, not every queue per step: checkpoints.ts).
    */
-  readonly checkpoints = new Map<number, Float64Array>();
+  readonly checkpoints: Checkpoints;
   private closed = 0;
   /**
    * The current step's shape, and whether it repeats the step before so far: while it does, its
@@ -210,6 +211,7 @@ export class StepUsers implements LegSink {
     this.nodeOf = Int32Array.from({ length: fold.nodes === 1 ? 0 : res.count }, (_, id) => res.nodeOf(id));
     this.engineNs = new Float64Array(queueCount);
     this.busyNs = new Float64Array(queueCount);
+    this.checkpoints = new Checkpoints(queueCount);
   }
 
   /** Per resource id, the id whose sharers a leg there is slowed by. */
@@ -228,7 +230,7 @@ export class StepUsers implements LegSink {
       if (this.steps.has(leg.step)) throw new Error(`planner: step ${leg.step} emitted in two runs`);
       this.step = leg.step;
       if (this.closed > 0 && this.closed % CHECKPOINT_STEPS === 0)
-        this.checkpoints.set(leg.step, this.busyNs.slice());
+        this.checkpoints.take(leg.step, this.busyNs);
     }
     const ns = this.coster.cost(leg).ns;
     if (this.repeating) {
@@ -337,6 +339,7 @@ export class StepUsers implements LegSink {
       for (let k = 0; k < inc.length; k += 2) {
         const qi = inc.data[k] as number;
         this.busyNs[qi] = (this.busyNs[qi] as number) + (inc.data[k + 1] as number);
+        this.checkpoints.touch(qi);
       }
       this.closed++;
       this.steps.set(this.step, this.lastSharers);
@@ -370,6 +373,7 @@ export class StepUsers implements LegSink {
     this.increments.length = 0;
     for (const qi of this.stepQueues) {
       this.busyNs[qi]! += stepNs[qi] as number;
+      this.checkpoints.touch(qi);
       this.increments.push(qi);
       this.increments.push(stepNs[qi] as number);
       stepNs[qi] = 0;

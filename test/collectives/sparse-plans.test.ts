@@ -1,0 +1,119 @@
+// Issue 29 point 4, small messages over many ranks: a count of fewer granules than ranks leaves most
+// chunks empty, so the planners walk only the chunks with elements (plan/live-chunks.ts) and the
+// pre-pass keeps only the queues a checkpoint changed (timing/checkpoints.ts). Counted, not timed:
+// the planners' per-(rank, step) and per-(rank, peer) helpers are wrapped to count their calls.
+import { describe, expect, it, vi } from "vitest";
+
+vi.mock("../../src/collectives/plan/duplicate.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/collectives/plan/duplicate.js")>();
+  const { counted } = await import("../helpers/call-counts.js");
+  return { ...real, fanOutLegs: counted("fanOut", real.fanOutLegs) };
+});
+vi.mock("../../src/collectives/plan/plan-request.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/collectives/plan/plan-request.js")>();
+  const { counted } = await import("../helpers/call-counts.js");
+  return { ...real, channelsFor: counted("channels", real.channelsFor) };
+});
+
+const { callCounts } = await import("../helpers/call-counts.js");
+const { buildTopology, Checkpoints, emitPlan, scheduleCollective } = await import(
+  "../../src/collectives/index.js"
+);
+const { archProfile } = await import("../../src/hal/index.js");
+const { Dtype } = await import("../../src/spec/index.js");
+
+const RANKS = 1024;
+
+function request(algorithm: "ring" | "kangaring" | "mesh", bytes: number) {
+  return {
+    topology: buildTopology(archProfile("trn2"), RANKS, 16),
+    collective: "allr" as const,
+    algorithm,
+    dtype: Dtype.BFLOAT16,
+    op: "sum" as const,
+    count: bytes / 2,
+  };
+}
+
+/** The legs a plan emits, and the planner's helper calls while emitting them. */
+function emitted(req: ReturnType<typeof request>) {
+  callCounts.fanOut = callCounts.channels = 0;
+  let legs = 0;
+  emitPlan(req, { add: () => legs++ });
+  return { legs, fanOut: callCounts.fanOut ?? 0, channels: callCounts.channels ?? 0 };
+}
+
+describe("a 64-byte all-reduce over 1024 ranks walks only the chunks with elements", () => {
+  it("ring and KangaRing: all-gather fan-outs in proportion to the legs, not to ranks × steps", () => {
+    for (const algorithm of ["ring", "kangaring"] as const) {
+      const e = emitted(request(algorithm, 64));
+      expect(e.legs, algorithm).toBeGreaterThan(0);
+      // Two chunks hold the 2 granules: a fan-out per (step, chunk member), ≈ 2 · 2 · steps.
+      expect(e.fanOut, algorithm).toBeLessThanOrEqual(2 * e.legs);
+      expect(e.fanOut, algorithm).toBeLessThan(RANKS * 8);
+    }
+  });
+
+  it("mesh: a rank's pulls walk the two ranks with elements, not its 1023 peers", () => {
+    const e = emitted(request("mesh", 64));
+    expect(e.legs).toBeGreaterThan(0);
+    // One channel count per chunk in the reduce-scatter, then two per pull of a chunk with elements
+    // (≈ 5 a rank; a walk of every peer makes ≈ 2 · 1023 a rank).
+    expect(e.channels).toBeLessThan(8 * RANKS);
+  });
+
+  it("where every chunk has elements the walk is the full one (as many fan-outs as before)", () => {
+    const e = emitted(request("ring", RANKS * 64));
+    expect(e.fanOut).toBe(RANKS * (RANKS - 1));
+  });
+
+  it("times a sparse all-reduce as a dense walk would (the legs are the same)", () => {
+    // 64 B over 1024 ranks: 32 elements in 2 granules; the full schedule is what `record` places.
+    for (const algorithm of ["ring", "kangaring", "mesh"] as const) {
+      const req = request(algorithm, 64);
+      const fast = scheduleCollective(req, { sr: false });
+      const full = scheduleCollective(req, { sr: false, record: true });
+      expect(fast.totalNs, algorithm).toBe(full.totalNs);
+      expect(fast.legKinds, algorithm).toEqual(full.legKinds);
+    }
+  });
+});
+
+describe("checkpoints keep the queues that changed (timing/checkpoints.ts)", () => {
+  it("a checkpoint of 3 changed queues out of a million holds 3 pairs; advancing rebuilds the times", () => {
+    const queues = 1 << 20;
+    const c = new Checkpoints(queues);
+    const busy = new Float64Array(queues);
+    for (const [qi, ns] of [
+      [5, 10],
+      [70_000, 2.5],
+      [5, 11],
+      [1 << 19, 7],
+    ] as const) {
+      busy[qi] = ns;
+      c.touch(qi);
+    }
+    c.take(16, busy);
+    busy[70_000] = 4;
+    c.touch(70_000);
+    c.take(32, busy);
+    expect(c.bytes).toBe(3 * 12 + 12);
+    const before = new Float64Array(queues);
+    expect(c.advance(8, before)).toBe(false);
+    expect(c.advance(16, before)).toBe(true);
+    expect([before[5], before[70_000], before[1 << 19]]).toEqual([11, 2.5, 7]);
+    expect(c.advance(32, before)).toBe(true);
+    expect(before.every((ns, qi) => ns === busy[qi])).toBe(true);
+  });
+
+  it("where most queues changed, a checkpoint is the full copy", () => {
+    const c = new Checkpoints(8);
+    const busy = Float64Array.from({ length: 8 }, (_, k) => k + 1);
+    for (let qi = 0; qi < 8; qi++) c.touch(qi);
+    c.take(16, busy);
+    expect(c.bytes).toBe(8 * 8);
+    const before = new Float64Array(8);
+    c.advance(16, before);
+    expect(before).toEqual(busy);
+  });
+});
