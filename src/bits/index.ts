@@ -4,6 +4,16 @@
  * and the error classes every layer throws. Zero dependencies.
  * @module
  */
+export {
+  addrArg,
+  boolArg,
+  bytesArg,
+  finiteArg,
+  intArg,
+  MAX_ADDRESS,
+  MAX_U32,
+  stringArg,
+} from "./arg-check.js";
 export { f32FromBits, f32ToBits, readBigBits, readBits, writeBigBits, writeBits } from "./bitfield.js";
 export {
   array,

@@ -10,10 +10,12 @@
  * `run()` reports it. A fault stops its queue (until its ring base is reprogrammed) and is reported;
  * other queues go on.
  */
-import { SdmakitError } from "../bits/errors.js";
+import { finiteArg, intArg } from "../bits/arg-check.js";
+import { FieldError, SdmakitError } from "../bits/errors.js";
+import { checkOptions, type OptionRules } from "../bits/option-check.js";
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import { RegisterFile } from "../hal/register-file.js";
-import { type OverflowPolicy, SrStream } from "../numerics/index.js";
+import { OVERFLOW_POLICIES, type OverflowPolicy, SrStream } from "../numerics/index.js";
 import { engineSpans } from "../spec/address-map.js";
 import { DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import {
@@ -24,6 +26,7 @@ import {
   type QueueReg,
   queueRegAt,
   S2M_QUEUES_OFFSET,
+  SEMAPHORE_COUNT,
 } from "../spec/udma-regs.js";
 import { type CostModel, ProfileCostModel } from "./cost-model.js";
 import { type Descriptor, dataLength, isFirst, isLast, ringId, toDescriptor } from "./descriptor.js";
@@ -31,7 +34,7 @@ import { DmaQueue, type Ring } from "./dma-queue.js";
 import type { EngineEvent } from "./events.js";
 import { Executor } from "./execute.js";
 import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./faults.js";
-import { checkMemoryBudget, DeviceMemory, MemoryBudgetError, MemoryFault, pageOffset } from "./memory.js";
+import { DeviceMemory, MEMORY_BUDGET_RULE, MemoryBudgetError, MemoryFault, pageOffset } from "./memory.js";
 import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
 import { rxStreamBytes } from "./packet-plan.js";
 import { PlanCache } from "./plan-cache.js";
@@ -85,6 +88,37 @@ export interface DeviceOptions {
 export const DEFAULT_PACKET_BUDGET = 1 << 22;
 /** The watchdog names the queues of this many last packets. */
 const WATCHDOG_RECENT = 256;
+
+/** A packet budget: a positive integer or Infinity. */
+const PACKET_BUDGET_RULE = {
+  check: (b: unknown) => b === Number.POSITIVE_INFINITY || (Number.isSafeInteger(b) && (b as number) > 0),
+  allowed: "a positive integer or Infinity",
+};
+
+/** What each DeviceOptions key takes (option-check.ts). */
+const DEVICE_OPTION_RULES: OptionRules = {
+  regs: { check: (r) => r instanceof RegisterFile, allowed: "a RegisterFile" },
+  registerLog: {
+    check: (n) => n === Number.POSITIVE_INFINITY || (Number.isSafeInteger(n) && (n as number) >= 0),
+    allowed: "a non-negative integer or Infinity",
+  },
+  costModel: {
+    check: (m) => typeof (m as CostModel | null)?.durationNs === "function",
+    allowed: "an object with durationNs(work)",
+  },
+  overflow: { oneOf: OVERFLOW_POLICIES },
+  onSemaphore: { check: (f) => typeof f === "function", allowed: "a function" },
+  packetBudget: PACKET_BUDGET_RULE,
+  keepEvents: { boolean: true },
+  memoryBudget: MEMORY_BUDGET_RULE,
+};
+
+/** The profile `arch` names, or the profile given. @throws UsageError, FieldError otherwise. */
+function profileOf(arch: unknown): ArchProfile {
+  if (typeof arch === "string" || typeof arch === "number") return archProfile(arch);
+  if (typeof (arch as ArchProfile | null)?.queuesPerEngine === "number") return arch as ArchProfile;
+  throw new FieldError("Device", "arch", arch, "an ArchProfile or a name (trn1 | trn2 | trn3)");
+}
 
 /** What one `step()` did. */
 export type StepResult = { readonly event: EngineEvent } | { readonly fault: DescriptorFault };
@@ -147,17 +181,17 @@ export class Device {
 
   /**
    * @param arch a profile or its name (`trn1` | `trn2` | `trn3`, codename or arch code).
-   * @throws UsageError for an unknown arch.
+   * @throws UsageError for an unknown arch; FieldError for an option that is not one (option-check.ts).
    * @example const dev = new Device("trn2");
    */
   constructor(arch: ArchProfile | string | number, options: DeviceOptions = {}) {
-    this.profile = typeof arch === "object" ? arch : archProfile(arch);
-    const budgetBytes = checkMemoryBudget("Device", "memoryBudget", options.memoryBudget ?? Infinity);
-    this.memory = new DeviceMemory({ budgetBytes });
+    this.profile = profileOf(arch);
+    checkOptions("Device", options, DEVICE_OPTION_RULES);
+    this.memory = new DeviceMemory({ budgetBytes: options.memoryBudget ?? Infinity });
     this.regs = options.regs ?? new RegisterFile({ logLimit: options.registerLog ?? 0 });
     this.costModel = options.costModel ?? new ProfileCostModel(this.profile);
     this.overflow = options.overflow ?? "nan";
-    this.packetBudget = checkBudget(options.packetBudget ?? DEFAULT_PACKET_BUDGET);
+    this.packetBudget = options.packetBudget ?? DEFAULT_PACKET_BUDGET;
     this.keepEvents = options.keepEvents ?? true;
     this.engineStride = Number(this.profile.sdmaEngineStride);
     const spans = engineSpans(this.profile);
@@ -207,29 +241,46 @@ export class Device {
     this.executor = new Executor({ profile: this.profile, memory: this.memory, overflow: this.overflow });
   }
 
-  /** Queue `queue` of DMA engine `engine`. @throws RangeError outside the profile. */
+  /** Queue `queue` of DMA engine `engine`. @throws FieldError outside the profile. */
   queue(engine: number, queue: number): DmaQueue {
-    const q = this.queues[engine * this.profile.queuesPerEngine + queue];
-    if (!q || queue < 0 || queue >= this.profile.queuesPerEngine)
-      throw new RangeError(`no queue ${queue} on engine ${engine}`);
-    return q;
+    const e = this.engineArg("Device.queue", engine);
+    const q = intArg("Device.queue", "queue", queue, 0, this.profile.queuesPerEngine - 1);
+    return this.queues[e * this.profile.queuesPerEngine + q] as DmaQueue;
   }
 
-  /** The value of semaphore `index` of event block `block`. */
+  /** The value of semaphore `index` of event block `block`. @throws FieldError for either outside the profile. */
   semaphore(block: number, index: number): number {
     const b = this.semaphores.get(block);
-    if (!b) throw new RangeError(`no event block ${block} on ${this.profile.name}`);
-    return b.values[index] ?? 0;
+    if (!b) {
+      const blocks = [...this.semaphores.keys()];
+      throw new FieldError(
+        "Device.semaphore",
+        "block",
+        block,
+        `one of ${blocks.join(", ")} on ${this.profile.name}`,
+      );
+    }
+    return b.values[intArg("Device.semaphore", "index", index, 0, SEMAPHORE_COUNT - 1)] as number;
   }
 
-  /** The time (ns) at which engine `engine` is next free. */
+  /** The time (ns) at which engine `engine` is next free. @throws FieldError outside the profile. */
   engineTime(engine: number): number {
-    return this.engineClock[engine] ?? 0;
+    return this.engineClock[this.engineArg("Device.engineTime", engine)] as number;
   }
 
-  /** Hold engine `engine` until `ns` (a dependency the caller models, e.g. a semaphore wait). */
+  /**
+   * Hold engine `engine` until `ns` (a dependency the caller models, e.g. a semaphore wait).
+   * @throws FieldError for an engine outside the profile or a time that is not a finite ns ≥ 0.
+   */
   advanceEngine(engine: number, ns: number): void {
-    if ((this.engineClock[engine] ?? 0) < ns) this.engineClock[engine] = ns;
+    const e = this.engineArg("Device.advanceEngine", engine);
+    finiteArg("Device.advanceEngine", "ns", ns, 0, Number.MAX_VALUE);
+    if ((this.engineClock[e] as number) < ns) this.engineClock[e] = ns;
+  }
+
+  /** An engine of the profile. @throws FieldError otherwise. */
+  private engineArg(context: string, engine: unknown): number {
+    return intArg(context, "engine", engine, 0, this.engineClock.length - 1);
   }
 
   /**
@@ -276,10 +327,11 @@ export class Device {
   /**
    * Step until no queue can progress. After `packetBudget` packets (default the device's) with work
    * still runnable, stop and report a {@link WatchdogFault} naming the queues, rather than hang.
-   * @throws RangeError when the budget is not a positive integer or Infinity.
+   * @throws FieldError when the budget is not a positive integer or Infinity.
    */
   run(packetBudget = this.packetBudget): RunReport {
-    checkBudget(packetBudget);
+    if (!PACKET_BUDGET_RULE.check(packetBudget))
+      throw new FieldError("Device.run", "packetBudget", packetBudget, PACKET_BUDGET_RULE.allowed);
     const events: EngineEvent[] = [];
     const faults: DescriptorFault[] = this.doorbellFaults.splice(0);
     let n = 0;
@@ -583,10 +635,4 @@ function checkFirst(d: Descriptor, k: number): void {
       d.ref,
       "FIRST (len_ctrl bit 26) inside a packet: the previous descriptor lacks LAST",
     );
-}
-
-function checkBudget(budget: number): number {
-  if (!(budget === Number.POSITIVE_INFINITY || (Number.isInteger(budget) && budget > 0)))
-    throw new RangeError(`packetBudget ${budget} is not a positive integer or Infinity`);
-  return budget;
 }

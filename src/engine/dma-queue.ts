@@ -5,6 +5,8 @@
  * rings the doorbell with the count; the engine consumes from the head, and the ring's phase
  * (len_ctrl ring_id) starts at 1 and advances mod 4 each time the head wraps.
  */
+import { intArg, MAX_U32 } from "../bits/arg-check.js";
+import { FieldError } from "../bits/errors.js";
 import {
   DESCRIPTOR_BYTES,
   INITIAL_RING_PHASE,
@@ -14,6 +16,15 @@ import {
 import type { Descriptor } from "./descriptor.js";
 import type { DescriptorFault, QueueStall } from "./faults.js";
 import { pageWords, SlotDescriptor } from "./slot-descriptor.js";
+
+/** The most engines / queues a device numbers (far above any profile's): the limit of a queue's ids. */
+const MAX_QUEUE_ID = 0xffff;
+
+/** A queue's engine and index. @throws FieldError for either not an integer 0..MAX_QUEUE_ID. */
+function checkIds(context: string, engine: unknown, queue: unknown): void {
+  intArg(context, "engine", engine, 0, MAX_QUEUE_ID);
+  intArg(context, "queue", queue, 0, MAX_QUEUE_ID);
+}
 
 export class Ring {
   private lo = 0;
@@ -44,11 +55,15 @@ export class Ring {
    */
   enabled = true;
 
+  /** @throws FieldError for ids that are not integers 0..65535 or a name not tx / rx. */
   constructor(
     readonly engine: number,
     readonly queue: number,
     readonly name: "tx" | "rx",
-  ) {}
+  ) {
+    checkIds("Ring", engine, queue);
+    if (name !== "tx" && name !== "rx") throw new FieldError("Ring", "name", name, "tx | rx");
+  }
 
   get base(): bigint {
     return this.baseAddr;
@@ -58,15 +73,15 @@ export class Ring {
     return this.baseNum;
   }
 
-  /** drbp_lo: the ring base's low word. */
+  /** drbp_lo: the ring base's low word. @throws FieldError for a value outside 0..2^32 − 1. */
   set baseLo(v: number) {
-    this.lo = v >>> 0;
+    this.lo = intArg("Ring.baseLo", "value", v, 0, MAX_U32);
     this.rebase();
   }
 
-  /** drbp_hi: the ring base's high word. */
+  /** drbp_hi: the ring base's high word. @throws FieldError for a value outside 0..2^32 − 1. */
   set baseHi(v: number) {
-    this.hi = v >>> 0;
+    this.hi = intArg("Ring.baseHi", "value", v, 0, MAX_U32);
     this.rebase();
   }
 
@@ -78,8 +93,14 @@ export class Ring {
   /**
    * The `n`-th descriptor of the packet being fetched: the one in `slot`, read in place in `page`,
    * where the ring starts at byte `at`. Valid until the ring fetches the next packet.
+   * @throws FieldError for a slot outside the ring or a descriptor past the page.
    */
   slotDescriptor(n: number, slot: number, page: Uint8Array, at: number): Descriptor {
+    const c = "Ring.slotDescriptor";
+    intArg(c, "n", n, 0, this.slots - 1);
+    intArg(c, "slot", slot, 0, this.slots - 1);
+    if (!(page instanceof Uint8Array)) throw new FieldError(c, "page", page, "a Uint8Array");
+    intArg(c, "at", at, 0, page.length - this.slots * DESCRIPTOR_BYTES);
     if (page !== this.viewPage) {
       this.viewPage = page;
       this.viewWords = pageWords(page);
@@ -112,18 +133,24 @@ export class Ring {
     return undefined;
   }
 
-  /** The slot `k` descriptors after the head. */
+  /** The slot `k` descriptors after the head. @throws FieldError for k not an integer ≥ 0. */
   slotOf(k: number): number {
+    intArg("Ring.slotOf", "k", k, 0, Number.MAX_SAFE_INTEGER);
     return (this.head + k) % this.slots;
   }
 
-  /** The phase a descriptor `k` slots after the head must carry. */
+  /** The phase a descriptor `k` slots after the head must carry. @throws FieldError as {@link slotOf}. */
   phaseOf(k: number): number {
+    intArg("Ring.phaseOf", "k", k, 0, Number.MAX_SAFE_INTEGER);
     return (this.phase + Math.floor((this.head + k) / this.slots)) % 4;
   }
 
-  /** Consume `n` descriptors: the head moves on, the phase advances at each wrap. */
+  /**
+   * Consume `n` descriptors: the head moves on, the phase advances at each wrap.
+   * @throws FieldError for n not an integer 0..posted.
+   */
   consume(n: number): void {
+    intArg("Ring.consume", "n", n, 0, this.posted);
     const abs = this.head + n;
     this.phase = (this.phase + Math.floor(abs / this.slots)) % 4;
     this.head = abs % this.slots;
@@ -141,10 +168,12 @@ export class DmaQueue {
   /** Register values the device does not interpret (cfg, crbp, ...), as written. */
   readonly shadow = new Map<number, number>();
 
+  /** @throws FieldError for ids that are not integers 0..65535. */
   constructor(
     readonly engine: number,
     readonly queue: number,
   ) {
+    checkIds("DmaQueue", engine, queue);
     this.tx = new Ring(engine, queue, "tx");
     this.rx = new Ring(engine, queue, "rx");
   }

@@ -9,6 +9,8 @@
  * value has scale 1. Decompression multiplies each code by its block's scale (exact).
  */
 
+import { bytesArg, intArg, MAX_U32 } from "../bits/arg-check.js";
+import { FieldError } from "../bits/errors.js";
 import { decodeToF32, encodeFromF32, type Rounding } from "../numerics/index.js";
 import { Dtype } from "../spec/dtype.js";
 import { GCE_HEADER, GCE_HEADER_BYTES, GCE_HEADER_MAGIC, gcePayloadBytes } from "../spec/gce-header.js";
@@ -17,6 +19,32 @@ import { GCE_HEADER, GCE_HEADER_BYTES, GCE_HEADER_MAGIC, gcePayloadBytes } from 
 const E4M3_EMAX = 7;
 /** Smallest exponent whose power of two is a normal FP32. */
 const MIN_SCALE_EXP = -126;
+/** The header's block_log2 is 4 bits wide (spec/gce-header.ts). */
+const MAX_BLOCK_LOG2 = 15;
+
+/**
+ * A codec call's arguments: `count` values of an FP32 array of `values` elements, a block size the
+ * header can say, a payload of the bytes they take. @throws FieldError otherwise.
+ */
+function checkCodecArgs(
+  context: string,
+  values: unknown,
+  count: unknown,
+  blockLog2: unknown,
+  payload: unknown,
+): void {
+  if (!(values instanceof Float32Array)) throw new FieldError(context, "values", values, "a Float32Array");
+  const n = intArg(context, "count", count, 0, Math.min(values.length, MAX_U32));
+  const log2 = intArg(context, "blockLog2", blockLog2, 0, MAX_BLOCK_LOG2);
+  const need = gcePayloadBytes(n, log2);
+  intArg(
+    context,
+    "payload.length",
+    bytesArg(context, "payload", payload).length,
+    need,
+    Number.MAX_SAFE_INTEGER,
+  );
+}
 
 /** The shared scale of values[from, to): a power of two (MODEL above). */
 function blockScale(values: Float32Array, from: number, to: number): number {
@@ -35,6 +63,7 @@ function blockScale(values: Float32Array, from: number, to: number): number {
 /**
  * Compress `count` values into `payload` (gcePayloadBytes bytes: FP32 scales, then FP8_E4 codes).
  * `scratch` holds at least one block of FP32 values.
+ * @throws FieldError for arrays too short for `count`, a block size the header cannot say.
  */
 export function gceCompress(
   values: Float32Array,
@@ -44,7 +73,15 @@ export function gceCompress(
   payload: Uint8Array,
   scratch: Float32Array,
 ): void {
+  checkCodecArgs("gceCompress", values, count, blockLog2, payload);
   const block = 2 ** blockLog2;
+  if (!(scratch instanceof Float32Array) || scratch.length < Math.min(block, count))
+    throw new FieldError(
+      "gceCompress",
+      "scratch",
+      scratch,
+      `a Float32Array of ${Math.min(block, count)} or more`,
+    );
   const blocks = Math.ceil(count / block);
   const scales = new DataView(payload.buffer, payload.byteOffset, blocks * 4);
   for (let b = 0; b < blocks; b++) {
@@ -57,13 +94,14 @@ export function gceCompress(
   }
 }
 
-/** Expand a payload of `count` values into `out` (FP32). */
+/** Expand a payload of `count` values into `out` (FP32). @throws FieldError as {@link gceCompress}. */
 export function gceDecompress(
   payload: Uint8Array,
   count: number,
   blockLog2: number,
   out: Float32Array,
 ): void {
+  checkCodecArgs("gceDecompress", out, count, blockLog2, payload);
   const block = 2 ** blockLog2;
   const blocks = Math.ceil(count / block);
   decodeToF32(Dtype.FP8_E4, payload, blocks * 4, count, out, 0);
@@ -85,10 +123,11 @@ export function gceHeader(count: number, dt: Dtype, blockLog2: number): Uint8Arr
   });
 }
 
-/** Read a header; a string says what is wrong with it. */
+/** Read a header; a string says what is wrong with it. @throws FieldError for bytes not a Uint8Array. */
 export function readGceHeader(
   bytes: Uint8Array,
 ): { elements: number; dtype: number; blockLog2: number; payloadBytes: number } | string {
+  bytesArg("readGceHeader", "bytes", bytes);
   if (bytes.length < GCE_HEADER_BYTES) return `header is ${bytes.length} bytes, needs ${GCE_HEADER_BYTES}`;
   const magic = GCE_HEADER.read("magic", bytes) as number;
   if (magic !== GCE_HEADER_MAGIC)

@@ -6,7 +6,9 @@
  * reason — never a silent drop or a wrap. Pages live in WebAssembly arenas (page-arenas.ts) so the
  * numerics kernels read and write them in place.
  */
+import { addrArg, boolArg, bytesArg, intArg, MAX_ADDRESS, MAX_U32, stringArg } from "../bits/arg-check.js";
 import { DeviceFault, FieldError, UsageError } from "../bits/errors.js";
+import { checkOptions } from "../bits/option-check.js";
 import { LazyClear } from "./lazy-clear.js";
 import { type KernelScratch, PageArenas } from "./page-arenas.js";
 
@@ -55,12 +57,12 @@ export interface DeviceMemoryOptions {
   readonly budgetBytes?: number;
 }
 
-/** A page budget: a non-negative safe integer of bytes, or Infinity. @throws FieldError otherwise. */
-export function checkMemoryBudget(context: string, field: string, bytes: unknown): number {
-  if (bytes === Number.POSITIVE_INFINITY || (Number.isSafeInteger(bytes) && (bytes as number) >= 0))
-    return bytes as number;
-  throw new FieldError(context, field, bytes, `0..${Number.MAX_SAFE_INTEGER} bytes or Infinity`);
-}
+/** A page budget is a non-negative safe integer of bytes, or Infinity (an option-check.ts rule). */
+export const MEMORY_BUDGET_RULE = {
+  check: (bytes: unknown) =>
+    bytes === Number.POSITIVE_INFINITY || (Number.isSafeInteger(bytes) && (bytes as number) >= 0),
+  allowed: `0..${Number.MAX_SAFE_INTEGER} bytes or Infinity`,
+};
 
 export type RegionKind = "hbm" | "sbuf" | "psum" | "mmio" | "host";
 
@@ -91,6 +93,37 @@ export const PAGE_BYTES = 1 << 20;
 const PAGE_MASK = (1n << PAGE_SHIFT) - 1n;
 /** Addresses up to here are exact as Numbers (2^53). */
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** The longest access a call may ask for: the longest typed array a JS engine makes (V8: 2^32 bytes). */
+export const MAX_ACCESS_BYTES = 2 ** 32;
+const REGION_KINDS: readonly RegionKind[] = ["hbm", "sbuf", "psum", "mmio", "host"];
+
+/** An access's length: an integer 0..MAX_ACCESS_BYTES. @throws FieldError otherwise. */
+const lenArg = (context: string, len: unknown): number => intArg(context, "len", len, 0, MAX_ACCESS_BYTES);
+
+/**
+ * A Number address (the fast paths): an integer 0..2^64 — exact below 2^53; one above is never in
+ * the fast path's region (the caller then takes the bigint path). @throws FieldError otherwise.
+ */
+const numberAddrArg = (context: string, a: unknown): number => intArg(context, "a", a, 0, 2 ** 64);
+
+/**
+ * A region to map: a name, a bigint base and positive size ending by 2^64, a kind, handlers as
+ * functions. @throws FieldError otherwise.
+ */
+function checkRegionSpec(context: string, spec: RegionSpec): void {
+  if (typeof spec !== "object" || spec === null) throw new FieldError(context, "spec", spec, "a RegionSpec");
+  stringArg(context, "name", spec.name);
+  addrArg(context, "base", spec.base);
+  const room = MAX_ADDRESS + 1n - spec.base;
+  if (typeof spec.bytes !== "bigint" || spec.bytes <= 0n || spec.bytes > room)
+    throw new FieldError(context, `${spec.name}.bytes`, spec.bytes, `a bigint 1..${room} (to end by 2^64)`);
+  if (!REGION_KINDS.includes(spec.kind))
+    throw new FieldError(context, `${spec.name}.kind`, spec.kind, REGION_KINDS.join(" | "));
+  for (const h of ["onWrite32", "onRead32", "refuseWrite32"] as const) {
+    if (spec[h] !== undefined && typeof spec[h] !== "function")
+      throw new FieldError(context, `${spec.name}.${h}`, typeof spec[h], "a function");
+  }
+}
 
 /** The byte a Number address falls on in its page ({@link DeviceMemory.pageAt}; no `%` of a double). */
 export function pageOffset(a: number): number {
@@ -129,14 +162,16 @@ export class DeviceMemory {
    * @example new DeviceMemory({ budgetBytes: 64 * PAGE_BYTES });
    */
   constructor(options: DeviceMemoryOptions = {}) {
-    this.budgetBytes = checkMemoryBudget("DeviceMemory", "budgetBytes", options.budgetBytes ?? Infinity);
+    checkOptions("DeviceMemory", options, { budgetBytes: MEMORY_BUDGET_RULE });
+    this.budgetBytes = options.budgetBytes ?? Infinity;
   }
 
   /**
-   * Map a region. @throws DeviceFault when it overlaps a region already mapped or is empty.
+   * Map a region. @throws DeviceFault when it overlaps a region already mapped; FieldError for a
+   * spec that is not one (an empty region, a base that is not a bigint, ...).
    */
   map(spec: RegionSpec): Region {
-    if (spec.bytes <= 0n) throw new DeviceFault(`region ${spec.name}: size ${spec.bytes} must be positive`);
+    checkRegionSpec("DeviceMemory.map", spec);
     const region: Region = { ...spec, end: spec.base + spec.bytes };
     for (const r of this.regions) {
       if (region.base < r.end && r.base < region.end) {
@@ -152,11 +187,12 @@ export class DeviceMemory {
 
   /**
    * Map many regions at once: one sort and one overlap pass instead of one per region (a Trn2
-   * device maps over a thousand SBUF partitions). @throws DeviceFault as {@link map}.
+   * device maps over a thousand SBUF partitions). @throws DeviceFault, FieldError as {@link map}.
    */
   mapAll(specs: readonly RegionSpec[]): void {
+    if (!Array.isArray(specs)) throw new FieldError("DeviceMemory.mapAll", "specs", specs, "an array");
     for (const spec of specs) {
-      if (spec.bytes <= 0n) throw new DeviceFault(`region ${spec.name}: size ${spec.bytes} must be positive`);
+      checkRegionSpec("DeviceMemory.mapAll", spec);
       this.regions.push({ ...spec, end: spec.base + spec.bytes });
     }
     this.regions.sort((a, b) => (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
@@ -176,8 +212,23 @@ export class DeviceMemory {
     return this.regions;
   }
 
-  /** The region holding [addr, addr + len). @throws DeviceFault when there is none. */
+  /**
+   * The region holding [addr, addr + len). @throws DeviceFault when there is none; FieldError for
+   * an address that is not a bigint 0..2^64 − 1 or a length that is not an integer 0..2^32.
+   */
   regionOf(addr: bigint, len: number, what = "access"): Region {
+    return this.checkedRegion("DeviceMemory.regionOf", addr, len, what);
+  }
+
+  /** {@link regionOf} for the public call `context`, which the refusal names. */
+  private checkedRegion(context: string, addr: bigint, len: number, what: string): Region {
+    addrArg(context, "addr", addr);
+    lenArg(context, len);
+    return this.region(addr, len, stringArg(context, "what", what));
+  }
+
+  /** {@link regionOf} for arguments checked already (the public calls' own look-up). */
+  private region(addr: bigint, len: number, what: string): Region {
     // The cache test in numbers, no bigint arithmetic. Only a region below 2^53 is cached this way,
     // so an address a Number cannot hold exactly misses here and takes the exact search below.
     const a = Number(addr);
@@ -207,16 +258,19 @@ export class DeviceMemory {
     throw new MemoryFault(addr, len, `${what} of ${len} bytes at ${hexAddr(addr)}: address is not mapped`);
   }
 
-  /** Copy `len` bytes out of device memory. */
+  /** Copy `len` bytes out of device memory. @throws MemoryFault as {@link regionOf}; FieldError. */
   read(addr: bigint, len: number, what = "read"): Uint8Array {
+    addrArg("DeviceMemory.read", "addr", addr);
+    lenArg("DeviceMemory.read", len);
     const out = new Uint8Array(len);
     this.readInto(addr, out, what);
     return out;
   }
 
-  /** Fill `out` from device memory at `addr`. */
+  /** Fill `out` from device memory at `addr`. @throws MemoryFault as {@link regionOf}; FieldError. */
   readInto(addr: bigint, out: Uint8Array, what = "read"): void {
-    const region = this.regionOf(addr, out.length, what);
+    const c = "DeviceMemory.readInto";
+    const region = this.checkedRegion(c, addr, bytesArg(c, "out", out).length, what);
     if (region.onRead32) {
       this.mmioRead(region, addr, out);
       return;
@@ -245,7 +299,7 @@ export class DeviceMemory {
    * @throws MemoryFault as {@link readInto}.
    */
   peek(addr: bigint, len: number, what = "read"): Uint8Array | undefined {
-    const region = this.regionOf(addr, len, what);
+    const region = this.checkedRegion("DeviceMemory.peek", addr, len, what);
     if (region.onRead32) return undefined;
     const a = Number(addr);
     if (!Number.isSafeInteger(a)) return undefined;
@@ -265,7 +319,8 @@ export class DeviceMemory {
    * that region is plain memory; undefined otherwise (then peek / poke, which also name a fault).
    */
   pageAt(a: number, len: number): Uint8Array | undefined {
-    const page = this.pageToOverwrite(a, len);
+    numberAddrArg("DeviceMemory.pageAt", a);
+    const page = this.pageSpan(a, lenArg("DeviceMemory.pageAt", len));
     // As peek / poke: the span is handed out, so what is still stale in it is set first.
     if (page !== undefined) this.settleAt(page, a, len);
     return page;
@@ -278,6 +333,12 @@ export class DeviceMemory {
    * page before it is overwritten reads stale bytes: read through pageAt / peek, which set them.
    */
   pageToOverwrite(a: number, len: number): Uint8Array | undefined {
+    numberAddrArg("DeviceMemory.pageToOverwrite", a);
+    return this.pageSpan(a, lenArg("DeviceMemory.pageToOverwrite", len));
+  }
+
+  /** The page of {@link pageToOverwrite}, its arguments checked already. */
+  private pageSpan(a: number, len: number): Uint8Array | undefined {
     // lastLo / lastHi are exact Numbers below 2^53 (regionOf), so `a` is exact when inside them.
     if (!(a >= this.lastLo && a + len <= this.lastHi)) return undefined;
     const r = this.lastRegion as Region;
@@ -292,6 +353,8 @@ export class DeviceMemory {
    * {@link poke}), has just been written whole through a view: nothing there is stale any more.
    */
   overwritten(a: number, len: number): void {
+    numberAddrArg("DeviceMemory.overwritten", a);
+    lenArg("DeviceMemory.overwritten", len);
     const pageNo = Math.floor(a / PAGE_BYTES);
     const page = this.pages.get(pageNo);
     const off = a - pageNo * PAGE_BYTES;
@@ -305,9 +368,10 @@ export class DeviceMemory {
     this.lazy.settle(pageNo, page, off, off + len);
   }
 
-  /** Copy `data` into device memory at `addr`. */
+  /** Copy `data` into device memory at `addr`. @throws MemoryFault as {@link regionOf}; FieldError. */
   write(addr: bigint, data: Uint8Array, what = "write"): void {
-    const region = this.regionOf(addr, data.length, what);
+    const c = "DeviceMemory.write";
+    const region = this.checkedRegion(c, addr, bytesArg(c, "data", data).length, what);
     if (region.onWrite32) {
       this.mmioWrite(region, addr, data);
       return;
@@ -328,10 +392,12 @@ export class DeviceMemory {
 
   /**
    * Set `len` bytes at `addr` to `byte`, in place (no buffer of the span's size is made).
-   * @throws MemoryFault as {@link write}; MMIO takes whole words of the byte.
+   * @throws MemoryFault as {@link write}; MMIO takes whole words of the byte. FieldError for a byte
+   *   outside 0..255 (never wrapped), an address or length as {@link regionOf}.
    */
   fill(addr: bigint, len: number, byte: number, what = "write"): void {
-    const region = this.regionOf(addr, len, what);
+    intArg("DeviceMemory.fill", "byte", byte, 0, 0xff);
+    const region = this.checkedRegion("DeviceMemory.fill", addr, len, what);
     if (region.onWrite32) {
       this.mmioWrite(region, addr, new Uint8Array(len).fill(byte));
       return;
@@ -362,7 +428,8 @@ export class DeviceMemory {
    * @throws MemoryFault as {@link write}.
    */
   poke(addr: bigint, len: number, what = "write", overwrite = false): Uint8Array | undefined {
-    const region = this.regionOf(addr, len, what);
+    boolArg("DeviceMemory.poke", "overwrite", overwrite);
+    const region = this.checkedRegion("DeviceMemory.poke", addr, len, what);
     if (region.onWrite32) return undefined;
     const a = Number(addr);
     if (!Number.isSafeInteger(a)) return undefined;
@@ -379,19 +446,25 @@ export class DeviceMemory {
    * with `view` (from {@link peek} / {@link poke}); undefined when the view is not device memory.
    */
   kernelScratchFor(view: ArrayBufferView): KernelScratch | undefined {
+    if (!ArrayBuffer.isView(view))
+      throw new FieldError("DeviceMemory.kernelScratchFor", "view", view, "a typed array view");
     return this.arenas.scratchOf(view);
   }
 
+  /** @throws MemoryFault as {@link read}; FieldError for an address that is not one. */
   readU32(addr: bigint): number {
-    const b = this.read(addr, 4);
+    const b = this.read(addrArg("DeviceMemory.readU32", "addr", addr), 4);
     return (
       ((b[0] as number) | ((b[1] as number) << 8) | ((b[2] as number) << 16) | ((b[3] as number) << 24)) >>> 0
     );
   }
 
+  /** @throws FieldError for a value outside 0..2^32 − 1 (never wrapped); MemoryFault as {@link write}. */
   writeU32(addr: bigint, value: number): void {
+    addrArg("DeviceMemory.writeU32", "addr", addr);
+    intArg("DeviceMemory.writeU32", "value", value, 0, MAX_U32);
     const b = new Uint8Array(4);
-    new DataView(b.buffer).setUint32(0, value >>> 0, true);
+    new DataView(b.buffer).setUint32(0, value, true);
     this.write(addr, b);
   }
 

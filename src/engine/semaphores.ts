@@ -7,6 +7,8 @@
  * MODEL: a write to the read window is a fault (the window exists to be read); a read of the set /
  * increment / decrement windows returns the semaphore's value; arithmetic wraps modulo 2^32.
  */
+import { addrArg, intArg, MAX_U32 } from "../bits/arg-check.js";
+import { FieldError } from "../bits/errors.js";
 import { SEMAPHORE_COUNT, type SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
 import { hexAddr, MemoryFault } from "./memory.js";
 
@@ -21,15 +23,25 @@ export class SemaphoreBlock {
   /**
    * @param block the event block number (NeuronCore, or 8 + TopSP index).
    * @param base the address of the read window (event block + 0x1000).
+   * @throws FieldError for a block not an integer 0..255, a base not an address, a listener not a function.
    */
   constructor(
     readonly block: number,
     readonly base: bigint,
     private readonly listener: SemaphoreListener,
-  ) {}
+  ) {
+    intArg("SemaphoreBlock", "block", block, 0, 0xff);
+    addrArg("SemaphoreBlock", "base", base);
+    if (typeof listener !== "function")
+      throw new FieldError("SemaphoreBlock", "listener", listener, "a function");
+  }
 
-  /** MMIO write handler for the block's four windows. @throws MemoryFault as {@link refusal}. */
+  /**
+   * MMIO write handler for the block's four windows. @throws MemoryFault as {@link refusal};
+   * FieldError for a value outside 0..2^32 − 1 (never wrapped).
+   */
   write32(addr: bigint, value: number): void {
+    intArg("SemaphoreBlock.write32", "value", value, 0, MAX_U32);
     const why = this.refusal(addr);
     if (why) throw new MemoryFault(addr, 4, why);
     const { window, index } = this.locate(addr);
@@ -41,7 +53,7 @@ export class SemaphoreBlock {
 
   /** Why a write at `addr` is refused (the read window, outside the block), or undefined. */
   refusal(addr: bigint): string | undefined {
-    const rel = addr - this.base;
+    const rel = addrArg("SemaphoreBlock.refusal", "addr", addr) - this.base;
     if (rel < 0n || rel >= 4n * WINDOW_BYTES) return `${hexAddr(addr)} is outside event block ${this.block}`;
     if (rel < WINDOW_BYTES) return `write to semaphore read window at ${hexAddr(addr)}`;
     return undefined;
@@ -49,6 +61,7 @@ export class SemaphoreBlock {
 
   /** MMIO read handler: every window reads the value. */
   read32(addr: bigint): number {
+    addrArg("SemaphoreBlock.read32", "addr", addr);
     return this.values[this.locate(addr).index] as number;
   }
 

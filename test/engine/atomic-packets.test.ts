@@ -131,8 +131,8 @@ describe("the run watchdog (D8)", () => {
 
   it("has a generous default and refuses a budget that is not a positive integer", () => {
     expect(new Device("trn2").packetBudget).toBe(1 << 22);
-    expect(() => new Device("trn2", { packetBudget: 0 })).toThrow(/packetBudget 0/);
-    expect(() => pingPong().run(1.5)).toThrow(/packetBudget 1.5/);
+    expect(() => new Device("trn2", { packetBudget: 0 })).toThrow(/packetBudget\): 0 is out of range/);
+    expect(() => pingPong().run(1.5)).toThrow(/packetBudget\): 1.5 is out of range/);
   });
 
   it("a run that finishes within its budget reports no watchdog", () => {
