@@ -64,6 +64,7 @@ export {
   isExchange,
   type VariableEntry,
 } from "./plan/exchange.js";
+export { meshUnreadStep } from "./plan/mesh.js";
 export { legPacketCount, legPackets, packetElems, queueSeed } from "./plan/packets.js";
 export { type ElemRange, GRANULE_BYTES, splitRange } from "./plan/partition.js";
 export {

@@ -16,7 +16,7 @@ vi.mock("../../src/collectives/plan/plan-request.js", async (importOriginal) => 
 });
 
 const { callCounts } = await import("../helpers/call-counts.js");
-const { buildTopology, Checkpoints, emitPlan, scheduleCollective } = await import(
+const { buildPlan, buildTopology, Checkpoints, emitPlan, meshUnreadStep, scheduleCollective } = await import(
   "../../src/collectives/index.js"
 );
 const { archProfile } = await import("../../src/hal/index.js");
@@ -115,5 +115,30 @@ describe("checkpoints keep the queues that changed (timing/checkpoints.ts)", () 
     const before = new Float64Array(8);
     c.advance(16, before);
     expect(before).toEqual(busy);
+  });
+});
+
+describe("a mesh's final pulls are never read (mesh.ts meshUnreadStep: the placement keeps none)", () => {
+  it("no leg of an all-reduce or all-gather waits for a leg of the unread step or later", () => {
+    for (const collective of ["allr", "allg"] as const)
+      for (const [ranks, nodes] of [
+        [8, 1],
+        [32, 2],
+        [64, 4],
+      ] as const)
+        for (const count of [ranks * 16, ranks * 4096 + (collective === "allr" ? 7 : 0)]) {
+          const req = { ...request("mesh", 2 * count), collective, count };
+          const t = buildTopology(archProfile("trn2"), ranks, nodes);
+          const plan = buildPlan({ ...req, topology: t });
+          const unread = meshUnreadStep({ ...req, topology: t }) as number;
+          const late = new Set(plan.legs.filter((l) => l.step >= unread).map((l) => l.id));
+          expect(late.size, `${collective} ${ranks}`).toBeGreaterThan(0);
+          expect(plan.legs.filter((l) => l.after.some((id) => late.has(id))).length).toBe(0);
+        }
+  });
+
+  it("a reduce-scatter's batches read their own step's partials: none is unread", () => {
+    const req = { ...request("mesh", 64), collective: "redsct" as const, count: RANKS };
+    expect(meshUnreadStep(req)).toBeUndefined();
   });
 });

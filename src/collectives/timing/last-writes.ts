@@ -8,6 +8,8 @@
  * log2(ranks) steps (rdh.ts): it keeps that many more. A read of an older range throws rather
  * than pass as never written.
  */
+
+import { meshUnreadStep } from "../plan/mesh.js";
 import { type BufferName, bufferIndex } from "../plan/plan.js";
 import type { PlanRequest } from "../plan/plan-request.js";
 import { rdhKeptSteps } from "../plan/rdh.js";
@@ -15,13 +17,27 @@ import { rdhKeptSteps } from "../plan/rdh.js";
 /** Steps whose writes are kept: the current one and the two before it. */
 export const KEPT_STEPS = 3;
 
+/** How a plan reads what it wrote (see {@link readRulesFor}). */
+export interface ReadRules {
+  /** Steps back a read reaches. */
+  readonly kept: number;
+  /** A read may be part of one write or span several. */
+  readonly spans: boolean;
+  /** From this step on, no leg reads what a leg writes (nothing need be kept); absent: none such. */
+  readonly unreadFrom?: number;
+}
+
 /**
- * How a request's plan reads what it wrote: the steps back ({@link KEPT_STEPS}, more for RDH), and
- * whether a read may be part of one write or span several (RDH: rdh.ts, spanWriters).
+ * How a request's plan reads what it wrote: the steps back ({@link KEPT_STEPS}, more for RDH),
+ * whether a read may be part of one write or span several (RDH: rdh.ts, spanWriters), and the
+ * steps whose writes are never read (a mesh's final pulls: mesh.ts).
  */
-export function readRulesFor(req: PlanRequest): { readonly kept: number; readonly spans: boolean } {
+export function readRulesFor(req: PlanRequest): ReadRules {
   const rdh = req.algorithm === "rdh";
-  return { kept: rdh ? Math.max(KEPT_STEPS, rdhKeptSteps(req)) : KEPT_STEPS, spans: rdh };
+  const kept = rdh ? Math.max(KEPT_STEPS, rdhKeptSteps(req)) : KEPT_STEPS;
+  const reducing = req.collective === "allr" || req.collective === "allg";
+  const unreadFrom = req.algorithm === "mesh" && reducing ? meshUnreadStep(req) : undefined;
+  return unreadFrom === undefined ? { kept, spans: rdh } : { kept, spans: rdh, unreadFrom };
 }
 
 /** Per entry: end time, element count, writer queue index. */

@@ -10,7 +10,7 @@ import type { LegSink, LegSpec } from "../plan/plan-builder.js";
 import type { Topology } from "../topology/topology.js";
 import type { Checkpoints } from "./checkpoints.js";
 import { legDurationNs } from "./cost-model.js";
-import { KEPT_STEPS, LastWrites } from "./last-writes.js";
+import { KEPT_STEPS, LastWrites, type ReadRules } from "./last-writes.js";
 import type { Folded, NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
 import type { LegMeasure } from "./step-users.js";
@@ -91,7 +91,7 @@ export interface PlacerInputs {
   readonly recorder: Recorder | undefined;
   readonly cutoff: Cutoff | undefined;
   /** How later legs read earlier writes (default: {@link KEPT_STEPS} back, exact; readRulesFor). */
-  readonly reads?: { readonly kept: number; readonly spans: boolean };
+  readonly reads?: ReadRules;
 }
 
 /**
@@ -121,6 +121,8 @@ export class Placer implements LegSink {
   private readonly folded: Folded = { rank: 0, elem: 0, nodes: 0 };
   private readonly waits: Waits;
   private readonly channels: number;
+  /** The first step whose writes are never read (none kept from there on). */
+  private readonly unreadFrom: number;
   /** With a cutoff: per queue, the pre-pass's least busy time up to the last checkpoint passed. */
   private before: Float64Array | undefined;
 
@@ -133,6 +135,7 @@ export class Placer implements LegSink {
     this.queueFree = new Float64Array(p.fold.perNode * this.channels);
     this.waits = new Waits(t);
     this.writes = new LastWrites(p.reads?.kept, p.reads?.spans);
+    this.unreadFrom = p.reads?.unreadFrom ?? Number.POSITIVE_INFINITY;
   }
 
   /** Legs placed, by kind. */
@@ -187,7 +190,8 @@ export class Placer implements LegSink {
     const end = start + duration;
     this.queueFree[qi] = end;
     // Indexed loops here and below: an iterator made a leg was a tenth of a timing-only run's garbage.
-    for (let k = 0; k < leg.dsts.length; k++) {
+    const kept = leg.step < this.unreadFrom ? leg.dsts.length : 0;
+    for (let k = 0; k < kept; k++) {
       const d = leg.dsts[k] as BufRef;
       const f = fold.fold(d, this.folded);
       // The image's writer: the leg's rank as many nodes back as the range moved.
