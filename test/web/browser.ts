@@ -2,15 +2,18 @@
  * The explorer built once with Vite into a temp folder and opened in Chromium from file:// (the
  * hardest host: no module scripts or workers by URL), for the browser tests and the web bench.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { build } from "vite";
+import { afterAll, beforeAll } from "vitest";
 import { CHROMIUM_FLAGS, findChromium } from "./find-chromium.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
+/** Where the browser tests write their screenshots and fixture files. */
+export const SHOTS = join(ROOT, "test-results/web");
 
 export interface Explorer {
   readonly browser: Browser;
@@ -47,6 +50,33 @@ export async function openExplorer(): Promise<Explorer> {
     close: async () => {
       await browser.close();
       rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One explorer for a test file: opened before its tests (and the screenshot folder made), closed
+ * after them. Read `.x` and `.page` inside the tests.
+ */
+export function sharedExplorer(): { readonly x: Explorer; readonly page: Page } {
+  let x: Explorer | undefined;
+  beforeAll(async () => {
+    x = await openExplorer();
+    mkdirSync(SHOTS, { recursive: true });
+  }, 180_000);
+  afterAll(async () => {
+    await x?.close();
+  });
+  const opened = () => {
+    if (x === undefined) throw new Error("the explorer is not open yet (read it inside a test)");
+    return x;
+  };
+  return {
+    get x() {
+      return opened();
+    },
+    get page() {
+      return opened().page;
     },
   };
 }

@@ -1,5 +1,5 @@
 /** What the page sends the run worker and what the worker sends back. */
-import type { ReportRow, TraceEvent } from "../../src/collectives/index.js";
+import type { ReportRow, TimingProfile, TraceEvent } from "../../src/collectives/index.js";
 import type { TraceModel } from "./trace-model.js";
 
 export type { TraceEvent };
@@ -23,6 +23,9 @@ export interface RunInput {
   readonly timing: string;
   /** Exact sizes to run instead of min … max (a measured report's sizes), comma-separated. */
   readonly sizes?: string;
+  /** A timing profile (the page checked it; the worker checks it again) and its file's name. */
+  readonly timingProfile?: TimingProfile;
+  readonly profileName?: string;
 }
 
 export type RunMessage =

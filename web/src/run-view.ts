@@ -4,7 +4,9 @@
  * timeline of the largest size. Every choice is the library's list (collectives, algorithms,
  * arches, each arch's LNCs, the node counts the topology takes); a run the admission refuses is
  * refused here too, with its estimate and a timing-only run offered; a measured report dropped on
- * the view is compared with the model row by row.
+ * the view is compared with the model row by row; a timing profile (`sdmakit calibrate`'s file)
+ * replaces the shipped timing. A link of a run (`r_run=on`, set by Run, cleared by an edit) runs it
+ * again when opened.
  */
 import {
   ALGORITHMS,
@@ -21,15 +23,16 @@ import { archProfile, PROFILES } from "../../src/hal/index.js";
 import { dtypeName } from "../../src/spec/index.js";
 import { CompareBox } from "./compare-box.js";
 import { el, input, labelled, select } from "./dom.js";
-import { shareKernels } from "./kernels-share.js";
+import { shareKernels, startKernels } from "./kernels-share.js";
 import { busbwPlot } from "./plot.js";
+import { type NamedProfile, ProfileBox, profileUrlValue } from "./profile-box.js";
 import type { RunInput, RunMessage } from "./run-protocol.js";
 import RunWorker from "./run-worker.ts?worker&inline";
 import { Timeline } from "./timeline.js";
-import { keepInUrl, readState } from "./url-state.js";
+import { keepInUrl, readState, writeState } from "./url-state.js";
 
-/** The form's fields: every input but the sizes of a measured report. */
-type Field = Exclude<keyof RunInput, "sizes">;
+/** The form's fields: every input but the sizes of a measured report and the timing profile. */
+type Field = Exclude<keyof RunInput, "sizes" | "timingProfile" | "profileName">;
 
 /** The form's first values: a quick 8-rank bf16 all-reduce. */
 const FORM: Readonly<Record<Field, string>> = {
@@ -97,17 +100,22 @@ export function mountRun(root: HTMLElement): void {
       FORM.timing,
     ),
   };
-  keepInUrl("r_", controls);
+  const writeForm = keepInUrl("r_", controls);
   syncChoices(controls, value("lnc"), value("nodes"));
   for (const k of ["ranks", "arch", "lnc"] as const)
-    controls[k].addEventListener("change", () =>
-      syncChoices(controls, controls.lnc.value, controls.nodes.value),
-    );
+    controls[k].addEventListener("change", () => {
+      syncChoices(controls, controls.lnc.value, controls.nodes.value);
+      writeForm();
+    });
   const runButton = el("button", { type: "button", id: "run-button" }, "Run");
   const timingButton = el("button", { type: "button", id: "run-timing-only", hidden: "" }, "Run timing-only");
   const stopButton = el("button", { type: "button", id: "stop-button", disabled: "" }, "Stop");
   const form = el("div", { class: "controls" });
   for (const [k, c] of Object.entries(controls)) form.append(labelled(k, c));
+  // `r_run=on`: the link re-runs what it shows; an edit after the run leaves a link of inputs only.
+  const edited = () => writeState({ r_run: undefined });
+  form.addEventListener("input", edited);
+  form.addEventListener("change", edited);
   form.append(runButton, stopButton, timingButton);
   const bar = el("progress", { id: "run-progress", max: "1", value: "0", "aria-label": "run progress" });
   // a live region: screen readers hear "running… / done / error" as it changes
@@ -119,8 +127,17 @@ export function mountRun(root: HTMLElement): void {
     role: "region",
     "aria-label": "results table",
   });
+  let sizesOverride: readonly number[] | undefined;
+  let reportName: string | undefined;
+  const urlNote = el("p", { class: "muted", id: "run-url-note", hidden: "" });
+  const profileBox = new ProfileBox((p) => {
+    writeState({ r_profile: p === undefined ? undefined : profileUrlValue(p), r_run: undefined });
+    noteUrl(urlNote, p, reportName);
+  });
   const compare = new CompareBox(root, (report) => {
     sizesOverride = report?.rows.map((r) => r.size);
+    reportName = report?.name;
+    noteUrl(urlNote, profileBox.profile, reportName);
     // A report that says what it ran (sdmakit's config) sets those fields.
     const c = report?.config ?? {};
     const set = (k: Field, v: string | number | undefined) => {
@@ -131,6 +148,8 @@ export function mountRun(root: HTMLElement): void {
     set("ranks", c.ranks);
     set("dtype", c.dtype);
     syncChoices(controls, String(c.lnc ?? controls.lnc.value), String(c.nodes ?? controls.nodes.value));
+    writeForm();
+    edited();
   });
   const summary = el("p", { id: "run-summary" });
   const plotBox = el("div", { id: "plot-box" }, busbwPlot([]));
@@ -138,6 +157,8 @@ export function mountRun(root: HTMLElement): void {
   const traceHead = el("h3", { id: "trace-head" }, "timeline");
   root.append(
     form,
+    profileBox.root,
+    urlNote,
     el("div", { class: "controls" }, bar, status),
     el("div", { class: "run-grid" }, el("div", {}, table, summary), plotBox),
     compare.root,
@@ -145,8 +166,10 @@ export function mountRun(root: HTMLElement): void {
     timeline.root,
   );
 
+  const linked = state.get("r_profile");
+  if (linked !== null && linked !== "") profileBox.fromLink(linked);
+
   let worker: Worker | undefined;
-  let sizesOverride: readonly number[] | undefined;
   let rows: ReportRow[] = [];
   let header = "";
   let algorithms = new Set<string>();
@@ -204,10 +227,13 @@ export function mountRun(root: HTMLElement): void {
     }
   };
   runButton.addEventListener("click", () => {
+    writeState({ r_run: "on" });
     const typed = Object.fromEntries(Object.entries(controls).map(([k, c]) => [k, c.value.trim()]));
+    const p = profileBox.profile;
     const v = {
       ...typed,
       ...(sizesOverride === undefined ? {} : { sizes: sizesOverride.join(",") }),
+      ...(p === undefined ? {} : { timingProfile: p.profile, profileName: p.name }),
     } as unknown as RunInput;
     timingButton.hidden = true;
     rows = [];
@@ -228,13 +254,31 @@ export function mountRun(root: HTMLElement): void {
     worker.postMessage(v);
   });
   // Stop ends the worker: the run and all the memory it held go with it.
-  stopButton.addEventListener("click", () =>
-    finish("stopped (the worker is ended, its memory freed)", "muted"),
-  );
+  stopButton.addEventListener("click", () => {
+    finish("stopped (the worker is ended, its memory freed)", "muted");
+    edited();
+  });
   timingButton.addEventListener("click", () => {
     controls.timing.value = "on";
+    writeForm();
     runButton.click();
   });
+  // A link of a run runs it again, through the same admission: one too big is refused, as on Run.
+  if (state.get("r_run") === "on") void startKernels().then(() => runButton.click());
+}
+
+/** What the link carries besides the form: the timing profile's parameters, not a measured report. */
+function noteUrl(note: HTMLElement, profile: NamedProfile | undefined, report: string | undefined): void {
+  const parts = [
+    ...(profile === undefined
+      ? []
+      : [`The link carries the timing profile's parameters (from ${profile.name}), not its fit notes.`]),
+    ...(report === undefined
+      ? []
+      : [`The measured report ${report} is not in the link: opened, it sweeps min … max.`]),
+  ];
+  note.hidden = parts.length === 0;
+  note.textContent = parts.join(" ");
 }
 
 /** The LNC and node choices of the arch and rank count, from the library (kept where still valid). */

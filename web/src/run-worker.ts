@@ -18,6 +18,7 @@ import {
   type CollectiveName,
   type CollectiveRun,
   checkLnc,
+  checkTimingProfile,
   collectiveDtype,
   DEFAULT_HOST_BUDGET,
   defaultLnc,
@@ -34,6 +35,7 @@ import { archProfile } from "../../src/hal/index.js";
 import { dtypeName } from "../../src/spec/index.js";
 import { errorText } from "./error-text.js";
 import { takeKernels } from "./kernels-worker.js";
+import { profileLine } from "./profile-box.js";
 import type { RunInput, RunMessage } from "./run-protocol.js";
 import { modelBuffers, traceModel } from "./trace-model.js";
 
@@ -76,7 +78,19 @@ function runOf(input: RunInput): CollectiveRun {
     timingOnly,
     dataSeed: 0,
     hostBudget: PAGE_BUDGET,
+    ...(input.timingProfile === undefined
+      ? {}
+      : { timingProfile: checkTimingProfile(input.timingProfile, input.profileName ?? "timing profile") }),
   };
+}
+
+/** The run's parameters, as the table's header line. */
+function headerOf(spec: CollectiveRun, input: RunInput): string {
+  const profile =
+    spec.timingProfile === undefined
+      ? ""
+      : ` timing-profile=${input.profileName ?? "(unnamed)"} (${profileLine(spec.timingProfile)})`;
+  return `# ${spec.collective} ranks=${spec.ranks} nodes=${spec.nodes} arch=${spec.profile.name} lnc=${spec.lnc} dtype=${dtypeName(spec.dtype)} op=${spec.op} check=${spec.check}${spec.timingOnly ? " timing-only" : ""}${profile}`;
 }
 
 function sizesOf(input: RunInput): number[] {
@@ -123,7 +137,7 @@ function run(input: RunInput): void {
   post({
     type: "start",
     sizes,
-    header: `# ${spec.collective} ranks=${spec.ranks} nodes=${spec.nodes} arch=${spec.profile.name} lnc=${spec.lnc} dtype=${dtypeName(spec.dtype)} op=${spec.op} check=${spec.check}${spec.timingOnly ? " timing-only" : ""}`,
+    header: headerOf(spec, input),
   });
   let last: { result: SizeResult; prepared: PreparedSize } | undefined;
   let posted = -1;

@@ -42,12 +42,13 @@ export function navigation():
 
 /**
  * Write every control's value under `prefix + its key` on each change, as typed (checkboxes as
- * `on` or empty): how a view keeps its inputs in the URL.
+ * `on` or empty): how a view keeps its inputs in the URL. Returns the write, for a view that sets
+ * a control's value itself (no event fires then).
  */
 export function keepInUrl(
   prefix: string,
   controls: Readonly<Record<string, HTMLInputElement | HTMLSelectElement>>,
-): void {
+): () => void {
   const write = () =>
     writeState(
       Object.fromEntries(
@@ -62,4 +63,5 @@ export function keepInUrl(
     c.addEventListener("change", write);
   }
   write();
+  return write;
 }
