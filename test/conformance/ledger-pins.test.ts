@@ -4,10 +4,12 @@
 // - byte-exact: its fact cell (the first) holds a hex literal 0x… that is not a code address
 //   (`@0x…`), a source line (`file.c:0x…`) or a host-struct offset (`name+0x…`, no space) — values
 //   a vector cannot hold;
-// - pinned: some case of the committed vectors/ lists, in `pins`, a phrase found in that row.
-// Every pin must name a seed-fact row (no pin points nowhere), and the rows not yet pinned are
-// exactly NOT_YET_PINNED: pinning one fails this test until it leaves the list, and a new byte-exact
-// row without a vector fails it too.
+// - pinned: some case of the committed vectors/ lists, in `pins`, a phrase found in that row; or,
+//   for a value no vector can hold (a host table offset), a test titled through
+//   `ledgerRow(<the start of its fact cell>, …)` (test/helpers/ledger-row.ts) whose file writes every
+//   hex value of the fact cell as a literal.
+// Every pin must name a seed-fact row (no pin points nowhere), and every byte-exact row is pinned:
+// there is no list of exceptions, so a new byte-exact row without a vector or a test fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -42,26 +44,51 @@ function pins(): Set<string> {
   return all;
 }
 
-/** Byte-exact seed-fact rows no vector pins yet, each by the start of its fact cell. */
-const NOT_YET_PINNED = [
-  // Host function-table offsets (kaena_khal + 0x528): no set holds the host's tables yet.
-  "kaena_khal_register_funcs_v2 @0x468740",
-  "Slot offsets: init_embedded_sem kaena_khal+0x528",
-  "ADDR4 union; marker top bits",
-];
+const hexValues = (text: string): Set<bigint> =>
+  new Set([...text.matchAll(/0x[0-9a-f][0-9a-f_]*/gi)].map((m) => BigInt(m[0].replaceAll("_", ""))));
+
+/** Every ledgerRow call of a test file under test/: the row it names and the hex literals of its file. */
+function testPins(): { row: string; file: string; values: Set<bigint> }[] {
+  const out: { row: string; file: string; values: Set<bigint> }[] = [];
+  const files = readdirSync(`${ROOT}test`, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".test.ts"));
+  for (const file of files) {
+    const text = readFileSync(`${ROOT}test/${file}`, "utf8");
+    for (const m of text.matchAll(/ledgerRow\(\s*"([^"]+)"/g)) {
+      out.push({ row: m[1] as string, file, values: hexValues(text) });
+    }
+  }
+  return out;
+}
 
 describe("the vectors pin the ledger's byte-exact seed facts", () => {
   const rows = seedFactRows();
   const all = pins();
   const exact = rows.filter((r) => byteExact(r.fact));
-  const unpinned = exact.filter((r) => ![...all].some((p) => r.line.includes(p)));
+  const tests = testPins();
+  const byTest = (r: { fact: string }) => tests.find((t) => r.fact.startsWith(t.row));
 
   it("every pin names a seed-fact row", () => {
     expect([...all].filter((p) => !rows.some((r) => r.line.includes(p)))).toEqual([]);
+    expect(tests.filter((t) => !rows.some((r) => r.fact.startsWith(t.row))).map((t) => t.row)).toEqual([]);
   });
 
-  it(`${exact.length - NOT_YET_PINNED.length} of ${exact.length} byte-exact rows are pinned; the rest are listed`, () => {
-    const named = unpinned.map((r) => NOT_YET_PINNED.find((n) => r.fact.startsWith(n)) ?? r.fact);
-    expect(named).toEqual(NOT_YET_PINNED);
+  it("a row pinned by a test has every hex value of its fact cell written in that test's file", () => {
+    const missing = rows.flatMap((r) => {
+      const t = byTest(r);
+      if (t === undefined) return [];
+      return [...hexValues(r.fact)]
+        .filter((v) => !t.values.has(v))
+        .map((v) => `${t.file}: 0x${v.toString(16)}`);
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it(`all ${exact.length} byte-exact rows are pinned, by a vector or a seed-text test`, () => {
+    const unpinned = exact.filter(
+      (r) => ![...all].some((p) => r.line.includes(p)) && byTest(r) === undefined,
+    );
+    expect(unpinned.map((r) => r.fact)).toEqual([]);
   });
 });
