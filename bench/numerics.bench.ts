@@ -5,18 +5,14 @@
 // packet (aluLoadEncoded + aluApplyEncodedThenEncode). Every two-source row runs one kernel
 // (`<op>2_<dt>[_sr]`). The "JS loops" rows are the same reduce with the wasm kernels switched off
 // (useWasmKernels(false)): the path every dtype but bf16 / FP32 took before issue 13.
+
 import {
-  type AluOp,
   aluApplyEncodedThenEncode,
   aluLoadEncoded,
   aluReduceEncoded,
   type EncodedSource,
-  encodeFromF32,
-  RNE,
-  type Rounding,
-  SrStream,
-  WasmArena,
-} from "../src/numerics/index.js";
+} from "../src/numerics/alu.js";
+import { type AluOp, encodeFromF32, RNE, type Rounding, SrStream, WasmArena } from "../src/numerics/index.js";
 import { useWasmKernels } from "../src/numerics/wasm/kernels.js";
 import { Dtype, dtypeBytes, dtypeName } from "../src/spec/dtype.js";
 import { type BenchRow, ratioRow } from "./harness.js";

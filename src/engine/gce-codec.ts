@@ -11,7 +11,7 @@
 
 import { bytesArg, intArg, MAX_U32 } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
-import { decodeToF32, encodeFromF32, type Rounding } from "../numerics/index.js";
+import { decodeToF32, encodeFromF32, type OverflowPolicy, type Rounding } from "../numerics/index.js";
 import { Dtype } from "../spec/dtype.js";
 import { GCE_HEADER, GCE_HEADER_BYTES, GCE_HEADER_MAGIC, gcePayloadBytes } from "../spec/gce-header.js";
 
@@ -60,29 +60,25 @@ function blockScale(values: Float32Array, from: number, to: number): number {
   return 2 ** (scaled >= 256 ? exp + 1 : scaled < 128 && exp > MIN_SCALE_EXP ? exp - 1 : exp);
 }
 
+/** One block of scaled values on its way to FP8_E4 (grown to the largest block seen). */
+let scaled = new Float32Array(0);
+
 /**
- * Compress `count` values into `payload` (gcePayloadBytes bytes: FP32 scales, then FP8_E4 codes).
- * `scratch` holds at least one block of FP32 values.
- * @throws FieldError for arrays too short for `count`, a block size the header cannot say.
+ * Compress `values` into `payload` (gcePayloadBytes bytes: FP32 scales, then FP8_E4 codes).
+ * @throws FieldError for a payload too short, a block size the header cannot say.
  */
 export function gceCompress(
   values: Float32Array,
-  count: number,
   blockLog2: number,
   rounding: Rounding,
   payload: Uint8Array,
-  scratch: Float32Array,
 ): void {
-  checkCodecArgs("gceCompress", values, count, blockLog2, payload);
+  checkCodecArgs("gceCompress", values, (values as { length?: number } | null)?.length, blockLog2, payload);
+  const count = values.length;
   const block = 2 ** blockLog2;
-  if (!(scratch instanceof Float32Array) || scratch.length < Math.min(block, count))
-    throw new FieldError(
-      "gceCompress",
-      "scratch",
-      scratch,
-      `a Float32Array of ${Math.min(block, count)} or more`,
-    );
   const blocks = Math.ceil(count / block);
+  if (scaled.length < Math.min(block, count)) scaled = new Float32Array(Math.min(block, count));
+  const scratch = scaled;
   const scales = new DataView(payload.buffer, payload.byteOffset, blocks * 4);
   for (let b = 0; b < blocks; b++) {
     const from = b * block;
@@ -111,6 +107,25 @@ export function gceDecompress(
     const to = Math.min((b + 1) * block, count);
     for (let i = b * block; i < to; i++) out[i] = (out[i] as number) * scale;
   }
+}
+
+/** The expanded FP32 values of {@link gceExpand} (grown to the largest payload seen). */
+let expanded = new Float32Array(0);
+
+/**
+ * Expand a payload into `out` as the header's dtype: the FP32 values, then encoded with the
+ * packet's rounding and overflow policy. The executor's own (its arguments are a checked packet's).
+ */
+export function gceExpand(
+  payload: Uint8Array,
+  header: { readonly elements: number; readonly blockLog2: number; readonly dtype: Dtype },
+  out: Uint8Array,
+  conversion: { readonly rounding: Rounding; readonly overflow: OverflowPolicy },
+): void {
+  const { elements, blockLog2, dtype } = header;
+  if (expanded.length < elements) expanded = new Float32Array(elements);
+  gceDecompress(payload, elements, blockLog2, expanded);
+  encodeFromF32(dtype, expanded, 0, elements, out, 0, conversion.rounding, conversion.overflow);
 }
 
 /** The header bytes of a compressed tensor of `count` values that expands to `dt`. */

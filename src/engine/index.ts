@@ -17,7 +17,6 @@ export {
 export { DmaQueue, Ring } from "./dma-queue.js";
 export { resolveEmbeddedSem, type SemWrite } from "./embedded-sem-write.js";
 export type { EngineEvent, Work, WorkKind } from "./events.js";
-export { accumulatorStart } from "./execute.js";
 export {
   DescriptorFault,
   type DescriptorRef,

@@ -10,7 +10,7 @@ import { addrArg, boolArg, bytesArg, intArg, MAX_ADDRESS, MAX_U32, stringArg } f
 import { DeviceFault, FieldError, UsageError } from "../bits/errors.js";
 import { checkOptions } from "../bits/option-check.js";
 import { LazyClear } from "./lazy-clear.js";
-import { type KernelScratch, PageArenas } from "./page-arenas.js";
+import { PageArenas } from "./page-arenas.js";
 
 /**
  * A memory access that cannot be done: names the address, the access length and the reason, so the
@@ -439,16 +439,6 @@ export class DeviceMemory {
     const page = this.pages.get(pageNo) ?? this.allocate(pageNo);
     if (!overwrite) this.lazy.settle(pageNo, page, off, off + len);
     return page.subarray(off, off + len);
-  }
-
-  /**
-   * The numerics kernel scratch (accumulator, decode scratch, input, output) that shares an arena
-   * with `view` (from {@link peek} / {@link poke}); undefined when the view is not device memory.
-   */
-  kernelScratchFor(view: ArrayBufferView): KernelScratch | undefined {
-    if (!ArrayBuffer.isView(view))
-      throw new FieldError("DeviceMemory.kernelScratchFor", "view", view, "a typed array view");
-    return this.arenas.scratchOf(view);
   }
 
   /** @throws MemoryFault as {@link read}; FieldError for an address that is not one. */

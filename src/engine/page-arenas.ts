@@ -2,8 +2,8 @@
  * Where device-memory pages live: in WebAssembly arenas (numerics `WasmArena`), so the numerics
  * kernels can read a source and write a destination in place, with no copy into a staging buffer.
  * The kernels need the accumulator in the same arena as the bytes. So every arena starts with a
- * kernel scratch block (accumulator, decode scratch, one source's bytes, output), and the executor
- * uses the block of the arena its first source lives in.
+ * reduce scratch block (numerics reserveReduceScratch: accumulator, decode scratch, one source's
+ * bytes, output), which numerics uses for a reduce whose output (else first source) lives there.
  *
  * Arenas never grow (their views must not detach), so pages fill one arena after another: 16 MiB
  * first, then 1 GiB each. A Device that touches a few pages costs one small arena (≈ 0.8 ms to make
@@ -21,45 +21,20 @@
  * (memory.ts, lazy-clear.ts), so a page still reads as zero, as a fresh one, without a clearing
  * pass over bytes about to be overwritten.
  */
-import { WasmArena } from "../numerics/index.js";
+import { reduceScratchBytes, reserveReduceScratch, WasmArena } from "../numerics/index.js";
 
-/** The kernel scratch at the start of every arena. */
-export interface KernelScratch {
-  readonly acc: Float32Array;
-  readonly src: Float32Array;
-  readonly input: Uint8Array;
-  readonly out: Uint8Array;
-}
-
-/** Elements of acc / src, bytes of input / out: one max-size CCE packet (16 KiB a stream). */
+/** The reduce scratch of every arena (numerics reserveReduceScratch): one max-size CCE packet. */
 const SCRATCH_ELEMENTS = 1 << 14;
 const SCRATCH_IO_BYTES = 1 << 16;
-/** Bytes at the start of every arena that hold its kernel scratch. */
-export const ARENA_SCRATCH_BYTES = 2 * 4 * SCRATCH_ELEMENTS + 2 * SCRATCH_IO_BYTES;
+/** Bytes at the start of every arena that hold its reduce scratch. */
+export const ARENA_SCRATCH_BYTES = reduceScratchBytes(SCRATCH_ELEMENTS, SCRATCH_IO_BYTES);
 /** The first arena of a memory; later ones are {@link MAX_ARENA_BYTES}. */
 export const FIRST_ARENA_BYTES = 16 << 20;
 export const MAX_ARENA_BYTES = 1 << 30;
 
-/** The kernel scratch views of an arena, `at` bytes in. */
-export function kernelScratch(
-  arena: WasmArena,
-  at: number,
-  elements: number,
-  ioBytes: number,
-): KernelScratch {
-  const f32Bytes = 4 * elements;
-  return {
-    acc: arena.f32(at, elements),
-    src: arena.f32(at + f32Bytes, elements),
-    input: arena.u8(at + 2 * f32Bytes, ioBytes),
-    out: arena.u8(at + 2 * f32Bytes + ioBytes, ioBytes),
-  };
-}
-
-/** An arena with its kernel scratch and how far it was written before (bytes past that are zero). */
+/** An arena and how far it was written before (bytes past that are zero). */
 interface ArenaEntry {
   readonly arena: WasmArena;
-  readonly scratch: KernelScratch;
   dirtyBytes: number;
 }
 
@@ -99,15 +74,14 @@ function takeArena(bytes: number, size: number): ArenaEntry {
   }
   if (best >= 0) return freeArenas.splice(best, 1)[0] as ArenaEntry;
   const arena = new WasmArena(size);
-  const scratch = kernelScratch(arena, 0, SCRATCH_ELEMENTS, SCRATCH_IO_BYTES);
-  return { arena, scratch, dirtyBytes: 0 };
+  reserveReduceScratch(arena, SCRATCH_ELEMENTS, SCRATCH_IO_BYTES);
+  return { arena, dirtyBytes: 0 };
 }
 
 export class PageArenas {
   private readonly held: ArenaEntry[] = [];
   private current: ArenaEntry | undefined;
   private next = 0;
-  private readonly scratch = new Map<ArrayBufferLike, KernelScratch>();
 
   /**
    * A block of `bytes` (≤ 1 GiB − the scratch block) in the current arena, or a new one, not
@@ -119,7 +93,6 @@ export class PageArenas {
       const need = ARENA_SCRATCH_BYTES + bytes;
       e = takeArena(need, Math.max(this.held.length === 0 ? FIRST_ARENA_BYTES : MAX_ARENA_BYTES, need));
       this.held.push(e);
-      this.scratch.set(e.arena.buffer, e.scratch);
       this.current = e;
       this.next = ARENA_SCRATCH_BYTES;
     }
@@ -128,11 +101,6 @@ export class PageArenas {
     this.next += bytes;
     e.dirtyBytes = Math.max(e.dirtyBytes, this.next);
     return { view, dirty };
-  }
-
-  /** The kernel scratch of the arena `view` lives in; undefined for memory outside the arenas. */
-  scratchOf(view: ArrayBufferView): KernelScratch | undefined {
-    return this.scratch.get(view.buffer);
   }
 
   /** Bytes of arena this memory holds (touched or not). */
@@ -148,7 +116,6 @@ export class PageArenas {
     for (const e of this.held.splice(0)) freeArenas.push(e);
     freeArenas.sort((a, b) => b.arena.buffer.byteLength - a.arena.buffer.byteLength);
     while (pooledArenaBytes() > POOL_MAX_BYTES) freeArenas.pop();
-    this.scratch.clear();
     this.current = undefined;
     this.next = 0;
   }

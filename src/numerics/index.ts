@@ -8,42 +8,26 @@
  */
 
 /**
- * The CCE ALU over FP32 accumulators: ADD, fused FMA, MIN / MAX (IEEE 754-2019 minimum/maximum),
- * the MIN/MAX constant clamp, the identity each op starts from, the FP32 value of a MIN/MAX
- * constant word, and the accumulator-dtype rule (MODEL: always FP32).
+ * The CCE ALU over FP32 accumulators, the readable reference the kernels are pinned to: ADD, fused
+ * FMA, MIN / MAX (IEEE 754-2019 minimum/maximum), the MIN/MAX constant clamp, the identity each op
+ * starts from, the FP32 value of a MIN/MAX constant word, and the accumulator-dtype rule (MODEL:
+ * always FP32).
  * @throws {FieldError} when `count` exceeds an array, on a constant dtype other than fp32 / int32 /
  * uint32, or an accum dtype code outside 1..15.
- * `aluApplyEncoded` is one reduce step straight from a source's bytes (decoded inside a wasm SIMD
- * kernel for every dtype; below 64 elements through decodeToF32 into `scratch`);
- * `aluLoadEncoded` is the first step (= identity fill + apply, one pass),
- * `aluApplyEncodedThenEncode` the last step with the output encode, and `aluReduceEncoded` a whole
- * reduce in one pass over memory (one kernel with no accumulator for two sources of the output's
- * dtype, FMA included).
  * @example
  * const acc = new Float32Array(n).fill(aluIdentity("add"));
  * for (const src of sources) aluAdd(acc, src, n);
- * for (const bytes of bf16Sources) aluApplyEncoded("add", acc, Dtype.BFLOAT16, bytes, 0, n, scratch);
- * // the same reduce of two sources, step by step and in one pass:
- * aluLoadEncoded(acc, Dtype.BFLOAT16, src0, 0, n);
- * aluApplyEncodedThenEncode("add", acc, Dtype.BFLOAT16, src1, 0, n, scratch, Dtype.BFLOAT16, out, 0);
- * const dt = Dtype.BFLOAT16;
- * aluReduceEncoded("add", acc, [{ dt, bytes: src0, byteOffset: 0 }, { dt, bytes: src1, byteOffset: 0 }], n, scratch, dt, out, 0);
  */
 export {
   type AluOp,
   aluAccumulatorDtype,
   aluAdd,
-  aluApplyEncoded,
-  aluApplyEncodedThenEncode,
   aluClamp,
   aluConstantToF32,
   aluFma,
   aluIdentity,
-  aluLoadEncoded,
   aluMax,
   aluMin,
-  aluReduceEncoded,
-  type EncodedSource,
 } from "./alu.js";
 /**
  * Decode `count` little-endian elements of a dtype from bytes into FP32.
@@ -78,6 +62,31 @@ export { BF16_FORMAT, narrowFloatFormat } from "./float-formats.js";
  * @example fmaF32((1 + 2 ** -23) * 2 ** -12, (2 - 2 ** -22) * 2 ** -13, 1 + 2 ** -23); // 1 + 2^-23, not 1 + 2^-22
  */
 export { fmaF32 } from "./fma.js";
+/**
+ * One whole reduce from the sources' bytes to the output's (reduce.ts): numerics picks the kernels
+ * (one two-source pass, the stepwise ones, or JS), the arena and any staging; the bits are those of
+ * the ALU reference above. `accumulatorStart` is the value a reduce's accumulator starts from.
+ * @throws {FieldError} on a span past its bytes, a count unlike the output's, or no source.
+ * @example
+ * const dt = Dtype.BFLOAT16;
+ * const span = (bytes: Uint8Array) => ({ dtype: dt, bytes, offset: 0, count: n });
+ * reduceInto("add", [span(a), span(b)], span(out), { rounding: RNE, overflow: "ieee" });
+ */
+export {
+  accumulatorStart,
+  type FmaOperands,
+  type ReduceOptions,
+  type ReduceSource,
+  reduceInto,
+  type Span,
+} from "./reduce.js";
+/**
+ * Reserve a reduce scratch block at the start of a {@link WasmArena}, so a reduce whose bytes live in
+ * that arena runs there in place; `reduceScratchBytes` is the size of such a block.
+ * @throws {FieldError} when the block does not fit the arena.
+ * @example const pagesFrom = reserveReduceScratch(new WasmArena(16 << 20), 1 << 14, 1 << 16);
+ */
+export { type ReduceScratch, reduceScratchBytes, reserveReduceScratch } from "./reduce-scratch.js";
 /**
  * Rounding mode and overflow policy of a conversion to a narrow float.
  * @example const sr: Rounding = { mode: "sr", rng: new SrStream(1) };

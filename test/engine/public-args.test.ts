@@ -149,7 +149,6 @@ const CLASSES: readonly ClassTable[] = [
         ...each("len", 1, [A, 4], NOT_INTEGERS),
         ...each("overwrite", 3, [A, 4, "write", false], ["yes", 1]),
       ],
-      kernelScratchFor: each("view", 0, [BYTES], [null, 5, {}]),
       readU32: each("addr", 0, [A], NOT_ADDRESSES),
       writeU32: [
         ...each("addr", 0, [A, 0], NOT_ADDRESSES),
@@ -314,36 +313,9 @@ describe("the review's silent wraps are refused", () => {
  */
 const FUNCTIONS: Readonly<Record<string, readonly Bad[]>> = {
   gceCompress: [
-    ...each(
-      "count",
-      1,
-      [new Float32Array(4), 4, 2, {}, new Uint8Array(8), new Float32Array(4)],
-      [5, -1, 0.5, "4"],
-    ),
-    ...each(
-      "blockLog2",
-      2,
-      [new Float32Array(4), 4, 2, {}, new Uint8Array(8), new Float32Array(4)],
-      [16, -1, 0.5],
-    ),
-    ...each(
-      "values",
-      0,
-      [new Float32Array(4), 4, 2, {}, new Uint8Array(8), new Float32Array(4)],
-      [[1, 2, 3, 4], null],
-    ),
-    ...each(
-      "payload.length",
-      4,
-      [new Float32Array(4), 4, 2, {}, new Uint8Array(8), new Float32Array(4)],
-      [new Uint8Array(7)],
-    ),
-    ...each(
-      "scratch",
-      5,
-      [new Float32Array(4), 4, 2, {}, new Uint8Array(8), new Float32Array(4)],
-      [new Float32Array(1), null],
-    ),
+    ...each("blockLog2", 1, [new Float32Array(4), 2, {}, new Uint8Array(8)], [16, -1, 0.5]),
+    ...each("values", 0, [new Float32Array(4), 2, {}, new Uint8Array(8)], [[1, 2, 3, 4], null]),
+    ...each("payload.length", 3, [new Float32Array(4), 2, {}, new Uint8Array(8)], [new Uint8Array(7)]),
   ],
   gceDecompress: [
     ...each("count", 1, [new Uint8Array(8), 4, 2, new Float32Array(4)], [5, -1, 0.5, "4"]),
@@ -364,7 +336,6 @@ const FUNCTIONS_WITHOUT_NUMBERS: Readonly<Record<string, string>> = {
   toDescriptor: "a ref and 16 bytes the engine fetched; the engine's own fetch",
   planPacket: "fetched descriptor chains; every field is checked as a descriptor fault",
   resolveEmbeddedSem: "the engine's own packet path, given the engine it runs",
-  accumulatorStart: "an ALU op name",
   describeRef: "formats a ref for a message",
   describeAddress: "never throws: names what any address is",
   deviceMemoryMap: "a profile",

@@ -2,8 +2,8 @@
 // jumped a quarter of the span ahead (numerics/wasm/sr-lanes.ts, sr-jump.ts): the same words as
 // the stream stepped in the kernel, so the same bytes and the same stream state after.
 import { describe, expect, it } from "vitest";
+import { aluReduceEncoded } from "../../src/numerics/alu.js";
 import {
-  aluReduceEncoded,
   type Rounding,
   SrStream,
   useWasmKernels,

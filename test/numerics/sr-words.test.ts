@@ -2,13 +2,8 @@
 // engine's packets do (a seed-init per packet, one seed a queue): the same bytes and the same state
 // after as the stream stepped in the kernel.
 import { describe, expect, it } from "vitest";
-import {
-  aluReduceEncoded,
-  type Rounding,
-  SrStream,
-  WasmArena,
-  wasmKernelsRun,
-} from "../../src/numerics/index.js";
+import { aluReduceEncoded } from "../../src/numerics/alu.js";
+import { type Rounding, SrStream, WasmArena, wasmKernelsRun } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 import { scrambledCodes } from "../helpers/bytes.js";
 

@@ -10,10 +10,12 @@ import { describe, expect, it } from "vitest";
 import {
   aluApplyEncoded,
   aluApplyEncodedThenEncode,
-  aluClamp,
-  aluFma,
   aluLoadEncoded,
   aluReduceEncoded,
+} from "../../src/numerics/alu.js";
+import {
+  aluClamp,
+  aluFma,
   decodeToF32,
   encodeFromF32,
   narrowFloatFormat,

@@ -34,6 +34,12 @@ const ENTRY =
 const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
   "test/collectives/check-kernels.test.ts → src/collectives/check/check-kernels.js":
     "pins the check module's tile functions to the JS loops they stand for; no caller outside check/",
+  "test/numerics/sr-lanes.test.ts → src/numerics/alu.js":
+    "pins the SR lanes through the one-pass reduce step; the library reaches it through reduceInto only",
+  "test/numerics/sr-words.test.ts → src/numerics/alu.js":
+    "pins the seeded SR words through the one-pass reduce step; the library reaches it through reduceInto",
+  "test/numerics/wasm-kernels.test.ts → src/numerics/alu.js":
+    "pins each fused kernel to its unfused steps (load, apply, apply-then-encode, one pass); reduceInto picks among them",
   "test/numerics/sr-lanes.test.ts → src/numerics/sr-jump.js":
     "pins the jump matrix to n state updates; only the SR lanes and the check module's draw use it",
 };

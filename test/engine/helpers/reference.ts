@@ -1,6 +1,6 @@
 /** The direct numerics reference the engine must equal: decode, ALU, encode — no rings, no bytes. */
-import { accumulatorStart } from "../../../src/engine/index.js";
 import {
+  accumulatorStart,
   aluAdd,
   aluClamp,
   aluConstantToF32,

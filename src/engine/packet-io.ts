@@ -1,0 +1,189 @@
+/**
+ * A packet's reads and writes of device memory: every memory fault turned into a fault naming the
+ * descriptor, the address and what lives there; the number-address fast paths (an allocated page of
+ * plain memory, no bigint, no view made) where the executor runs per packet; and reusable staging
+ * buffers, grown on demand, so a packet allocates little.
+ */
+import type { ArchProfile } from "../hal/arch-profile.js";
+import type { Descriptor } from "./descriptor.js";
+import { DescriptorFault } from "./faults.js";
+import { type DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
+import { describeAddress } from "./memory-map.js";
+import { type Segment, segmentAddr } from "./packet-plan.js";
+import { checkWritable } from "./preflight.js";
+
+/** Bytes in place: `bytes` (a page, or a view of one) from byte `offset`. */
+export interface Place {
+  bytes: Uint8Array;
+  offset: number;
+}
+
+/** A segment's address as a Number for memory's number fast path (the plan's, else converted). */
+export function numberAt(s: Segment): number {
+  return s.at ?? Number(segmentAddr(s));
+}
+
+/** A staging buffer, grown on demand: the view is valid until the next call. */
+class Staging {
+  private bytes = new Uint8Array(1 << 16);
+
+  get(n: number): Uint8Array {
+    if (this.bytes.length < n) this.bytes = new Uint8Array(Math.max(n, 2 * this.bytes.length));
+    return this.bytes.subarray(0, n);
+  }
+}
+
+export class PacketIo {
+  /** Copies, transposes, GCE payloads. */
+  readonly staging = new Staging();
+  /** Sources memory cannot give in place. */
+  readonly sources = new Staging();
+  /** A result that cannot be written in place. */
+  readonly result = new Staging();
+
+  constructor(
+    readonly profile: ArchProfile,
+    readonly memory: DeviceMemory,
+  ) {}
+
+  read(desc: Descriptor, addr: bigint, into: Uint8Array): Uint8Array {
+    try {
+      this.memory.readInto(addr, into, "read");
+    } catch (e) {
+      this.rethrow(desc, e);
+    }
+    return into;
+  }
+
+  write(desc: Descriptor, addr: bigint, data: Uint8Array): void {
+    try {
+      this.memory.write(addr, data, "write");
+    } catch (e) {
+      this.rethrow(desc, e);
+    }
+  }
+
+  writeU32(desc: Descriptor, addr: bigint, value: number): void {
+    try {
+      this.memory.writeU32(addr, value);
+    } catch (e) {
+      this.rethrow(desc, e);
+    }
+  }
+
+  /** The source bytes in place (DeviceMemory.peek), or undefined. */
+  peek(s: Segment): Uint8Array | undefined {
+    try {
+      return this.memory.peek(segmentAddr(s), s.len, "read");
+    } catch (e) {
+      this.rethrow(s.desc, e);
+    }
+  }
+
+  /**
+   * Point `into` at a segment's bytes in place — a page of device memory and the offset in it,
+   * through memory's number fast path (no bigint, no view made), else the view {@link peek}
+   * gives; false when memory cannot give them in place (then read them). @throws DescriptorFault.
+   */
+  inPlace(s: Segment, into: Place): boolean {
+    const a = numberAt(s);
+    const page = this.memory.pageAt(a, s.len);
+    if (page !== undefined) {
+      into.bytes = page;
+      into.offset = pageOffset(a);
+      return true;
+    }
+    const view = this.peek(s);
+    if (view === undefined) return false;
+    into.bytes = view;
+    into.offset = 0;
+    return true;
+  }
+
+  /** Write `data` across the segments in order. */
+  scatter(rx: readonly Segment[], data: Uint8Array): void {
+    let off = 0;
+    for (const s of rx) {
+      this.write(s.desc, segmentAddr(s), data.subarray(off, off + s.len));
+      off += s.len;
+    }
+  }
+
+  /** Every segment must be writable (preflight.ts): a fault before the first byte is written. */
+  checkWrites(segs: readonly Segment[]): void {
+    for (const s of segs) {
+      // An allocated page of plain memory (memory's number fast path) takes any write.
+      // A test only: what is stale there stays so until the write (pageToOverwrite).
+      if (this.memory.pageToOverwrite(numberAt(s), s.len) !== undefined) continue;
+      try {
+        checkWritable(this.memory, segmentAddr(s), s.len);
+      } catch (e) {
+        this.rethrow(s.desc, e);
+      }
+    }
+  }
+
+  /**
+   * Point `into` at the destination in place when it is one writable span of plain memory (already
+   * checked; a page never written is allocated now); false otherwise. What is stale in the span is
+   * not set first: the result is written over every byte of it after every source is read (each
+   * source read sets its own span, so one that overlaps the destination reads right), and the
+   * caller then reports it {@link DeviceMemory.overwritten}; a fault before that (every
+   * destination is checked first, a source read) leaves it untouched and still stale.
+   */
+  destination(rx: readonly Segment[], outBytes: number, into: Place): boolean {
+    const only = rx.length === 1 ? (rx[0] as Segment) : undefined;
+    if (!only || only.len !== outBytes) return false;
+    const a = numberAt(only);
+    const page = this.memory.pageToOverwrite(a, only.len);
+    if (page !== undefined) {
+      into.bytes = page;
+      into.offset = pageOffset(a);
+      return true;
+    }
+    try {
+      const view = this.memory.poke(segmentAddr(only), only.len, "write", true);
+      if (view === undefined) return false;
+      into.bytes = view;
+      into.offset = 0;
+      return true;
+    } catch (e) {
+      this.rethrow(only.desc, e);
+    }
+  }
+
+  /**
+   * A copy of one TX segment to one RX segment of as many bytes: the source in place, when it lies
+   * in an allocated page of plain memory (so reading it cannot fault); else undefined. One RX
+   * segment only: its one write copies as if through a buffer when the spans overlap (TypedArray
+   * set), where a chain's first write could change what a later one reads.
+   */
+  directCopy(tx: readonly Segment[], rx: readonly Segment[]): Uint8Array | undefined {
+    if (tx.length !== 1 || rx.length !== 1) return undefined;
+    const s = tx[0] as Segment;
+    if ((rx[0] as Segment).len !== s.len) return undefined;
+    const a = numberAt(s);
+    const page = this.memory.pageAt(a, s.len);
+    return page?.subarray(pageOffset(a), pageOffset(a) + s.len);
+  }
+
+  /**
+   * Write `data` over the whole of a checked segment in an allocated page of plain memory, with no
+   * view made and nothing stale set first (pageToOverwrite); false when it is not such a page.
+   */
+  overwrite(d: Segment, data: Uint8Array): boolean {
+    const b = numberAt(d);
+    const page = this.memory.pageToOverwrite(b, d.len);
+    if (page === undefined) return false;
+    page.set(data, pageOffset(b));
+    this.memory.overwritten(b, d.len);
+    return true;
+  }
+
+  /** Turn a memory fault into a fault naming the descriptor, the address and what is there. */
+  rethrow(desc: Descriptor, e: unknown): never {
+    if (e instanceof MemoryFault)
+      throw new DescriptorFault(desc.ref, e.reason, e.addr, describeAddress(this.profile, e.addr));
+    throw e;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Where {@link reduceInto} keeps its accumulator: in the WebAssembly arena the bytes live in, so the
+ * kernels read the sources and write the output in place. An arena's owner reserves a scratch
+ * block in it ({@link reserveReduceScratch}: device memory does so at the start of every page
+ * arena); a reduce whose bytes lie in no such arena, or are too many for its block, uses numerics'
+ * own arena, grown on demand and made on first use.
+ */
+import { FieldError } from "../bits/errors.js";
+import { WasmArena } from "./wasm/kernels.js";
+
+/** One reduce's scratch, all in one arena: accumulator, decode scratch, one source's bytes, output. */
+export interface ReduceScratch {
+  readonly acc: Float32Array;
+  readonly src: Float32Array;
+  readonly input: Uint8Array;
+  readonly out: Uint8Array;
+}
+
+/** Each arena's buffer carries its reserved scratch under this key (one property load a packet). */
+const SCRATCH = Symbol("sdmakit reduce scratch");
+type Tagged = { readonly [SCRATCH]?: ReduceScratch };
+
+/** The scratch views `at` bytes into an arena. */
+function scratchViews(arena: WasmArena, elements: number, ioBytes: number): ReduceScratch {
+  const f32Bytes = 4 * elements;
+  return {
+    acc: arena.f32(0, elements),
+    src: arena.f32(f32Bytes, elements),
+    input: arena.u8(2 * f32Bytes, ioBytes),
+    out: arena.u8(2 * f32Bytes + ioBytes, ioBytes),
+  };
+}
+
+/** Bytes a scratch block of `elements` accumulator elements and `ioBytes` of input / output takes. */
+export function reduceScratchBytes(elements: number, ioBytes: number): number {
+  return 2 * 4 * elements + 2 * ioBytes;
+}
+
+/**
+ * Reserve the first {@link reduceScratchBytes}(elements, ioBytes) bytes of `arena` as the scratch of
+ * every reduce whose output (else first source) lives in it; the caller places nothing there.
+ * @throws {FieldError} when the block does not fit the arena or its counts are not positive integers.
+ * @example const at = reserveReduceScratch(arena, 1 << 14, 1 << 16); // pages start at `at`
+ * @returns the bytes reserved.
+ */
+export function reserveReduceScratch(arena: WasmArena, elements: number, ioBytes: number): number {
+  const bytes = reduceScratchBytes(elements, ioBytes);
+  if (!Number.isInteger(elements) || elements < 1 || !Number.isInteger(ioBytes) || ioBytes < 1)
+    throw new FieldError("reserveReduceScratch", "elements", elements, "a block of 1 or more");
+  if (bytes > arena.buffer.byteLength)
+    throw new FieldError("reserveReduceScratch", "bytes", bytes, `0..${arena.buffer.byteLength}`);
+  Object.defineProperty(arena.buffer, SCRATCH, { value: scratchViews(arena, elements, ioBytes) });
+  return bytes;
+}
+
+/** The buffer {@link arenaScratch} last found a scratch in, and that scratch (it never changes). */
+let lastBuffer: ArrayBufferLike | undefined;
+let lastScratch: ReduceScratch | undefined;
+
+/** The scratch reserved in the arena whose buffer is `buffer`, if any. */
+export function arenaScratch(buffer: ArrayBufferLike): ReduceScratch | undefined {
+  if (buffer === lastBuffer) return lastScratch;
+  const k = (buffer as Tagged)[SCRATCH];
+  if (k !== undefined) {
+    lastBuffer = buffer;
+    lastScratch = k;
+  }
+  return k;
+}
+
+let own: ReduceScratch | undefined;
+
+/** Numerics' own scratch, grown to hold a reduce of this size. */
+export function ownScratch(elements: number, outBytes: number, inBytes: number): ReduceScratch {
+  const k = own;
+  if (k && k.acc.length >= elements && k.out.length >= outBytes && k.input.length >= inBytes) return k;
+  // At least a max-size packet's worth, so a run makes its arena once.
+  const count = Math.max(elements, k?.acc.length ?? 0, 1 << 14);
+  const io = Math.ceil(Math.max(outBytes, inBytes, k?.out.length ?? 0, 1 << 16) / 16) * 16;
+  own = scratchViews(new WasmArena(reduceScratchBytes(count, io)), count, io);
+  return own;
+}
