@@ -15,7 +15,9 @@ import { niceStep } from "./nice-step.js";
 import { firstEndingAfter, firstStartingAt, sliceArgs, type TraceModel } from "./trace-model.js";
 
 const LANE_H = 16;
-const GUTTER = 110;
+/** The lane-name gutter at least; wider when the names need it (`rank 255 · DMA queue 31`). */
+const MIN_GUTTER = 110;
+const LANE_FONT = "10px system-ui, sans-serif";
 const AXIS_H = 22;
 const PALETTE = ["#4c7df0", "#f08a4c", "#3fb37f", "#b85cd6", "#d6b13f", "#d64c6b"];
 /** The narrowest window (1 ns) and the widest (4 × the trace) a zoom may reach. */
@@ -84,6 +86,7 @@ export class Timeline {
   private selected = -1;
   private hovered = -1;
   private pending = false;
+  private gutter = MIN_GUTTER;
   /** Read at the first draw and again after the colour scheme changes. */
   private colours: Colours | undefined;
 
@@ -189,6 +192,7 @@ export class Timeline {
     this.selected = -1;
     this.hovered = -1;
     this.spacer.style.height = `${AXIS_H + model.lanes.length * LANE_H + 4}px`;
+    this.gutter = gutterFor(model.lanes);
     this.legend.replaceChildren(
       `${model.queues} queues · ${model.packets} packets · ${model.arrowToLane.length} semaphore waits (drawn for the hovered or selected slice) · `,
       ...model.kinds.flatMap((k, i) => [
@@ -229,11 +233,11 @@ export class Timeline {
   }
 
   private plotWidth(): number {
-    return Math.max(1, this.canvas.clientWidth - GUTTER);
+    return Math.max(1, this.canvas.clientWidth - this.gutter);
   }
 
   private fractionAt(px: number): number {
-    return Math.min(1, Math.max(0, (px - GUTTER) / this.plotWidth()));
+    return Math.min(1, Math.max(0, (px - this.gutter) / this.plotWidth()));
   }
 
   private zoomAt(factor: number, fraction: number): void {
@@ -247,11 +251,11 @@ export class Timeline {
   }
 
   private x(t: number): number {
-    return GUTTER + ((t - this.v0) / (this.v1 - this.v0)) * this.plotWidth();
+    return this.gutter + ((t - this.v0) / (this.v1 - this.v0)) * this.plotWidth();
   }
 
   private t(x: number): number {
-    return this.v0 + ((x - GUTTER) / this.plotWidth()) * (this.v1 - this.v0);
+    return this.v0 + ((x - this.gutter) / this.plotWidth()) * (this.v1 - this.v0);
   }
 
   /** The lanes in view: first and last index, and the y of lane 0 (after the scroll). */
@@ -280,7 +284,7 @@ export class Timeline {
     if (g === null) return;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, cssW, cssH);
-    g.font = "10px system-ui, sans-serif";
+    g.font = LANE_FONT;
     this.colours ??= themeColours();
     const c = this.colours;
     const v = this.view(cssH);
@@ -295,16 +299,17 @@ export class Timeline {
     }
     g.save();
     g.beginPath();
-    g.rect(GUTTER, AXIS_H, cssW - GUTTER, cssH - AXIS_H);
+    g.rect(this.gutter, AXIS_H, cssW - this.gutter, cssH - AXIS_H);
     g.clip();
     const rects = this.drawSlices(g, m, v);
     this.drawWaits(g, m, v.y0, c);
     g.restore();
     this.drawAxis(g, cssW, cssH, c);
-    // What the frame cost, read by the bench and the tests.
+    // What the frame cost and how many frames were drawn, read by the bench and the tests.
     this.canvas.dataset.rects = String(rects);
     this.canvas.dataset.lanes = String(v.last - v.first + 1);
     this.canvas.dataset.frameMs = (performance.now() - began).toFixed(2);
+    this.canvas.dataset.frames = String(Number(this.canvas.dataset.frames ?? 0) + 1);
   }
 
   /** The slices of the lanes in view, one path per kind; returns the rectangles drawn. */
@@ -410,7 +415,7 @@ export class Timeline {
     g.fillStyle = c.label;
     for (let t = Math.ceil(this.v0 / step) * step; t <= this.v1; t += step) {
       const x = this.x(t);
-      if (x < GUTTER || x > w - 90) continue;
+      if (x < this.gutter || x > w - 90) continue;
       g.beginPath();
       g.moveTo(x, AXIS_H - 4);
       g.lineTo(x, h);
@@ -423,7 +428,7 @@ export class Timeline {
   /** The slice under a point (within 2 px), or -1. */
   private sliceAt(px: number, py: number): number {
     const m = this.model;
-    if (m === undefined || px < GUTTER || py < AXIS_H) return -1;
+    if (m === undefined || px < this.gutter || py < AXIS_H) return -1;
     const lane = Math.floor((py - AXIS_H + this.wrap.scrollTop) / LANE_H);
     if (lane < 0 || lane >= m.lanes.length) return -1;
     const tol = (2 / this.plotWidth()) * (this.v1 - this.v0);
@@ -504,6 +509,16 @@ export class Timeline {
     lines.push(`${out.length} leg(s) wait on it${out.length > 0 ? `: ${list(out, "to")}` : ""}`);
     return lines.join("\n");
   }
+}
+
+/** A gutter wide enough for every lane's name, so none is cut under the slices. */
+function gutterFor(lanes: readonly string[]): number {
+  const g = document.createElement("canvas").getContext("2d");
+  if (g === null) return MIN_GUTTER;
+  g.font = LANE_FONT;
+  let widest = 0;
+  for (const name of new Set(lanes)) widest = Math.max(widest, g.measureText(name).width);
+  return Math.max(MIN_GUTTER, Math.ceil(widest) + 10);
 }
 
 function arrow(g: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number): void {
