@@ -2,7 +2,8 @@
  * The Run view at scale and with the CLI's guards, in Chromium (issue 26, points 1, 2 and 8): the
  * timeline draws what is in view at the pixels' detail and answers the keys; the lists are the
  * library's; a run the admission refuses is refused with its estimate and offered timing-only; Stop
- * ends the worker; a measured report is compared with the model row by row.
+ * ends the worker; 256 ranks timing-only stay usable (what is drawn is bounded by the pixels, one
+ * redraw a key); a measured report is compared with the model row by row.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +18,7 @@ import {
   runSize,
 } from "../../src/collectives/index.js";
 import { archProfile, PROFILES } from "../../src/hal/index.js";
-import { type Explorer, openExplorer, ROOT } from "./browser.js";
+import { type Explorer, mainThreadStats, openExplorer, ROOT, watchMainThread } from "./browser.js";
 
 const SHOTS = join(ROOT, "test-results/web");
 let x: Explorer;
@@ -118,6 +119,49 @@ describe("Run view: scale, guards, hardware", () => {
     expect(await page.textContent("#timeline-details")).toBe("no slice selected");
     expect(x.errors).toEqual([]);
   }, 120_000);
+
+  it("keeps a 256-rank timing-only timeline usable: drawn by what is in view, one redraw a key", async ({
+    annotate,
+  }) => {
+    await x.open("view=run&r_ranks=256&r_min=4mb&r_max=4mb&r_timing=on");
+    await watchMainThread(page);
+    await page.click("#run-button");
+    await poll(() => page.textContent("#run-status"), 300_000).toBe("done");
+    await poll(() => page.getAttribute("#timeline", "data-frames")).not.toBeNull();
+    expect(await page.textContent("#trace-head")).toMatch(/model built in the worker/);
+    const legend = (await page.textContent("#timeline-legend")) ?? "";
+    expect(Number(/(\d+) queues/.exec(legend)?.[1])).toBe(256 * 32);
+    expect(Number(/(\d+) packets/.exec(legend)?.[1])).toBeGreaterThan(250_000);
+    const drawn = async () => ({
+      lanes: Number(await page.getAttribute("#timeline", "data-lanes")),
+      rects: Number(await page.getAttribute("#timeline", "data-rects")),
+      frames: Number(await page.getAttribute("#timeline", "data-frames")),
+    });
+    const width = (await page.locator("#timeline").boundingBox())?.width as number;
+    const first = await drawn();
+    expect(first.lanes).toBeLessThan(50);
+    expect(first.rects).toBeGreaterThan(0);
+    expect(first.rects).toBeLessThanOrEqual(first.lanes * width);
+    // Each zoom or pan key moves the window and is answered by one redraw (coalesced, no backlog).
+    await page.focus("#timeline");
+    const whole = await span();
+    for (const [i, key] of ["w", "w", "d", "s", "a", "ArrowDown"].entries()) {
+      await page.keyboard.press(key);
+      await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+      const now = await drawn();
+      expect({ key, frames: now.frames }).toEqual({ key, frames: first.frames + i + 1 });
+      expect(now.rects).toBeLessThanOrEqual(now.lanes * width);
+    }
+    expect(await span()).toBeCloseTo(whole * 0.8 * 0.8 * 1.25, 6);
+    // The main thread's long tasks are recorded as the browser reports them (the budget on their
+    // length is the bench's, bench/web-timeline.bench.ts, not a timed assertion here).
+    const main = await mainThreadStats(page);
+    await annotate(
+      `256 ranks × 4 MiB timing-only: ${main.longTasks} long tasks (longest ${main.longestTask} ms), largest frame gap ${Math.round(main.frameGap)} ms`,
+    );
+    await shot("run-timeline-r256");
+    expect(x.errors).toEqual([]);
+  }, 400_000);
 
   it("compares a dropped nccom-test report with the model, row by row and on the plot", async () => {
     // The nccom-test user guide's --report-to-json-file example (32-rank fp32 all-gather).
