@@ -11,7 +11,7 @@
  * buffer, +0 (seed 000 §9.2: acc = s0·scale0 + 0).
  */
 import { FieldError } from "../bits/errors.js";
-import { type Dtype, dtypeBytes } from "../spec/dtype.js";
+import { DTYPES, type Dtype } from "../spec/dtype.js";
 import { FmaOperand } from "../spec/enums.js";
 import {
   type AluOp,
@@ -59,6 +59,17 @@ export interface ReduceOptions {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * Element bytes by dtype code (spec/dtype.ts data sizes; 0 for INVALID): a typed array, so the
+ * look-up a reduce makes per span is one monomorphic load (the rows have several shapes).
+ */
+const WIDTH = Uint8Array.from(DTYPES, (r) => r.dataSize);
+
+/** The element bytes of `dt`; 0 for a code that is no dtype (INVALID, out of range, fractional). */
+function widthOf(dt: Dtype): number {
+  return WIDTH[dt] ?? 0;
+}
+
 /** The accumulator's first value (MODEL above). */
 export function accumulatorStart(op: AluOp): number {
   return op === "fma" ? 0 : aluIdentity(op);
@@ -83,8 +94,7 @@ const pair: [Mutable<EncodedSource>, Mutable<EncodedSource>] = [
 
 /** A span's dtype, element count and byte range are valid; returns its bytes. */
 function checkSpan(what: string, s: Span, count: number): number {
-  // dtypeBytes is 0 for a code that is no dtype (INVALID, out of range, fractional).
-  const width = dtypeBytes(s.dtype);
+  const width = widthOf(s.dtype);
   if (width === 0) throw new FieldError("reduceInto", `${what}.dtype`, s.dtype, "1..15");
   if (s.count !== count) throw new FieldError("reduceInto", `${what}.count`, s.count, `${count}`);
   const len = count * width;
@@ -174,7 +184,7 @@ function reduceTwo(
   const inA = s0.bytes.buffer === arena;
   const inB = s1.bytes.buffer === arena;
   const spare = out.bytes === k.out ? undefined : k.out;
-  if (!inA && !inB && (spare === undefined || spare.length < s1.count * dtypeBytes(s1.dtype))) return false;
+  if (!inA && !inB && (spare === undefined || spare.length < s1.count * widthOf(s1.dtype))) return false;
   const p0 = pair[0];
   const p1 = pair[1];
   place(p0, s0, inA ? undefined : k.input);
@@ -195,7 +205,7 @@ function place(into: Mutable<EncodedSource>, s: Span, buffer: Uint8Array | undef
     into.byteOffset = s.offset;
     return;
   }
-  buffer.set(s.bytes.subarray(s.offset, s.offset + s.count * dtypeBytes(s.dtype)));
+  buffer.set(s.bytes.subarray(s.offset, s.offset + s.count * widthOf(s.dtype)));
   into.bytes = buffer;
   into.byteOffset = 0;
 }
@@ -207,7 +217,7 @@ function forKernel(s: Span, k: ReduceScratch): void {
     at.offset = s.offset;
     return;
   }
-  const len = s.count * dtypeBytes(s.dtype);
+  const len = s.count * widthOf(s.dtype);
   k.input.set(s.bytes.subarray(s.offset, s.offset + len));
   at.bytes = k.input;
   at.offset = 0;
