@@ -134,6 +134,10 @@ export const COLLECTIVE_OPTIONS = {
   },
   trace: { type: "string", value: "FILE", help: "write a Perfetto trace of one size (see --trace-size)" },
   "trace-size": { type: "string", value: "SIZE", help: "the size to trace (default the largest)" },
+  "trace-sample": {
+    type: "boolean",
+    help: "a trace above its bound is sampled to fit (a slice per leg, a stride of ranks), not refused",
+  },
   json: { type: "boolean", help: "JSON Lines on stdout: a config line, one line per size, a summary line" },
   "report-to-json-file": {
     type: "string",
@@ -215,7 +219,8 @@ export interface CollectiveSettings {
   readonly step: SweepStep;
   /** Output paths may be symlinks (their targets are written). */
   readonly followSymlinks: boolean;
-  readonly trace: { readonly path: string; readonly size: number } | undefined;
+  /** `sample`: a trace above its bound is sampled to fit (--trace-sample), not refused. */
+  readonly trace: { readonly path: string; readonly size: number; readonly sample: boolean } | undefined;
   /** undefined: on when stderr is a terminal. */
   readonly progress: boolean | undefined;
   /** Header notes (options accepted and ignored). */
@@ -386,6 +391,8 @@ export function collectiveSettings(
     throw new UsageError(
       `--trace-size ${JSON.stringify(v["trace-size"])}: not one of the sweep's sizes (${sizes.join(", ")})`,
     );
+  if (v["trace-sample"] === true && v.trace === undefined)
+    throw new UsageError("--trace-sample samples the trace of --trace FILE; give --trace too");
   if (v.progress && v["no-progress"]) throw new UsageError("--progress and --no-progress exclude each other");
   for (const [option, text, min] of [
     ["-n", v.iters, 1],
@@ -407,7 +414,11 @@ export function collectiveSettings(
     trace:
       v.trace === undefined
         ? undefined
-        : { path: v.trace, size: traceSize ?? (sizes[sizes.length - 1] as number) },
+        : {
+            path: v.trace,
+            size: traceSize ?? (sizes[sizes.length - 1] as number),
+            sample: v["trace-sample"] === true,
+          },
     progress: v.progress ? true : v["no-progress"] ? false : undefined,
     notes: note === undefined ? [] : [note],
     columns: {

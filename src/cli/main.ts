@@ -33,11 +33,14 @@ function find(word: string | undefined): CommandEntry | undefined {
   return word === undefined ? undefined : COMMANDS.find((c) => c.name === word || c.aliases?.includes(word));
 }
 
+/** The options whose value may be a word that names a collective (a file called `allr`). */
+const VALUED_TRACE_OPTIONS = new Set(["--trace", "--trace-size"]);
+
 /** nccom-test takes the op word anywhere (`nccom-test -r 8 allr`): the first word that names a collective. */
 function collectiveAnywhere(args: readonly string[]): { entry: CommandEntry; rest: string[] } | undefined {
   const at = args.findIndex((a, i) => {
     const c = find(a);
-    return c !== undefined && COLLECTIVES.has(c.name) && !(args[i - 1] ?? "").startsWith("--trace");
+    return c !== undefined && COLLECTIVES.has(c.name) && !VALUED_TRACE_OPTIONS.has(args[i - 1] ?? "");
   });
   if (at < 0) return undefined;
   return { entry: find(args[at]) as CommandEntry, rest: [...args.slice(0, at), ...args.slice(at + 1)] };

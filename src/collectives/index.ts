@@ -203,4 +203,14 @@ export {
   MAX_RANKS,
   type Topology,
 } from "./topology/topology.js";
-export { admitTrace, MAX_TRACE_EVENTS, traceEventFloor, traceHostBytes } from "./trace-admission.js";
+export {
+  admitTrace,
+  estimateTrace,
+  MAX_TRACE_BYTES,
+  MAX_TRACE_EVENTS,
+  planTrace,
+  type TracePlan,
+  traceEventFloor,
+  traceHostBytes,
+} from "./trace-admission.js";
+export { streamTraceEvents, type TraceSampling, writeTrace } from "./trace-stream.js";

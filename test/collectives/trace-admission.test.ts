@@ -52,7 +52,7 @@ describe("trace admission", () => {
     expect(() => admitTrace(prepared, floor, budget)).toThrow(/host memory for its legs.*\(a test\)/);
   });
 
-  it("the 512-rank 1 GiB ring trace (V8 out of memory after 153 s before) is refused before the run", async () => {
+  it("the 512-rank 1 GiB ring trace (V8 out of memory after 153 s before) is refused before the run, with the estimate", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sdmakit-trace-"));
     const out: string[] = [];
     const err: string[] = [];
@@ -75,7 +75,9 @@ describe("trace admission", () => {
       err: (t) => err.push(t),
     });
     expect(status).toBe(2);
-    expect(err.join("")).toMatch(/at least 150702080 events \(150700032 packets\); the bound is 5000000/);
+    expect(err.join("")).toMatch(
+      /≈ \d+ events \(150700032 packets\) and ≈ [\d.]+ GiB; the bound is 5000000 events and 1.00 GiB: .*--trace-sample/,
+    );
     expect(out).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
   });

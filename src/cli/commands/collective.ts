@@ -8,7 +8,6 @@
 import { constants } from "node:os";
 import { UsageError } from "../../bits/index.js";
 import {
-  admitTrace,
   averageBusbw,
   type CollectiveName,
   type CollectiveRun,
@@ -18,12 +17,13 @@ import {
   type LegKind,
   MAX_TRACE_EVENTS,
   type PreparedSize,
+  planTrace,
   prepareSize,
   type ReportRow,
   runPrepared,
-  type SizeResult,
   type TableColumns,
-  traceEvents,
+  type TracePlan,
+  writeTrace,
 } from "../../collectives/index.js";
 import { dtypeName } from "../../spec/index.js";
 import { toJson } from "../args.js";
@@ -43,9 +43,6 @@ import { admitSweep } from "../sweep-admission.js";
 import { VERSION } from "../version.js";
 import { COLLECTIVE_COMMANDS } from "./collective-names.js";
 import { runConcurrent } from "./multistream.js";
-
-/** Trace events written per file write. */
-const TRACE_CHUNK = 4096;
 
 /** The run's settings as the report's `config`. */
 export function configOf(name: CollectiveName, run: CollectiveRun, s: CollectiveSettings) {
@@ -124,31 +121,10 @@ export function rowJson(row: ReportRow, algorithm: string, check: string, column
   };
 }
 
-/** Stream one size's trace into the file, with the run settings as metadata. */
-function writeTrace(file: OutputFile, r: SizeResult, run: CollectiveRun, config: object): void {
-  file.write('{"traceEvents":[\n');
-  let chunk: string[] = [];
-  let count = 0;
-  for (const e of traceEvents(r.plan, r.schedule, run.profile)) {
-    if (++count > MAX_TRACE_EVENTS) {
-      file.abandon();
-      throw new RangeError(
-        `--trace: size ${r.row.size} has more than ${MAX_TRACE_EVENTS} events; trace a smaller --trace-size`,
-      );
-    }
-    chunk.push(JSON.stringify(e));
-    if (chunk.length === TRACE_CHUNK) {
-      file.write(`${chunk.join(",\n")},\n`);
-      chunk = [];
-    }
-  }
-  const meta = { ...config, tracedSize: r.row.size, timeUs: r.row.timeUs, algorithm: r.plan.algorithm };
-  file.write(`${chunk.join(",\n")}\n],"displayTimeUnit":"ns","otherData":${JSON.stringify(meta)}}\n`);
-}
-
 interface Outputs {
   readonly io: Io;
-  readonly trace: OutputFile | undefined;
+  /** The trace's file and how it is written (planned before the run). */
+  readonly trace: { readonly file: OutputFile; readonly plan: TracePlan } | undefined;
   readonly report: OutputFile | undefined;
 }
 
@@ -198,7 +174,12 @@ async function streamSizes(
     const json = rowJson(r.row, r.plan.algorithm, r.check, s.columns);
     if (out.report) results.push(json);
     out.io.out(s.json ? `${toJson({ record: "row", ...json })}\n` : formatRow(r.row, s.columns));
-    if (out.trace && size === s.trace?.size) writeTrace(out.trace, r, s.run, config);
+    if (out.trace && size === s.trace?.size) {
+      const { file, plan } = out.trace;
+      const meta = { ...config, tracedSize: r.row.size, timeUs: r.row.timeUs, algorithm: r.plan.algorithm };
+      // Streamed from a second placing pass, written as produced: memory is not the trace's.
+      writeTrace(prepared, plan.sampling, MAX_TRACE_EVENTS, meta, (text) => file.write(text));
+    }
   }
   return { rows, results, lastKinds, stoppedBy };
 }
@@ -236,6 +217,27 @@ function writeReports(
   files.nccl?.commit();
 }
 
+/**
+ * The trace's plan, decided before the run from the traced size's plan (prepared now, into
+ * `early`): refused above its bound, or sampled to fit (--trace-sample), with a header note.
+ * @throws UsageError with the estimate (planTrace).
+ */
+function planTracedSize(
+  s: CollectiveSettings,
+  early: Map<number, PreparedSize>,
+): { plan: TracePlan; note: string | undefined } | undefined {
+  if (!s.trace) return undefined;
+  const traced = early.get(s.trace.size) ?? prepareSize(s.run, s.trace.size);
+  early.set(s.trace.size, traced);
+  const plan = planTrace(traced, { sample: s.trace.sample });
+  const { rankStride, perLeg } = plan.sampling;
+  const ranks = rankStride === 1 ? "every rank" : `ranks 0, ${rankStride}, ${2 * rankStride}, …`;
+  const note = perLeg
+    ? `--trace sampled to fit: a slice per leg, ${ranks} (≈ ${plan.events} events)`
+    : undefined;
+  return { plan, note };
+}
+
 async function run(name: CollectiveName, args: readonly string[], io: Io): Promise<number> {
   const parsed = parseOptions(COLLECTIVE_OPTIONS, args);
   const extra = parsed.positionals.filter(
@@ -255,17 +257,12 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   // Admission before anything is built or printed: the sweep's largest size decides, and a size
   // the host cannot hold runs timing-only (run from this preparation when its turn comes).
   const admission = admitSweep(settings.run, settings.sizes, settings.explicitCheck);
-  const s =
-    admission.note === undefined ? settings : { ...settings, notes: [...settings.notes, admission.note] };
-  const config = configOf(name, s.run, s);
   // Sizes prepared now are run from their preparation when their turn comes.
   const early = new Map(admission.prepared);
-  // A trace above its bound is refused now, from the traced size's packet count.
-  if (s.trace) {
-    const traced = early.get(s.trace.size) ?? prepareSize(s.run, s.trace.size);
-    early.set(s.trace.size, traced);
-    admitTrace(traced);
-  }
+  const tracing = planTracedSize(settings, early);
+  const notes = [admission.note, tracing?.note].filter((n): n is string => n !== undefined);
+  const s = notes.length === 0 ? settings : { ...settings, notes: [...settings.notes, ...notes] };
+  const config = configOf(name, s.run, s);
   // Checked and created now: a bad path fails before the run, and a target is replaced only at the end.
   const files = openFiles(s, ncclPath);
   const { trace, report } = files;
@@ -276,7 +273,8 @@ async function run(name: CollectiveName, args: readonly string[], io: Io): Promi
   );
   let done: Awaited<ReturnType<typeof streamSizes>>;
   try {
-    done = await streamSizes(name, s, config, { io, trace, report }, early);
+    const traced = trace && tracing ? { file: trace, plan: tracing.plan } : undefined;
+    done = await streamSizes(name, s, config, { io, trace: traced, report }, early);
   } catch (e) {
     trace?.abandon();
     report?.abandon();

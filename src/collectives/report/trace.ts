@@ -28,31 +28,43 @@ export interface TraceEvent {
 
 type Leg = Plan["legs"][number];
 
+/** What a leg's slices need besides the leg: the arch, the plan's dtype and op, the launch. */
+export interface SliceContext {
+  readonly profile: ArchProfile;
+  readonly dtype: Plan["dtype"];
+  readonly op: Plan["op"];
+  readonly launchNs: number;
+}
+
+/** The leg fields a trace shows. */
+export type TracedLeg = Pick<Leg, "kind" | "rank" | "queue" | "step" | "count" | "srcs" | "dsts">;
+
+/** Trace time (µs after the trace's start) of `ns` after the launch. */
+const usOf = (ctx: SliceContext, ns: number) => (ctx.launchNs + ns) / 1000;
+
 /**
  * The trace events of a scheduled plan, one at a time.
  * @example for (const e of traceEvents(plan, schedule, profile)) write(JSON.stringify(e));
  */
 export function* traceEvents(plan: Plan, schedule: Schedule, profile: ArchProfile): Generator<TraceEvent> {
-  const { launchNs } = schedule;
-  const us = (ns: number) => (launchNs + ns) / 1000;
+  const ctx = { profile, dtype: plan.dtype, op: plan.op, launchNs: schedule.launchNs };
   const named = new Set<string>();
   for (const leg of plan.legs) {
     if (!named.has(`${leg.rank}`)) {
       named.add(`${leg.rank}`);
-      yield* rankTrack(leg.rank, launchNs);
+      yield* rankTrack(leg.rank, schedule.launchNs);
     }
     if (!named.has(`${leg.rank}:${leg.queue}`)) {
       named.add(`${leg.rank}:${leg.queue}`);
-      const args = { name: `DMA queue ${leg.queue}` };
-      yield { name: "thread_name", ph: "M", pid: leg.rank + 1, tid: leg.queue + 1, ts: 0, args };
+      yield queueTrack(leg.rank, leg.queue);
     }
-    yield* packetSlices(plan, schedule, profile, leg, us);
-    yield* waitArrows(plan, schedule, leg, us);
+    yield* legSlices(ctx, leg, leg.id, schedule.start[leg.id]!, schedule.end[leg.id]!, false);
+    yield* waitArrows(plan, schedule, leg, ctx);
   }
 }
 
 /** A rank's process and its launch track (tid 0): the launch slice of the cost model. */
-function* rankTrack(rank: number, launchNs: number): Generator<TraceEvent> {
+export function* rankTrack(rank: number, launchNs: number): Generator<TraceEvent> {
   const pid = rank + 1;
   yield { name: "process_name", ph: "M", pid, tid: 0, ts: 0, args: { name: `rank ${rank}` } };
   yield { name: "thread_name", ph: "M", pid, tid: 0, ts: 0, args: { name: "launch" } };
@@ -68,58 +80,88 @@ function* rankTrack(rank: number, launchNs: number): Generator<TraceEvent> {
   };
 }
 
-/** One slice per packet of a leg, splitting its scheduled time evenly. */
-function* packetSlices(
-  plan: Plan,
-  schedule: Schedule,
-  profile: ArchProfile,
-  leg: Leg,
-  us: (ns: number) => number,
+/** The track of a rank's DMA queue. */
+export function queueTrack(rank: number, queue: number): TraceEvent {
+  return {
+    name: "thread_name",
+    ph: "M",
+    pid: rank + 1,
+    tid: queue + 1,
+    ts: 0,
+    args: { name: `DMA queue ${queue}` },
+  };
+}
+
+/**
+ * A leg's slices over its scheduled [startNs, endNs): one per packet, splitting the time evenly, or
+ * with `whole` one for the leg (a sampled trace), its packet count in its args.
+ */
+export function* legSlices(
+  ctx: SliceContext,
+  leg: TracedLeg,
+  id: number,
+  startNs: number,
+  endNs: number,
+  whole: boolean,
 ): Generator<TraceEvent> {
-  const start = schedule.start[leg.id]!;
-  const end = schedule.end[leg.id]!;
-  const packets = legPacketCount(profile, leg, plan.dtype);
-  const each = (end - start) / packets;
-  const alu = legAluOp(leg, plan.op);
+  const packets = legPacketCount(ctx.profile, leg, ctx.dtype);
+  const slices = whole ? 1 : packets;
+  const each = (endNs - startNs) / slices;
+  const alu = legAluOp(leg, ctx.op);
   const name = alu === undefined ? leg.kind : `${leg.kind} ${alu}`;
-  for (let k = 0; k < packets; k++) {
+  const shape = { sources: leg.srcs.length, dests: leg.dsts.length };
+  for (let k = 0; k < slices; k++) {
     yield {
       name,
       cat: leg.kind,
       ph: "X",
       pid: leg.rank + 1,
       tid: leg.queue + 1,
-      ts: us(start + k * each),
+      ts: usOf(ctx, startNs + k * each),
       dur: each / 1000,
-      args: { leg: leg.id, step: leg.step, packet: k, sources: leg.srcs.length, dests: leg.dsts.length },
+      args: whole
+        ? { leg: id, step: leg.step, packets, ...shape }
+        : { leg: id, step: leg.step, packet: k, ...shape },
     };
   }
 }
 
+/** One end of a wait arrow: where it is and when (µs). */
+interface ArrowEnd {
+  readonly rank: number;
+  readonly queue: number;
+  readonly ts: number;
+}
+
+/**
+ * A flow arrow `id` from the end of a leg waited on to the start of the leg that waits: a flow
+ * starts at the end of the leg waited on ("s") and binds to the start of this one ("f").
+ */
+export function waitArrow(id: number, from: ArrowEnd, to: ArrowEnd): [TraceEvent, TraceEvent] {
+  const end = (ph: "s" | "f", at: ArrowEnd, ts: number): TraceEvent => ({
+    name: "semaphore",
+    cat: "wait",
+    ph,
+    ...(ph === "f" && { bp: "e" }),
+    id,
+    pid: at.rank + 1,
+    tid: at.queue + 1,
+    ts,
+  });
+  return [end("s", from, from.ts - 0.001), end("f", to, to.ts + 0.001)];
+}
+
 /** A flow arrow from each leg this one waits on in another queue (a semaphore wait) to this leg. */
-function* waitArrows(
-  plan: Plan,
-  schedule: Schedule,
-  leg: Leg,
-  us: (ns: number) => number,
-): Generator<TraceEvent> {
+function* waitArrows(plan: Plan, schedule: Schedule, leg: Leg, ctx: SliceContext): Generator<TraceEvent> {
   for (const a of leg.after) {
     const from = plan.legs[a]!;
     if (from.rank === leg.rank && from.queue === leg.queue) continue;
-    const id = a * plan.legs.length + leg.id;
-    // A flow starts at the end of the leg waited on ("s") and binds to the start of this one ("f").
-    const end = (ph: "s" | "f", on: Leg, ts: number): TraceEvent => ({
-      name: "semaphore",
-      cat: "wait",
-      ph,
-      ...(ph === "f" && { bp: "e" }),
-      id,
-      pid: on.rank + 1,
-      tid: on.queue + 1,
-      ts,
-    });
-    yield end("s", from, us(schedule.end[a]!) - 0.001);
-    yield end("f", leg, us(schedule.start[leg.id]!) + 0.001);
+    const to = { rank: leg.rank, queue: leg.queue, ts: usOf(ctx, schedule.start[leg.id]!) };
+    yield* waitArrow(
+      a * plan.legs.length + leg.id,
+      { rank: from.rank, queue: from.queue, ts: usOf(ctx, schedule.end[a]!) },
+      to,
+    );
   }
 }
 

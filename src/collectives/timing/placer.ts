@@ -58,13 +58,23 @@ export interface Cutoff {
 /** Thrown through the planner's emission when a placement passes its cutoff. */
 export const CUT_OFF = new Error("the placement passed its cutoff");
 
+/**
+ * What a placement tells as it goes, for a recorded schedule or a streamed trace: each leg once
+ * placed (plan order), and before that each earlier write the leg waits on in another queue.
+ */
+export interface LegObserver {
+  /** The leg about to be placed reads a write that ended at `endNs` on (rank, queue). */
+  waited?(rank: number, queue: number, endNs: number): void;
+  placed(leg: LegSpec, startNs: number, endNs: number): void;
+}
+
 /** Growable per-leg start / end times. */
-export class Recorder {
+export class Recorder implements LegObserver {
   start = new Float64Array(1024);
   end = new Float64Array(1024);
   size = 0;
 
-  push(start: number, end: number): void {
+  placed(_leg: LegSpec, start: number, end: number): void {
     if (this.size === this.start.length) {
       const grow = (a: Float64Array) => {
         const b = new Float64Array(2 * a.length);
@@ -88,7 +98,7 @@ export interface PlacerInputs {
   /** Per resource id: the id whose sharers it has (itself, or its first-node image when folded). */
   readonly image: Int32Array;
   readonly coster: LegMeasure;
-  readonly recorder: Recorder | undefined;
+  readonly recorder: LegObserver | undefined;
   readonly cutoff: Cutoff | undefined;
   /** How later legs read earlier writes (default: {@link KEPT_STEPS} back, exact; readRulesFor). */
   readonly reads?: ReadRules;
@@ -199,7 +209,7 @@ export class Placer implements LegSink {
       this.writes.write(f.rank, d.buffer, f.elem, end, leg.count, writer);
     }
     if (end > this.last) this.last = end;
-    this.p.recorder?.push(start, end);
+    this.p.recorder?.placed(leg, start, end);
   }
 
   /** When what a leg reads has been written and the peers it touches are ready. */
@@ -242,7 +252,9 @@ export class Placer implements LegSink {
   private hitReady(f: Folded, leg: LegSpec): number {
     const wq = this.writes.queue();
     const writer = this.p.fold.unfold(Math.floor(wq / this.channels), f.nodes);
-    return this.writes.end() + this.waits.ns(writer, wq % this.channels, leg.rank, leg.queue);
+    const end = this.writes.end();
+    this.p.recorder?.waited?.(writer, wq % this.channels, end);
+    return end + this.waits.ns(writer, wq % this.channels, leg.rank, leg.queue);
   }
 
   /**

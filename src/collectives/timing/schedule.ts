@@ -18,7 +18,7 @@ import { readRulesFor } from "./last-writes.js";
 import { LegCoster } from "./leg-cost.js";
 import { LegRecord } from "./leg-record.js";
 import { NodeFold } from "./node-fold.js";
-import { CUT_OFF, Placer, Recorder } from "./placer.js";
+import { CUT_OFF, type LegObserver, Placer, Recorder } from "./placer.js";
 import { Resources } from "./resources.js";
 import { ShapeCoster, StepUsers } from "./step-users.js";
 
@@ -51,6 +51,11 @@ export interface ScheduleOptions {
   readonly sr: boolean;
   /** Keep every leg's start and end (memory in proportion to the legs: for a trace or a test). */
   readonly record?: boolean;
+  /**
+   * Told of every leg as it is placed, every rank's (no node fold), and keeps nothing: what a
+   * streamed trace writes from (trace-stream.ts). Ignored with `record`.
+   */
+  readonly observer?: LegObserver;
 }
 
 /** A collective after the scheduler's pre-pass: its lower bound known, its legs not yet placed. */
@@ -72,7 +77,7 @@ export interface PreparedSchedule {
 export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): PreparedSchedule {
   const t = req.topology;
   const record = opts.record === true;
-  const fold = record ? NodeFold.none(req) : NodeFold.of(req);
+  const fold = record || opts.observer !== undefined ? NodeFold.none(req) : NodeFold.of(req);
   const res = new Resources(t);
   const coster = new ShapeCoster(
     new LegCoster(t.profile, req.dtype, req.op, opts.sr, t.timing),
@@ -92,6 +97,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
   const launchNs = t.timing.launchNs;
   const place = (cutoffNs?: number): Timing | undefined => {
     const recorder = record ? new Recorder() : undefined;
+    const observer = recorder ?? opts.observer;
     const cutoff =
       cutoffNs === undefined
         ? undefined
@@ -102,7 +108,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
       steps: users.steps,
       image: users.images,
       coster,
-      recorder,
+      recorder: observer,
       cutoff,
       reads: readRulesFor(req),
     });
