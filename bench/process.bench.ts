@@ -5,7 +5,12 @@
 // - The cold main job, `sdmakit allr -r 8 -d bf16 -b 64mb -e 64mb` (Ring, unchecked and checked):
 //   (wall of the run − wall of the same command at 8 bytes) ÷ a warm 512 MiB copy timed in a node
 //   process of its own in the same round, the way the performance review measured it.
+// - A streamed `--trace` (issue 27): the peak RSS of a process writing a large trace (≈ 2 M events)
+//   ÷ that of one writing a small one (≈ 7 k): memory independent of the trace's length is ≈ 1.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BenchRow, RUNS, spread } from "./harness.js";
 
@@ -79,6 +84,64 @@ function mainJobRows(): BenchRow[] {
   }));
 }
 
+const CLI_INDEX = new URL("../dist/cli/index.js", import.meta.url).href;
+
+/** Peak RSS (bytes) of a process that runs the CLI's `main(args)` once (the built CLI, in process). */
+function cliPeakRss(args: readonly string[]): number {
+  const code = `import { main } from ${JSON.stringify(CLI_INDEX)};
+    const status = await main(${JSON.stringify(args)}, { out: () => {}, err: (t) => process.stderr.write(t) });
+    if (status !== 0) throw new Error("exit " + status);
+    process.stdout.write(String(process.resourceUsage().maxRSS * 1024));`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${args.join(" ")}: exit ${r.status}\n${r.stderr}`);
+  return Number(r.stdout.trim());
+}
+
+/** Runs per trace size: a large trace takes seconds to write. */
+const TRACE_RUNS = 3;
+
+export function streamedTraceRows(): BenchRow[] {
+  const dir = mkdtempSync(join(tmpdir(), "sdmakit-bench-trace-"));
+  const file = join(dir, "t.json");
+  const traced = (size: string) => {
+    const args = [
+      ..."allr --timing-only -r 8 --algo ring".split(" "),
+      "-b",
+      size,
+      "-e",
+      size,
+      "--trace",
+      file,
+    ];
+    const rss = cliPeakRss(args);
+    return { rss, bytes: statSync(file).size };
+  };
+  const ratios: number[] = [];
+  const peaks: number[] = [];
+  let bytes = { small: 0, large: 0 };
+  try {
+    for (let i = 0; i < TRACE_RUNS; i++) {
+      const small = traced("1mb");
+      const large = traced("1gb");
+      ratios.push(large.rss / small.rss);
+      peaks.push(large.rss / 1e6);
+      bytes = { small: small.bytes, large: large.bytes };
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+  return [
+    {
+      name: "streamed --trace, allr 8 ranks ring: peak RSS at 1 GiB ÷ at 1 MiB",
+      target: "≤ 1.5",
+      unit: "× small trace's RSS",
+      ...spread(ratios),
+      note: `trace files ${mb(bytes.large)} vs ${mb(bytes.small)}; peak ${spread(peaks).median.toFixed(0)} MB; ${TRACE_RUNS} pairs, own processes`,
+    },
+  ];
+}
+
 export default async function bench(): Promise<BenchRow[]> {
-  return [...versionRows(), ...mainJobRows()];
+  return [...versionRows(), ...mainJobRows(), ...streamedTraceRows()];
 }
