@@ -2,7 +2,8 @@
  * The Run view's timing profile and its links, in Chromium (issue 26): a timing profile file (what
  * `sdmakit calibrate` writes and `--timing-profile FILE` reads) checked by the library's checker,
  * used by the run, shown in its parameters and carried by the link, as the note says; a link of a
- * run runs it again when opened, through the same admission (one too big is refused, not run).
+ * run runs it again when opened, through the same admission (one too big is refused, not run), and
+ * a run of a view left for another link is ended.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -107,6 +108,14 @@ describe("Run view: timing profile and links", () => {
     expect(await tableRows()).toEqual(ran);
     await page.fill("#run input[name=max]", "1mb");
     expect(new URLSearchParams(await hashOf()).get("r_run")).toBeNull();
+
+    // A link to other inputs followed in the page while a run goes: that run's worker is ended.
+    await x.open("view=run&r_ranks=256&r_min=1mb&r_max=1gb&r_factor=2&r_timing=on&r_run=on");
+    await poll(() => page.textContent("#run-status")).toMatch(/^running/);
+    await page.evaluate(`location.hash = ${JSON.stringify(`#${FORM}&r_run=on`)}`);
+    await poll(() => page.textContent("#run-status"), 100_000).toBe("done");
+    expect(await tableRows()).toEqual(ran);
+    await poll(async () => page.workers().length).toBe(0);
 
     await x.open("view=run&r_ranks=64&r_min=64mb&r_max=64mb&r_timing=off&r_run=on");
     await poll(() => page.textContent("#run-status")).toMatch(/^refused: .*needs ≈ [\d.]+ GiB/);

@@ -63,8 +63,16 @@ const LABELS: Readonly<Record<CollectiveName, string>> = {
   permute: "permute (r → r + 1)",
 };
 
+/**
+ * The worker of the mounted view's run: a remount (Back / Forward, or a link to other inputs, which
+ * may run at once) ends it, so a run of a view no longer shown does not go on using the machine.
+ */
+let running: Worker | undefined;
+
 /** Build the Run view into `root`. */
 export function mountRun(root: HTMLElement): void {
+  running?.terminate();
+  running = undefined;
   const state = readState();
   const value = (k: Field) => state.get(`r_${k}`) ?? FORM[k];
   const controls: Record<Field, HTMLInputElement | HTMLSelectElement> = {
@@ -248,6 +256,7 @@ export function mountRun(root: HTMLElement): void {
     status.className = "muted";
     status.textContent = "starting…";
     worker = new RunWorker();
+    running = worker;
     shareKernels(worker);
     worker.onmessage = (e: MessageEvent<RunMessage>) => onMessage(e.data);
     worker.onerror = (e) => finish(`error: ${e.message}`, "error");
