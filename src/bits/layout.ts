@@ -285,8 +285,9 @@ class CompiledLayout {
     }
     out.fill(0, offset, offset + this.bytes);
     for (const l of this.plainConsts) writeRaw(out, offset, l, l.value as number);
-    if (!this.hasUnions && isFlat(values)) {
-      // Hot path (descriptor building): flat names, no union, so no arm bookkeeping or aliasing.
+    if (isFlat(values) && (!this.hasUnions || this.noArmGiven(values))) {
+      // Hot path (descriptor building): flat names, none inside a union arm, so no arm constants
+      // to set and no two given views that could disagree.
       for (const path in values) {
         const l = this.leaf(path);
         writeRaw(out, offset, l, toBits(this.name, l, values[path]));
@@ -321,6 +322,12 @@ class CompiledLayout {
         );
       }
     }
+  }
+
+  /** No given field lies in a union arm (a compute descriptor's fields, without its position view). */
+  private noArmGiven(values: Readonly<Record<string, unknown>>): boolean {
+    for (const path in values) if (this.leaf(path).arms.length > 0) return false;
+    return true;
   }
 
   decode(bytes: Uint8Array, offset = 0): Fields {

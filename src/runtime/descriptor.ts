@@ -2,17 +2,22 @@
  * A descriptor before it has a ring slot: its layout and fields, plus the chain position flags the
  * ring writer stamps with the ring phase (spec/packet-model.ts). One function maps the position
  * onto the bytes, for both descriptor families: the UDMA views (len_ctrl ring_id, and on M2S first /
- * last / dmb) and the compute descriptors (meta_idx bits 1:0 phase, 2 FIRST, 3 LAST, 6 DMB).
+ * last / dmb) and the compute descriptors (meta_idx's position view: phase, first, last, dmb).
  */
-import type { InputOf, Layout, LayoutNode } from "../bits/index.js";
-import { META_IDX_DMB, META_IDX_FIRST, META_IDX_LAST, META_IDX_RING_ID_MASK } from "../spec/packet-model.js";
+import {
+  type FieldReader,
+  type InputOf,
+  type Layout,
+  LayoutDefinitionError,
+  type LayoutNode,
+} from "../bits/index.js";
 
 export type RingSide = "tx" | "rx";
 
 export interface DescriptorSpec {
   readonly ring: RingSide;
   readonly layout: Layout;
-  /** Every field but the position fields (len_ctrl.ring_id/first/last/dmb, meta_idx). */
+  /** Every field but the position fields (len_ctrl.* / position.* ring_id, first, last, dmb; meta_idx). */
   readonly fields: Readonly<Record<string, unknown>>;
   /** The layout of the meta-control word this descriptor carries, for printing it. */
   readonly metaLayout?: Layout;
@@ -25,7 +30,7 @@ export interface DescriptorSpec {
 export type DescriptorItem = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
 
 /** The position leaves the ring writer stamps (positionWord): never given by a producer. */
-type PositionField = "len_ctrl.ring_id" | "len_ctrl.first" | "len_ctrl.last" | "len_ctrl.dmb" | "meta_idx";
+type PositionField = `${"len_ctrl" | "position"}.${"ring_id" | "first" | "last" | "dmb"}` | "meta_idx";
 
 /**
  * A descriptor of `layout` with `fields` typed by the layout's declaration: a misspelt field, a
@@ -75,41 +80,37 @@ type PositionWord = (d: DescriptorSpec, phase: number) => number;
 
 const POSITION_WORDS = new WeakMap<Layout, PositionWord>();
 
-/** The bit a position leaf starts at, checked to lie in word 0 (where the ring model puts it). */
-function word0Bit(layout: Layout, path: string): number {
-  const l = layout.leaf(path);
-  if (l.bit + l.width > 32) throw new RangeError(`${layout.name}: ${path} is not in the first word`);
-  return l.bit;
+/**
+ * Where a layout declares its chain position: the UDMA views in len_ctrl, the compute descriptors
+ * in the `position` view of meta_idx (spec/layouts/descriptors.ts).
+ */
+const POSITION_VIEWS = ["len_ctrl", "position"] as const;
+
+/** The reader of a position leaf, checked to lie in word 0 (where the ring model puts it). */
+function word0Field(layout: Layout, path: string): FieldReader {
+  const r = layout.field(path);
+  if (r.word !== 0 || r.leaf.bit + r.leaf.width > 32)
+    throw new LayoutDefinitionError(`${layout.name}: ${path} is not in the first word`);
+  return r;
 }
 
 /** The mask of a one-bit position leaf in word 0, or 0 when the layout has none (udma-rx: no FIRST / LAST / DMB). */
 function word0Mask(layout: Layout, path: string): number {
-  return layout.leaves.some((l) => l.path === path) ? 1 << word0Bit(layout, path) : 0;
+  return layout.leaves.some((l) => l.path === path) ? 2 ** word0Field(layout, path).shift : 0;
 }
 
-/**
- * Compile, once per layout, where the position goes: the UDMA views (len_ctrl in W0) carry ring_id,
- * first, last and dmb; the compute descriptors carry meta_idx (phase 1:0, FIRST 2, LAST 3, DMB 6).
- */
+/** Compile, once per layout, where the position goes: the view's ring_id, first, last and dmb leaves. */
 function positionWord(layout: Layout): PositionWord {
   let fn = POSITION_WORDS.get(layout);
   if (fn !== undefined) return fn;
-  if (layout.leaves.some((l) => l.path === "len_ctrl.ring_id")) {
-    const ring = word0Bit(layout, "len_ctrl.ring_id");
-    const first = word0Mask(layout, "len_ctrl.first");
-    const last = word0Mask(layout, "len_ctrl.last");
-    const dmb = word0Mask(layout, "len_ctrl.dmb");
-    fn = (d, phase) =>
-      ((phase & 3) << ring) | (d.first ? first : 0) | (d.last ? last : 0) | (d.dmb ? dmb : 0);
-  } else {
-    const at = word0Bit(layout, "meta_idx");
-    fn = (d, phase) =>
-      ((phase & META_IDX_RING_ID_MASK) |
-        (d.first ? META_IDX_FIRST : 0) |
-        (d.last ? META_IDX_LAST : 0) |
-        (d.dmb ? META_IDX_DMB : 0)) <<
-      at;
-  }
+  const view = POSITION_VIEWS.find((v) => layout.leaves.some((l) => l.path === `${v}.ring_id`));
+  if (view === undefined) throw new LayoutDefinitionError(`${layout.name} declares no ring position`);
+  const ring = word0Field(layout, `${view}.ring_id`);
+  const first = word0Mask(layout, `${view}.first`);
+  const last = word0Mask(layout, `${view}.last`);
+  const dmb = word0Mask(layout, `${view}.dmb`);
+  fn = (d, phase) =>
+    ((phase & ring.mask) << ring.shift) | (d.first ? first : 0) | (d.last ? last : 0) | (d.dmb ? dmb : 0);
   POSITION_WORDS.set(layout, fn);
   return fn;
 }

@@ -34,7 +34,8 @@
  *   Every descriptor of the TX chain has len_ctrl.ring_id = the ring phase, FIRST on the first, LAST
  *   on the last. Compute descriptors (has_meta = 1, W0 bit 23: seed-init, min-max, fma, replication,
  *   gradient) carry the ring phase in meta_idx bits 1:0, FIRST / LAST in bits 2 / 3 and DMB in bit 6
- *   — the same bits as the udma len_ctrl view (META_IDX_* below); their W0 bits 22:0 (wb) are 0.
+ *   — the same bits as the udma len_ctrl view (declared as meta_idx's `position` view in
+ *   spec/layouts/descriptors.ts, which checks the coincidence); their W0 bits 22:0 (wb) are 0.
  *   So W0 bit 23 alone tells a compute descriptor (1) from a data descriptor (0); a compute
  *   descriptor's kind follows from W1: seed-init 0x6000000 / 0x4000000 with W2 = 0; min-max
  *   W2 bit 25 set; fma W1 op 4 optype 1; replication W1 op 1 optype 2; gradient W1 op 4 optype 5.
@@ -104,12 +105,6 @@ export const RING_SLOTS_MULTIPLE = 16;
 export const RING_MIN_SLOTS = 32;
 /** At most 2^24 − 16 descriptors per ring (GROUND_TRUTH; udma.h UDMA_MAX_Q_SIZE). */
 export const RING_MAX_SLOTS = 2 ** 24 - 16;
-
-/** meta_idx (W0 bits 31:24 of a compute descriptor): ring phase 1:0, FIRST 2, LAST 3, DMB 6. */
-export const META_IDX_RING_ID_MASK = 0x3;
-export const META_IDX_FIRST = 1 << 2;
-export const META_IDX_LAST = 1 << 3;
-export const META_IDX_DMB = 1 << 6;
 
 /**
  * Queue registers (udma-regs.ts) as the ring writer programs them and the engine reads them —

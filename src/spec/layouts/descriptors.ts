@@ -9,25 +9,44 @@ import {
   constant,
   enumField,
   f32,
+  LayoutDefinitionError,
   type LayoutNode,
   reserved,
   struct,
   uint,
+  union,
 } from "../../bits/index.js";
 import { FmaOperand, namesOf } from "../enums.js";
 import { REPLICATION_META_FIELDS, TRANSPOSE_META_FIELDS } from "./meta-ctrl.js";
+import { UDMA_TX } from "./udma.js";
 
 const W1 = 32;
 const W2 = 64;
 const W3 = 96;
 const OPERANDS = namesOf(FmaOperand);
 
-/** W0 of every compute descriptor: `wb_arg | 0x800000 | (meta_idx << 24)`. */
+/**
+ * W0 of every compute descriptor: `wb_arg | 0x800000 | (meta_idx << 24)`. The byte is the seed's
+ * meta_idx argument as libnrt's builders take it; the ring writer stamps the chain position into it
+ * (spec/packet-model.ts), read and written through the `position` view of the same bits.
+ */
 const computeW0 = [
   uint("wb", 0, 23, { doc: "seed wb_arg / elem_or_len (bits 22:0)" }),
   constant("has_meta", 23, 1, 1, { doc: "W0 bit 23: the descriptor carries a compute meta (0x800000)" }),
-  uint("meta_idx", 24, 8, {
-    doc: "seed meta_idx / ring byte (<< 24); in the UDMA len_ctrl view: ring id 25:24, FIRST 26, LAST 27",
+  union("", 24, {
+    meta_idx: [uint("", 0, 8, { doc: "seed meta_idx / ring byte (<< 24), whole" })],
+    position: [
+      uint("ring_id", 0, 2, { fidelity: "model", doc: "ring phase (meta_idx 1:0; len_ctrl ring_id's bits)" }),
+      bool("first", 2, {
+        fidelity: "model",
+        doc: "first of the TX chain (meta_idx bit 2; len_ctrl FIRST's bit)",
+      }),
+      bool("last", 3, {
+        fidelity: "model",
+        doc: "last of the TX chain (meta_idx bit 3; len_ctrl LAST's bit)",
+      }),
+      bool("dmb", 6, { fidelity: "model", doc: "data memory barrier (meta_idx bit 6; len_ctrl DMB's bit)" }),
+    ],
   }),
 ];
 
@@ -124,3 +143,12 @@ export const GRADIENT_DESC = desc(
     uint("header_addr", W2, 64, { fidelity: "model", doc: "compression header address (MODEL)" }),
   ],
 );
+
+// The ring model puts a compute descriptor's position on the bits of the UDMA len_ctrl view
+// (spec/packet-model.ts), and the engine reads both kinds of descriptor through len_ctrl's readers.
+for (const name of ["ring_id", "first", "last", "dmb"] as const) {
+  const at = FMA_DESC.leaf(`position.${name}`);
+  const udma = UDMA_TX.leaf(`len_ctrl.${name}`);
+  if (at.bit !== udma.bit || at.width !== udma.width)
+    throw new LayoutDefinitionError(`fma-desc position.${name} is not on udma-tx len_ctrl.${name}'s bits`);
+}
