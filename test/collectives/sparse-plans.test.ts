@@ -142,3 +142,58 @@ describe("a mesh's final pulls are never read (mesh.ts meshUnreadStep: the place
     expect(meshUnreadStep(req)).toBeUndefined();
   });
 });
+
+describe("checkpoints past their budget are thinned (timing/checkpoints.ts)", () => {
+  it("full copies of many queues: bounded bytes, half as often, each kept one still exact", () => {
+    const queues = 1000;
+    const budget = 10 * queues * 8;
+    const c = new Checkpoints(queues, budget);
+    const busy = new Float64Array(queues);
+    const snapshots = new Map<number, Float64Array>();
+    for (let step = 16; step <= 16 * 100; step += 16) {
+      for (let qi = 0; qi < queues; qi++) {
+        busy[qi] = (busy[qi] as number) + ((qi * step) % 7) + 1;
+        c.touch(qi);
+      }
+      c.take(step, busy);
+      snapshots.set(step, busy.slice());
+    }
+    expect(c.bytes).toBeLessThanOrEqual(budget);
+    expect(c.size).toBeGreaterThan(1);
+    expect(c.every).toBeGreaterThan(16);
+    const before = new Float64Array(queues);
+    let seen = 0;
+    for (const [step, snap] of snapshots) {
+      if (!c.advance(step, before)) continue;
+      seen++;
+      expect(
+        before.every((ns, qi) => ns === snap[qi]),
+        `step ${step}`,
+      ).toBe(true);
+    }
+    expect(seen).toBe(c.size);
+  });
+
+  it("sparse changes merged into the next checkpoint keep the later time of each queue", () => {
+    const c = new Checkpoints(1 << 16, 24);
+    const busy = new Float64Array(1 << 16);
+    const steps: [number, number, number][] = [
+      [16, 3, 1],
+      [32, 9, 2],
+      [48, 3, 5],
+      [64, 12, 4],
+    ];
+    const snapshots = new Map<number, Float64Array>();
+    for (const [step, qi, ns] of steps) {
+      busy[qi] = ns;
+      c.touch(qi);
+      c.take(step, busy);
+      snapshots.set(step, busy.slice());
+    }
+    const before = new Float64Array(1 << 16);
+    for (const [step, snap] of snapshots)
+      if (c.advance(step, before))
+        expect([before[3], before[9], before[12]]).toEqual([snap[3], snap[9], snap[12]]);
+    expect(c.size).toBeLessThan(steps.length);
+  });
+});

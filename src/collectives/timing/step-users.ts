@@ -10,9 +10,6 @@ import type { NodeFold } from "./node-fold.js";
 import { type Resources, Touches } from "./resources.js";
 import { Numbers, type ShapedLeg, StepShape } from "./step-shape.js";
 
-/** Steps between the checkpoints a placement checks its cutoff at. */
-const CHECKPOINT_STEPS = 16;
-
 /** What the scheduler asks of a leg besides its place: its engine time and its bytes. */
 export interface LegMeasure {
   cost(leg: LegSpec): LegCost;
@@ -178,9 +175,9 @@ export class StepUsers implements LegSink {
   /** Per queue: the least time it is busy, over the steps closed so far. */
   readonly busyNs: Float64Array;
   /**
-   * Every {@link CHECKPOINT_STEPS} steps, per queue the least busy time of the steps before (keyed
-   * by the step): where a placement checks what it still has ahead of it (memory: the queues that
-   * changed per checkpoint, not every queue per step: checkpoints.ts).
+   * Every few steps (16, further apart past a budget), per queue the least busy time of the steps
+   * before (keyed by the step): where a placement checks what it still has ahead of it (memory: the
+   * queues that changed per checkpoint, a bounded few: checkpoints.ts).
    */
   readonly checkpoints: Checkpoints;
   private closed = 0;
@@ -229,7 +226,7 @@ export class StepUsers implements LegSink {
       this.flush();
       if (this.steps.has(leg.step)) throw new Error(`planner: step ${leg.step} emitted in two runs`);
       this.step = leg.step;
-      if (this.closed > 0 && this.closed % CHECKPOINT_STEPS === 0)
+      if (this.closed > 0 && this.closed % this.checkpoints.every === 0)
         this.checkpoints.take(leg.step, this.busyNs);
     }
     const ns = this.coster.cost(leg).ns;
