@@ -11,6 +11,7 @@ import { UsageError } from "../bits/errors.js";
 import {
   ALGORITHMS,
   type AlgorithmName,
+  availableThreads,
   COLLECTIVE_DEFAULTS,
   COLLECTIVE_DTYPES,
   type CollectiveName,
@@ -20,6 +21,7 @@ import {
   collectiveRun,
   type HostBudget,
   MAX_RANKS,
+  MAX_THREADS,
   REDUCE_OPS,
   type ReduceOp,
   sweepSizes,
@@ -121,6 +123,11 @@ export const COLLECTIVE_OPTIONS = {
     type: "string",
     value: "SIZE",
     help: "host memory a functional run may use (default $SDMAKIT_MAX_MEMORY, else half the free memory); a larger size runs timing-only (refused with an explicit --check)",
+  },
+  threads: {
+    type: "string",
+    value: "N",
+    help: "threads a functional run uses (default: the cores this process may use): each rank's inputs on worker threads, the same bytes and rows",
   },
   "timing-only": { type: "boolean", help: "only the schedule: the same times, no data moved, not checked" },
   "timing-profile": {
@@ -382,6 +389,8 @@ export function collectiveSettings(
     sb2sb: v.sb2sb === true,
     ...lncOf(v.lnc, env),
     hostBudget: hostBudget(v["max-memory"], env),
+    threads:
+      v.threads === undefined ? availableThreads() : integerOption("--threads", v.threads, 1, MAX_THREADS),
     ...exchangeChoice(collective, v),
     ...timingProfileOf(v["timing-profile"]),
   });

@@ -32,8 +32,10 @@ export {
   exactApplies,
   generateInputs,
   type InputSink,
+  inputWordsBefore,
   makeInputs,
   type RankInputs,
+  type RankPart,
 } from "./check/inputs.js";
 export { runReference } from "./check/reference.js";
 export { checkOutputs } from "./check/verify.js";
@@ -53,7 +55,7 @@ export {
   type HostBudget,
   type HostEstimate,
 } from "./device/host-memory.js";
-export { COLLECTIVE_RULES, checkCollectiveOptions } from "./option-rules.js";
+export { COLLECTIVE_RULES, checkCollectiveOptions, MAX_THREADS } from "./option-rules.js";
 export { buildPlan, candidateAlgorithms, emitPlan, lazyPlan } from "./plan/build-plan.js";
 export {
   EXCHANGES,
@@ -119,6 +121,7 @@ export {
   type CheckMode,
   type CollectiveRun,
   countForSize,
+  MIN_THREADED_INPUT_BYTES,
   type PreparedSize,
   prepareSize,
   runPrepared,
@@ -148,6 +151,8 @@ export {
   sweep,
   sweepSizesOf,
 } from "./sweep.js";
+export { availableThreads } from "./threads/pool.js";
+export { splitParts } from "./threads/threaded-run.js";
 export { Checkpoints } from "./timing/checkpoints.js";
 export {
   type ConcurrentMember,

@@ -11,6 +11,8 @@ import { ALGORITHMS, COLLECTIVES, REDUCE_OPS } from "./plan/plan.js";
 import { MAX_RANKS } from "./topology/topology.js";
 
 const MAX_BYTES = Number.MAX_SAFE_INTEGER;
+/** The most threads a run takes: beyond the cores of any host it would only add workers. */
+export const MAX_THREADS = 256;
 const ARCH_NAMES = PROFILES.map((p) => p.name);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -33,6 +35,7 @@ export const COLLECTIVE_RULES: OptionRules = Object.freeze({
   op: { oneOf: Object.freeze([...REDUCE_OPS]) },
   check: { oneOf: Object.freeze(["exact", "reference", "none"]) },
   timingOnly: { boolean: true },
+  threads: { integer: [1, MAX_THREADS] },
   seed: { integer: [0, 0xffffffff] },
   sr: { boolean: true },
   sb2sb: { boolean: true },

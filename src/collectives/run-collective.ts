@@ -19,6 +19,8 @@ import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./p
 import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
 import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
+import { threadsAvailable } from "./threads/pool.js";
+import { writeInputsOnThreads } from "./threads/threaded-run.js";
 import {
   type PreparedSchedule,
   prepareSchedule,
@@ -64,6 +66,12 @@ export interface CollectiveRun {
   readonly exchange?: ExchangeSpec;
   /** Timing parameters in place of the shipped ones (timing-profile.ts; `sdmakit calibrate` writes them). */
   readonly timingProfile?: TimingProfile;
+  /**
+   * Threads a functional run may use (default 1): above 1, device memory is shared and each rank's
+   * inputs are generated on worker threads (threads/threaded-run.ts) — the same bytes, the same
+   * report. Where the runtime has no worker threads (a browser) the run uses one.
+   */
+  readonly threads?: number;
 }
 
 export interface SizeResult {
@@ -339,6 +347,19 @@ function checkOnDevice(
   return { checked: checkOutputs(spec, machine.reader(CHECK_TILE), expected), checkBytes };
 }
 
+/**
+ * Inputs (summed over the ranks) below which a run uses one thread whatever it may use: posting to
+ * a worker and its first start cost more than generating a few MiB here.
+ */
+export const MIN_THREADED_INPUT_BYTES = 8 << 20;
+
+/** The threads a run uses: as asked for a large enough run where the runtime has worker threads, else one. */
+function threadsOf(run: CollectiveRun, plan: Plan): number {
+  const threads = run.threads ?? 1;
+  const bytes = run.ranks * plan.sizes.input * dtypeBytes(run.dtype);
+  return threads > 1 && bytes >= MIN_THREADED_INPUT_BYTES && threadsAvailable() ? threads : 1;
+}
+
 /** Run the plan on a device whose memory is given back when done (peak = one size, not the sum). */
 function runOnDevice(
   run: CollectiveRun,
@@ -350,17 +371,23 @@ function runOnDevice(
   const overflow = run.overflow ?? "nan";
   const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
   const memoryBudget = (run.hostBudget ?? DEFAULT_HOST_BUDGET).bytes;
+  const threads = threadsOf(run, plan);
   const machine = new DeviceMachine(plan, run.profile, {
     overflow,
     memoryBudget,
     keepEvents: false,
+    sharedMemory: threads > 1,
     ...seed,
   });
   try {
     machine.prefill();
-    const kind = dataKindOf(run, check);
-    const write = (r: number, from: number, b: Uint8Array) => machine.writeInput(r, from, b);
-    generateInputs(kind, run.dtype, run.ranks, plan.sizes.input, run.dataSeed, write, true);
+    const data = dataKindOf(run, check);
+    const spec = { data, dtype: run.dtype, ranks: run.ranks, count: plan.sizes.input, seed: run.dataSeed };
+    if (threads > 1) writeInputsOnThreads(machine, spec, threads);
+    else {
+      const write = (r: number, from: number, b: Uint8Array) => machine.writeInput(r, from, b);
+      generateInputs(data, run.dtype, run.ranks, plan.sizes.input, run.dataSeed, write, true);
+    }
     machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));
     let guardErrors = 0;
     for (let r = 0; r < run.ranks; r++) {

@@ -73,6 +73,11 @@ export interface CollectiveOptions extends GroupOptions {
   readonly metadata?: ExchangeSpec["metadata"];
   /** Timing parameters in place of the shipped ones (a parsed `sdmakit calibrate` profile). */
   readonly timingProfile?: TimingProfile;
+  /**
+   * Threads a functional run may use, 1..MAX_THREADS (default 1): more split the independent work
+   * (each rank's inputs) over worker threads on shared device memory, for the same bytes and report.
+   */
+  readonly threads?: number;
 }
 
 export interface SweepOptions extends CollectiveOptions {
@@ -129,6 +134,7 @@ export function collectiveRun(options: CollectiveOptions): CollectiveRun {
     dataSeed: seed,
     ...(options.sr ? { srSeed: seed } : {}),
     ...(options.hostBudget === undefined ? {} : { hostBudget: options.hostBudget }),
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
     ...exchangeOf(options),
     ...(options.timingProfile === undefined
       ? {}

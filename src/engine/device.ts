@@ -76,6 +76,11 @@ export interface DeviceOptions {
    * allocating — from `run()` / `step()`, not as a queue's fault (DeviceMemoryOptions.budgetBytes).
    */
   readonly memoryBudget?: number;
+  /**
+   * Back device memory with shared memory, so worker threads can read and write its pages in place
+   * (DeviceMemoryOptions.shared; default false).
+   */
+  readonly sharedMemory?: boolean;
 }
 
 /**
@@ -111,6 +116,7 @@ const DEVICE_OPTION_RULES: OptionRules = {
   packetBudget: PACKET_BUDGET_RULE,
   keepEvents: { boolean: true },
   memoryBudget: MEMORY_BUDGET_RULE,
+  sharedMemory: { boolean: true },
 };
 
 /** The profile `arch` names, or the profile given. @throws UsageError, FieldError otherwise. */
@@ -187,7 +193,10 @@ export class Device {
   constructor(arch: ArchProfile | string | number, options: DeviceOptions = {}) {
     this.profile = profileOf(arch);
     checkOptions("Device", options, DEVICE_OPTION_RULES);
-    this.memory = new DeviceMemory({ budgetBytes: options.memoryBudget ?? Infinity });
+    this.memory = new DeviceMemory({
+      budgetBytes: options.memoryBudget ?? Infinity,
+      shared: options.sharedMemory === true,
+    });
     this.regs = options.regs ?? new RegisterFile({ logLimit: options.registerLog ?? 0 });
     this.costModel = options.costModel ?? new ProfileCostModel(this.profile);
     this.overflow = options.overflow ?? "nan";

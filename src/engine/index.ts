@@ -31,6 +31,7 @@ export {
   hexAddr,
   MemoryBudgetError,
   MemoryFault,
+  type MemorySpan,
   PAGE_BYTES,
   pageOffset,
   type Region,

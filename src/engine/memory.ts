@@ -55,7 +55,18 @@ export interface DeviceMemoryOptions {
    * only filled takes none; the arenas' kernel scratch is not counted.
    */
   readonly budgetBytes?: number;
+  /**
+   * Back the pages with shared memory (SharedArrayBuffers), so worker threads can read and write
+   * them in place through {@link spansOf} (default false: plain wasm memories).
+   */
+  readonly shared?: boolean;
 }
+
+/**
+ * A piece of a span of device memory for another thread ({@link DeviceMemory.spansOf}): the bytes
+ * in place, or a byte every byte of an unallocated (never written, or only filled) page reads as.
+ */
+export type MemorySpan = Uint8Array | { readonly byte: number; readonly length: number };
 
 /** A page budget is a non-negative safe integer of bytes, or Infinity (an option-check.ts rule). */
 export const MEMORY_BUDGET_RULE = {
@@ -145,7 +156,7 @@ export class DeviceMemory {
   private lastLo = 1;
   private lastHi = 0;
   /** Pages are allocated in WebAssembly arenas, so the numerics kernels work on them in place. */
-  private readonly arenas = new PageArenas();
+  private readonly arenas: PageArenas;
   /**
    * Pages never allocated that a {@link fill} set whole: they read as the byte, holding no host
    * memory until first written. A pre-fill the run never touches (the scratch of a plan that uses
@@ -162,8 +173,9 @@ export class DeviceMemory {
    * @example new DeviceMemory({ budgetBytes: 64 * PAGE_BYTES });
    */
   constructor(options: DeviceMemoryOptions = {}) {
-    checkOptions("DeviceMemory", options, { budgetBytes: MEMORY_BUDGET_RULE });
+    checkOptions("DeviceMemory", options, { budgetBytes: MEMORY_BUDGET_RULE, shared: { boolean: true } });
     this.budgetBytes = options.budgetBytes ?? Infinity;
+    this.arenas = new PageArenas(options.shared === true);
   }
 
   /**
@@ -439,6 +451,41 @@ export class DeviceMemory {
     const page = this.pages.get(pageNo) ?? this.allocate(pageNo);
     if (!overwrite) this.lazy.settle(pageNo, page, off, off + len);
     return page.subarray(off, off + len);
+  }
+
+  /**
+   * [addr, addr + len) of plain memory as pieces in address order, each inside one page, for a
+   * worker thread to read or write in place (shared memory only): a view of an allocated page, or
+   * the byte an unallocated page reads as. `write`: the caller writes every byte of the span before
+   * anything reads it — its pages are allocated now (in address order, as {@link write} would) and
+   * nothing stale in them is set; else what is stale is set first, so the views read right.
+   * @throws MemoryFault as {@link write} / {@link readInto}; FieldError when the memory is not
+   *   shared or the span is MMIO or past 2^53.
+   */
+  spansOf(addr: bigint, len: number, write: boolean): MemorySpan[] {
+    boolArg("DeviceMemory.spansOf", "write", write);
+    const region = this.checkedRegion("DeviceMemory.spansOf", addr, len, write ? "write" : "read");
+    if (!this.arenas.shared || region.onRead32 !== undefined || region.onWrite32 !== undefined)
+      throw new FieldError("DeviceMemory.spansOf", "addr", hexAddr(addr), "plain memory of a shared memory");
+    const a = Number(addr);
+    if (!Number.isSafeInteger(a + len))
+      throw new FieldError("DeviceMemory.spansOf", "addr", hexAddr(addr), `below 2^53 − ${len}`);
+    const out: MemorySpan[] = [];
+    for (let at = a; at < a + len; ) {
+      const pageNo = Math.floor(at / PAGE_BYTES);
+      const off = at - pageNo * PAGE_BYTES;
+      const n = Math.min(PAGE_BYTES - off, a + len - at);
+      let page = this.pages.get(pageNo);
+      if (write) {
+        page ??= this.allocate(pageNo, n === PAGE_BYTES);
+        this.lazy.written(pageNo, page, off, off + n);
+      } else if (page !== undefined) this.lazy.settle(pageNo, page, off, off + n);
+      out.push(
+        page === undefined ? { byte: this.filled.get(pageNo) ?? 0, length: n } : page.subarray(off, off + n),
+      );
+      at += n;
+    }
+    return out;
   }
 
   /** @throws MemoryFault as {@link read}; FieldError for an address that is not one. */

@@ -64,21 +64,32 @@ export function releaseFreeArenas(): number {
   return bytes;
 }
 
-/** A free arena of at least `bytes`, the smallest that fits, or a new one of `size`. */
-function takeArena(bytes: number, size: number): ArenaEntry {
+/** Whether an arena's buffer is shared (worker threads can view it). */
+export const isShared = (buffer: ArrayBufferLike): boolean =>
+  typeof SharedArrayBuffer !== "undefined" && buffer instanceof SharedArrayBuffer;
+
+/**
+ * A free arena of at least `bytes`, shared or not as asked, the smallest that fits, or a new one
+ * of `size`.
+ */
+function takeArena(bytes: number, size: number, shared: boolean): ArenaEntry {
   let best = -1;
   for (let i = 0; i < freeArenas.length; i++) {
-    const len = (freeArenas[i] as ArenaEntry).arena.buffer.byteLength;
-    if (len >= bytes && (best < 0 || len < (freeArenas[best] as ArenaEntry).arena.buffer.byteLength))
-      best = i;
+    const buffer = (freeArenas[i] as ArenaEntry).arena.buffer;
+    const len = buffer.byteLength;
+    if (isShared(buffer) !== shared || len < bytes) continue;
+    if (best < 0 || len < (freeArenas[best] as ArenaEntry).arena.buffer.byteLength) best = i;
   }
   if (best >= 0) return freeArenas.splice(best, 1)[0] as ArenaEntry;
-  const arena = new WasmArena(size);
+  const arena = new WasmArena(size, shared);
   reserveReduceScratch(arena, SCRATCH_ELEMENTS, SCRATCH_IO_BYTES);
   return { arena, dirtyBytes: 0 };
 }
 
 export class PageArenas {
+  /** `shared`: arenas over SharedArrayBuffers, which worker threads can view (collectives/threads). */
+  constructor(readonly shared = false) {}
+
   private readonly held: ArenaEntry[] = [];
   private current: ArenaEntry | undefined;
   private next = 0;
@@ -91,7 +102,8 @@ export class PageArenas {
     let e = this.current;
     if (e === undefined || this.next + bytes > e.arena.buffer.byteLength) {
       const need = ARENA_SCRATCH_BYTES + bytes;
-      e = takeArena(need, Math.max(this.held.length === 0 ? FIRST_ARENA_BYTES : MAX_ARENA_BYTES, need));
+      const size = Math.max(this.held.length === 0 ? FIRST_ARENA_BYTES : MAX_ARENA_BYTES, need);
+      e = takeArena(need, size, this.shared);
       this.held.push(e);
       this.current = e;
       this.next = ARENA_SCRATCH_BYTES;

@@ -6,6 +6,7 @@
  * own arena, grown on demand and made on first use.
  */
 import { FieldError } from "../bits/errors.js";
+import { BufferTag } from "./wasm/buffer-tag.js";
 import { WasmArena } from "./wasm/kernels.js";
 
 /** One reduce's scratch, all in one arena: accumulator, decode scratch, one source's bytes, output. */
@@ -16,9 +17,8 @@ export interface ReduceScratch {
   readonly out: Uint8Array;
 }
 
-/** Each arena's buffer carries its reserved scratch under this key (one property load a packet). */
-const SCRATCH = Symbol("sdmakit reduce scratch");
-type Tagged = { readonly [SCRATCH]?: ReduceScratch };
+/** Each arena's buffer carries its reserved scratch (wasm/buffer-tag.ts: one property load a packet). */
+const SCRATCH = new BufferTag<ReduceScratch>("sdmakit reduce scratch");
 
 /** The scratch views `at` bytes into an arena. */
 function scratchViews(arena: WasmArena, elements: number, ioBytes: number): ReduceScratch {
@@ -49,7 +49,7 @@ export function reserveReduceScratch(arena: WasmArena, elements: number, ioBytes
     throw new FieldError("reserveReduceScratch", "elements", elements, "a block of 1 or more");
   if (bytes > arena.buffer.byteLength)
     throw new FieldError("reserveReduceScratch", "bytes", bytes, `0..${arena.buffer.byteLength}`);
-  Object.defineProperty(arena.buffer, SCRATCH, { value: scratchViews(arena, elements, ioBytes) });
+  SCRATCH.set(arena.buffer, scratchViews(arena, elements, ioBytes));
   return bytes;
 }
 
@@ -60,7 +60,7 @@ let lastScratch: ReduceScratch | undefined;
 /** The scratch reserved in the arena whose buffer is `buffer`, if any. */
 export function arenaScratch(buffer: ArrayBufferLike): ReduceScratch | undefined {
   if (buffer === lastBuffer) return lastScratch;
-  const k = (buffer as Tagged)[SCRATCH];
+  const k = SCRATCH.get(buffer);
   if (k !== undefined) {
     lastBuffer = buffer;
     lastScratch = k;

@@ -65,6 +65,7 @@ const CLASSES: readonly ClassTable[] = [
         { args: ["trn2", { registerLog: -1 }], field: "registerLog" },
         { args: ["trn2", { overflow: "__proto__" }], field: "overflow" },
         { args: ["trn2", { keepEvents: "no" }], field: "keepEvents" },
+        { args: ["trn2", { sharedMemory: 1 }], field: "sharedMemory" },
         { args: ["trn2", { costModel: {} }], field: "costModel" },
         { args: ["trn2", { onSemaphore: 1 }], field: "onSemaphore" },
         { args: ["trn2", { regs: {} }], field: "regs" },
@@ -97,6 +98,7 @@ const CLASSES: readonly ClassTable[] = [
         { args: [{ budgetBytes: -1 }], field: "budgetBytes" },
         { args: [{ budgetBytes: 0.5 }], field: "budgetBytes" },
         { args: [{ budget: 1 }], field: "budget" },
+        { args: [{ shared: "yes" }], field: "shared" },
       ],
       map: [
         ...each("spec", 0, [{}], [null, 5]),
@@ -126,6 +128,11 @@ const CLASSES: readonly ClassTable[] = [
         ...each("out", 1, [A, BYTES], [new Uint16Array(2), [0, 0], null, 4]),
       ],
       peek: [...each("addr", 0, [A, 4], NOT_ADDRESSES), ...each("len", 1, [A, 4], NOT_INTEGERS)],
+      spansOf: [
+        ...each("addr", 0, [A, 4, false], NOT_ADDRESSES),
+        ...each("len", 1, [A, 4, false], NOT_INTEGERS),
+        ...each("write", 2, [A, 4, false], ["yes", 1, undefined]),
+      ],
       pageAt: [
         ...each("a", 0, [4096, 4], [...NOT_INTEGERS, 2 ** 65]),
         ...each("len", 1, [4096, 4], NOT_INTEGERS),

@@ -1,7 +1,8 @@
 /**
  * The rooms of src/collectives import downward only: topology (ranks on chips, links, routes) at
  * the bottom, then plan (legs, and how a leg becomes runtime calls), timing (the scheduler), report
- * (table, trace, byte formatting), device (the simulated device), check (inputs, reference, verify);
+ * (table, trace, byte formatting), device (the simulated device), check (inputs, reference, verify),
+ * threads (those stages on worker threads);
  * the files at the top (run-collective, sweep, index) tie them together. An import from a room to
  * one above it — the plan → timing → device → plan cycle this replaced — fails here.
  */
@@ -11,7 +12,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../../src/collectives");
 /** Bottom first: a room may import the rooms before it. */
-const ROOMS = ["topology", "plan", "timing", "report", "device", "check"];
+const ROOMS = ["topology", "plan", "timing", "report", "device", "check", "threads"];
 
 /** The room of a path under src/collectives (undefined: a top-level file). */
 function roomOf(path: string): string | undefined {

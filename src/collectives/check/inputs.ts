@@ -8,6 +8,7 @@
  * the bytes hold.
  */
 import { decodeToF32, encodeFromF32, SrStream } from "../../numerics/index.js";
+import { jumpAhead } from "../../numerics/sr-jump.js";
 import { type Dtype, dtypeBytes, isFloatDtype } from "../../spec/dtype.js";
 import type { ReduceOp } from "../plan/plan.js";
 import { WasmCodeDraw } from "./check-kernels.js";
@@ -96,10 +97,34 @@ class CodeTable {
   }
 }
 
+/** Ranks [first, end) of a run's inputs: the part one thread generates. */
+export interface RankPart {
+  readonly first: number;
+  readonly end: number;
+}
+
+/**
+ * Words of the data stream that ranks [0, r) take ({@link generateInputs} draws one word an element,
+ * in rank order, but exact data with fewer exact integers than ranks draws only the elements it
+ * makes nonzero): where rank r's data starts in the stream.
+ */
+export function inputWordsBefore(kind: DataKind, dt: Dtype, ranks: number, count: number, r: number): number {
+  const E = exactIntegerRange(dt);
+  if (kind !== "exact" || E >= ranks) return r * count;
+  let words = 0;
+  const full = Math.floor(count / ranks);
+  for (let q = 0; q < r; q++) {
+    words += full * E;
+    for (let i = full * ranks; i < count; i++) if ((q + i) % ranks < E) words++;
+  }
+  return words;
+}
+
 /**
  * Generate `ranks` inputs of `count` elements each, tile by tile into `sink` (rank 0 first, then
  * rank 1, …), holding nothing of the size of an input: what the device run uses to write inputs
- * straight into device memory. The data is that of {@link makeInputs}.
+ * straight into device memory. The data is that of {@link makeInputs}. `part`: only those ranks,
+ * the stream jumped to where the first of them starts (the same bytes: threads split the ranks).
  * Exact data: element i of rank r is an integer in [−mag, mag] ([0, mag] unsigned), nonzero only for
  * the E ranks r with (r + i) mod n < E when E < n, where E is {@link exactIntegerRange} and
  * mag = max(1, ⌊E / n⌋): any partial sum then has |sum| ≤ E.
@@ -114,8 +139,10 @@ export function generateInputs(
   seed: number,
   sink: InputSink,
   blocks = false,
+  part: RankPart = { first: 0, end: ranks },
 ): void {
   const rng = new SrStream(seed >>> 0);
+  jumpAhead(rng.stateWords(), inputWordsBefore(kind, dt, ranks, count, part.first));
   const E = exactIntegerRange(dt);
   const unsigned = isUnsignedDtype(dt);
   const mag = Math.max(1, Math.floor(E / ranks));
@@ -129,14 +156,14 @@ export function generateInputs(
   const sparse = E < ranks;
   const table = kind === "exact" ? CodeTable.of(dt, off, span) : undefined;
   if (table !== undefined && !sparse) {
-    drawByTable(table, rng, ranks, count, dtypeBytes(dt), sink, blocks);
+    drawByTable(table, rng, part, count, dtypeBytes(dt), sink, blocks);
     return;
   }
   if (table?.zeroIsZeroBytes(off)) {
-    drawSparseByTable(table, rng, { ranks, count, nonzero: E }, dtypeBytes(dt), sink, blocks);
+    drawSparseByTable(table, rng, { ranks, count, nonzero: E }, part, dtypeBytes(dt), sink, blocks);
     return;
   }
-  for (let r = 0; r < ranks; r++) {
+  for (let r = part.first; r < part.end; r++) {
     for (let from = 0; from < count; from += TILE) {
       const len = Math.min(TILE, count - from);
       if (kind === "exact") {
@@ -177,7 +204,7 @@ export function generateInputs(
 function drawByTable(
   table: CodeTable,
   rng: SrStream,
-  ranks: number,
+  part: RankPart,
   count: number,
   eb: number,
   sink: InputSink,
@@ -186,7 +213,7 @@ function drawByTable(
   const words = new Uint32Array(TILE);
   const b = new Uint8Array(TILE * eb);
   const piece = blocks ? table.block * eb : TILE * eb;
-  for (let r = 0; r < ranks; r++) {
+  for (let r = part.first; r < part.end; r++) {
     for (let from = 0; from < count; from += table.block) {
       const codes = table.draw(rng, Math.min(table.block, count - from), words, b);
       if (codes.length <= piece) sink(r, from, codes);
@@ -209,6 +236,7 @@ function drawSparseByTable(
   table: CodeTable,
   rng: SrStream,
   shape: { readonly ranks: number; readonly count: number; readonly nonzero: number },
+  part: RankPart,
   eb: number,
   sink: InputSink,
   blocks: boolean,
@@ -218,7 +246,7 @@ function drawSparseByTable(
   const words = new Uint32Array(TILE);
   const scratch = new Uint8Array(TILE * eb);
   const out = new Uint8Array(piece * eb);
-  for (let r = 0; r < ranks; r++) {
+  for (let r = part.first; r < part.end; r++) {
     for (let from = 0; from < count; from += piece) {
       const len = Math.min(piece, count - from);
       const phase = (r + from) % ranks;

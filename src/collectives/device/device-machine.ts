@@ -18,7 +18,7 @@
  * (see schedule.ts): the engine's events only feed the trace.
  */
 import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
-import { Device, type EngineEvent, HBM_BASE } from "../../engine/index.js";
+import { Device, type EngineEvent, HBM_BASE, type MemorySpan } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
@@ -71,6 +71,8 @@ export interface MachineOptions {
    * the packets only ({@link DeviceMachine.packets}): no object a packet nor queue matching.
    */
   readonly keepEvents?: boolean;
+  /** Device memory in shared memory, for worker threads to write inputs and check outputs in place. */
+  readonly sharedMemory?: boolean;
 }
 
 /** The most ranks of `lnc` physical cores each the device can run with data. */
@@ -245,6 +247,7 @@ export class DeviceMachine {
       overflow: opts.overflow,
       keepEvents: false,
       ...(opts.memoryBudget === undefined ? {} : { memoryBudget: opts.memoryBudget }),
+      sharedMemory: opts.sharedMemory === true,
     });
     const { srSeed } = opts;
     const listBell = (bell: DeferredDoorbell) => this.bells.push(bell);
@@ -297,6 +300,15 @@ export class DeviceMachine {
       mem.readInto(addr, out);
       return out;
     };
+  }
+
+  /**
+   * A rank's whole buffer as pieces of shared device memory for a worker thread
+   * (engine DeviceMemory.spansOf; `write`: the worker writes all of it before it is read).
+   */
+  spans(rank: number, buffer: "input" | "output", write: boolean): MemorySpan[] {
+    const s = this.layout.buffer(rank, buffer);
+    return this.device.memory.spansOf(s.addr, s.bytes, write);
   }
 
   /** Host bytes of device pages this machine has allocated (touched). */

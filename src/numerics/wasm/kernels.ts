@@ -2,6 +2,7 @@ import { FieldError } from "../../bits/errors.js";
 import { Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { narrowFloatFormat } from "../float-formats.js";
 import type { SrStream } from "../sr-stream.js";
+import { BufferTag } from "./buffer-tag.js";
 import {
   ALU_COMBINES,
   KERNEL_DTYPE_OF,
@@ -12,6 +13,7 @@ import {
   type WasmCombine,
 } from "./catalog.js";
 import { KERNELS_WASM_BASE64 } from "./gen/kernels-binary.js";
+import { withSharedMemory } from "./shared-memory.js";
 import { srLaneSegments, srLanesServe, type TwoSrArgs } from "./sr-lanes.js";
 import { SR_WORDS_MAX, seedSpan } from "./sr-words.js";
 
@@ -20,7 +22,7 @@ import { SR_WORDS_MAX, seedSpan } from "./sr-words.js";
  * WebAssembly namespace, so it is typed locally; `undefined` where a runtime lacks WebAssembly.
  */
 interface WasmMemory {
-  readonly buffer: ArrayBuffer;
+  readonly buffer: ArrayBufferLike;
   grow(pages: number): number;
 }
 interface WasmApi {
@@ -149,6 +151,19 @@ function kernelModule(): object | null {
 }
 
 /**
+ * The module with its memory shared (shared-memory.ts), compiled on first use from the embedded
+ * copy; null where it cannot be made (no WebAssembly SIMD or threads, no embedded copy).
+ */
+let compiledShared: object | null | undefined;
+function sharedKernelModule(): object | null {
+  if (compiledShared === undefined) {
+    const bytes = withSharedMemory(fromBase64(KERNELS_WASM_BASE64));
+    compiledShared = bytes !== undefined && WASM?.validate(bytes) ? new WASM.Module(bytes) : null;
+  }
+  return compiledShared;
+}
+
+/**
  * Use `module` (a WebAssembly.Module compiled from kernels.wat elsewhere: the explorer page compiles
  * it once and hands it to its worker) as the kernels from now on, in place of compiling the embedded
  * copy; a build that leaves the embedded copy out (empty) runs the JS loops until this is called.
@@ -176,26 +191,24 @@ function fromBase64(text: string): Uint8Array {
   return bytes;
 }
 
-/**
- * Each arena's buffer carries its kernel instance under this key: one property load a look-up (the
- * engine makes one a packet; a WeakMap get, or a cached WeakRef's deref, was a measurable part of
- * its fixed cost), and the instance goes with the buffer when that is collected.
- */
-const KERNELS = Symbol("sdmakit kernels");
-type Tagged = { readonly [KERNELS]?: Kernels };
+/** Each arena's buffer carries its kernel instance (buffer-tag.ts: one property load a look-up). */
+const KERNELS = new BufferTag<Kernels>("sdmakit kernels");
 
 /** The kernel instance whose memory is `buffer`, if any. */
 function kernelsOf(buffer: ArrayBufferLike): Kernels | undefined {
-  return (buffer as Tagged)[KERNELS];
+  return KERNELS.get(buffer);
 }
 
-/** A kernel instance with a memory of exactly `pages` pages that never grows (views stay valid). */
-function instantiate(pages: number): Kernels | undefined {
-  const module = kernelModule();
+/**
+ * A kernel instance with a memory of exactly `pages` pages that never grows (views stay valid);
+ * `shared`: over a shared memory (undefined when none can be made).
+ */
+function instantiate(pages: number, shared = false): Kernels | undefined {
+  const module = shared ? sharedKernelModule() : kernelModule();
   if (module === null || WASM === undefined) return undefined;
   const kernels = bind(new WASM.Instance(module).exports as Record<string, unknown>);
   if (pages > 1) kernels.memory.grow(pages - 1);
-  Object.defineProperty(kernels.memory.buffer, KERNELS, { value: kernels });
+  KERNELS.set(kernels.memory.buffer, kernels);
   return kernels;
 }
 
@@ -204,7 +217,8 @@ function instantiate(pages: number): Kernels | undefined {
  * numerics functions (aluAdd, aluMin, aluMax, aluApplyEncoded, decodeToF32 / encodeFromF32 for
  * bf16) with no copy at all; other arrays are staged through a small private arena in 64 KiB
  * chunks. Where WebAssembly SIMD is missing the arena is a plain ArrayBuffer and the JS loops run.
- * The arena never grows, so its views never detach.
+ * The arena never grows, so its views never detach. `shared`: its buffer is a SharedArrayBuffer
+ * (the kernels over a shared memory: shared-memory.ts), which worker threads can view.
  * @throws {FieldError} when `byteLength` is not an integer in 1..2^31.
  * @example
  * const arena = new WasmArena(3 * 4 * n);
@@ -213,14 +227,17 @@ function instantiate(pages: number): Kernels | undefined {
  */
 export class WasmArena {
   /** The arena's bytes (a wasm memory's buffer). */
-  readonly buffer: ArrayBuffer;
+  readonly buffer: ArrayBufferLike;
 
-  constructor(byteLength: number) {
+  constructor(byteLength: number, shared = false) {
     if (!Number.isInteger(byteLength) || byteLength < 1 || byteLength > 2 ** 31) {
       throw new FieldError("WasmArena", "byteLength", byteLength, `1..${2 ** 31}`);
     }
     const pages = Math.ceil(byteLength / PAGE);
-    this.buffer = instantiate(pages)?.memory.buffer ?? new ArrayBuffer(pages * PAGE);
+    const bytes = pages * PAGE;
+    this.buffer =
+      instantiate(pages, shared)?.memory.buffer ??
+      (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   }
 
   /** `length` FP32 values at `byteOffset` (a multiple of 4). @throws {RangeError} outside the arena. */
@@ -494,7 +511,7 @@ function runTwoSr(
 }
 
 /** A view of the instance's whole memory as words, remade when the memory grows. */
-let memoryWords = new Uint32Array(0);
+let memoryWords: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 
 /**
  * An SR reduce of a stream just seeded (SrStream.atSeed), short enough for `scratch` (in the

@@ -1,0 +1,126 @@
+/**
+ * Worker threads for a functional run's independent work (a rank's inputs, a range of the check's
+ * tiles), handed out and waited for synchronously: a run is a synchronous call, so the calling
+ * thread posts each worker its task, does its own share, then blocks on a shared flag
+ * (Atomics.wait) and takes the worker's answer off its port (receiveMessageOnPort) — no event loop
+ * turn in between. The workers read and write device memory in place (shared memory: engine
+ * DeviceMemory.spansOf); what they compute is what the calling thread would, bit for bit.
+ *
+ * Node only, reached through `process.getBuiltinModule` so the library imports no `node:` module
+ * for a browser: where it is missing a run uses one thread. The pool lives for the process; its
+ * workers are unref'd, so they never keep it alive.
+ */
+import { UsageError } from "../../bits/errors.js";
+import type { WorkerTask } from "./tasks.js";
+
+/* The slice of node:worker_threads used here (reached at run time, not imported). */
+interface Port {
+  postMessage(message: unknown): void;
+}
+interface WorkerLike {
+  postMessage(message: unknown): void;
+  unref(): void;
+}
+interface WorkerOptions {
+  readonly eval?: boolean;
+  readonly workerData: unknown;
+  readonly transferList: readonly unknown[];
+}
+interface WorkerThreads {
+  Worker: new (script: URL | string, options: WorkerOptions) => WorkerLike;
+  MessageChannel: new () => { port1: Port; port2: Port };
+  receiveMessageOnPort(port: Port): { message: unknown } | undefined;
+}
+
+type Builtins = { getBuiltinModule?: (id: string) => unknown };
+const builtin = <T>(id: string): T | undefined =>
+  (globalThis as { process?: Builtins }).process?.getBuiltinModule?.(id) as T | undefined;
+
+/** The cores this process may use (os.availableParallelism), 1 where it cannot tell. */
+export function availableThreads(): number {
+  const os = builtin<{ availableParallelism?: () => number }>("node:os");
+  return Math.max(1, os?.availableParallelism?.() ?? 1);
+}
+
+/** A worker, its answer port and the flag it raises when it has answered. */
+interface Slot {
+  readonly worker: WorkerLike;
+  readonly port: Port;
+  readonly flag: Int32Array;
+}
+
+const slots: Slot[] = [];
+
+/**
+ * A worker of the built worker.js beside this module; run from the TypeScript source (the tests),
+ * a worker that registers tsx first and then loads worker.ts — and, should that fail, answers
+ * every task with why, so the waiting thread is never left waiting.
+ */
+function newWorker(wt: WorkerThreads, setup: WorkerOptions): WorkerLike {
+  // The name is not a literal: a bundler (the web page's) would otherwise inline the worker file.
+  const source = import.meta.url.endsWith(".ts");
+  const name = source ? "./worker.ts" : "./worker.js";
+  const script = new URL(name, import.meta.url);
+  if (!source) return new wt.Worker(script, setup);
+  const url = JSON.stringify(script.href);
+  const boot = `const wt = require("node:worker_threads");
+import("tsx/esm/api").then((m) => { m.register(); return import(${url}); }).catch((e) => {
+  const { port, flag } = wt.workerData;
+  wt.parentPort.on("message", () => {
+    port.postMessage({ error: String(e && e.stack || e) });
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+  });
+});`;
+  return new wt.Worker(boot, { ...setup, eval: true });
+}
+
+/** `n` workers ready (made on first use, kept for the process). */
+function workers(wt: WorkerThreads, n: number): Slot[] {
+  while (slots.length < n) {
+    const { port1, port2 } = new wt.MessageChannel();
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const worker = newWorker(wt, { workerData: { port: port2, flag }, transferList: [port2] });
+    worker.unref();
+    slots.push({ worker, port: port1, flag });
+  }
+  return slots.slice(0, n);
+}
+
+/** Whether this runtime can run work on other threads (Node's worker threads, shared memory). */
+export function threadsAvailable(): boolean {
+  return typeof SharedArrayBuffer !== "undefined" && builtin("node:worker_threads") !== undefined;
+}
+
+/**
+ * Run `tasks[i]` on worker i while `own()` runs here, and wait for all of them: their answers in
+ * order. @throws Error with a worker's message when its task threw.
+ */
+export function runOnWorkers<T>(tasks: readonly WorkerTask[], own: () => void): T[] {
+  const wt = builtin<WorkerThreads>("node:worker_threads");
+  if (wt === undefined || typeof SharedArrayBuffer === "undefined")
+    throw new UsageError("worker threads are not available in this runtime: use threads 1");
+  const ready = workers(wt, tasks.length);
+  tasks.forEach((task, i) => {
+    const slot = ready[i] as Slot;
+    Atomics.store(slot.flag, 0, 0);
+    slot.worker.postMessage(task);
+  });
+  let failure: unknown;
+  try {
+    own();
+  } catch (e) {
+    failure = e;
+  }
+  const answers = ready.map((slot) => {
+    while (Atomics.load(slot.flag, 0) === 0) Atomics.wait(slot.flag, 0, 0);
+    return (wt.receiveMessageOnPort(slot.port)?.message ?? { error: "no answer" }) as
+      | { value: T }
+      | { error: string };
+  });
+  if (failure !== undefined) throw failure;
+  return answers.map((a) => {
+    if ("error" in a) throw new Error(`worker thread: ${a.error}`);
+    return a.value;
+  });
+}

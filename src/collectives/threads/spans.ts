@@ -1,0 +1,61 @@
+/**
+ * A buffer of device memory as another thread sees it: its pieces in address order
+ * (engine DeviceMemory.spansOf), each a view in place or the byte an unallocated page reads as.
+ * Bytes are found by their offset in the buffer; a cursor remembers the last piece, since the
+ * inputs are written and the check reads in buffer order.
+ */
+import type { MemorySpan } from "../../engine/index.js";
+
+export class SpanBuffer {
+  private piece = 0;
+  private start = 0;
+
+  constructor(private readonly pieces: readonly MemorySpan[]) {}
+
+  /** Move the cursor to the piece holding byte `at`; its index. */
+  private seek(at: number): number {
+    if (at < this.start) {
+      this.piece = 0;
+      this.start = 0;
+    }
+    for (;;) {
+      const p = this.pieces[this.piece];
+      if (p === undefined) throw new RangeError(`byte ${at} is past the buffer's end`);
+      if (at < this.start + p.length) return this.piece;
+      this.start += p.length;
+      this.piece++;
+    }
+  }
+
+  /** Write `bytes` at byte `at` of the buffer. @throws RangeError on a piece that is not a view. */
+  write(at: number, bytes: Uint8Array): void {
+    for (let done = 0; done < bytes.length; ) {
+      const p = this.pieces[this.seek(at + done)];
+      if (!(p instanceof Uint8Array)) throw new RangeError("a written span is allocated whole");
+      const off = at + done - this.start;
+      const n = Math.min(p.length - off, bytes.length - done);
+      p.set(n === bytes.length ? bytes : bytes.subarray(done, done + n), off);
+      done += n;
+    }
+  }
+
+  /**
+   * `len` bytes at byte `at`: a view in place when they lie in one allocated piece, else copied
+   * into `tile` (unallocated pieces read as their byte).
+   */
+  read(at: number, len: number, tile: Uint8Array): Uint8Array {
+    const first = this.pieces[this.seek(at)];
+    const off = at - this.start;
+    if (first instanceof Uint8Array && off + len <= first.length) return first.subarray(off, off + len);
+    const out = tile.subarray(0, len);
+    for (let done = 0; done < len; ) {
+      const p = this.pieces[this.seek(at + done)] as MemorySpan;
+      const o = at + done - this.start;
+      const n = Math.min(p.length - o, len - done);
+      if (p instanceof Uint8Array) out.set(p.subarray(o, o + n), done);
+      else out.fill(p.byte, done, done + n);
+      done += n;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * A functional run's independent stages split over threads: each thread takes a contiguous part of
+ * the ranks (their inputs) and works on shared device memory in place. The parts are cut the same
+ * way whatever the thread count, and every part's bytes are those one thread would write, so the
+ * run is bit for bit the run on one thread.
+ */
+import type { Dtype } from "../../spec/dtype.js";
+import type { DataKind, RankPart } from "../check/inputs.js";
+import type { DeviceMachine } from "../device/device-machine.js";
+import { runOnWorkers } from "./pool.js";
+import { doTask, type InputsTask } from "./tasks.js";
+
+/** `n` items cut into at most `threads` contiguous parts of near-equal size, the first ones larger. */
+export function splitParts(n: number, threads: number): RankPart[] {
+  const parts = Math.max(1, Math.min(threads, n));
+  const out: RankPart[] = [];
+  for (let k = 0, first = 0; k < parts; k++) {
+    const size = Math.floor(n / parts) + (k < n % parts ? 1 : 0);
+    out.push({ first, end: first + size });
+    first += size;
+  }
+  return out;
+}
+
+/** What the inputs are: the kind of data, its dtype and seed, and the elements a rank. */
+export interface InputSpec {
+  readonly data: DataKind;
+  readonly dtype: Dtype;
+  readonly ranks: number;
+  readonly count: number;
+  readonly seed: number;
+}
+
+/**
+ * Write every rank's input into the machine's (shared) device memory on `threads` threads: the
+ * pages are allocated here first, in rank order, as one thread writing them would; then the
+ * calling thread generates the first part while the workers generate the others.
+ */
+export function writeInputsOnThreads(machine: DeviceMachine, spec: InputSpec, threads: number): void {
+  const spans = Array.from({ length: spec.ranks }, (_, r) => machine.spans(r, "input", true));
+  const tasks: InputsTask[] = splitParts(spec.ranks, threads).map((part) => ({
+    task: "inputs",
+    ...spec,
+    part,
+    spans: spans.slice(part.first, part.end),
+  }));
+  const [own, ...rest] = tasks as [InputsTask, ...InputsTask[]];
+  runOnWorkers(rest, () => doTask(own));
+}

@@ -1,0 +1,23 @@
+/**
+ * A worker thread's entry (pool.ts): its workerData gives the port answers go to and the flag
+ * raised after each answer; every message is a task, done and answered in order.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { doTask, type WorkerTask } from "./tasks.js";
+
+const { port, flag } = workerData as {
+  readonly port: { postMessage(message: unknown): void };
+  readonly flag: Int32Array;
+};
+
+parentPort?.on("message", (message: unknown) => {
+  let answer: unknown;
+  try {
+    answer = { value: doTask(message as WorkerTask) };
+  } catch (e) {
+    answer = { error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+  }
+  port.postMessage(answer);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+});

@@ -1,0 +1,96 @@
+// A run on several threads is the run on one, bit for bit: each part of the ranks generates the
+// bytes the whole stream gives those ranks (the stream jumped to where the part starts), and a
+// functional run with worker threads over shared device memory gives every output byte and the row
+// of the run on one thread.
+import { describe, expect, it } from "vitest";
+import {
+  collectiveRun,
+  generateInputs,
+  inputWordsBefore,
+  MIN_THREADED_INPUT_BYTES,
+  runSize,
+  splitParts,
+} from "../../src/collectives/index.js";
+import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
+
+/** Every rank's input bytes, generated whole or in the given parts. */
+function inputs(
+  kind: "exact" | "random",
+  dt: Dtype,
+  ranks: number,
+  count: number,
+  parts = [{ first: 0, end: ranks }],
+): Uint8Array[] {
+  const eb = dtypeBytes(dt);
+  const out = Array.from({ length: ranks }, () => new Uint8Array(count * eb));
+  for (const part of parts)
+    generateInputs(kind, dt, ranks, count, 7, (r, from, b) => out[r]?.set(b, from * eb), true, part);
+  return out;
+}
+
+describe("inputs on threads", () => {
+  it("splits ranks into contiguous parts, the first ones larger", () => {
+    expect(splitParts(8, 3)).toEqual([
+      { first: 0, end: 3 },
+      { first: 3, end: 6 },
+      { first: 6, end: 8 },
+    ]);
+    expect(splitParts(2, 4)).toEqual([
+      { first: 0, end: 1 },
+      { first: 1, end: 2 },
+    ]);
+  });
+
+  it("counts the words a sparse exact input skips (fp8: fewer exact integers than ranks)", () => {
+    // e4m3 holds the integers to 16 exactly; with 40 ranks only 16 of every 40 elements draw.
+    expect(inputWordsBefore("exact", Dtype.FP8_E4, 40, 100, 0)).toBe(0);
+    let words = 0;
+    for (let i = 0; i < 100; i++) if ((1 + i) % 40 < 16) words++;
+    expect(inputWordsBefore("exact", Dtype.FP8_E4, 40, 100, 2)).toBe(
+      inputWordsBefore("exact", Dtype.FP8_E4, 40, 100, 1) + words,
+    );
+    expect(inputWordsBefore("random", Dtype.FP8_E4, 40, 100, 3)).toBe(300);
+  });
+
+  const cases: ["exact" | "random", Dtype, number, number][] = [
+    ["exact", Dtype.BFLOAT16, 8, 300_000],
+    ["exact", Dtype.FP32, 5, 70_001],
+    ["exact", Dtype.FP8_E4, 40, 5_000],
+    ["exact", Dtype.INT64, 3, 20_000],
+    ["random", Dtype.BFLOAT16, 6, 40_000],
+  ];
+  for (const [kind, dt, ranks, count] of cases)
+    it(`${kind} ${dtypeName(dt)} × ${ranks} ranks: every part's bytes are the whole stream's`, () => {
+      const whole = inputs(kind, dt, ranks, count);
+      for (const threads of [2, 3]) {
+        const parts = inputs(kind, dt, ranks, count, splitParts(ranks, threads));
+        for (const [r, b] of parts.entries())
+          expect(Buffer.compare(b, whole[r] as Uint8Array), `rank ${r}`).toBe(0);
+      }
+    });
+});
+
+describe("a functional run on threads", () => {
+  it("gives every output byte and the row of the run on one thread", () => {
+    const size = MIN_THREADED_INPUT_BYTES / 4;
+    for (const algorithm of ["ring", "mesh"] as const) {
+      const run = (threads: number) =>
+        runSize(
+          collectiveRun({ collective: "allr", ranks: 8, dtype: "bf16", algorithm, threads }),
+          size,
+          undefined,
+          {
+            keepOutputs: true,
+          },
+        );
+      const one = run(1);
+      const two = run(2);
+      expect(two.row).toEqual(one.row);
+      expect(two.row.wrong).toBe(0);
+      expect(two.packets).toBe(one.packets);
+      expect(two.outputs?.length).toBe(8);
+      for (const [r, o] of (two.outputs ?? []).entries())
+        expect(Buffer.compare(o, one.outputs?.[r] as Uint8Array), `rank ${r}`).toBe(0);
+    }
+  });
+});
