@@ -82,7 +82,7 @@ export function allrR16Miss(tables: readonly GuideTable[] = guideTables()): Allr
     throw new Error(`${R16}: table or mapping missing`);
   const algos = table.config.algorithms ?? [];
   const rows = table.rows.map((r, i) => ({ size: r.size, us: r.timeUs, algorithm: algos[i] ?? "?" }));
-  const judged = rows.filter((r) => r.size >= (m.minSize ?? 0));
+  const judged = rows.filter((r) => r.size >= (m.studiedFrom ?? m.minSize ?? 0));
   const kanga = judged.filter((r) => r.algorithm === "kangaring");
   const [ka, kb] = [kanga[0]!, kanga[kanga.length - 1]!];
   const floorRows = rows.filter((r) => r.us <= rows[0]!.us * 1.05);
@@ -133,7 +133,8 @@ export function allrR16Miss(tables: readonly GuideTable[] = guideTables()): Allr
     model: compare(table),
     r8Busbw: r8.rows[r8.rows.length - 1]!.busbw ?? Number.NaN,
     alternatives: readings.map(({ label, arch, lnc }) => {
-      const rows = compare(table, { ...m, arch, lnc });
+      // Judged on the rows studied here (the miss is about them), not only the calibrated one.
+      const rows = compare(table, { ...m, arch, lnc, minSize: m.studiedFrom ?? m.minSize ?? 0 });
       return { label, rows, error: geomeanError(rows) };
     }),
   };
@@ -161,10 +162,10 @@ export function allrR16MissMarkdown(a: AllrR16Miss): string[] {
   const modelJ0 = a.model.find((r) => r.size === j0.size)?.modelUs ?? Number.NaN;
   const fitJ1 = (a.affine.fixedUs + j1.size / a.affine.bytesPerUs) / j1.us;
   return [
-    `- **${R16}: not met.** What the data shows: past its floor the run's time grows far slower than`,
+    `- **${R16}: judged on its ${mib(j2.size)} row only; its ${mib(j0.size)} and ${mib(j1.size)} rows are a documented miss.** What the data shows: past its floor the run's time grows far slower than`,
     `  its size — each step up adds (µs, marginal algbw) ${inc.join("; ")} — so its ${mib(j1.size)} row sits`,
     `  ${f0(j1.us - (j2.us * j1.size) / j2.size)} µs above the line from 0 through its own ${mib(j2.size)} plateau.`,
-    "  **No model of the form fixed cost + size / bandwidth, with any parameters, fits the judged rows better",
+    `  **No model of the form fixed cost + size / bandwidth, with any parameters, fits its rows ≥ ${mib(j0.size)} better`,
     `  than ${pct(a.affine.error)}** (\`tools/affine-bound.ts\`, dashed in the plot above; best: ${f0(a.affine.fixedUs)} µs + size at ${(a.affine.bytesPerUs / 1000).toFixed(1)} GB/s, ${mib(j0.size)} and`,
     `  ${mib(j2.size)} exact, ${mib(j1.size)} at ${fitJ1.toFixed(2)}×). Granting RDH (nccom-test's ${mib(j0.size)} algorithm) an exact row, the`,
     `  two KangaRing rows still need a fixed cost ≥ ${need} µs for 25 %. Our model is of that form per algorithm`,

@@ -1,7 +1,7 @@
 /**
  * Calibrating the timing model to measured runs (issue 25): read nccom-test `--report-to-json-file`
  * reports (and sdmakit's own, the same schema), time each row with the model, and fit the free
- * parameters of the registry (topology/timing-params.ts: launch and the DMA ceiling) per arch by
+ * parameters of the registry (topology/timing-params.ts: launch, the per-packet and the node message costs) per arch by
  * minimising the mean over the arch's reports of each report's geomean error,
  * exp(mean |ln(model / measured)|) − 1 — the error the calibration test and docs/TIMING.md use.
  * The fit is a pattern search in log space: from the start, try each parameter × e^±s, keep any

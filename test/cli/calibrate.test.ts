@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { calibrateCommand } from "../../src/cli/index.js";
+import { checkTimingProfile, runCollective, shippedTiming } from "../../src/collectives/index.js";
 import { guideReport, guideTables } from "../../tools/calibration.js";
 import { runInProcess, sdmakit } from "../helpers/cli.js";
 
@@ -19,7 +20,7 @@ describe("sdmakit calibrate", () => {
     const r = await runInProcess(calibrateCommand, [r8, "--out", out]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/r8\.json: 4 rows, error \d+\.\d % → \d+\.\d %/);
-    expect(r.stdout).toMatch(/launchNs: 8500\.0 → /);
+    expect(r.stdout).toMatch(new RegExp(`launchNs: ${shippedTiming("trn2").launchNs.toFixed(1)} → `));
     const profile = JSON.parse(readFileSync(out, "utf8"));
     expect(profile.format).toBe("sdmakit-timing-profile");
     expect(Object.keys(profile.archs)).toEqual(["trn2"]);
@@ -28,8 +29,9 @@ describe("sdmakit calibrate", () => {
     const with_ = sdmakit(...args, "--timing-profile", out);
     expect(with_.status, with_.stderr).toBe(0);
     const time = (s: string) => JSON.parse(s.split("\n")[1]!)["time:avg(us)"];
-    const launchMoveUs = (profile.archs.trn2.launchNs - 8500) / 1000;
-    expect(time(with_.stdout) - time(base.stdout)).toBeCloseTo(launchMoveUs, 1);
+    const run = { collective: "allg", ranks: 8, size: 1024, timingOnly: true } as const;
+    const moved = runCollective({ ...run, timingProfile: checkTimingProfile(profile) }).row.timeUs;
+    expect(time(with_.stdout) - time(base.stdout)).toBeCloseTo(moved - runCollective(run).row.timeUs, 1);
   });
   it("refuses a bad profile file naming the field, and no reports", async () => {
     const bad = join(dir, "bad.json");

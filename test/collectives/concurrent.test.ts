@@ -42,11 +42,12 @@ describe("concurrent collectives", () => {
     expect(alone).toBe(own);
   });
 
-  it("two all-reduces over disjoint groups on one chip take longer than either alone", () => {
-    // trn2 at LNC 2: 4 ranks are one chip; the two groups share its DMA ceiling and HBM.
-    const t = buildTopology(archProfile("trn2"), 4);
-    const a = allr(t, [0, 1], 1 << 24);
-    const b = allr(t, [2, 3], 1 << 24);
+  it("two all-reduces over disjoint groups sharing HBM stacks take longer than either alone", () => {
+    // trn2 at LNC 1: cores 0, 1 share stack 0 and cores 2, 3 stack 1, so groups {0, 2} and {1, 3}
+    // meet in both stacks (each rank's engines are its own).
+    const t = buildTopology(archProfile("trn2"), 4, 1, 1);
+    const a = allr(t, [0, 2], 1 << 24);
+    const b = allr(t, [1, 3], 1 << 24);
     const aAlone = scheduleConcurrent(t, [a], sr).totalNs[0] as number;
     const bAlone = scheduleConcurrent(t, [b], sr).totalNs[0] as number;
     const both = scheduleConcurrent(t, [a, b], sr).totalNs;

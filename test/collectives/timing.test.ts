@@ -77,7 +77,7 @@ describe("cost model", () => {
     expect(time(1) / time(2)).toBeGreaterThan(1.5);
   });
   it("crossing nodes costs more than staying in a node; Trn3 is faster than Trn1", () => {
-    // 8 LNC 2 ranks fill two chips either way (the DMA ceiling is a chip's): one node, or two.
+    // 8 LNC 2 ranks fill two chips either way (the chip's DMA is shared): one node, or two.
     const inNode = runSize(run({ ranks: 8, timingOnly: true, algorithm: "ring" }), 64 << 20).row.timeUs;
     const nodes = runSize(run({ ranks: 8, nodes: 2, timingOnly: true, algorithm: "ring" }), 64 << 20).row
       .timeUs;

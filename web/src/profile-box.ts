@@ -20,7 +20,7 @@ export interface NamedProfile {
   readonly profile: TimingProfile;
 }
 
-/** The profile's parameters in a line: `trn2: launchNs=8100 coreDmaBytesPerNs=57.5`. */
+/** The profile's parameters in a line: `trn2: launchNs=8100 packetNs=700`. */
 export function profileLine(p: TimingProfile): string {
   const archs = Object.entries(p.archs).map(
     ([arch, params]) =>

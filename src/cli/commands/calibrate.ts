@@ -1,6 +1,6 @@
 /**
  * `sdmakit calibrate REPORT.json… [--out FILE] [--arch A] [--lnc N] [--json]`: fit the timing
- * model's free parameters (launch, DMA ceiling) to measured nccom-test runs — their
+ * model's free parameters (launch, per-packet and node message costs) to measured nccom-test runs — their
  * `--report-to-json-file` reports, or sdmakit's own — print each report's error before and after,
  * and write a timing profile that `--timing-profile FILE` (every collective command) reads.
  */
@@ -35,7 +35,7 @@ const OPTIONS = {
 } as const satisfies OptionTable;
 
 const USAGE = commandHelp("sdmakit calibrate REPORT.json… [options]", OPTIONS, [
-  "Fits the free timing parameters (launch, DMA ceiling) per arch to the reports' measured times —",
+  "Fits the free timing parameters (launch, per-packet cost, node message cost) per arch to the reports' measured times —",
   "each report's error exp(mean |ln(model / measured)|) − 1, their mean minimised — and writes them",
   "as a timing profile; run any collective with --timing-profile FILE to use it.",
   "A report's configuration comes from its config (operation, nworkers, nnodes, datatype, arch, lnc),",

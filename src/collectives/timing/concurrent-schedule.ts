@@ -2,7 +2,7 @@
  * Collectives that run at once on one run's ranks — the replica groups of one collective, the
  * streams of a multistream run (nccom-test `--custom-replica-groups`, `--data-parallel-dimension`,
  * `--streams-json`) — timed by the one scheduler together, so they share what it already shares:
- * each chip's HBM and DMA ceiling, the chip-to-chip links, the EFA NICs (resources.ts), step by step.
+ * each HBM stack and chip's DMA, the chip-to-chip links, the EFA NICs (resources.ts), step by step.
  *
  * Each member is planned alone on its group's topology (the run's places of its ranks), its legs
  * given ranks of their own: member k's rank i is "virtual" rank base(k) + i, placed where the run's

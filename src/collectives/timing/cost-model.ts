@@ -7,9 +7,12 @@
  * A leg's duration is the longest of
  * - its DMA queue's engine time: the packets the runtime builds for it (leg-cost.ts) through the
  *   engine's {@link ProfileCostModel} (16 ns per descriptor plus max(bytes read, bytes written) at
- *   the engine rate, CCE at `profile.cceRateFactor` of it), the rate calibrated below;
- * - for every shared resource it touches — the HBM of each chip it reads or writes, a directed
- *   chip-to-chip link, the sending and the receiving EFA NIC, its rank's chip's DMA ceiling — its bytes
+ *   the engine rate, CCE at `profile.cceRateFactor` of it), the rate calibrated below, plus the
+ *   fitted per-packet cost, plus the node message cost when it crosses nodes (placer.ts). A rank's
+ *   channels are its engines (16 per physical core, × LNC: topology.ts), so its DMA is what the
+ *   engines its legs drive move, capped only by its chip's [C] DMA bandwidth;
+ * - for every shared resource it touches — the HBM stack of each rank it reads or writes, a directed
+ *   chip-to-chip link, the sending and the receiving EFA NIC, its rank's chip's DMA — its bytes
  *   there × the number of queues of the same step touching that resource ÷ the resource's bandwidth.
  *   Legs on one queue run one after another, so they do not share with each other.
  * A leg starts when its queue is free and every leg it reads from has ended, plus the wait to learn

@@ -52,6 +52,8 @@ export class LegCoster {
   private readonly model: ProfileCostModel;
   private readonly sr: SrSettings;
   private readonly eb: number;
+  /** Per packet (runtime call), beyond the engine model's descriptors and bytes (timing-params.ts). */
+  private readonly packetNs: number;
   private readonly packets = new Map<string, number>();
   private readonly legs = new Map<number, LegCost>();
 
@@ -60,9 +62,10 @@ export class LegCoster {
     private readonly dtype: Dtype,
     private readonly op: ReduceOp,
     sr: boolean,
-    timing?: Pick<TimingParams, "engineBytesPerNs" | "descriptorNs">,
+    timing?: Pick<TimingParams, "engineBytesPerNs" | "descriptorNs" | "packetNs">,
   ) {
     this.model = engineCostModel(profile, timing);
+    this.packetNs = timing?.packetNs ?? 0;
     this.sr = { stochasticRounding: sr, srSeed: 0 };
     this.eb = dtypeBytes(dtype);
   }
@@ -124,6 +127,7 @@ export class LegCoster {
       const sources = call.kind === "copy" ? 1 : call.cce.sources.length;
       const destinations = call.kind === "copy" ? 1 : call.cce.dests.length;
       descriptors += n;
+      ns += this.packetNs;
       ns += this.model.durationNs({
         engine: 0,
         queue: leg.queue,

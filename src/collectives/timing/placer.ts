@@ -135,6 +135,8 @@ export class Placer implements LegSink {
   private readonly unreadFrom: number;
   /** With a cutoff: per queue, the pre-pass's least busy time up to the last checkpoint passed. */
   private before: Float64Array | undefined;
+  /** What a leg crossing nodes costs its queue besides its bytes (timing-params.ts nodeMessageNs). */
+  private readonly nodeMessage: number;
 
   constructor(
     t: Topology,
@@ -142,6 +144,7 @@ export class Placer implements LegSink {
   ) {
     this.users = new Float64Array(p.res.count);
     this.channels = t.channelsPerRank;
+    this.nodeMessage = t.timing.nodeMessageNs;
     this.queueFree = new Float64Array(p.fold.perNode * this.channels);
     this.waits = new Waits(t);
     this.writes = new LastWrites(p.reads?.kept, p.reads?.spans);
@@ -188,8 +191,10 @@ export class Placer implements LegSink {
     const cost = this.p.coster.cost(leg);
     this.descriptors += cost.descriptors;
     this.packets += cost.packets;
-    let duration = cost.ns;
-    const { ids, times, size } = this.touches.of(res, leg);
+    const touched = this.touches.of(res, leg);
+    // A message to another node is posted and completed by the host's proxy: its queue waits that too.
+    let duration = cost.ns + (touched.crossesNodes ? this.nodeMessage : 0);
+    const { ids, times, size } = touched;
     for (let k = 0; k < size; k++) {
       const id = ids[k]!;
       const users = this.users[image[id]!]!;

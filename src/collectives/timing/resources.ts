@@ -10,8 +10,8 @@ import type { Topology } from "../topology/topology.js";
 
 /**
  * Integer ids of the shared resources: each HBM stack of each chip, each direction of each chip-to-chip link
- * inside a node (route.ts), each node's EFA NICs (out and in), each chip's collective DMA ceiling
- * (shared by all its cores' queues: see {@link chipDmaBytesPerNs}).
+ * inside a node (route.ts), each node's EFA NICs (out and in), each chip's DMA (its [C] bandwidth,
+ * shared by all its cores' queues: timing-params.ts `chipDmaBytesPerNs`).
  */
 export class Resources {
   readonly count: number;
@@ -22,9 +22,11 @@ export class Resources {
   private readonly stacks: number;
   private readonly chipInNode: Int32Array;
   private readonly node: Int32Array;
-  /** Per rank: its node's first NIC id and its chip's own NIC index. */
+  /** Per rank: its node's first NIC id, and where its chip's own NIC is in {@link nicList}. */
   private readonly nicBase: Int32Array;
   private readonly nicOwn: Int32Array;
+  /** The NICs (index in a node) next to the chips the collective occupies in a node, in order. */
+  private readonly nicList: Int32Array;
   private readonly nics: number;
   private readonly hbmEnd: number;
   private readonly c2cEnd: number;
@@ -55,7 +57,7 @@ export class Resources {
     this.node = Int32Array.from(t.places, (p) => p.node);
     this.nics = nics;
     this.nicBase = Int32Array.from(t.places, (p) => p.node * nics);
-    this.nicOwn = Int32Array.from(t.places, (p) => Math.floor((p.chip * nics) / cpn));
+    [this.nicList, this.nicOwn] = nicsUsed(t);
     [this.routeAt, this.routeLinks] = routeTable(t.links);
     this.hbmEnd = t.nodes * cpn * stacks;
     this.c2cEnd = this.hbmEnd + t.nodes * cpn * CHIP_PORTS;
@@ -63,7 +65,7 @@ export class Resources {
     this.nicInEnd = this.nicOutEnd + t.nodes * nics;
     this.count = this.nicInEnd + t.nodes * cpn;
     const l = t.links.links;
-    const dma = chipDmaBytesPerNs(t);
+    const dma = t.timing.chipDmaBytesPerNs;
     // A stack gets its share of the chip's HBM bandwidth ([C] the chip's figure; MODEL: even split).
     const stack = l["intra-chip"].bytesPerNs / stacks;
     this.bw = [stack, l["chip-to-chip"].bytesPerNs, l["node-to-node"].bytesPerNs, dma];
@@ -77,7 +79,7 @@ export class Resources {
     return this.stack[rank]!;
   }
 
-  /** The DMA ceiling of a rank's chip. */
+  /** The DMA of a rank's chip. */
   dma(rank: number): number {
     return this.nicInEnd + this.chip[rank]!;
   }
@@ -93,18 +95,27 @@ export class Resources {
   }
 
   /**
-   * The sending NIC of a transfer from → to across nodes on a rank's DMA channel, or −1. MODEL: the
-   * runtime spreads a rank's channels over the node's NICs, starting at its chip's own.
+   * The sending NIC of a transfer from → to across nodes on a rank's DMA channel, or −1. MODEL: a
+   * chip sends on the NIC next to it (links.ts: chip c on NIC ⌊c · nics / chips⌋); the runtime's
+   * rings cross nodes at many chips of the collective, each on its own NIC, where our plans cross at
+   * one rank — so a rank's channels are spread over the NICs next to the chips the collective
+   * occupies in its node, starting at its own: one rank a node gets one NIC's worth, a full node all.
    */
   nicOut(from: number, to: number, channel: number): number {
     if (this.node[from]! === this.node[to]!) return -1;
-    return this.c2cEnd + this.nicBase[from]! + ((this.nicOwn[from]! + channel) % this.nics);
+    return this.c2cEnd + this.nicBase[from]! + this.nicOf(from, channel);
   }
 
   /** The receiving NIC of a transfer from → to across nodes on a channel (as {@link nicOut}), or −1. */
   nicIn(from: number, to: number, channel: number): number {
     if (this.node[from]! === this.node[to]!) return -1;
-    return this.nicOutEnd + this.nicBase[to]! + ((this.nicOwn[to]! + channel) % this.nics);
+    return this.nicOutEnd + this.nicBase[to]! + this.nicOf(to, channel);
+  }
+
+  /** The NIC (index in its node) a rank's channel uses. */
+  private nicOf(rank: number, channel: number): number {
+    const list = this.nicList;
+    return list[(this.nicOwn[rank]! + channel) % list.length]!;
   }
 
   bandwidth(id: number): number {
@@ -141,15 +152,16 @@ export class Resources {
 }
 
 /**
- * The collective DMA ceiling of one chip: the fitted per-core figure (cost-model.ts) times the
- * chip's physical cores. MODEL: the ceiling is the chip's, shared by the queues of every core on it
- * (the chip's DMA engines — [C] 16 per core, 128 on a Trn2 chip — reach its HBM stacks through one
- * fabric), not each core's own: the tables it was fitted on keep every core of every chip busy, where
- * the two readings give the same times, and only the chip's reading lets collectives on disjoint
- * cores of one chip (replica groups, concurrent streams) slow each other down.
+ * The NICs next to the chips a collective occupies in a node (every node is laid out alike:
+ * topology.ts), in order, and per rank where its own chip's NIC is in that list.
  */
-export function chipDmaBytesPerNs(t: Topology): number {
-  return t.timing.coreDmaBytesPerNs * t.profile.neuronCores;
+function nicsUsed(t: Topology): [Int32Array, Int32Array] {
+  const { chipsPerNode, nicsPerNode } = t.links;
+  const own = (chip: number) => Math.floor((chip * nicsPerNode) / chipsPerNode);
+  const list = [...new Set(t.places.filter((p) => p.node === 0).map((p) => own(p.chip)))].sort(
+    (a, b) => a - b,
+  );
+  return [Int32Array.from(list), Int32Array.from(t.places, (p) => list.indexOf(own(p.chip)))];
 }
 
 /** Every chip pair's route (chipRoute), flattened: [per pair's first index (and the end), link ids]. */
@@ -215,6 +227,11 @@ export class Touches {
     // The engine moves max(read, written): so does the rank's DMA.
     this.add(res.dma(leg.rank), Math.max(leg.srcs.length, leg.dsts.length));
     return this;
+  }
+
+  /** True when the leg crosses nodes (it touched a NIC). */
+  get crossesNodes(): boolean {
+    return this.nics;
   }
 
   /** True when `leg` touches what the last leg did (see {@link res}). */

@@ -4,7 +4,7 @@
  * (the library's `timingProfile` option) reads. The file:
  *
  *     { "format": "sdmakit-timing-profile", "version": 1,
- *       "archs": { "trn2": { "launchNs": 8100, "coreDmaBytesPerNs": 57.5 } },
+ *       "archs": { "trn2": { "launchNs": 8100, "packetNs": 700 } },
  *       "fit": { ...what calibrate fitted on, free-form } }
  *
  * Any parameter of the registry may be given; the rest stay shipped.

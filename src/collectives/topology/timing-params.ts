@@ -40,34 +40,47 @@ export interface ArchTiming {
    */
   readonly launchNs: number;
   /**
-   * The most bytes per ns a chip's DMA moves for collectives, per physical core of the chip: the
-   * chip's ceiling is this × its cores, shared by all their queues (resources.ts
-   * chipDmaBytesPerNs). Far below 16 engines × the engine rate: public runs never show a rank near
-   * that. Not published; fitted.
+   * What one packet (one runtime call: a copy or a CCE pull) costs its engine beyond its
+   * descriptors and bytes: [C] a transfer has a fixed cost besides its size — its descriptors
+   * generated, the engines synchronising on semaphores, a setup before each packet's bytes move
+   * (the Neuron profiler's guide on inefficient DMA transfers). The figure is not published; fitted.
    */
-  readonly coreDmaBytesPerNs: number;
+  readonly packetNs: number;
 }
 
 /**
- * Fitted by a grid search (launch in 0.5 µs steps; ceiling over 20…90 B/ns and "none") minimising
- * the geomean error of the calibration tables (tools/calibration.ts, docs/TIMING.md). Trn1: launch
- * and ceiling on sdk25-allg-r32-fp32-{ioSize,json} (the 6.2 µs floor; the 512 KiB row). Trn2: launch
- * on sdk26-allg-r8-fp32-stats (the 10 µs floor), ceiling on it and sdk26-allr-r16-fp32-algo's
- * 512 MiB row. Trn3: no public run — MODEL: Trn2's launch, the ceiling scaled by the published
- * engine rates (33 / 23).
+ * [C] A chip's DMA bandwidth: Trn1 1 TB/s, Trn2 3.5 TB/s (the architecture pages' "Data movement").
+ * Trn3: not in our sources — MODEL: 128 engines × 38.4 GB/s, the NeuronCore-v4 per-engine
+ * theoretical figure (Trn2's 3.5 TB/s is 128 × 27.2 GB/s, its cores' figure, the same way).
+ */
+const CHIP_DMA_BYTES_PER_NS: Readonly<Record<ArchName, number>> = {
+  trn1: 1000,
+  trn2: 3500,
+  trn3: 128 * 38.4,
+};
+
+/**
+ * Fitted with `sdmakit calibrate`'s fit (calibrate.ts `fitArch`, launch, packet and node message
+ * costs together) on every calibration table of the arch (tools/calibration.ts, docs/TIMING.md),
+ * rounded: Trn1 on sdk25-allg-r32-fp32-{ioSize,json} (the 6 µs floor, the 512 KiB row) and the 2023
+ * all-reduces' rows ≥ 64 MiB (sdk23-allr-r2-fp32, sdk23-allr-r64-N2-fp32); Trn2 on
+ * sdk26-allg-r8-fp32-stats and sdk26-allr-r16-fp32-algo's 512 MiB row. Trn3: no public run —
+ * MODEL: Trn2's.
  */
 export const ARCH_TIMING: Readonly<Record<ArchName, ArchTiming>> = {
-  trn1: { launchNs: 4000, coreDmaBytesPerNs: 30 },
-  trn2: { launchNs: 8500, coreDmaBytesPerNs: 60 },
-  trn3: { launchNs: 8500, coreDmaBytesPerNs: (60 * 33) / 23 },
+  trn1: { launchNs: 2430, packetNs: 1015 },
+  trn2: { launchNs: 7460, packetNs: 667 },
+  trn3: { launchNs: 7460, packetNs: 667 },
 };
 
 /** The model's parameters for one arch (ns, bytes / ns). */
 export interface TimingParams {
   /** Host launch, doorbells and the final barrier, once a collective. */
   readonly launchNs: number;
-  /** The chip's collective DMA ceiling per physical core of the chip (× the chip's cores, shared). */
-  readonly coreDmaBytesPerNs: number;
+  /** Per packet (runtime call) on its engine, beyond its descriptors and bytes. */
+  readonly packetNs: number;
+  /** A chip's DMA bandwidth, shared by the queues of all its cores. */
+  readonly chipDmaBytesPerNs: number;
   /** One DMA engine's copy rate (CCE at the profile's cceRateFactor of it). */
   readonly engineBytesPerNs: number;
   /** Per descriptor an engine processes. */
@@ -80,6 +93,8 @@ export interface TimingParams {
   readonly hopChipToChipNs: number;
   /** Hop latency between two nodes. */
   readonly hopNodeToNodeNs: number;
+  /** Per leg crossing nodes, on its queue: the host proxy's EFA work request and completion. */
+  readonly nodeMessageNs: number;
   /** A chip's HBM. */
   readonly hbmBytesPerNs: number;
   /** One direction of one chip-to-chip link. */
@@ -109,7 +124,12 @@ export interface TimingParameter {
   readonly free: boolean;
 }
 
-const TRN1_FIT = ["sdk25-allg-r32-fp32-ioSize", "sdk25-allg-r32-fp32-json"];
+const TRN1_FIT = [
+  "sdk25-allg-r32-fp32-ioSize",
+  "sdk25-allg-r32-fp32-json",
+  "sdk23-allr-r2-fp32",
+  "sdk23-allr-r64-N2-fp32",
+];
 const TRN2_FIT = ["sdk26-allg-r8-fp32-stats", "sdk26-allr-r16-fp32-algo"];
 
 /** The registry, in the order docs print it. */
@@ -118,17 +138,25 @@ export const TIMING_PARAMETERS: readonly TimingParameter[] = [
     key: "launchNs",
     unit: "ns",
     fidelityRow: "Launch",
-    source: { kind: "fitted", tables: [...TRN1_FIT, "sdk26-allg-r8-fp32-stats"], text: "the floors" },
+    source: { kind: "fitted", tables: [...TRN1_FIT, ...TRN2_FIT], text: "the floors, with the packet cost" },
     perArch: "fitted per arch (Trn1 on its tables, Trn2 on its); Trn3 MODEL = Trn2",
     free: true,
   },
   {
-    key: "coreDmaBytesPerNs",
-    unit: "B/ns",
-    fidelityRow: "DMA ceiling, a chip's",
-    source: { kind: "fitted", tables: [...TRN1_FIT, ...TRN2_FIT], text: "the 512 KiB and 512 MiB rows" },
-    perArch: "fitted per arch; Trn3 MODEL = Trn2 × 33 / 23 (the published engine rates)",
+    key: "packetNs",
+    unit: "ns",
+    fidelityRow: "Per-packet cost",
+    source: { kind: "fitted", tables: [...TRN1_FIT, ...TRN2_FIT], text: "the plateaus and mid-size rows" },
+    perArch: "fitted per arch (Trn1 on its tables, Trn2 on its); Trn3 MODEL = Trn2",
     free: true,
+  },
+  {
+    key: "chipDmaBytesPerNs",
+    unit: "B/ns",
+    fidelityRow: "DMA bandwidth, a chip's",
+    source: { kind: "C", text: "Trn1 1 TB/s, Trn2 3.5 TB/s a chip; Trn3 MODEL 128 × 38.4 GB/s" },
+    perArch: "[C] per arch",
+    free: false,
   },
   {
     key: "engineBytesPerNs",
@@ -174,6 +202,17 @@ export const TIMING_PARAMETERS: readonly TimingParameter[] = [
     free: false,
   },
   {
+    key: "nodeMessageNs",
+    unit: "ns",
+    fidelityRow: "Node message cost",
+    source: {
+      kind: "fitted",
+      tables: ["sdk23-allr-r64-N2-fp32"],
+      text: "the 2-node table's rows ≥ 64 MiB (host proxy, EFA work request, completion)",
+    },
+    free: true,
+  },
+  {
     key: "hbmBytesPerNs",
     unit: "B/ns",
     fidelityRow: "HBM per chip",
@@ -185,7 +224,10 @@ export const TIMING_PARAMETERS: readonly TimingParameter[] = [
     key: "chipLinkBytesPerNs",
     unit: "B/ns",
     fidelityRow: "Chip-to-chip",
-    source: { kind: "C", text: "per-chip aggregates over 4 links; MODEL: per direction" },
+    source: {
+      kind: "C",
+      text: "per-chip aggregates (Trn2: in an instance) over 4 links; MODEL: both directions counted",
+    },
     perArch: "[C] per arch",
     free: false,
   },
@@ -202,6 +244,27 @@ export const TIMING_PARAMETERS: readonly TimingParameter[] = [
   },
 ];
 
+/**
+ * One direction of one chip-to-chip link: [C] a chip's NeuronLink aggregate — Trn1 384 GB/s, Trn2
+ * 1.28 TB/s of which 1024 GB/s inside an instance, Trn3 2.56 TB/s — over its 4 links (route.ts);
+ * MODEL: an aggregate counts both directions of every link (as link aggregates are usually
+ * quoted), so a link gets an eighth each way. Trn3 has no in-instance figure: its whole aggregate.
+ */
+const CHIP_LINK_BYTES_PER_NS: Readonly<Record<ArchName, number>> = {
+  trn1: 384 / (2 * CHIP_PORTS),
+  trn2: 1024 / (2 * CHIP_PORTS),
+  trn3: 2560 / (2 * CHIP_PORTS),
+};
+
+/**
+ * Per leg (one channel's message of a step) that crosses nodes, on its queue: [C] inter-node
+ * transfers are driven by the runtime's network proxy threads on the host (NEURON_RT_ONE_THREAD_PER_CORE
+ * pins them, "up to 2x" better collective latency; NEURON_RT_RANKS_PER_NETWORK_PROXY shares them),
+ * which post each message's EFA work request and reap its completion. Not published; fitted on
+ * sdk23-allr-r64-N2-fp32, the one multi-node calibration table (Trn1); Trn2 / Trn3 MODEL the same.
+ */
+const NODE_MESSAGE_NS = 18930;
+
 /** [C] EFA per NIC, each way (links.ts has the reasoning). */
 const NIC_BYTES_PER_NS: Readonly<Record<ArchName, number>> = { trn1: 12.5, trn2: 25, trn3: 25 };
 
@@ -211,15 +274,17 @@ export function shippedTiming(arch: ArchName): TimingParams {
   const fit = ARCH_TIMING[arch];
   return {
     launchNs: fit.launchNs,
-    coreDmaBytesPerNs: fit.coreDmaBytesPerNs,
+    packetNs: fit.packetNs,
+    chipDmaBytesPerNs: CHIP_DMA_BYTES_PER_NS[arch],
     engineBytesPerNs: calibratedEngineRate(p),
     descriptorNs: CALIBRATION.descriptorNs,
     semaphoreNs: SEMAPHORE_TO_START_NS,
     hopIntraChipNs: 1000,
     hopChipToChipNs: 2000,
     hopNodeToNodeNs: 15000,
+    nodeMessageNs: NODE_MESSAGE_NS,
     hbmBytesPerNs: p.hbmBytesPerNs,
-    chipLinkBytesPerNs: p.chipToChipBytesPerNs / CHIP_PORTS,
+    chipLinkBytesPerNs: CHIP_LINK_BYTES_PER_NS[arch],
     nicBytesPerNs: NIC_BYTES_PER_NS[arch],
   };
 }
