@@ -91,6 +91,10 @@ describe("Run view: timing profile and links", () => {
     expect(message).toContain("archs.trn2.launchNs -1");
     await poll(() => page.textContent("#profile-status")).toContain(message);
     expect(new URLSearchParams(await hashOf()).get("r_profile")).toBeNull();
+    // The button says what it does; the status says what is in use.
+    expect(await page.textContent("#profile-clear")).toBe("use shipped timing");
+    await page.click("#profile-clear");
+    expect(await page.textContent("#profile-status")).toBe("in use: the shipped timing");
     expect(x.errors).toEqual([]);
   }, 200_000);
 

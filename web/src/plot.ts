@@ -4,7 +4,7 @@
  * the plot follows prefers-color-scheme.
  */
 import type { MeasuredRow, ReportRow } from "../../src/collectives/index.js";
-import { niceStep } from "./nice-step.js";
+import { log2Span, niceStep, tickLabel } from "./axis.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 560;
@@ -42,8 +42,7 @@ export function busbwPlot(rows: readonly ReportRow[], measured: readonly Measure
     role: "img",
     "aria-label": "busbw vs size",
   });
-  const lo = Math.log2(Math.max(1, rows[0]?.size ?? 8));
-  const hi = Math.max(lo + 1, Math.log2(Math.max(1, rows[rows.length - 1]?.size ?? 1024)));
+  const { lo, hi } = log2Span(rows.map((r) => r.size));
   const shown = measured.filter((m) => m.busbw !== undefined && m.size > 0);
   const yMax = Math.max(0.01, ...rows.map((r) => r.busbw), ...shown.map((m) => m.busbw as number)) * 1.1;
   const x = (size: number) => PAD.left + ((Math.log2(size) - lo) / (hi - lo)) * (W - PAD.left - PAD.right);
@@ -56,7 +55,7 @@ export function busbwPlot(rows: readonly ReportRow[], measured: readonly Measure
       svg(
         "text",
         { x: PAD.left - 6, y: y(v) + 4, "font-size": 10, "text-anchor": "end" },
-        String(+v.toFixed(2)),
+        tickLabel(v, step),
       ),
     );
   }

@@ -56,7 +56,7 @@ export class ProfileBox {
 
   /** `onChange`: a profile was read or cleared (undefined). */
   constructor(private readonly onChange: (p: NamedProfile | undefined) => void) {
-    const clear = el("button", { type: "button", id: "profile-clear" }, "shipped timing");
+    const clear = el("button", { type: "button", id: "profile-clear" }, "use shipped timing");
     clear.addEventListener("click", () => {
       this.file.value = "";
       this.set(undefined);
@@ -110,7 +110,7 @@ export class ProfileBox {
     this.status.className = "muted";
     this.status.textContent =
       this.current === undefined
-        ? "shipped timing"
+        ? "in use: the shipped timing"
         : `${this.current.name}: ${profileLine(this.current.profile)}`;
   }
 

@@ -10,8 +10,8 @@
  * when prefers-color-scheme changes. Drawn in the page from the worker's model — nothing is sent
  * anywhere.
  */
+import { niceStep } from "./axis.js";
 import { el } from "./dom.js";
-import { niceStep } from "./nice-step.js";
 import { firstEndingAfter, firstStartingAt, sliceArgs, type TraceModel } from "./trace-model.js";
 
 const LANE_H = 16;
