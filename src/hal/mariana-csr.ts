@@ -4,6 +4,7 @@
  * QoS gate, the B0 feature enable, and act_sequencer_force_rspcomb_eight_deep. Each takes the SDMA
  * CSR base directly. Offsets the seed does not give are MODEL and named here once.
  */
+import { addrArg } from "../bits/arg-check.js";
 import { FieldError, SdmaAbortError } from "../bits/errors.js";
 import { MARIANA } from "./arch-profile.js";
 import { archOf, type HalDevice } from "./hal-device.js";
@@ -51,6 +52,7 @@ function checkU32(func: string, name: string, v: number): void {
  * @throws SdmaAbortError unless queue < 16 and data_converter < 16.
  */
 export function cceSeedAddress(func: string, csr: bigint, queue: number, dataConverter: number): bigint {
+  addrArg(func, "csr", csr);
   const ok = (v: number, n: number) => Number.isInteger(v) && v >= 0 && v < n;
   if (!ok(queue, CCE_SEED_QUEUES) || !ok(dataConverter, CCE_DATA_CONVERTERS)) {
     throw new SdmaAbortError(
@@ -103,6 +105,7 @@ export const FP8_E5_DEFAULT = fp8ConverterValue(5, 2, 15, true);
  */
 export function marianaSetFp8Defaults(dev: HalDevice, csr: bigint): void {
   const func = "aws_hal_mariana_sdma_set_fp8_defaults";
+  addrArg(func, "csr", csr);
   const user = csr + BigInt(sdmaCceUserOffsetMariana());
   dev.regs.write32(user + BigInt(MARIANA_CSR_MODEL.fp8E4Cfg), FP8_E4_DEFAULT, func);
   dev.regs.write32(user + BigInt(MARIANA_CSR_MODEL.fp8E5Cfg), FP8_E5_DEFAULT, func);
@@ -120,6 +123,7 @@ export const UDMA_QOS_ENABLE = 0x10;
  */
 export function marianaSetUdmaQos(dev: HalDevice, csr: bigint, queue: number, qos: number): void {
   const func = "aws_hal_mariana_sdma_set_udma_qos";
+  addrArg(func, "csr", csr);
   if (!Number.isInteger(queue) || queue < 0 || queue >= CCE_SEED_QUEUES) {
     throw new SdmaAbortError(func, `queue < AWS_REG_MARIANA_UDMA_QOS_CTRL_COUNT (queue ${queue})`);
   }
@@ -134,6 +138,7 @@ export function marianaSetUdmaQos(dev: HalDevice, csr: bigint, queue: number, qo
  * @returns whether the write happened.
  */
 export function marianaEnableB0Features(dev: HalDevice, csr: bigint): boolean {
+  addrArg("aws_hal_mariana_sdma_enable_b0_features", "csr", csr);
   if (!archOf(dev).hasMarianaSlice) return false;
   dev.regs.write32(
     csr + BigInt(MARIANA_CSR_MODEL.b0FeatureCtrl),
@@ -150,8 +155,9 @@ export function marianaEnableB0Features(dev: HalDevice, csr: bigint): boolean {
  * @returns whether the RMW happened.
  */
 export function actSequencerForceRspcombEightDeep(dev: HalDevice, base: bigint, enable: boolean): boolean {
-  if (!archOf(dev).hasMarianaSlice) return false;
   const func = "act_sequencer_force_rspcomb_eight_deep_cayman_neff";
+  addrArg(func, "base", base);
+  if (!archOf(dev).hasMarianaSlice) return false;
   const addr = base + BigInt(RSPCOMB_OFFSET);
   const bit = 1 << MARIANA_CSR_MODEL.rspcombEightDeepBit;
   const old = dev.regs.read32(addr, func);

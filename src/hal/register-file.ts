@@ -3,7 +3,8 @@
  * every access (address, value, which accessor made it; bounded or off by option), and handlers so the device can react to a
  * write (a doorbell, a semaphore increment). Registers without a handler hold the last value written.
  */
-import { DeviceFault } from "../bits/errors.js";
+import { addrArg, intArg, MAX_ADDRESS } from "../bits/arg-check.js";
+import { DeviceFault, FieldError } from "../bits/errors.js";
 
 export interface RegisterAccess {
   readonly op: "read" | "write";
@@ -40,22 +41,37 @@ export class RegisterFile {
   private readonly windows: Window[] = [];
   private readonly logLimit: number;
 
-  /** @throws RangeError when logLimit is not a non-negative integer or Infinity. */
+  /** @throws FieldError when logLimit is not a non-negative integer or Infinity. */
   constructor(options: RegisterFileOptions = {}) {
     const limit = options.logLimit ?? Number.POSITIVE_INFINITY;
     if (!(limit === Number.POSITIVE_INFINITY || (Number.isInteger(limit) && limit >= 0)))
-      throw new RangeError(`logLimit ${limit} is not a non-negative integer or Infinity`);
+      throw new FieldError("RegisterFile", "logLimit", limit, "a non-negative integer or Infinity");
     this.logLimit = limit;
   }
 
-  /** Route accesses in [base, base + bytes) to handlers (later windows win over earlier ones). */
+  /**
+   * Route accesses in [base, base + bytes) to handlers (later windows win over earlier ones).
+   * @throws FieldError for a span that is not one of 64-bit addresses or a handler not a function.
+   */
   handle(base: bigint, bytes: bigint, handlers: { onWrite?: WriteHandler; onRead?: ReadHandler }): void {
+    addrArg("RegisterFile.handle", "base", base);
+    if (typeof bytes !== "bigint" || bytes <= 0n || base + bytes > MAX_ADDRESS + 1n)
+      throw new FieldError("RegisterFile.handle", "bytes", bytes, "a bigint 1.. ending by 2^64");
+    for (const h of ["onWrite", "onRead"] as const)
+      if (handlers?.[h] !== undefined && typeof handlers[h] !== "function")
+        throw new FieldError("RegisterFile.handle", h, typeof handlers[h], "a function");
     this.windows.unshift({ base, end: base + bytes, ...handlers });
   }
 
+  /**
+   * Write a 32-bit register. `value` is the word's 32 bits as an unsigned or a signed integer (a
+   * bit operation's result, `x & ~bit`, is signed); stored unsigned.
+   * @throws FieldError for an address that is not a bigint or a value that is not a 32-bit word;
+   *   DeviceFault for an unaligned address.
+   */
   write32(addr: bigint, value: number, accessor?: string): void {
-    checkAligned(addr);
-    const v = value >>> 0;
+    checkAligned(addrArg("RegisterFile.write32", "addr", addr));
+    const v = intArg("RegisterFile.write32", "value", value, -(2 ** 31), 2 ** 32 - 1) >>> 0;
     if (this.logLimit > 0)
       this.record(
         accessor === undefined
@@ -66,8 +82,9 @@ export class RegisterFile {
     this.windowOf(addr)?.onWrite?.(addr, v);
   }
 
+  /** @throws FieldError for an address that is not a bigint; DeviceFault when unaligned. */
   read32(addr: bigint, accessor?: string): number {
-    checkAligned(addr);
+    checkAligned(addrArg("RegisterFile.read32", "addr", addr));
     const w = this.windowOf(addr);
     const v = (w?.onRead ? w.onRead(addr) : (this.values.get(addr) ?? 0)) >>> 0;
     if (this.logLimit > 0)

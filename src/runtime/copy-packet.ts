@@ -3,6 +3,7 @@
  * per ≤ 64 KiB chunk of the source (meta_ctrl 0x01080003, has_meta clear) and one RX descriptor per
  * chunk of the destination; 65536 is written as 0 in the 16-bit length.
  */
+import { addrArg, MAX_ADDRESS } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
 import { COPY_META, UDMA_RX, UDMA_TX } from "../spec/layouts/index.js";
 import { MAX_DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
@@ -46,6 +47,11 @@ export function chunks(size: number): [number, number][] {
 export function buildCopyPacket(r: CopyRequest): Packet {
   if (!Number.isInteger(r.size) || r.size < 1 || r.size > MAX_COPY_BYTES) {
     throw new FieldError("copy-request", "size", r.size, `1..${MAX_COPY_BYTES} bytes`);
+  }
+  for (const end of ["src", "dst"] as const) {
+    addrArg("copy-request", end, r[end]);
+    if (r[end] + BigInt(r.size) > MAX_ADDRESS + 1n)
+      throw new FieldError("copy-request", end, r[end], `an address whose ${r.size} bytes end by 2^64`);
   }
   const parts = chunks(r.size);
   const tx = parts.map(([off, len], i) =>

@@ -3,6 +3,7 @@
  * writes that set one up. Where its registers sit is the address map's (spec/address-map.ts
  * queueRegisterAddress), shared with the engine.
  */
+import { addrArg, intArg, MAX_U32 } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import { engineCount } from "../spec/address-map.js";
@@ -49,9 +50,15 @@ export interface QueueRegWrite {
  * without EN_PREF | EN_SCHEDULING, udma_q_reset → udma_q_pause); q_sw_ctrl RST_Q; drbp_low,
  * drbp_high, drl (udma_q_set_pointers); comp_cfg 0 (no completion ring, udma_q_config_compl);
  * cfg enabled (udma_q_enable).
+ * The ring's own rules (alignment, a multiple of slots) are the device's to fault on; only what is
+ * not a register value at all is refused here.
+ * @throws FieldError for a side, base or slot count that is not one (drl is a 32-bit register).
  * @example queueSetupWrites("rx", 0x1000n, 32)[0]; // { reg: "cfg", value: 0x03000000 }
  */
 export function queueSetupWrites(side: QueueSide, base: bigint, slots: number): QueueRegWrite[] {
+  if (side !== "tx" && side !== "rx") throw new FieldError("queueSetupWrites", "side", side, "tx | rx");
+  addrArg("queueSetupWrites", "base", base);
+  intArg("queueSetupWrites", "slots", slots, 0, MAX_U32);
   const writes: QueueRegWrite[] = [];
   if (side === "tx")
     writes.push({ reg: "rlimit_mask", value: RLIMIT_MASK_RESET & ~RLIMIT_MASK_INTERNAL_PAUSE_DMB });

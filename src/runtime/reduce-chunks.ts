@@ -8,6 +8,7 @@
  * bytes, so the last packet of a run carries whatever is left (any whole number of elements; the
  * CCE reduces it like any other), and a leg under one granule sends each run whole.
  */
+import { intArg } from "../bits/arg-check.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import { type Dtype, dtypeBytes } from "../spec/dtype.js";
 import { awsHalGetSdmaMaxCceElements, encdGetCceReducePacketSize } from "./gates.js";
@@ -40,16 +41,25 @@ export function reducePacketBytes(profile: ArchProfile, elements: number, dtype:
 /**
  * Cut a run of `length` units into chunks of `max` units, the last carrying the remainder;
  * `max` undefined (a leg under one granule): the run is one chunk.
+ * @throws FieldError for a length that is not an integer ≥ 0 or a max not an integer ≥ 1.
  * @example chunkRun(100, 48) // [{0,48}, {48,48}, {96,4}]
  */
 export function chunkRun(length: number, max: number | undefined): RunChunk[] {
+  checkChunking("chunkRun", length, max);
   const per = max ?? length;
   const out: RunChunk[] = [];
   for (let start = 0; start < length; start += per) out.push({ start, count: Math.min(per, length - start) });
   return out;
 }
 
-/** How many chunks {@link chunkRun} gives, without listing them. */
+/** How many chunks {@link chunkRun} gives, without listing them. @throws FieldError as chunkRun. */
 export function chunkCount(length: number, max: number | undefined): number {
+  checkChunking("chunkCount", length, max);
   return length === 0 ? 0 : Math.ceil(length / (max ?? length));
+}
+
+/** A run's length and chunk size. @throws FieldError for either not a count. */
+function checkChunking(context: string, length: number, max: number | undefined): void {
+  intArg(context, "length", length, 0, Number.MAX_SAFE_INTEGER);
+  if (max !== undefined) intArg(context, "max", max, 1, Number.MAX_SAFE_INTEGER);
 }

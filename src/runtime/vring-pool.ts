@@ -4,6 +4,8 @@
  * 2 · slots · 16. What a host that drives many queues (the SB2SB executor, the collectives) keeps.
  */
 
+import { MAX_ADDRESS } from "../bits/arg-check.js";
+import { checkOptions, type OptionRules } from "../bits/option-check.js";
 import type { DeviceMemory } from "../engine/memory.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { RegisterFile } from "../hal/register-file.js";
@@ -47,14 +49,31 @@ export function ringAreaEnd(p: ArchProfile, options: Pick<VringPoolOptions, "rin
   return options.ringBase + BigInt(queues) * 2n * BigInt(options.slots * DESCRIPTOR_BYTES);
 }
 
+const isFunction = { check: (f: unknown) => typeof f === "function", allowed: "a function" };
+
+/** What each VringPoolOptions key takes (option-check.ts); a slot count's rules are the vring's. */
+const POOL_OPTION_RULES: OptionRules = {
+  ringBase: {
+    check: (b) => typeof b === "bigint" && b >= 0n && b <= MAX_ADDRESS,
+    allowed: "a bigint address",
+  },
+  slots: { integer: [1, 2 ** 32 - 1] },
+  srSeedOf: isFunction,
+  doorbellOf: isFunction,
+  knownFree: { boolean: true },
+  ringBaseOf: isFunction,
+};
+
 export class VringPool {
   private readonly vrings = new Map<number, Vring>();
   private readonly ringBytes: bigint;
 
+  /** @throws FieldError for options that are not VringPoolOptions (option-check.ts). */
   constructor(
     readonly host: VringHost,
     readonly options: VringPoolOptions,
   ) {
+    checkOptions("VringPool", options, POOL_OPTION_RULES, ["ringBase", "slots"]);
     this.ringBytes = BigInt(options.slots * DESCRIPTOR_BYTES);
   }
 

@@ -6,6 +6,7 @@
  * next slots (stamped with the ring phase, which starts at 1 and advances at every wrap), then rings
  * the doorbell. A packet that does not fit is refused whole (spec/packet-model.ts).
  */
+import { intArg } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
 import { type DeviceMemory, pageOffset } from "../engine/memory.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
@@ -275,8 +276,10 @@ export class Vring {
     this.checkRoomFor(packet.tx.length, packet.rx.length);
   }
 
-  /** {@link checkRoom} by counts. @throws RingFullError */
+  /** {@link checkRoom} by counts. @throws RingFullError; FieldError for a count not an integer ≥ 0. */
   checkRoomFor(txCount: number, rxCount: number): void {
+    intArg("Vring.checkRoomFor", "txCount", txCount, 0, Number.MAX_SAFE_INTEGER);
+    intArg("Vring.checkRoomFor", "rxCount", rxCount, 0, Number.MAX_SAFE_INTEGER);
     const txFree = this.tx.fits(txCount);
     if (txCount > txFree) throw new RingFullError("tx", txCount, txFree);
     const rxFree = this.rx.fits(rxCount);

@@ -109,7 +109,7 @@ describe("register access log", () => {
     expect(regs.log.length).toBeLessThan(8);
     expect(regs.log.at(-1)?.value).toBe(10);
     expect(regs.log.slice(-4).map((a) => a.value)).toEqual([7, 8, 9, 10]);
-    expect(() => new RegisterFile({ logLimit: -1 })).toThrow(RangeError);
+    expect(() => new RegisterFile({ logLimit: -1 })).toThrow("RegisterFile(logLimit): -1 is out of range");
   });
 });
 
