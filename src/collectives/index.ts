@@ -66,6 +66,12 @@ export {
   isExchange,
   type VariableEntry,
 } from "./plan/exchange.js";
+export {
+  checkScheduleLegs,
+  estimateLegs,
+  MAX_SCHEDULE_LEGS,
+  ScheduleTooLargeError,
+} from "./plan/leg-estimate.js";
 export { meshUnreadStep } from "./plan/mesh.js";
 export { legPacketCount, legPackets, packetElems, queueSeed } from "./plan/packets.js";
 export { type ElemRange, GRANULE_BYTES, splitRange } from "./plan/partition.js";

@@ -15,6 +15,7 @@ import { checkDeviceRanks, checkHbm, DeviceMachine, deviceLayout } from "./devic
 import { admit, DEFAULT_HOST_BUDGET, estimateHostMemory, type HostBudget } from "./device/host-memory.js";
 import { buildPlan, candidateAlgorithms, lazyPlan } from "./plan/build-plan.js";
 import { type ExchangeSpec, exchangeUnit, isExchange } from "./plan/exchange.js";
+import { ScheduleTooLargeError } from "./plan/leg-estimate.js";
 import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./plan/plan.js";
 import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
@@ -169,7 +170,9 @@ export function chooseAlgorithm(
       candidates.push({ req, order, prepared: prepareSchedule(req, sr) });
     } catch (e) {
       // With one candidate its own refusal is the answer (an exchange's field error, as it is).
-      if (!auto || requests.length === 1 || !(e instanceof UsageError)) throw e;
+      // Too large to schedule is no reason to pick another: auto would name the wrong winner.
+      if (!auto || requests.length === 1 || !(e instanceof UsageError) || e instanceof ScheduleTooLargeError)
+        throw e;
       refused.push(`${req.algorithm}: ${e.message}`);
     }
   });

@@ -25,7 +25,8 @@ import { bufferSizes, channelsFor, type PlanRequest } from "./plan-request.js";
 import { planRdh } from "./rdh.js";
 import { sb2sbAllowed, sb2sbRewrite } from "./sb2sb-legs.js";
 
-function kangaGroupSize(req: PlanRequest): number {
+/** KangaRing's group: LNC2 pairs, or 1 (the plain Ring) over an odd rank count or unpaired cores. */
+export function kangaGroupSize(req: PlanRequest): number {
   const t = req.topology;
   if (t.ranks % 2 !== 0) return 1;
   for (let r = 0; r < t.ranks; r++) if (lnc2Partner(t, r) === undefined) return 1;

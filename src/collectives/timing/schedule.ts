@@ -11,6 +11,7 @@
  */
 import { dtypeBytes } from "../../spec/dtype.js";
 import { emitPlan } from "../plan/build-plan.js";
+import { checkScheduleLegs } from "../plan/leg-estimate.js";
 import type { LegKind } from "../plan/plan.js";
 import type { LegSpec } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
@@ -72,12 +73,14 @@ export interface PreparedSchedule {
 /**
  * Run the pre-pass of a collective's schedule (sharers and lower bound, step-users.ts). Unless
  * recording, only one node's legs are emitted where the node symmetry is exact (node-fold.ts).
- * @throws UsageError as {@link emitPlan}.
+ * @throws UsageError as {@link emitPlan}; ScheduleTooLargeError, before any leg is emitted, past
+ *   the legs a schedule places (plan/leg-estimate.ts).
  */
 export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): PreparedSchedule {
   const t = req.topology;
   const record = opts.record === true;
   const fold = record || opts.observer !== undefined ? NodeFold.none(req) : NodeFold.of(req);
+  checkScheduleLegs(req, fold.perNode, fold.nodes > 1);
   const res = new Resources(t);
   const coster = new ShapeCoster(
     new LegCoster(t.profile, req.dtype, req.op, opts.sr, t.timing),
