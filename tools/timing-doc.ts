@@ -187,7 +187,7 @@ doc.push(
   "  pulls) with the 2-rank all-reduce plateau (few large ones) that one ceiling could not; the chip links are",
   "  read as aggregates of both directions (Trn1 48, Trn2 128 B/ns each way), which the 32-rank table and the",
   "  2-node plateau favour. The Trn1 32-rank table's 512 KiB row stays 0.66× (its 31 pulls of 16 KiB).",
-  "- **Between nodes** a message (a leg crossing nodes) costs its queue a fitted 18.9 µs for the host proxy's",
+  `- **Between nodes** a message (a leg crossing nodes) costs its queue a fitted ${f(shippedTiming("trn1").nodeMessageNs / 1000, 1)} µs for the host proxy's`,
   "  EFA work request and completion ([C] the runtime's network proxy threads; no public figure), on top of",
   "  the [C] 15 µs hop; fitted on the only multi-node table (2023 runtime, rows ≥ 64 MiB), so it may hold that",
   "  runtime's per-step cost too. A rank's channels use the NICs next to the chips its collective occupies",

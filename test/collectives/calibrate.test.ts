@@ -46,6 +46,23 @@ describe("calibrate: the fit", () => {
     for (const k of keys) expect(within(fit.fitted[k], moved[k], 0.05), `${k} ${fit.fitted[k]}`).toBe(true);
     expect(fit.after[0]).toBeLessThan(0.01);
   });
+  it("on a 2-node report the model made with the node message cost +30 % recovers it within 5 %", () => {
+    const rows = [1 << 20, 8 << 20].map((size) => ({ size, timeUs: 1 }));
+    const r = {
+      ...report("sdk25-allg-r32-fp32-ioSize"),
+      collective: "allr",
+      ranks: 4,
+      nodes: 2,
+      rows,
+    } as const;
+    const moved = { nodeMessageNs: shippedTiming("trn1").nodeMessageNs * 1.3 };
+    const times = modelTimes(r, moved);
+    const made = { ...r, rows: rows.map((row, k) => ({ size: row.size, timeUs: times[k]! })) };
+    const fit = fitArch("trn1", [made], {}, ["nodeMessageNs"]);
+    expect(within(fit.fitted.nodeMessageNs, moved.nodeMessageNs, 0.05), `${fit.fitted.nodeMessageNs}`).toBe(
+      true,
+    );
+  });
 });
 
 describe("calibrate: reading reports", () => {

@@ -191,15 +191,17 @@ export class Placer implements LegSink {
     const cost = this.p.coster.cost(leg);
     this.descriptors += cost.descriptors;
     this.packets += cost.packets;
+    let duration = cost.ns;
     const touched = this.touches.of(res, leg);
-    // A message to another node is posted and completed by the host's proxy: its queue waits that too.
-    let duration = cost.ns + (touched.crossesNodes ? this.nodeMessage : 0);
     const { ids, times, size } = touched;
     for (let k = 0; k < size; k++) {
       const id = ids[k]!;
       const users = this.users[image[id]!]!;
       duration = legDurationNs(duration, bytes * times[k]!, users, res.bandwidth(id));
     }
+    // A message to another node is posted and completed by the host's proxy before and after its
+    // bytes move: its queue waits that on top of the transfer, not overlapped with it.
+    if (touched.crossesNodes) duration += this.nodeMessage;
     const qi = leg.rank * this.channels + leg.queue;
     const start = Math.max(this.queueFree[qi]!, this.readyNs(leg));
     const end = start + duration;

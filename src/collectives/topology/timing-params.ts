@@ -260,10 +260,11 @@ const CHIP_LINK_BYTES_PER_NS: Readonly<Record<ArchName, number>> = {
  * Per leg (one channel's message of a step) that crosses nodes, on its queue: [C] inter-node
  * transfers are driven by the runtime's network proxy threads on the host (NEURON_RT_ONE_THREAD_PER_CORE
  * pins them, "up to 2x" better collective latency; NEURON_RT_RANKS_PER_NETWORK_PROXY shares them),
- * which post each message's EFA work request and reap its completion. Not published; fitted on
+ * which post each message's EFA work request and reap its completion — before and after its bytes
+ * move, so it adds to the leg's time. Not published; fitted (after launch and the packet cost) on
  * sdk23-allr-r64-N2-fp32, the one multi-node calibration table (Trn1); Trn2 / Trn3 MODEL the same.
  */
-const NODE_MESSAGE_NS = 18930;
+const NODE_MESSAGE_NS = 17740;
 
 /** [C] EFA per NIC, each way (links.ts has the reasoning). */
 const NIC_BYTES_PER_NS: Readonly<Record<ArchName, number>> = { trn1: 12.5, trn2: 25, trn3: 25 };
