@@ -4,7 +4,7 @@
  * `new Device(profile, { costModel })`.
  */
 import type { ArchProfile } from "../hal/arch-profile.js";
-import type { Work } from "./events.js";
+import type { Work } from "./execute/events.js";
 
 export interface CostModel {
   /** Nanoseconds the packet occupies its DMA engine. Must be ≥ 0 and finite. */

@@ -29,15 +29,21 @@ import {
   SEMAPHORE_COUNT,
 } from "../spec/udma-regs.js";
 import { type CostModel, ProfileCostModel } from "./cost-model.js";
-import { type Descriptor, dataLength, isFirst, isLast, ringId, toDescriptor } from "./descriptor.js";
+import { type Descriptor, dataLength, isFirst, isLast, ringId, toDescriptor } from "./decode/descriptor.js";
+import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./decode/faults.js";
+import { rxStreamBytes } from "./decode/packet-plan.js";
+import { PlanCache } from "./decode/plan-cache.js";
 import { DmaQueue, type Ring } from "./dma-queue.js";
-import type { EngineEvent } from "./events.js";
-import { Executor } from "./execute.js";
-import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./faults.js";
-import { DeviceMemory, MEMORY_BUDGET_RULE, MemoryBudgetError, MemoryFault, pageOffset } from "./memory.js";
-import { describeAddress, deviceMemoryMap, engineCount } from "./memory-map.js";
-import { rxStreamBytes } from "./packet-plan.js";
-import { PlanCache } from "./plan-cache.js";
+import type { EngineEvent } from "./execute/events.js";
+import { Executor } from "./execute/execute.js";
+import {
+  DeviceMemory,
+  MEMORY_BUDGET_RULE,
+  MemoryBudgetError,
+  MemoryFault,
+  pageOffset,
+} from "./memory/memory.js";
+import { describeAddress, deviceMemoryMap, engineCount } from "./memory/memory-map.js";
 import { DEFAULT_QOS_CLASS, QOS_SERVICE_ORDER, qosClassOf, qosQueueAt } from "./qos.js";
 import { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";
 

@@ -13,9 +13,9 @@ import {
   RING_ALIGN_BYTES,
   RING_SLOTS_MULTIPLE,
 } from "../spec/packet-model.js";
-import type { Descriptor } from "./descriptor.js";
-import type { DescriptorFault, QueueStall } from "./faults.js";
-import { pageWords, SlotDescriptor } from "./slot-descriptor.js";
+import type { Descriptor } from "./decode/descriptor.js";
+import type { DescriptorFault, QueueStall } from "./decode/faults.js";
+import { pageWords, SlotDescriptor } from "./decode/slot-descriptor.js";
 
 /** The most engines / queues a device numbers (far above any profile's): the limit of a queue's ids. */
 const MAX_QUEUE_ID = 0xffff;

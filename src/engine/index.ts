@@ -6,7 +6,17 @@
  */
 export { type CostModel, ProfileCostModel, type ProfileCostOptions } from "./cost-model.js";
 /** The decoder on its own: fetched descriptor bytes → the engine's view and its packet plan or fault. */
-export { type Descriptor, toDescriptor } from "./descriptor.js";
+export { type Descriptor, toDescriptor } from "./decode/descriptor.js";
+export { resolveEmbeddedSem, type SemWrite } from "./decode/embedded-sem-write.js";
+export {
+  DescriptorFault,
+  type DescriptorRef,
+  describeRef,
+  type QueueStall,
+  WatchdogFault,
+} from "./decode/faults.js";
+export { type CcePlan, type PacketPlan, planPacket } from "./decode/packet-plan.js";
+export { PlanCache } from "./decode/plan-cache.js";
 export {
   DEFAULT_PACKET_BUDGET,
   Device,
@@ -15,16 +25,8 @@ export {
   type StepResult,
 } from "./device.js";
 export { DmaQueue, Ring } from "./dma-queue.js";
-export { resolveEmbeddedSem, type SemWrite } from "./embedded-sem-write.js";
-export type { EngineEvent, Work, WorkKind } from "./events.js";
-export {
-  DescriptorFault,
-  type DescriptorRef,
-  describeRef,
-  type QueueStall,
-  WatchdogFault,
-} from "./faults.js";
-export { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./gce-codec.js";
+export type { EngineEvent, Work, WorkKind } from "./execute/events.js";
+export { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./execute/gce-codec.js";
 export {
   DeviceMemory,
   type DeviceMemoryOptions,
@@ -37,7 +39,7 @@ export {
   type Region,
   type RegionKind,
   type RegionSpec,
-} from "./memory.js";
+} from "./memory/memory.js";
 export {
   describeAddress,
   deviceMemoryMap,
@@ -53,8 +55,7 @@ export {
   type SemaphoreWindow,
   sbufAddress,
   semaphoreAddress,
-} from "./memory-map.js";
-export { type CcePlan, type PacketPlan, planPacket } from "./packet-plan.js";
+} from "./memory/memory-map.js";
 export {
   ARENA_SCRATCH_BYTES,
   FIRST_ARENA_BYTES,
@@ -62,6 +63,5 @@ export {
   POOL_MAX_BYTES,
   pooledArenaBytes,
   releaseFreeArenas,
-} from "./page-arenas.js";
-export { PlanCache } from "./plan-cache.js";
+} from "./memory/page-arenas.js";
 export { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";

@@ -10,7 +10,7 @@
 import { addrArg, intArg, MAX_U32 } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
 import { SEMAPHORE_COUNT, type SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
-import { hexAddr, MemoryFault } from "./memory.js";
+import { hexAddr, MemoryFault } from "./memory/memory.js";
 
 const WINDOW_BYTES = BigInt(SEMAPHORE_COUNT * 4);
 

@@ -5,7 +5,7 @@
 import { type Einval, FieldError, UsageError } from "../bits/errors.js";
 import { f32ToBits, lookupOwn } from "../bits/index.js";
 import { parseJsonText } from "../bits/json.js";
-import { DeviceMemory } from "../engine/memory.js";
+import { DeviceMemory } from "../engine/memory/memory.js";
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import { RegisterFile } from "../hal/register-file.js";
 import { Dtype, dtypeBytes, dtypeFromName } from "../spec/dtype.js";

@@ -6,7 +6,7 @@
 
 import { MAX_ADDRESS } from "../bits/arg-check.js";
 import { checkOptions, type OptionRules } from "../bits/option-check.js";
-import type { DeviceMemory } from "../engine/memory.js";
+import type { DeviceMemory } from "../engine/memory/memory.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { RegisterFile } from "../hal/register-file.js";
 import { engineCount } from "../spec/address-map.js";

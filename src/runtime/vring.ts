@@ -8,7 +8,7 @@
  */
 import { intArg } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
-import { type DeviceMemory, pageOffset } from "../engine/memory.js";
+import { type DeviceMemory, pageOffset } from "../engine/memory/memory.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { RegisterFile } from "../hal/register-file.js";
 import { queueRegisterAddress } from "../spec/address-map.js";

@@ -10,7 +10,7 @@
  * RX chain carries neither (public driver: udma.h defines FIRST / LAST for M2S only and
  * udma_m2m_build_rx_descriptor writes length, ring id and INT_EN alone): the engine takes RX
  * descriptors from the head until they cover the bytes the TX chain streams (a copy, a transpose,
- * a flush), or the one RX descriptor of a compute packet (engine/packet-plan.ts rxStreamBytes).
+ * a flush), or the one RX descriptor of a compute packet (engine/decode/packet-plan.ts rxStreamBytes).
  *
  * Plain copy (add_dma_packet):
  *   TX: udma-tx × k   (buf_ptr = source, length ≤ 65536 — 65536 written as 0 —, meta_ctrl

@@ -1,6 +1,6 @@
 /**
  * The engine reads every descriptor field through a reader compiled from its layout
- * (src/engine/descriptor.ts): no hand-written bit mask may come back into src/engine, where it would
+ * (src/engine/decode/descriptor.ts): no hand-written bit mask may come back into src/engine, where it would
  * drift from src/spec/layouts as nand2tetris's BITS table did.
  */
 import { readdirSync, readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // A packet's destination on a page whose bytes are still stale (pre-filled whole, or reused from a
-// released memory: engine/lazy-clear.ts) is not set before the engine overwrites it — checking a
+// released memory: engine/memory/lazy-clear.ts) is not set before the engine overwrites it — checking a
 // destination and computing into it in place leave what is stale there (DeviceMemory.pageToOverwrite).
 // The bytes must still be exactly those of a page written out in full: the result where it goes,
 // the fill (or zero) around it, and a source on the destination's own span read as its stale value.

@@ -1,5 +1,5 @@
 // Device memory touched once: fill in place (a page filled whole takes memory only when written),
-// and arenas released by one memory reused by the next (engine/page-arenas.ts) — a reused page must
+// and arenas released by one memory reused by the next (engine/memory/page-arenas.ts) — a reused page must
 // read as zero, as a fresh one does.
 import { describe, expect, it } from "vitest";
 import {
@@ -109,7 +109,7 @@ describe("reused pages read as zero past partial writes, in order or not", () =>
   });
 });
 
-describe("stale bytes are set only where an access reaches them (engine/lazy-clear.ts)", () => {
+describe("stale bytes are set only where an access reaches them (engine/memory/lazy-clear.ts)", () => {
   const K = 64 << 10;
 
   it("four channels' packets 256 KiB apart, written in rounds: every gap reads zero, every write its bytes", () => {

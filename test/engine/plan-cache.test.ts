@@ -1,5 +1,5 @@
 /**
- * The engine's per-shape plan cache (src/engine/plan-cache.ts): a packet of a shape seen before is
+ * The engine's per-shape plan cache (src/engine/decode/plan-cache.ts): a packet of a shape seen before is
  * planned exactly as planPacket plans it afresh, and a ring write that changes a cached shape's words
  * is seen — the cache never runs a packet as the words it used to hold.
  */

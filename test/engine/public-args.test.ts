@@ -234,7 +234,9 @@ const CLASSES: readonly ClassTable[] = [
 const PRIVATE = (() => {
   const dir = join(import.meta.dirname, "../../src/engine");
   const names = new Set<string>();
-  for (const f of readdirSync(dir).filter((n) => n.endsWith(".ts"))) {
+  for (const f of readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((n) => n.endsWith(".ts"))) {
     const text = readFileSync(join(dir, f), "utf8");
     for (const m of text.matchAll(/^\s+private (?:readonly )?(?:get |set )?(\w+)\(/gm))
       names.add(m[1] as string);

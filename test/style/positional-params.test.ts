@@ -72,7 +72,7 @@ describe(`exported calls take at most ${MAX_PARAMS} positional parameters`, () =
 });
 
 describe("the engine's executor reaches numerics through reduceInto", () => {
-  const file = join(SRC, "engine/execute.ts");
+  const file = join(SRC, "engine/execute/execute.ts");
   it("imports reduceInto and types only from numerics", () => {
     const values: string[] = [];
     for (const st of parse(file).statements) {

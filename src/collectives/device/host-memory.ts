@@ -2,7 +2,7 @@
  * Admission control: how much host memory a functional run will take, known before any buffer is
  * built, and the refusal when that is more than the run may use (issue 16, reliability D1).
  *
- * The estimate follows the allocator (engine/memory.ts, engine/page-arenas.ts): device memory is
+ * The estimate follows the allocator (engine/memory/memory.ts, engine/memory/page-arenas.ts): device memory is
  * backed in 1 MiB pages on first write, and a run may write every byte of every rank's buffers and
  * guards (inputs generated in, outputs and scratch pre-filled) and its queues' rings; each arena
  * touches its kernel scratch block. An upper bound: a page the pre-fill sets whole takes memory only

@@ -11,11 +11,11 @@
  * op 4 optype 1, gradient op 4 optype 5, replication op 1 optype 2); a chain that departs from it is a
  * fault naming the descriptor. The device plans each shape once (plan-cache.ts).
  */
-import type { ArchProfile } from "../hal/arch-profile.js";
-import type { AluOp } from "../numerics/index.js";
-import { type Dtype, dtypeBytes, dtypeName, isDtype, MIN_MAX_CONSTANT_DTYPES } from "../spec/dtype.js";
-import { FmaOperand, SdmaCceType } from "../spec/enums.js";
-import { ADD_META, FMA_DESC, GRADIENT_DESC, MIN_MAX_DESC, SEED_INIT_DESC } from "../spec/layouts/index.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import type { AluOp } from "../../numerics/index.js";
+import { type Dtype, dtypeBytes, dtypeName, isDtype, MIN_MAX_CONSTANT_DTYPES } from "../../spec/dtype.js";
+import { FmaOperand, SdmaCceType } from "../../spec/enums.js";
+import { ADD_META, FMA_DESC, GRADIENT_DESC, MIN_MAX_DESC, SEED_INIT_DESC } from "../../spec/layouts/index.js";
 import {
   cceDescriptors,
   type DescriptorKind,
@@ -25,8 +25,8 @@ import {
   type PacketSlot,
   SUB_DESC_LOAD,
   txKindOf,
-} from "../spec/ring-packet.js";
-import { DEFAULT_COPY_META } from "../spec/tables.js";
+} from "../../spec/ring-packet.js";
+import { DEFAULT_COPY_META } from "../../spec/tables.js";
 import {
   type Descriptor,
   dataLength,

@@ -21,7 +21,7 @@
  * (memory.ts, lazy-clear.ts), so a page still reads as zero, as a fresh one, without a clearing
  * pass over bytes about to be overwritten.
  */
-import { reduceScratchBytes, reserveReduceScratch, WasmArena } from "../numerics/index.js";
+import { reduceScratchBytes, reserveReduceScratch, WasmArena } from "../../numerics/index.js";
 
 /** The reduce scratch of every arena (numerics reserveReduceScratch): one max-size CCE packet. */
 const SCRATCH_ELEMENTS = 1 << 14;

@@ -6,9 +6,9 @@
  * reason — never a silent drop or a wrap. Pages live in WebAssembly arenas (page-arenas.ts) so the
  * numerics kernels read and write them in place.
  */
-import { addrArg, boolArg, bytesArg, intArg, MAX_ADDRESS, MAX_U32, stringArg } from "../bits/arg-check.js";
-import { DeviceFault, FieldError, UsageError } from "../bits/errors.js";
-import { checkOptions } from "../bits/option-check.js";
+import { addrArg, boolArg, bytesArg, intArg, MAX_ADDRESS, MAX_U32, stringArg } from "../../bits/arg-check.js";
+import { DeviceFault, FieldError, UsageError } from "../../bits/errors.js";
+import { checkOptions } from "../../bits/option-check.js";
 import { LazyClear } from "./lazy-clear.js";
 import { PageArenas } from "./page-arenas.js";
 
@@ -88,7 +88,7 @@ export interface RegionSpec {
   readonly onRead32?: (addr: bigint) => number;
   /**
    * MMIO: why `onWrite32` would refuse a word at `addr` (undefined: it takes it). Asked before a
-   * packet's first write (engine/preflight.ts), so a refused word faults the packet with nothing
+   * packet's first write (engine/memory/preflight.ts), so a refused word faults the packet with nothing
    * written; `onWrite32` must refuse exactly these.
    */
   readonly refuseWrite32?: (addr: bigint) => string | undefined;

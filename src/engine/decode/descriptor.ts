@@ -4,7 +4,7 @@
  * (src/spec/packet-model.ts); every field is read through a reader compiled from its layout.
  */
 
-import { type FieldReader, LayoutDefinitionError, wordAt } from "../bits/index.js";
+import { type FieldReader, LayoutDefinitionError, wordAt } from "../../bits/index.js";
 import {
   ADD_META,
   COPY_META,
@@ -14,8 +14,8 @@ import {
   MIN_MAX_META,
   UDMA_RX,
   UDMA_TX,
-} from "../spec/layouts/index.js";
-import { MAX_DESCRIPTOR_BYTES } from "../spec/packet-model.js";
+} from "../../spec/layouts/index.js";
+import { MAX_DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
 import { DescriptorFault, type DescriptorRef } from "./faults.js";
 
 export interface Descriptor {

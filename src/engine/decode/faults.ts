@@ -2,8 +2,8 @@
  * Engine faults: every one names the descriptor that caused it (engine, queue, ring, slot), the
  * address when there is one, and the reason — never a silent drop, never an uncaught crash.
  */
-import { DeviceFault, type ErrorCode } from "../bits/errors.js";
-import { hexAddr } from "./memory.js";
+import { DeviceFault, type ErrorCode } from "../../bits/errors.js";
+import { hexAddr } from "../memory/memory.js";
 
 /** Where a descriptor sits: DMA engine, queue, ring (tx = M2S, rx = S2M) and slot index. */
 export interface DescriptorRef {

@@ -6,8 +6,8 @@
  * kept for the device's life, was the main job's largest allocation (≈ 160 000 a run, each living
  * through the young generation's collections) and most of its collection time.
  */
-import { wordAt } from "../bits/index.js";
-import { DESCRIPTOR_BYTES } from "../spec/packet-model.js";
+import { wordAt } from "../../bits/index.js";
+import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
 import type { Descriptor } from "./descriptor.js";
 import type { DescriptorRef } from "./faults.js";
 

@@ -6,7 +6,7 @@
  * the how: a compute packet is one reduceInto call over spans of device memory (numerics/reduce.ts,
  * which also holds the MODEL of the accumulator's start).
  */
-import type { ArchProfile } from "../hal/arch-profile.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
 import {
   type AluOp,
   type OverflowPolicy,
@@ -16,17 +16,23 @@ import {
   reduceInto,
   type Span,
   type SrStream,
-} from "../numerics/index.js";
-import { Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
-import { GCE_HEADER_BYTES, gcePayloadBytes } from "../spec/gce-header.js";
-import { fault } from "./descriptor.js";
-import { resolveEmbeddedSem, type SemWrite } from "./embedded-sem-write.js";
+} from "../../numerics/index.js";
+import { Dtype, dtypeBytes, dtypeName } from "../../spec/dtype.js";
+import { GCE_HEADER_BYTES, gcePayloadBytes } from "../../spec/gce-header.js";
+import { fault } from "../decode/descriptor.js";
+import { resolveEmbeddedSem, type SemWrite } from "../decode/embedded-sem-write.js";
+import {
+  type CcePlan,
+  type CopyPlan,
+  type PacketPlan,
+  type Segment,
+  segmentAddr,
+} from "../decode/packet-plan.js";
+import type { TransposePlan } from "../decode/transpose-plan.js";
+import type { DeviceMemory } from "../memory/memory.js";
 import type { EngineEvent, Work, WorkKind } from "./events.js";
 import { gceCompress, gceExpand, gceHeader, readGceHeader } from "./gce-codec.js";
-import type { DeviceMemory } from "./memory.js";
 import { numberAt, PacketIo } from "./packet-io.js";
-import { type CcePlan, type CopyPlan, type PacketPlan, type Segment, segmentAddr } from "./packet-plan.js";
-import type { TransposePlan } from "./transpose-plan.js";
 
 /** A compute packet's result before it is delivered. */
 interface CceResult {

@@ -22,9 +22,9 @@
  *   0x8040_0000_0000.
  */
 
-import { FieldError } from "../bits/errors.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { TOP_SP_COUNT, TOP_SP_EVENT_OFFSET, topSpBase } from "../hal/tpb-address-map.js";
+import { FieldError } from "../../bits/errors.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { TOP_SP_COUNT, TOP_SP_EVENT_OFFSET, topSpBase } from "../../hal/tpb-address-map.js";
 import {
   engineAt,
   engineCount,
@@ -35,11 +35,11 @@ import {
   queueRegisterAddress,
   sbufAddress,
   tpbWindow,
-} from "../spec/address-map.js";
+} from "../../spec/address-map.js";
 
 export { engineCount, engineCsrBase, hbmAddress, sbufAddress };
 
-import { EVENT_BLOCK_OFFSET, SEMAPHORE_COUNT, SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
+import { EVENT_BLOCK_OFFSET, SEMAPHORE_COUNT, SEMAPHORE_WINDOWS } from "../../spec/udma-regs.js";
 import type { RegionKind } from "./memory.js";
 
 /** Where HBM starts: stack 0 at 0 on every arch (V2 / V3 / V4_HBM_0_BASE). */

@@ -4,13 +4,13 @@
  * plain memory, no bigint, no view made) where the executor runs per packet; and reusable staging
  * buffers, grown on demand, so a packet allocates little.
  */
-import type { ArchProfile } from "../hal/arch-profile.js";
-import type { Descriptor } from "./descriptor.js";
-import { DescriptorFault } from "./faults.js";
-import { type DeviceMemory, MemoryFault, pageOffset } from "./memory.js";
-import { describeAddress } from "./memory-map.js";
-import { type Segment, segmentAddr } from "./packet-plan.js";
-import { checkWritable } from "./preflight.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import type { Descriptor } from "../decode/descriptor.js";
+import { DescriptorFault } from "../decode/faults.js";
+import { type Segment, segmentAddr } from "../decode/packet-plan.js";
+import { type DeviceMemory, MemoryFault, pageOffset } from "../memory/memory.js";
+import { describeAddress } from "../memory/memory-map.js";
+import { checkWritable } from "../memory/preflight.js";
 
 /** Bytes in place: `bytes` (a page, or a view of one) from byte `offset`. */
 export interface Place {

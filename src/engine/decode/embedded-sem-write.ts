@@ -13,14 +13,14 @@
  * 3 a fault. `sow` clear: no semaphore changes. Control config 0 or a region address of 0 (never
  * programmed) is a fault.
  */
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { csrAccessor, csrAddress } from "../hal/csr-accessors.js";
-import { unpackEmbeddedSem } from "../hal/embedded-sem.js";
-import { UDMA_RX } from "../spec/layouts/index.js";
-import { SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { csrAccessor, csrAddress } from "../../hal/csr-accessors.js";
+import { unpackEmbeddedSem } from "../../hal/embedded-sem.js";
+import { UDMA_RX } from "../../spec/layouts/index.js";
+import { SEMAPHORE_WINDOWS } from "../../spec/udma-regs.js";
+import type { DeviceMemory } from "../memory/memory.js";
+import { engineCsrBase } from "../memory/memory-map.js";
 import { type Descriptor, fault } from "./descriptor.js";
-import type { DeviceMemory } from "./memory.js";
-import { engineCsrBase } from "./memory-map.js";
 
 const CTRL_CFG = csrAccessor("aws_reg_read_embedded_sem_ctrl_cfg");
 const REGION_LO = csrAccessor("aws_reg_read_embedded_semaphore_update_lo");

@@ -19,11 +19,11 @@
  * address: an ordering fence. The model is sequential (every earlier descriptor of the queue has
  * completed), so it writes nothing and reads nothing.
  */
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { transposeControlCols, unpackTransposeAddress } from "../hal/cayman-transpose.js";
-import { TPB_COUNT, tpbBase } from "../hal/tpb-address-map.js";
-import { TRANSPOSE_META } from "../spec/layouts/index.js";
-import { DEFAULT_COPY_META, SBUF_WINDOWS } from "../spec/tables.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { transposeControlCols, unpackTransposeAddress } from "../../hal/cayman-transpose.js";
+import { TPB_COUNT, tpbBase } from "../../hal/tpb-address-map.js";
+import { TRANSPOSE_META } from "../../spec/layouts/index.js";
+import { DEFAULT_COPY_META, SBUF_WINDOWS } from "../../spec/tables.js";
 import { type Descriptor, dataLength, fault, hasMeta, META_CTRL_BYTE, pointer } from "./descriptor.js";
 
 const ELEM = TRANSPOSE_META.field("elem");

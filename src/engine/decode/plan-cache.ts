@@ -13,8 +13,8 @@
  * is valid until the next call (the executor uses it at once); {@link planPacket} stays the
  * allocating reference.
  */
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { ADDRESS_KINDS, txKindOf } from "../spec/ring-packet.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { ADDRESS_KINDS, txKindOf } from "../../spec/ring-packet.js";
 import { type Descriptor, hasMeta, pointerNumber } from "./descriptor.js";
 import { type CcePlan, gceHeaderAddr, type PacketPlan, planPacket, type Segment } from "./packet-plan.js";
 

@@ -9,11 +9,11 @@
  * value has scale 1. Decompression multiplies each code by its block's scale (exact).
  */
 
-import { bytesArg, intArg, MAX_U32 } from "../bits/arg-check.js";
-import { FieldError } from "../bits/errors.js";
-import { decodeToF32, encodeFromF32, type OverflowPolicy, type Rounding } from "../numerics/index.js";
-import { Dtype } from "../spec/dtype.js";
-import { GCE_HEADER, GCE_HEADER_BYTES, GCE_HEADER_MAGIC, gcePayloadBytes } from "../spec/gce-header.js";
+import { bytesArg, intArg, MAX_U32 } from "../../bits/arg-check.js";
+import { FieldError } from "../../bits/errors.js";
+import { decodeToF32, encodeFromF32, type OverflowPolicy, type Rounding } from "../../numerics/index.js";
+import { Dtype } from "../../spec/dtype.js";
+import { GCE_HEADER, GCE_HEADER_BYTES, GCE_HEADER_MAGIC, gcePayloadBytes } from "../../spec/gce-header.js";
 
 /** FP8_E4's largest finite value is 1.875 · 2^7: scale so a block's amax lands in [128, 256). */
 const E4M3_EMAX = 7;
