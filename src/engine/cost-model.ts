@@ -3,6 +3,7 @@
  * stamps the event; nothing functional depends on the answer. Swap it for a calibrated one with
  * `new Device(profile, { costModel })`.
  */
+import { checkOptions } from "../bits/option-check.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { Work } from "./execute/events.js";
 
@@ -28,10 +29,15 @@ export class ProfileCostModel implements CostModel {
   readonly descriptorLatencyNs: number;
   readonly bytesPerNs: number;
 
+  /** @throws FieldError for a latency that is not a finite ns ≥ 0 or a rate not a finite number > 0. */
   constructor(
     readonly profile: ArchProfile,
     options: ProfileCostOptions = {},
   ) {
+    checkOptions("ProfileCostModel", options, {
+      descriptorLatencyNs: { number: [0, Number.MAX_VALUE] },
+      bytesPerNs: { number: [0, Number.MAX_VALUE], above: 0 },
+    });
     this.descriptorLatencyNs = options.descriptorLatencyNs ?? 16;
     this.bytesPerNs = options.bytesPerNs ?? profile.dmaBytesPerNs;
   }

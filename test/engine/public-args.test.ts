@@ -14,6 +14,7 @@ import {
   DmaQueue,
   HBM_BASE,
   PAGE_BYTES,
+  ProfileCostModel,
   Ring,
   SemaphoreBlock,
 } from "../../src/engine/index.js";
@@ -213,6 +214,21 @@ const CLASSES: readonly ClassTable[] = [
     },
   },
   {
+    cls: ProfileCostModel,
+    context: "ProfileCostModel",
+    make: () => new ProfileCostModel(TRN2),
+    calls: {
+      constructor: [
+        { args: [TRN2, { descriptorLatencyNs: -1 }], field: "descriptorLatencyNs" },
+        { args: [TRN2, { descriptorLatencyNs: Number.NaN }], field: "descriptorLatencyNs" },
+        { args: [TRN2, { bytesPerNs: 0 }], field: "bytesPerNs" },
+        { args: [TRN2, { bytesPerNs: "64" }], field: "bytesPerNs" },
+        { args: [TRN2, { rate: 1 }], field: "rate" },
+      ],
+    },
+    noNumbers: { durationNs: "the engine's own Work of a packet it ran" },
+  },
+  {
     cls: SemaphoreBlock,
     context: "SemaphoreBlock",
     make: () => new Device("trn2").semaphores.get(0) as SemaphoreBlock,
@@ -244,6 +260,15 @@ const PRIVATE = (() => {
   return names;
 })();
 
+/** Exported classes that take no number, each with why. */
+const CLASSES_WITHOUT_NUMBERS: Readonly<Record<string, string>> = {
+  PlanCache: "plans fetched descriptor chains; every field is checked as a descriptor fault",
+  DescriptorFault: "an error the engine raises",
+  WatchdogFault: "an error the engine raises",
+  MemoryFault: "an error the engine raises",
+  MemoryBudgetError: "an error the engine raises",
+};
+
 /** A prototype's public members besides `constructor`, as get / set / method. */
 function members(cls: ClassTable["cls"]): string[] {
   return Object.getOwnPropertyNames(cls.prototype).filter((k) => k !== "constructor" && !PRIVATE.has(k));
@@ -267,6 +292,16 @@ const contextOf = (table: ClassTable, name: string) =>
   name === "constructor" ? table.context : `${table.context}.${name}`;
 
 describe("engine classes refuse bad arguments", () => {
+  it("every exported class has a table", () => {
+    const isClass = (f: unknown) =>
+      typeof f === "function" && /^class\b/.test(Function.prototype.toString.call(f));
+    const classes = Object.entries(engine)
+      .filter(([, v]) => isClass(v))
+      .map(([k]) => k);
+    const listed = new Set([...CLASSES.map((t) => t.cls.name), ...Object.keys(CLASSES_WITHOUT_NUMBERS)]);
+    expect(classes.filter((c) => !listed.has(c))).toEqual([]);
+  });
+
   it.each(CLASSES.map((t) => [t.context, t] as const))("%s: every public member has a row", (_, t) => {
     const listed = new Set([...Object.keys(t.calls), ...Object.keys(t.noNumbers)]);
     expect(members(t.cls).filter((m) => !listed.has(m))).toEqual([]);
