@@ -152,6 +152,20 @@ describe("stale bytes are set only where an access reaches them (engine/memory/l
     expect(got).toEqual(Uint8Array.from({ length: 16 * n }, (_, i) => (i % 16 === 0 ? (i / 16) & 0xff : 0)));
     expect(m.read(at(2, PAGE_BYTES - 8), 8)).toEqual(new Uint8Array(8));
   });
+  it("a page read in small pieces more often than tracked (a ring's slots) is set whole, reads unchanged", () => {
+    const m = reused();
+    // Two rings in one page, each written and read a slot at a time, never covering the page.
+    for (let k = 0; k < 100; k++) {
+      for (const base of [0, 64 * K]) {
+        const slot = at(0, base + 16 * k);
+        m.write(slot, new Uint8Array(16).fill(k + 1));
+        expect(m.pageAt(Number(slot), 16)).toBeDefined();
+        expect(m.peek(at(0, base + 16 * k + 16), 16)).toEqual(new Uint8Array(16));
+      }
+    }
+    expect(m.read(at(0, 16 * 99), 32)).toEqual(Uint8Array.from({ length: 32 }, (_, i) => (i < 16 ? 100 : 0)));
+    expect(m.read(at(0, PAGE_BYTES - 8), 8)).toEqual(new Uint8Array(8));
+  });
 });
 
 describe("the free list is bounded", () => {

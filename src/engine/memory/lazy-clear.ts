@@ -14,6 +14,14 @@
 /** The most disjoint written spans tracked on a page before it is set whole. */
 export const MAX_SPANS = 64;
 
+/**
+ * The most reads of a page while it is tracked before it is set whole. A page read again and again
+ * in small pieces (the descriptor rings: every post and every fetch reads a slot's span, and the
+ * rings never cover the page) would otherwise pay the span bookkeeping at each access, a run long;
+ * setting it once costs one page's fill, after that many reads.
+ */
+export const MAX_READS = 64;
+
 interface Unset {
   /** Disjoint written spans, sorted, as flat [from, to) pairs; never touching (merged). */
   readonly spans: number[];
@@ -21,6 +29,8 @@ interface Unset {
   readonly end: number;
   /** What the stale bytes must read as. */
   readonly byte: number;
+  /** Reads ({@link LazyClear.settle}) of the page since it was tracked. */
+  reads: number;
 }
 
 export class LazyClear {
@@ -29,14 +39,16 @@ export class LazyClear {
 
   /** Page `pageNo` holds stale bytes in [0, end) that must read as `byte` until written. */
   track(pageNo: number, byte: number, end: number): void {
-    if (end > 0) this.unset.set(pageNo, { spans: [], end, byte });
+    if (end > 0) this.unset.set(pageNo, { spans: [], end, byte, reads: 0 });
   }
 
   /** Before reading (or handing out a view of) [from, to) of `page`: set what is still stale there. */
   settle(pageNo: number, page: Uint8Array, from: number, to: number): void {
     if (this.unset.size === 0) return;
     const u = this.unset.get(pageNo);
-    if (u !== undefined) this.cover(pageNo, u, page, from, to, true);
+    if (u === undefined) return;
+    if (++u.reads > MAX_READS) this.cover(pageNo, u, page, 0, u.end, true);
+    else this.cover(pageNo, u, page, from, to, true);
   }
 
   /** [from, to) of the page is being written whole: nothing there needs setting any more. */
