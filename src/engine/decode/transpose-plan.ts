@@ -24,9 +24,16 @@ import { transposeControlCols, unpackTransposeAddress } from "../../hal/cayman-t
 import { TPB_COUNT, tpbBase } from "../../hal/tpb-address-map.js";
 import { TRANSPOSE_META } from "../../spec/layouts/index.js";
 import { DEFAULT_COPY_META, SBUF_WINDOWS } from "../../spec/tables.js";
-import { type Descriptor, dataLength, fault, hasMeta, META_CTRL_BYTE, pointer } from "./descriptor.js";
+import { type Descriptor, dataLength, fault, hasMeta, pointer } from "./descriptor.js";
 
 const ELEM = TRANSPOSE_META.field("elem");
+/**
+ * The transpose meta's constant leaves, each as its reader and value: tested on a descriptor's W1
+ * (the meta-control word) as it was fetched, so no byte view of the descriptor is made per packet.
+ */
+const TRANSPOSE_CONSTS = TRANSPOSE_META.leaves
+  .filter((l) => l.kind === "const" && l.arms.length === 0)
+  .map((l) => ({ reader: TRANSPOSE_META.field(l.path as "op"), value: l.value }));
 /** The flush destination's offset from its TPB base (seed 003 §2). */
 const FLUSH_OFFSET = 0x200_0000_0400_0000n;
 const FLUSH_BYTES = 4;
@@ -61,7 +68,9 @@ export interface FencePlan {
 /** True when a TX descriptor carries the transpose meta-control. */
 export function isTransposeTx(d: Descriptor): boolean {
   // The transpose meta's constant leaves (op 1, optype 1: 0x900000) identify it.
-  return !hasMeta(d) && TRANSPOSE_META.matches(d.bytes, META_CTRL_BYTE);
+  if (hasMeta(d)) return false;
+  for (const c of TRANSPOSE_CONSTS) if (c.reader.ofWord(d.w1) !== c.value) return false;
+  return true;
 }
 
 /** The flush packet: one 4-byte plain copy from and to a TPB's flush address. */
