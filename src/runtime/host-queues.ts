@@ -17,14 +17,18 @@ export type HostPacket =
   | { readonly kind: "copy"; readonly copy: CopyRequest }
   | { readonly kind: "cce"; readonly cce: CceRequest };
 
-/** `post()`; when the ring is full, `drain()` and post again (a second RingFullError propagates). */
-export function retryOnFullRing<T>(post: () => T, drain: () => void): T {
+/**
+ * `post(arg)`; when the ring is full, `drain()` and post again (a second RingFullError propagates).
+ * `arg` lets a caller posting packet after packet pass the same two functions each time (no
+ * closure made per packet).
+ */
+export function retryOnFullRing<T, A = undefined>(post: (arg: A) => T, drain: () => void, arg?: A): T {
   try {
-    return post();
+    return post(arg as A);
   } catch (e) {
     if (!(e instanceof RingFullError)) throw e;
     drain();
-    return post();
+    return post(arg as A);
   }
 }
 

@@ -375,14 +375,12 @@ export class DeviceMachine {
       shapeCount = pk.count;
     };
     const keep = this.opts.keepEvents !== false;
+    const drain = () => this.run();
     for (const pk of legPackets(this.profile, leg, dtype)) {
       const off = pk.start * eb;
       for (let i = 0; i < srcs.length; i++) srcs[i] = (srcBase[i] as number) + off;
       for (let i = 0; i < dsts.length; i++) dsts[i] = (dstBase[i] as number) + off;
-      retryOnFullRing(
-        () => once(pk),
-        () => this.run(),
-      );
+      retryOnFullRing(once, drain, pk);
       if (keep) this.pending.push(leg.id);
     }
   }
