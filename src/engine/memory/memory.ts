@@ -155,6 +155,13 @@ export class DeviceMemory {
   /** lastRegion's [base, end) as numbers (empty until the first hit). */
   private lastLo = 1;
   private lastHi = 0;
+  /**
+   * The region hit before lastRegion, and its bounds: a packet's accesses alternate between two
+   * regions (its queue's descriptor rings and its data), and each switch would be a search.
+   */
+  private prevRegion: Region | undefined;
+  private prevLo = 1;
+  private prevHi = 0;
   /** Pages are allocated in WebAssembly arenas, so the numerics kernels work on them in place. */
   private readonly arenas: PageArenas;
   /**
@@ -232,6 +239,20 @@ export class DeviceMemory {
     return this.checkedRegion("DeviceMemory.regionOf", addr, len, what);
   }
 
+  /** The previous region becomes the last one and the last the previous one; returns the new last. */
+  private swapCached(): Region {
+    const r = this.prevRegion;
+    const lo = this.prevLo;
+    const hi = this.prevHi;
+    this.prevRegion = this.lastRegion;
+    this.prevLo = this.lastLo;
+    this.prevHi = this.lastHi;
+    this.lastRegion = r;
+    this.lastLo = lo;
+    this.lastHi = hi;
+    return r as Region;
+  }
+
   /** {@link regionOf} for the public call `context`, which the refusal names. */
   private checkedRegion(context: string, addr: bigint, len: number, what: string): Region {
     addrArg(context, "addr", addr);
@@ -245,6 +266,7 @@ export class DeviceMemory {
     // so an address a Number cannot hold exactly misses here and takes the exact search below.
     const a = Number(addr);
     if (a >= this.lastLo && a + len <= this.lastHi) return this.lastRegion as Region;
+    if (a >= this.prevLo && a + len <= this.prevHi) return this.swapCached();
     let lo = 0;
     let hi = this.regions.length - 1;
     while (lo <= hi) {
@@ -260,6 +282,7 @@ export class DeviceMemory {
             `${what} of ${len} bytes at ${hexAddr(addr)} runs past the end of ${r.name} (ends ${hexAddr(r.end)})`,
           );
         }
+        this.swapCached();
         this.lastRegion = r;
         const safe = r.end <= MAX_SAFE;
         this.lastLo = safe ? Number(r.base) : 1;
@@ -352,7 +375,10 @@ export class DeviceMemory {
   /** The page of {@link pageToOverwrite}, its arguments checked already. */
   private pageSpan(a: number, len: number): Uint8Array | undefined {
     // lastLo / lastHi are exact Numbers below 2^53 (regionOf), so `a` is exact when inside them.
-    if (!(a >= this.lastLo && a + len <= this.lastHi)) return undefined;
+    if (!(a >= this.lastLo && a + len <= this.lastHi)) {
+      if (!(a >= this.prevLo && a + len <= this.prevHi)) return undefined;
+      this.swapCached();
+    }
     const r = this.lastRegion as Region;
     if (r.onRead32 !== undefined || r.onWrite32 !== undefined) return undefined;
     const pageNo = Math.floor(a / PAGE_BYTES);
