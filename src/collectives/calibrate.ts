@@ -193,6 +193,12 @@ export function fitArch(
   return { arch, start: rec(startRec), fitted: rec(x), before, after: reports.map((r) => reportError(r, x)) };
 }
 
+/** The free parameters some of the reports depend on: the node message cost only with 2+ nodes. */
+function keysFor(reports: readonly MeasuredReport[]): readonly TimingKey[] {
+  const multiNode = reports.some((r) => r.nodes > 1);
+  return FREE_PARAMETERS.filter((k) => k !== "nodeMessageNs" || multiNode);
+}
+
 /**
  * Fit every arch the reports cover; the profile holds each arch's fitted free parameters.
  * @throws UsageError when there are no reports.
@@ -208,6 +214,7 @@ export function calibrate(
       a,
       reports.filter((r) => r.arch === a),
       start[a],
+      keysFor(reports.filter((r) => r.arch === a)),
     ),
   );
   const profile = profileOf(Object.fromEntries(fits.map((f) => [f.arch, f.fitted])), {
