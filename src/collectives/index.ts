@@ -38,7 +38,7 @@ export {
   type RankPart,
 } from "./check/inputs.js";
 export { runReference } from "./check/reference.js";
-export { checkOutputs } from "./check/verify.js";
+export { CHECK_TILE, checkOutputs, type OutputRange } from "./check/verify.js";
 export {
   BufferLayout,
   type BufferReader,

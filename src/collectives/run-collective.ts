@@ -21,7 +21,7 @@ import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
 import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
 import { threadsAvailable } from "./threads/pool.js";
-import { writeInputsOnThreads } from "./threads/threaded-run.js";
+import { checkOnThreads, writeInputsOnThreads } from "./threads/threaded-run.js";
 import {
   type PreparedSchedule,
   prepareSchedule,
@@ -68,9 +68,9 @@ export interface CollectiveRun {
   /** Timing parameters in place of the shipped ones (timing-profile.ts; `sdmakit calibrate` writes them). */
   readonly timingProfile?: TimingProfile;
   /**
-   * Threads a functional run may use (default 1): above 1, device memory is shared and each rank's
-   * inputs are generated on worker threads (threads/threaded-run.ts) — the same bytes, the same
-   * report. Where the runtime has no worker threads (a browser) the run uses one.
+   * Threads a functional run may use (default 1): above 1, device memory is shared, each rank's
+   * inputs are generated and the exact check's output tiles checked on worker threads
+   * (threads/threaded-run.ts) — the same bytes, the same report. Where the runtime has no worker threads (a browser) the run uses one.
    */
   readonly threads?: number;
 }
@@ -326,6 +326,7 @@ function checkOnDevice(
   machine: DeviceMachine,
   run: CollectiveRun,
   check: CheckMode,
+  threads: number,
 ): { checked: OutputCheck; checkBytes: number } {
   const { plan } = machine;
   const overflow = machine.opts.overflow;
@@ -339,7 +340,13 @@ function checkOnDevice(
     overflow,
     exchange: run.exchange,
   };
-  if (check === "exact") return { checked: checkOutputs(spec, machine.reader(CHECK_TILE)), checkBytes: 0 };
+  if (check === "exact") {
+    const checked =
+      threads > 1 && !isExchange(run.collective)
+        ? checkOnThreads(machine, spec, threads)
+        : checkOutputs(spec, machine.reader(CHECK_TILE));
+    return { checked, checkBytes: 0 };
+  }
   if (check === "none") return { checked: { wrong: -1, maxAbsErr: 0 }, checkBytes: 0 };
   const inputs = Array.from({ length: run.ranks }, (_, r) => machine.read(r, "input"));
   const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
@@ -397,7 +404,7 @@ function runOnDevice(
       for (const g of machine.layout.guards(r))
         guardErrors += countGuardErrors(machine.device.memory.read(g.addr, g.bytes));
     }
-    const { checked, checkBytes } = checkOnDevice(machine, run, check);
+    const { checked, checkBytes } = checkOnDevice(machine, run, check, threads);
     return {
       ...checked,
       guardErrors,

@@ -4,10 +4,13 @@
 // of the run on one thread.
 import { describe, expect, it } from "vitest";
 import {
+  CHECK_TILE,
+  checkOutputs,
   collectiveRun,
   generateInputs,
   inputWordsBefore,
   MIN_THREADED_INPUT_BYTES,
+  makeInputs,
   runSize,
   splitParts,
 } from "../../src/collectives/index.js";
@@ -68,6 +71,40 @@ describe("inputs on threads", () => {
           expect(Buffer.compare(b, whole[r] as Uint8Array), `rank ${r}`).toBe(0);
       }
     });
+});
+
+describe("the check in ranges", () => {
+  it("adds up to the whole check: wrong elements summed, the largest error the largest", () => {
+    const ranks = 3;
+    const count = 3 * CHECK_TILE + 100;
+    const { bytes } = makeInputs("exact", Dtype.BFLOAT16, ranks, count, 3);
+    // Outputs that are wrong in a few places: each rank's output is its own input.
+    const outputs = bytes.map((b) => b.slice());
+    const spec = {
+      collective: "allr" as const,
+      op: "sum" as const,
+      dtype: Dtype.BFLOAT16,
+      ranks,
+      inputCount: count,
+      outputCount: count,
+      overflow: "nan" as const,
+    };
+    const read = (r: number, buffer: string, from: number, len: number) =>
+      ((buffer === "input" ? bytes : outputs)[r] as Uint8Array).subarray(2 * from, 2 * (from + len));
+    const whole = checkOutputs(spec, read);
+    expect(whole.wrong).toBeGreaterThan(0);
+    const tiles = Math.ceil(count / CHECK_TILE);
+    for (const threads of [2, 3]) {
+      const parts = splitParts(tiles, threads).map((p) =>
+        checkOutputs(spec, read, undefined, {
+          from: p.first * CHECK_TILE,
+          to: Math.min(count, p.end * CHECK_TILE),
+        }),
+      );
+      expect(parts.reduce((n, p) => n + p.wrong, 0)).toBe(whole.wrong);
+      expect(Math.max(...parts.map((p) => p.maxAbsErr))).toBe(whole.maxAbsErr);
+    }
+  });
 });
 
 describe("a functional run on threads", () => {

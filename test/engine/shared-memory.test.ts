@@ -41,6 +41,17 @@ describe("shared device memory", () => {
     expect(m.allocatedBytes).toBe(PAGE_BYTES);
   });
 
+  it("sets a partial fill and a reused page's stale bytes on shared pages as on plain ones", () => {
+    const first = memory(true);
+    first.write(0n, new Uint8Array(PAGE_BYTES).fill(9));
+    first.release();
+    // The next shared memory takes the released arena: its stale nines must read as zero.
+    const m = memory(true);
+    m.fill(100n, 5000, 0xcd);
+    const want = new Uint8Array(8192).fill(0xcd, 100, 5100);
+    expect(Buffer.compare(m.read(0n, 8192), want)).toBe(0);
+  });
+
   it("refuses to hand out the pages of a plain memory", () => {
     expect(() => memory(false).spansOf(0n, 16, true)).toThrow(FieldError);
     expect(() => memory(false).spansOf(0n, 16, true)).toThrow(/spansOf.*addr.*0x0.*shared memory/);

@@ -49,17 +49,27 @@ export interface CheckSpec {
   readonly exchange?: ExchangeSpec | undefined;
 }
 
+/** Output elements [from, to) of every rank: the part of a check one thread does. */
+export interface OutputRange {
+  readonly from: number;
+  readonly to: number;
+}
+
 /**
  * Check every rank's output tile by tile: bits against `expected` (each rank's whole expected
  * output — the scalar reference's) or, when it is undefined, against the exact result encoded in
  * the dtype (exact data); the error against the exact result either way. The exact result comes from
  * the inputs as `read` gives them (the plans only read inputs). An exchange (plan/exchange.ts) is
  * checked as copies, bits against its sources, whatever the data (exchange-check.ts).
+ * `range` (not for an exchange): only those output elements, `from` a multiple of
+ * {@link CHECK_TILE} — the tiles are independent, so parts checked apart add up to the whole
+ * (wrong elements summed, the largest error the largest of the parts').
  */
 export function checkOutputs(
   spec: CheckSpec,
   read: BufferReader,
   expected?: readonly Uint8Array[],
+  range: OutputRange = { from: 0, to: spec.outputCount },
 ): OutputCheck {
   const { collective, dtype, ranks, outputCount } = spec;
   if (isExchange(collective)) {
@@ -76,8 +86,8 @@ export function checkOutputs(
   const shared = sharedExact(collective);
   let wrong = 0;
   let maxAbsErr = 0;
-  for (let o = 0; o < outputCount; o += CHECK_TILE) {
-    const len = Math.min(CHECK_TILE, outputCount - o);
+  for (let o = range.from; o < range.to; o += CHECK_TILE) {
+    const len = Math.min(CHECK_TILE, range.to - o);
     const exact = acc.subarray(0, len);
     // Ranks that share the exact result share its encoding and that encoding's error.
     let want: Uint8Array | undefined;

@@ -1,12 +1,15 @@
 /**
- * The work a functional run hands to worker threads, as plain data a worker is posted, and the one
- * function that does each task — on a worker or on the calling thread, the same code and the same
+ * The work a functional run hands to worker threads (a part of the ranks' inputs, a range of the
+ * check's output tiles), as plain data a worker is posted, and the one function that does each task — on a worker or on the calling thread, the same code and the same
  * bytes.
  */
 import type { MemorySpan } from "../../engine/index.js";
 import type { Dtype } from "../../spec/dtype.js";
 import { dtypeBytes } from "../../spec/dtype.js";
+import type { OutputCheck } from "../check/compare.js";
 import { type DataKind, generateInputs, type RankPart } from "../check/inputs.js";
+import { CHECK_TILE, type CheckSpec, checkOutputs, type OutputRange } from "../check/verify.js";
+import type { BufferReader } from "../device/buffer-layout.js";
 import { SpanBuffer } from "./spans.js";
 
 /** Ranks `part` of a run's inputs, written into their device buffers (`spans`, one a rank of the part). */
@@ -21,7 +24,19 @@ export interface InputsTask {
   readonly spans: readonly (readonly MemorySpan[])[];
 }
 
-export type WorkerTask = InputsTask;
+/**
+ * Output elements `range` of every rank checked against the exact result (verify.ts checkOutputs),
+ * reading every rank's input and output buffer (`inputs`, `outputs`: one a rank) in place.
+ */
+export interface CheckTask {
+  readonly task: "check";
+  readonly spec: CheckSpec;
+  readonly range: OutputRange;
+  readonly inputs: readonly (readonly MemorySpan[])[];
+  readonly outputs: readonly (readonly MemorySpan[])[];
+}
+
+export type WorkerTask = InputsTask | CheckTask;
 
 /** Generate a part's inputs into device memory, as generateInputs with the run's sink would. */
 function writeInputs(t: InputsTask): void {
@@ -32,8 +47,22 @@ function writeInputs(t: InputsTask): void {
   generateInputs(t.data, t.dtype, t.ranks, t.count, t.seed, sink, true, t.part);
 }
 
+/** Check a range of the outputs, reading the buffers as the device machine's reader would. */
+function checkRange(t: CheckTask): OutputCheck {
+  const eb = dtypeBytes(t.spec.dtype);
+  const inputs = t.inputs.map((s) => new SpanBuffer(s));
+  const outputs = t.outputs.map((s) => new SpanBuffer(s));
+  const tile = new Uint8Array(CHECK_TILE * eb);
+  const read: BufferReader = (rank, buffer, from, len) => {
+    const b = (buffer === "input" ? inputs : outputs)[rank] as SpanBuffer;
+    return b.read(from * eb, len * eb, tile);
+  };
+  return checkOutputs(t.spec, read, undefined, t.range);
+}
+
 /** Do a task; what it answers. */
 export function doTask(t: WorkerTask): unknown {
+  if (t.task === "check") return checkRange(t);
   writeInputs(t);
   return undefined;
 }

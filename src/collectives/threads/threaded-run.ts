@@ -1,14 +1,17 @@
 /**
  * A functional run's independent stages split over threads: each thread takes a contiguous part of
- * the ranks (their inputs) and works on shared device memory in place. The parts are cut the same
+ * the ranks (their inputs) or of the output tiles (the exact check) and works on shared device
+ * memory in place. The parts are cut the same
  * way whatever the thread count, and every part's bytes are those one thread would write, so the
  * run is bit for bit the run on one thread.
  */
 import type { Dtype } from "../../spec/dtype.js";
+import type { OutputCheck } from "../check/compare.js";
 import type { DataKind, RankPart } from "../check/inputs.js";
+import { CHECK_TILE, type CheckSpec } from "../check/verify.js";
 import type { DeviceMachine } from "../device/device-machine.js";
 import { runOnWorkers } from "./pool.js";
-import { doTask, type InputsTask } from "./tasks.js";
+import { type CheckTask, doTask, type InputsTask } from "./tasks.js";
 
 /** `n` items cut into at most `threads` contiguous parts of near-equal size, the first ones larger. */
 export function splitParts(n: number, threads: number): RankPart[] {
@@ -46,4 +49,32 @@ export function writeInputsOnThreads(machine: DeviceMachine, spec: InputSpec, th
   }));
   const [own, ...rest] = tasks as [InputsTask, ...InputsTask[]];
   runOnWorkers(rest, () => doTask(own));
+}
+
+/**
+ * The exact check (verify.ts checkOutputs without expected outputs) on `threads` threads: each a
+ * contiguous range of output tiles of every rank, reading the buffers in place; the wrong elements
+ * summed and the largest error of the ranges — what one thread checking every tile finds.
+ */
+export function checkOnThreads(machine: DeviceMachine, spec: CheckSpec, threads: number): OutputCheck {
+  const ranks = Array.from({ length: spec.ranks }, (_, r) => r);
+  const inputs = ranks.map((r) => machine.spans(r, "input", false));
+  const outputs = ranks.map((r) => machine.spans(r, "output", false));
+  const tiles = Math.ceil(spec.outputCount / CHECK_TILE);
+  const tasks: CheckTask[] = splitParts(tiles, threads).map((part) => ({
+    task: "check",
+    spec,
+    range: { from: part.first * CHECK_TILE, to: Math.min(spec.outputCount, part.end * CHECK_TILE) },
+    inputs,
+    outputs,
+  }));
+  const [own, ...rest] = tasks as [CheckTask, ...CheckTask[]];
+  let first: OutputCheck = { wrong: 0, maxAbsErr: 0 };
+  const checks = runOnWorkers<OutputCheck>(rest, () => {
+    first = doTask(own) as OutputCheck;
+  });
+  return [first, ...checks].reduce((a, b) => ({
+    wrong: a.wrong + b.wrong,
+    maxAbsErr: Math.max(a.maxAbsErr, b.maxAbsErr),
+  }));
 }

@@ -11,6 +11,8 @@
  * access. A page whose spans grow past {@link MAX_SPANS} (a scattered pattern) is set whole at once.
  */
 
+import { fillBytes } from "./fill-bytes.js";
+
 /** The most disjoint written spans tracked on a page before it is set whole. */
 export const MAX_SPANS = 64;
 
@@ -109,6 +111,6 @@ export class LazyClear {
   /** Set the stale bytes of [from, to) (those below `end`) to the page's byte. */
   private set(page: Uint8Array, u: Unset, from: number, to: number): void {
     const t = Math.min(to, u.end);
-    if (from < t) page.fill(u.byte, from, t);
+    if (from < t) fillBytes(page, u.byte, from, t);
   }
 }

@@ -9,6 +9,7 @@
 import { addrArg, boolArg, bytesArg, intArg, MAX_ADDRESS, MAX_U32, stringArg } from "../../bits/arg-check.js";
 import { DeviceFault, FieldError, UsageError } from "../../bits/errors.js";
 import { checkOptions } from "../../bits/option-check.js";
+import { fillBytes } from "./fill-bytes.js";
 import { LazyClear } from "./lazy-clear.js";
 import { PageArenas } from "./page-arenas.js";
 
@@ -450,7 +451,7 @@ export class DeviceMemory {
       else {
         const page = allocated ?? this.allocate(pageNo);
         this.lazy.written(pageNo, page, off, off + n);
-        page.fill(byte, off, off + n);
+        fillBytes(page, byte, off, off + n);
       }
       done += n;
       pageNo += 1;

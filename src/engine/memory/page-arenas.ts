@@ -22,6 +22,7 @@
  * pass over bytes about to be overwritten.
  */
 import { reduceScratchBytes, reserveReduceScratch, WasmArena } from "../../numerics/index.js";
+import { isShared } from "./fill-bytes.js";
 
 /** The reduce scratch of every arena (numerics reserveReduceScratch): one max-size CCE packet. */
 const SCRATCH_ELEMENTS = 1 << 14;
@@ -63,10 +64,6 @@ export function releaseFreeArenas(): number {
   for (const e of freeArenas.splice(0)) bytes += e.arena.buffer.byteLength;
   return bytes;
 }
-
-/** Whether an arena's buffer is shared (worker threads can view it). */
-export const isShared = (buffer: ArrayBufferLike): boolean =>
-  typeof SharedArrayBuffer !== "undefined" && buffer instanceof SharedArrayBuffer;
 
 /**
  * A free arena of at least `bytes`, shared or not as asked, the smallest that fits, or a new one
