@@ -101,6 +101,11 @@ def leaf_raw(leaf, value):
         return v if v == 0 else None
     if kind == "enum" and str(v) not in leaf.get("names", {}):
         return None
+    if "zeroMeans" in leaf:
+        # The raw 0 stands for zeroMeans (a 65536-byte length written as 0); 0 has no encoding.
+        if v == leaf["zeroMeans"]:
+            return 0
+        return v if 0 < v < (1 << width) else None
     return v if 0 <= v < (1 << width) else None
 
 
@@ -130,6 +135,8 @@ def decode_field(leaf, word):
         return raw == 1
     if kind == "int" and raw >> (width - 1):
         raw -= 1 << width
+    if raw == 0 and "zeroMeans" in leaf:
+        return leaf["zeroMeans"]
     if width > 32:
         return f"-0x{-raw:x}" if raw < 0 else f"0x{raw:x}"
     return raw

@@ -25,6 +25,8 @@ export interface LeafNode<
   readonly names?: Readonly<Record<number, string>>;
   /** const: the value the bits always hold. */
   readonly value?: number;
+  /** uint: the value the raw 0 stands for (a length of 65536 written as 0); 0 itself is not writable. */
+  readonly zeroMeans?: number;
   readonly doc?: string;
   readonly fidelity?: Fidelity;
 }
@@ -76,23 +78,29 @@ export interface LayoutDecl {
 }
 
 type Opts = { doc?: string; fidelity?: Fidelity };
+/** An unsigned field's options: `zeroMeans` is the value its raw 0 stands for (one past the largest raw value). */
+type UintOpts = Opts & { zeroMeans?: number };
 
 function leaf<N extends string, K extends LeafKind, W extends number>(
   name: N,
   bit: number,
   width: W,
   kind: K,
-  opts: Opts = {},
+  opts: UintOpts = {},
 ): LeafNode<N, K, W> {
   return { node: "leaf", name, bit, width, kind, ...opts };
 }
 
-/** An unsigned integer field. Width > 32 gives bigint values. */
+/**
+ * An unsigned integer field. Width > 32 gives bigint values. With `zeroMeans`, the raw 0 stands
+ * for that value: encode writes it as 0 and refuses 0, decode and the field readers give it back.
+ * @example uint("length", 0, 16, { zeroMeans: 65536 }) // 1..65536, 65536 written as 0
+ */
 export const uint = <N extends string, W extends number>(
   name: N,
   bit: number,
   width: W,
-  opts?: Opts,
+  opts?: UintOpts,
 ): LeafNode<N, "uint", W> => leaf(name, bit, width, "uint", opts);
 /** A two's-complement signed integer field. */
 export const int = <N extends string, W extends number>(

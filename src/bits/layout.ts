@@ -18,6 +18,8 @@ export interface Leaf {
   readonly kind: LeafKind;
   readonly names?: Readonly<Record<number, string>>;
   readonly value?: number;
+  /** The value a raw 0 stands for (declare.ts `uint`'s `zeroMeans`). */
+  readonly zeroMeans?: number;
   readonly doc?: string;
   readonly fidelity: Fidelity;
   /** The union arms this leaf lies in, outermost first (`"<union path>|<arm>"`). */
@@ -46,7 +48,8 @@ export interface FieldReader<V = FieldValue> {
   readonly shift: number;
   readonly mask: number;
   /**
-   * The raw bits of the field, given its word (the engine's fetched W0..W3).
+   * The field's bits, given its word (the engine's fetched W0..W3): the raw value, except that a
+   * leaf whose 0 stands for another value (`zeroMeans`) gives that value for a raw 0.
    * @throws LayoutDefinitionError when the field spans two words (read it from bytes).
    */
   ofWord(w: number): number;
@@ -126,10 +129,16 @@ function compileReader(layoutName: string, l: Leaf): FieldReader {
     word,
     shift,
     mask,
-    ofWord: !inWord ? spans : l.width === 32 ? (w) => w >>> 0 : (w) => (w >>> shift) & mask,
+    ofWord: !inWord ? spans : wordReader(shift, mask, l.zeroMeans),
     isSet: bit === 0 ? notFlag : (w) => (w & bit) !== 0,
     read: (bytes, offset = 0) => fromBits(l, readRaw(bytes, offset, l)),
   };
+}
+
+/** `(w >>> shift) & mask`, with a raw 0 read as `zeroMeans` when the leaf has one. */
+function wordReader(shift: number, mask: number, zeroMeans: number | undefined): (w: number) => number {
+  if (zeroMeans !== undefined) return (w) => (w >>> shift) & mask || zeroMeans;
+  return mask === 0xffffffff ? (w) => w >>> 0 : (w) => (w >>> shift) & mask;
 }
 
 function flatten(
@@ -201,6 +210,7 @@ function checkLeaves(decl: LayoutDecl, leaves: Leaf[]): void {
     if (l.kind === "const" && (l.value === undefined || l.value < 0 || l.value >= 2 ** l.width)) {
       fail(`constant ${l.path} = ${l.value} does not fit ${l.width} bits`);
     }
+    if (l.zeroMeans !== undefined) checkZeroMeans(l, fail);
   }
   const sorted = [...leaves].sort((a, b) => a.bit - b.bit);
   for (let i = 0; i < sorted.length; i++) {
@@ -211,6 +221,16 @@ function checkLeaves(decl: LayoutDecl, leaves: Leaf[]): void {
       if (!mayAlias(a, b)) fail(`fields ${a.path} and ${b.path} overlap at bit ${b.bit}`);
     }
   }
+}
+
+/** A raw 0 may stand only for a value the bits cannot hold otherwise, on a narrow unsigned field. */
+function checkZeroMeans(l: Leaf, fail: (msg: string) => never): void {
+  const z = l.zeroMeans as number;
+  if (l.kind !== "uint" || l.width > 32) fail(`field ${l.path}: zeroMeans needs a uint of at most 32 bits`);
+  if (!Number.isSafeInteger(z) || z < 2 ** l.width)
+    fail(
+      `field ${l.path}: zeroMeans ${z} is not an integer ≥ 2^${l.width} (a value ${l.width} bits cannot hold)`,
+    );
 }
 
 class CompiledLayout {
@@ -468,6 +488,8 @@ function fromBits(l: Leaf, raw: number | bigint): FieldValue {
     case "int":
       if (typeof raw === "bigint") return BigInt.asIntN(l.width, raw);
       return raw >= 2 ** (l.width - 1) ? raw - 2 ** l.width : raw;
+    case "uint":
+      return raw === 0 && l.zeroMeans !== undefined ? l.zeroMeans : raw;
     default:
       return raw;
   }
@@ -481,7 +503,12 @@ function refuse(layout: string, l: Leaf, v: unknown, allowed: string, detail?: s
 function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
   if (typeof v === "boolean" && l.kind === "bool") return v ? 1 : 0;
   // Fast path: an in-range integer for a narrow unsigned field (most descriptor fields).
-  if (typeof v === "number" && (l.kind === "uint" || l.kind === "enum") && l.width <= 32) {
+  if (
+    typeof v === "number" &&
+    (l.kind === "uint" || l.kind === "enum") &&
+    l.width <= 32 &&
+    l.zeroMeans === undefined
+  ) {
     if (
       Number.isInteger(v) &&
       v >= 0 &&
@@ -530,6 +557,7 @@ function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
     default: {
       const big = toBigInt(v) ?? bad("an integer", `${JSON.stringify(v)} is not an integer`);
       if (l.kind === "reserved" && big !== 0n) bad("0", `is reserved and must be 0; got ${v}`);
+      if (l.zeroMeans !== undefined) return zeroMeansBits(l, big, bad);
       const min = l.kind === "int" ? -(2n ** BigInt(l.width - 1)) : 0n;
       const max = l.kind === "int" ? 2n ** BigInt(l.width - 1) - 1n : 2n ** BigInt(l.width) - 1n;
       if (big < min || big > max) bad(`${min}..${max}`);
@@ -537,6 +565,15 @@ function toBits(layout: string, l: Leaf, v: unknown): number | bigint {
       return l.width <= 32 ? Number(raw) : raw;
     }
   }
+}
+
+/** A zeroMeans leaf's raw bits: its special value is written as 0, and 0 itself has no encoding. */
+function zeroMeansBits(l: Leaf, big: bigint, bad: (allowed: string, detail?: string) => never): number {
+  const z = l.zeroMeans as number;
+  if (big === BigInt(z)) return 0;
+  if (big === 0n) bad(`1..${z}`, `0 is out of range 1..${z}: the raw 0 means ${z}`);
+  if (big < 0n || big >= 2n ** BigInt(l.width)) bad(`1..${z}`);
+  return Number(big);
 }
 
 function toBigInt(v: unknown): bigint | undefined {

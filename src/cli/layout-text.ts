@@ -15,6 +15,7 @@ function wordBits(l: Leaf): string {
 function kindText(l: Leaf): string {
   if (l.kind === "const") return `const=${l.value}`;
   if (l.kind === "enum") return "enum";
+  if (l.zeroMeans !== undefined) return `uint, 0=${l.zeroMeans}`;
   return l.kind;
 }
 
@@ -32,6 +33,7 @@ export function describeJson(layout: Layout): object {
       kind: l.kind,
       ...(l.names ? { names: l.names } : {}),
       ...(l.value !== undefined ? { value: l.value } : {}),
+      ...(l.zeroMeans !== undefined ? { zeroMeans: l.zeroMeans } : {}),
       ...(l.doc ? { doc: l.doc } : {}),
       fidelity: l.fidelity,
     })),

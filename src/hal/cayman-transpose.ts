@@ -121,8 +121,6 @@ function checkRange(name: string, v: number, lo: number, hi: number): void {
     throw new FieldError("cayman-transpose", name, v, `${lo}..${hi}`);
 }
 
-const lenField = (len: number) => (len === MAX_DESCRIPTOR_BYTES ? 0 : len);
-
 /**
  * libnrt aws_cayman_sdma_m2m_build_transpose_packet @0x44b0e0, seed 003 §2.
  * @returns the from (TX) and to (RX) descriptors, or -EINVAL with the seed's message: "Invalid dtype
@@ -158,7 +156,7 @@ export function buildCaymanTransposePacket(req: CaymanTransposeRequest): DmaPack
   for (let i = 0; i < n; i++) {
     const from = req.from[i] as DmaBuffer;
     checkRange("len", from.len, 1, MAX_DESCRIPTOR_BYTES);
-    const lenCtrl = lenCtrlFields(lenField(from.len), phase);
+    const lenCtrl = lenCtrlFields(from.len, phase);
     UDMA_TX.encodeInto(
       {
         ...lenCtrl,

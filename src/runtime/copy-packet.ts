@@ -1,7 +1,7 @@
 /**
  * The plain copy (DDMA) packet of add_dma_packet (seed 000 §6; public UDMA model): one TX descriptor
  * per ≤ 64 KiB chunk of the source (meta_ctrl 0x01080003, has_meta clear) and one RX descriptor per
- * chunk of the destination; 65536 is written as 0 in the 16-bit length.
+ * chunk of the destination (len_ctrl's declaration writes a 65536-byte chunk as 0).
  */
 import { addrArg, MAX_ADDRESS } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
@@ -24,11 +24,6 @@ export interface CopyRequest {
   readonly dmb?: boolean;
   /** Write barrier: copy meta_ctrl bit 26 on the last TX descriptor (MODEL). */
   readonly wrbar?: boolean;
-}
-
-/** The 16-bit length field's value: 65536 is written as 0. */
-export function lengthField(bytes: number): number {
-  return bytes === MAX_DESCRIPTOR_BYTES ? 0 : bytes;
 }
 
 /** Split `size` bytes into ≤ 64 KiB chunks: [offset, length] pairs. */
@@ -58,7 +53,7 @@ export function buildCopyPacket(r: CopyRequest): Packet {
     descriptor(
       UDMA_TX,
       {
-        "len_ctrl.length": lengthField(len),
+        "len_ctrl.length": len,
         meta_ctrl: copyMetaCtrl((r.wrbar ?? false) && i === parts.length - 1),
         buf_ptr: r.src + BigInt(off),
       },
@@ -66,7 +61,7 @@ export function buildCopyPacket(r: CopyRequest): Packet {
     ),
   );
   const rx = parts.map(([off, len]) =>
-    descriptor(UDMA_RX, { "len_ctrl.length": lengthField(len), buf1_ptr: r.dst + BigInt(off) }),
+    descriptor(UDMA_RX, { "len_ctrl.length": len, buf1_ptr: r.dst + BigInt(off) }),
   );
   return { tx: chain("tx", tx, r.dmb ?? false), rx: chain("rx", rx) };
 }

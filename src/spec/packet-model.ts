@@ -89,8 +89,8 @@ export const LEN_CTRL_HAS_META = 1 << 23;
 /** len_ctrl FIRST (bit 26) and LAST (bit 27). */
 export const LEN_CTRL_FIRST = 1 << 26;
 export const LEN_CTRL_LAST = 1 << 27;
-/** The largest length one descriptor moves; written as 0 in the 16-bit length field. */
-export const MAX_DESCRIPTOR_BYTES = 65536;
+/** The largest length one descriptor moves; written as 0 in the 16-bit length field (declared there). */
+export { MAX_DESCRIPTOR_BYTES } from "./layouts/udma.js";
 /** The first ring phase after reset; +1 mod 4 at every wrap. */
 export const INITIAL_RING_PHASE = 1;
 /** Bytes per descriptor slot. */

@@ -35,6 +35,7 @@ export function declarationJson(layout: Layout): Json {
       width: l.width,
       kind: l.kind,
       ...(l.value === undefined ? {} : { value: l.value }),
+      ...(l.zeroMeans === undefined ? {} : { zeroMeans: l.zeroMeans }),
       ...(l.names === undefined ? {} : { names: { ...l.names } }),
       arms: [...l.arms],
       fidelity: l.fidelity,

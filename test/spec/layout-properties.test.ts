@@ -34,6 +34,8 @@ function valueArb(l: Leaf): fc.Arbitrary<unknown> {
     case "int":
       return fc.integer({ min: -(2 ** (l.width - 1)), max: 2 ** (l.width - 1) - 1 });
     case "uint":
+      if (l.zeroMeans !== undefined)
+        return fc.oneof(fc.integer({ min: 1, max: 2 ** l.width - 1 }), fc.constant(l.zeroMeans));
       return l.width <= 32
         ? fc.integer({ min: 0, max: 2 ** l.width - 1 })
         : fc.bigInt({ min: 0n, max: 2n ** BigInt(l.width) - 1n });
@@ -81,10 +83,19 @@ describe.each(LAYOUTS.map((l) => [l.name, l] as const))("layout %s", (_name, lay
 
   it("refuses a value one past each integer field's range", () => {
     for (const l of layout.leaves.filter((x) => x.kind === "uint" || x.kind === "int")) {
-      const max = l.kind === "int" ? 2n ** BigInt(l.width - 1) : 2n ** BigInt(l.width);
+      let max = l.kind === "int" ? 2n ** BigInt(l.width - 1) : 2n ** BigInt(l.width);
+      if (l.zeroMeans !== undefined && BigInt(l.zeroMeans) === max) max += 1n;
       const attempt = () => layout.encode({ [l.path]: l.width < 32 ? Number(max) : max });
       expect(attempt).toThrow(FieldError);
       expect(attempt).toThrow(`${layout.name}(${l.path})`);
+    }
+  });
+
+  it("refuses 0 for a field whose raw 0 stands for another value", () => {
+    for (const l of layout.leaves.filter((x) => x.zeroMeans !== undefined)) {
+      expect(() => layout.encode({ [l.path]: 0 })).toThrow(`${layout.name}(${l.path})`);
+      expect(layout.decode(layout.encode({ [l.path]: l.zeroMeans }))[l.path]).toBe(l.zeroMeans);
+      expect(layout.read(l.path, new Uint8Array(layout.bytes))).toBe(l.zeroMeans);
     }
   });
 });

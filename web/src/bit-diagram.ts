@@ -49,6 +49,7 @@ function raw(bytes: Uint8Array, l: Leaf): string {
 function shown(l: Leaf, v: FieldValue): string {
   if (l.kind === "enum") return `${v} (${l.names?.[v as number] ?? "no such code"})`;
   if (l.kind === "const") return `${v} (constant)`;
+  if (l.zeroMeans !== undefined && v === l.zeroMeans) return `${v} (written as 0)`;
   if (typeof v === "bigint") return `${v} (0x${v.toString(16)})`;
   if (typeof v === "number" && l.kind === "uint" && l.width > 8) return `${v} (0x${v.toString(16)})`;
   return String(v);

@@ -15,7 +15,6 @@ import {
   UDMA_RX,
   UDMA_TX,
 } from "../../spec/layouts/index.js";
-import { MAX_DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
 import { DescriptorFault, type DescriptorRef } from "./faults.js";
 
 export interface Descriptor {
@@ -118,8 +117,8 @@ export const hasMeta = (d: Descriptor): boolean => LEN.hasMeta.isSet(d.w0);
 export const hasDmb = (d: Descriptor): boolean => LEN.dmb.isSet(d.w0);
 /** The combo more-bit in W1 (seed 000 §5.1). */
 export const hasMore = (d: Descriptor): boolean => CCE.more.isSet(d.w1);
-/** A data descriptor's byte count: len_ctrl length, 0 meaning 65536 (GROUND_TRUTH). */
-export const dataLength = (d: Descriptor): number => LEN.length.ofWord(d.w0) || MAX_DESCRIPTOR_BYTES;
+/** A data descriptor's byte count: len_ctrl length (its declaration reads a raw 0 as 65536, GROUND_TRUTH). */
+export const dataLength = (d: Descriptor): number => LEN.length.ofWord(d.w0);
 /**
  * {@link pointer} as a Number, for the engine's number fast paths: exact below 2^53; above, a
  * value ≥ 2^53 that no memory region's fast path takes (DeviceMemory.pageAt), so never misread.

@@ -5,11 +5,18 @@
 import { bool, compileLayout, type LayoutNode, struct, uint } from "../../bits/index.js";
 
 /**
+ * len_ctrl length 15:0, both directions: 1..65536 bytes, 65536 written as 0 (GROUND_TRUTH). The
+ * rule is the declaration's, so the builders pass the byte count and readers get it back.
+ */
+const length = () =>
+  uint("length", 0, 16, { fidelity: "public", zeroMeans: 2 ** 16, doc: "bytes, 1..65536" });
+
+/**
  * M2S len_ctrl: length 15:0 (65536 written as 0), ring id 25:24, FIRST 26, LAST 27, INT_EN 28,
  * DMB 30 (udma.h M2S_DESC_*).
  */
 export const LEN_CTRL_FIELDS = [
-  uint("length", 0, 16, { fidelity: "public", doc: "bytes; 65536 is written as 0" }),
+  length(),
   bool("has_meta", 23, { doc: "the seeds' 'has extended meta' flag (seed 000 §2.2); unnamed by the driver" }),
   uint("ring_id", 24, 2, { fidelity: "public", doc: "ring phase: starts at 1, +1 mod 4 at every wrap" }),
   bool("first", 26, { fidelity: "public" }),
@@ -26,7 +33,7 @@ export const LEN_CTRL_FIELDS = [
  * side of a packet ends where the stream's bytes end (spec/packet-model.ts).
  */
 export const S2M_LEN_CTRL_FIELDS = [
-  uint("length", 0, 16, { fidelity: "public", doc: "bytes; 65536 is written as 0" }),
+  length(),
   bool("has_meta", 23, {
     doc: "sdmakit: buf2_ptr_lo carries the S2M meta-control of a compute packet (MODEL; seed 000 §2.2's flag)",
   }),
@@ -82,3 +89,6 @@ export const UDMA_RX = view(
     uint("buf1_ptr", 64, 64, { fidelity: "public", doc: "destination address" }),
   ],
 );
+
+/** The largest length one descriptor moves (len_ctrl length's 0, declared above). */
+export const MAX_DESCRIPTOR_BYTES = UDMA_TX.leaf("len_ctrl.length").zeroMeans as number;

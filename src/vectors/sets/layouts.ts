@@ -28,6 +28,7 @@ function maxOf(l: Leaf): Json | undefined {
     case "int":
       return l.width > 32 ? `0x${(2n ** BigInt(l.width - 1) - 1n).toString(16)}` : 2 ** (l.width - 1) - 1;
     case "uint":
+      if (l.zeroMeans !== undefined) return l.zeroMeans;
       return l.width > 32 ? `0x${(2n ** BigInt(l.width) - 1n).toString(16)}` : 2 ** l.width - 1;
     default:
       return undefined;
@@ -51,6 +52,10 @@ function refusedOf(l: Leaf): Json | undefined {
       return 1;
     case "int":
       return l.width > 32 ? `-0x${(2n ** BigInt(l.width - 1) + 1n).toString(16)}` : -(2 ** (l.width - 1)) - 1;
+    case "uint":
+      // A raw 0 that stands for another value: 0 itself has no encoding.
+      if (l.zeroMeans !== undefined) return 0;
+      return l.width > 32 ? `0x${(2n ** BigInt(l.width)).toString(16)}` : 2 ** l.width;
     default:
       return l.width > 32 ? `0x${(2n ** BigInt(l.width)).toString(16)}` : 2 ** l.width;
   }
@@ -161,7 +166,7 @@ const HEX = { type: "string", pattern: "^([0-9a-f]{2})*$" } as const;
 const FIELDS = {
   type: "object",
   description:
-    "Fields by flat dotted path (`src_mem_pattern.step_elem.1`; union arms by arm name). A flag is a boolean; an f32 field is its binary32 bits as a string `0x%08x`; a field wider than 32 bits is a `0x…` hex string; every other field is a number (two's complement value for `int`). layouts.declarations.json gives each path's bit offset (bit 0 = least significant bit of byte 0, little-endian words) and width.",
+    "Fields by flat dotted path (`src_mem_pattern.step_elem.1`; union arms by arm name). A flag is a boolean; an f32 field is its binary32 bits as a string `0x%08x`; a field wider than 32 bits is a `0x…` hex string; every other field is a number (two's complement value for `int`; a leaf declared with `zeroMeans` reads a raw 0 as that value, e.g. a len_ctrl length of 65536, and has no encoding for 0). layouts.declarations.json gives each path's bit offset (bit 0 = least significant bit of byte 0, little-endian words) and width.",
   additionalProperties: { type: ["boolean", "number", "string"] },
 } as const;
 

@@ -35,15 +35,15 @@ const word = (b: Uint8Array, off = 0) => new DataView(b.buffer, b.byteOffset).ge
 export type Desc = Uint8Array;
 
 export function txData(addr: bigint, len: number, meta: number): Desc {
-  return UDMA_TX.encode({ "len_ctrl.length": len & 0xffff, meta_ctrl: meta >>> 0, buf_ptr: addr });
+  return UDMA_TX.encode({ "len_ctrl.length": len, meta_ctrl: meta >>> 0, buf_ptr: addr });
 }
 
 export function rxData(addr: bigint, len: number, meta?: number): Desc {
   return UDMA_RX.encode(
     meta === undefined
-      ? { "len_ctrl.length": len & 0xffff, buf1_ptr: addr }
+      ? { "len_ctrl.length": len, buf1_ptr: addr }
       : {
-          "len_ctrl.length": len & 0xffff,
+          "len_ctrl.length": len,
           "len_ctrl.has_meta": true,
           buf2_ptr_lo: meta >>> 0,
           buf1_ptr: addr,
