@@ -239,7 +239,7 @@ export function hbmTotalBytes(p: AddressProfile): bigint {
  */
 export function hbmAddress(p: AddressProfile, offset: bigint): bigint {
   let rest = offset;
-  if (rest >= 0n) {
+  if (typeof rest === "bigint" && rest >= 0n) {
     for (const s of p.addressMap.hbmStacks) {
       if (rest < s.bytes) return s.base + rest;
       rest -= s.bytes;

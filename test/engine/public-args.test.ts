@@ -373,15 +373,27 @@ const FUNCTIONS: Readonly<Record<string, readonly Bad[]>> = {
   sbufAddress: each("partition", 2, [TRN2, 0, 0, 0], [0.5, 128]),
   engineCsrBase: each("engine", 1, [TRN2, 0], [0.5, -1, 1e6]),
   queueRegAddress: each("queue", 3, [TRN2, 0, "tx", 0, "drl"], [0.5, 99]),
-  hbmAddress: each("offset", 1, [TRN2, 0n], [-1n, 1n << 60n]),
+  hbmAddress: each("offset", 1, [TRN2, 0n], [-1n, 1n << 60n, 5, "0"]),
+  toDescriptor: each(
+    "bytes",
+    1,
+    [{ engine: 0, queue: 0, ring: "tx", slot: 0 }, new Uint8Array(16)],
+    [[0], null],
+  ).concat(
+    each(
+      "bytes.length",
+      1,
+      [{ engine: 0, queue: 0, ring: "tx", slot: 0 }, new Uint8Array(16)],
+      [new Uint8Array(15)],
+    ),
+  ),
 };
 
 const FUNCTIONS_WITHOUT_NUMBERS: Readonly<Record<string, string>> = {
-  toDescriptor: "a ref and 16 bytes the engine fetched; the engine's own fetch",
   planPacket: "fetched descriptor chains; every field is checked as a descriptor fault",
   resolveEmbeddedSem: "the engine's own packet path, given the engine it runs",
   describeRef: "formats a ref for a message",
-  describeAddress: "never throws: names what any address is",
+  describeAddress: "never throws: names what any value is (tested below)",
   deviceMemoryMap: "a profile",
   engineCount: "a profile",
   eventBlocks: "a profile",
@@ -413,5 +425,12 @@ describe("engine functions refuse bad arguments", () => {
     const e = thrown(() => f(...bad.args));
     expect(e, String(e)).toBeInstanceOf(FieldError);
     expect(e).toMatchObject({ field: bad.field });
+  });
+});
+
+describe("describeAddress names what any value is", () => {
+  it("a Number or a string is said not to be an address, not a TypeError", () => {
+    expect(engine.describeAddress(TRN2, 5 as unknown as bigint)).toBe("5 is not an address (a bigint)");
+    expect(engine.describeAddress(TRN2, -1n)).toBe("outside the device memory map");
   });
 });

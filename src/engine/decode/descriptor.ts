@@ -4,6 +4,7 @@
  * (src/spec/packet-model.ts); every field is read through a reader compiled from its layout.
  */
 
+import { bytesArg, intArg } from "../../bits/arg-check.js";
 import { type FieldReader, LayoutDefinitionError, wordAt } from "../../bits/index.js";
 import {
   ADD_META,
@@ -26,8 +27,15 @@ export interface Descriptor {
   readonly w3: number;
 }
 
-/** Split 16 fetched bytes into words. */
+/** Split 16 fetched bytes into words. @throws FieldError for bytes that are not 16 or more. */
 export function toDescriptor(ref: DescriptorRef, bytes: Uint8Array): Descriptor {
+  intArg(
+    "toDescriptor",
+    "bytes.length",
+    bytesArg("toDescriptor", "bytes", bytes).length,
+    16,
+    Number.MAX_SAFE_INTEGER,
+  );
   return {
     ref,
     bytes,

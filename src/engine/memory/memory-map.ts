@@ -174,9 +174,10 @@ export const queueRegAddress = queueRegisterAddress;
 
 /**
  * What an address is, for fault messages: `SBUF core 0 partition 3 + 0x38000 (capacity 0x38000)`.
- * Never throws; an address outside the map says so.
+ * Never throws; an address outside the map says so, and so does a value that is not a bigint.
  */
 export function describeAddress(profile: ArchProfile, addr: bigint): string {
+  if (typeof addr !== "bigint") return `${String(addr)} is not an address (a bigint)`;
   for (let core = 0; core < profile.neuronCores; core++) {
     const win = tpbWindow(profile, core);
     const rel = addr - win;
