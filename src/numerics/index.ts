@@ -30,16 +30,12 @@ export {
   aluMin,
 } from "./alu.js";
 /**
- * Decode `count` little-endian elements of a dtype from bytes into FP32.
+ * `decodeToF32`: `count` little-endian elements of a dtype from bytes into FP32. `encodeFromF32`:
+ * FP32 values as a dtype, little-endian, with RNE or stochastic rounding and an overflow policy.
  * @throws {FieldError} on an unknown dtype, a negative or fractional count, or a span past either array.
  * @example
- * const out = new Float32Array(2);
- * decodeToF32(Dtype.BFLOAT16, Uint8Array.of(0x80, 0x3f, 0x00, 0xc0), 0, 2, out); // out = [1, -2]
- */
-/**
- * Encode FP32 values as a dtype, little-endian, with RNE or stochastic rounding and an overflow policy.
- * @throws {FieldError} on an unknown dtype, a negative or fractional count, or a span past either array.
- * @example
+ * const f32 = new Float32Array(2);
+ * decodeToF32(Dtype.BFLOAT16, Uint8Array.of(0x80, 0x3f, 0x00, 0xc0), 0, 2, f32); // f32 = [1, -2]
  * const out = new Uint8Array(1);
  * encodeFromF32(Dtype.FP8_E4, Float32Array.of(300), 0, 1, out, 0);                 // out[0] = 0x78 (inf)
  * encodeFromF32(Dtype.FP8_E4, Float32Array.of(300), 0, 1, out, 0, RNE, "satfinite"); // out[0] = 0x77 (240)

@@ -106,7 +106,7 @@ export interface CcePlan {
   readonly rx: readonly Segment[];
   /** Seed-init with the seed-enable bits: reseed the queue's SR stream and round stochastically. */
   readonly seed?: number;
-  /** MIN/MAX constant clamp: value already converted to FP32. */
+  /** MIN/MAX constant clamp: its dtype and word (numerics reduceInto converts it to FP32). */
   readonly constant?: { readonly desc: Descriptor; readonly dt: Dtype; readonly word: number };
   readonly gce?: {
     readonly desc: Descriptor;
