@@ -3,13 +3,16 @@
 // times it (CPU time ÷ a warm copy of the 512 MiB it reduces), with and without the check (exact
 // data, every element); the device arenas are reused across runs, as a size sweep reuses them.
 // The checked run's peak RSS is measured in a process of its own against the simulated device bytes.
+// The same job on one thread against the cores this process may use (`--threads`), in wall time.
 // Timing-only at scale: the one (streaming) scheduler on a 64-rank, 4-node 1 GiB Ring all-reduce as
 // a ratio to materialising the same plan (buildPlan), in the same run; and `--timing-only`
 // all-reduces of 1 GiB over 1024 and 4096 ranks (16 a node), of 64 KiB over 4096 ranks (64 a node)
 // and of 1 GiB over 16384 ranks (64 a node) in absolute CPU seconds and peak RSS, each run in a
 // process of its own (the issue's targets for these are absolute).
 import { execFileSync } from "node:child_process";
+import { loadavg } from "node:os";
 import {
+  availableThreads,
   buildPlan,
   buildTopology,
   type CollectiveRun,
@@ -43,6 +46,40 @@ function allReduceRow(spec: CollectiveRun, target: string): BenchRow {
   );
   const checked = spec.check === "none" ? "unchecked" : `${wrong} wrong`;
   return { ...row, note: `${packets} packets, ${checked}; ${row.note}` };
+}
+
+/** Wall milliseconds of one run of the main job on `threads` threads (no copy of the outputs kept). */
+function wallMs(spec: CollectiveRun, threads: number): number {
+  const t0 = performance.now();
+  runSize({ ...spec, threads }, SIZE);
+  return performance.now() - t0;
+}
+
+/**
+ * The main job on one thread ÷ on the cores this process may use, in wall time (threads add CPU
+ * time, so the harness's CPU ratio cannot show them), in alternation after a warm-up pair that
+ * compares both runs' rows and every output byte. The 1-minute load average before and after goes
+ * in the note: on a shared 2-core machine a loaded host leaves no core to spare.
+ */
+export function threadsRow(spec: CollectiveRun, target: string): BenchRow {
+  const threads = availableThreads();
+  const [load0] = loadavg();
+  const one = runSize({ ...spec, threads: 1 }, SIZE, undefined, { keepOutputs: true });
+  const many = runSize({ ...spec, threads }, SIZE, undefined, { keepOutputs: true });
+  const same =
+    JSON.stringify(one.row) === JSON.stringify(many.row) &&
+    (one.outputs ?? []).every((o, r) => Buffer.compare(o, many.outputs?.[r] as Uint8Array) === 0);
+  const ratios: number[] = [];
+  for (let i = 0; i < RUNS; i++) ratios.push(wallMs(spec, 1) / wallMs(spec, threads));
+  const [load1] = loadavg();
+  const checked = spec.check === "none" ? "" : ", --check";
+  return {
+    name: `allr 64 MiB × 8 ranks bf16 auto${checked}, --threads 1 ÷ --threads ${threads} (wall)`,
+    target,
+    unit: "× faster",
+    ...spread(ratios),
+    note: `rows and bytes ${same ? "the same" : "DIFFER"}; load ${load0?.toFixed(1)} → ${load1?.toFixed(1)} on ${threads} cores`,
+  };
 }
 
 /** Peak RSS (bytes) of a process that runs the checked main job once (its own process: a clean peak). */
@@ -161,6 +198,8 @@ export default async function bench(): Promise<BenchRow[]> {
     ),
     allReduceRow(spec, "≤ 20"),
     allReduceRow({ ...spec, check: "exact" }, "≤ 30"),
+    threadsRow(spec, "≥ 1.5"),
+    threadsRow({ ...spec, check: "exact" }, "≥ 1.5"),
     {
       name: "allr 64 MiB × 8 ranks bf16 --check, peak RSS ÷ simulated device bytes",
       target: "≤ 3",
