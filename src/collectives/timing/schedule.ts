@@ -97,6 +97,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
   };
   emitPlan(req, both, fold.perNode);
   users.flush();
+  users.release();
   const launchNs = t.timing.launchNs;
   const place = (cutoffNs?: number): Timing | undefined => {
     const recorder = record ? new Recorder() : undefined;

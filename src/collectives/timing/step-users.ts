@@ -104,6 +104,12 @@ class RankPairs {
     return this.pairBytes[this.order.data[k]!]!;
   }
 
+  /** Give back the grown arrays (after {@link clear}; the pairs may be used again). */
+  release(): void {
+    for (const n of [this.ids, this.order, this.orderId, this.orderQueue]) n.data = new Float64Array(256);
+    this.pairBytes = new Float64Array(64 * this.channels);
+  }
+
   clear(): void {
     const order = this.order.data;
     for (let k = 0; k < this.order.length; k++) this.pairBytes[order[k]!] = 0;
@@ -319,6 +325,16 @@ export class StepUsers implements LegSink {
       }
     }
     this.later.length = 0;
+  }
+
+  /**
+   * After the last {@link flush}: give back what only counting needed (grown to a step's pairs and
+   * shares: at 16384 ranks a mesh's were hundreds of MB), so that `auto`'s candidates, prepared
+   * together, hold only what their placements read.
+   */
+  release(): void {
+    this.pairs.release();
+    for (const n of [this.later, this.stepPairs, this.increments]) n.data = new Float64Array(256);
   }
 
   /** Close the current step. */
