@@ -13,6 +13,8 @@
  *   in-partition offset win_off of the window, for k < cols.
  */
 import { type Einval, einval, FieldError } from "../bits/errors.js";
+import { wordAt } from "../bits/hex.js";
+import { CAYMAN_TRANSPOSE_CTRL } from "../spec/layouts/cayman-transpose.js";
 import { UDMA_RX, UDMA_TX } from "../spec/layouts/udma.js";
 import { INITIAL_RING_PHASE, MAX_DESCRIPTOR_BYTES } from "../spec/packet-model.js";
 import { DEFAULT_COPY_META, SBUF_PARTITION_SHIFT, SBUF_WINDOW_BYTES, SBUF_WINDOWS } from "../spec/tables.js";
@@ -66,14 +68,20 @@ export function classifySbuf(pa: bigint): SbufHit | undefined {
   return undefined;
 }
 
-/** v51 = ((cols − 1) & 0xF) | 16·ctrl, HIBYTE (bits 31:24) = 2·dir (seed 003 §2; 32-bit MODEL). */
+const COLS_M1 = CAYMAN_TRANSPOSE_CTRL.field("cols_m1");
+
+/**
+ * v51 = ((cols − 1) & 0xF) | 16·ctrl, HIBYTE (bits 31:24) = 2·dir (seed 003 §2; 32-bit MODEL),
+ * through its layout (spec/layouts/cayman-transpose.ts).
+ * @throws FieldError when cols is not 1..16, ctrl not 20 bits or dir not 0..127.
+ */
 export function transposeControlWord(cols: number, ctrl: number, dir: number): number {
-  return ((((cols - 1) & 0xf) | (ctrl << 4)) & 0xffffff) | ((2 * dir) << 24);
+  return wordAt(CAYMAN_TRANSPOSE_CTRL.encode({ cols_m1: cols - 1, ctrl, dir }), 0);
 }
 
 /** The column count a v51 word carries (the inverse of {@link transposeControlWord} for cols). */
 export function transposeControlCols(v51: number): number {
-  return (v51 & 0xf) + 1;
+  return COLS_M1.ofWord(v51) + 1;
 }
 
 /** Where a packed to-address points inside its window ({@link packTransposeAddress} reversed). */

@@ -37,7 +37,14 @@ export function buildTransposeMetaCtrl(elem: number, dtype: number, shapeIdx: nu
 
 /** The transpose-meta field values of the meta_ctrl formula (shared by the meta word and W1). */
 function transposeMetaFields(elem: number, dtype: number, shapeIdx: number) {
-  return { elem: elem & 0x1f, multi_shape: shapeIdx > 1, shape_idx: shapeIdx, dtype: dtype & 0xf };
+  // libnrt masks elem and dtype to their fields' widths (& 0x1F, & 0xF); the widths come from the layout.
+  const low = (name: "elem" | "dtype", v: number) => (v >>> 0) % 2 ** TRANSPOSE_META.leaf(name).width;
+  return {
+    elem: low("elem", elem),
+    multi_shape: shapeIdx > 1,
+    shape_idx: shapeIdx,
+    dtype: low("dtype", dtype),
+  };
 }
 
 /**

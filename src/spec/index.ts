@@ -67,6 +67,7 @@ export {
 export {
   ADD_META,
   ADDR4,
+  CAYMAN_TRANSPOSE_CTRL,
   CCE_INFO,
   COPY_META,
   EMBEDDED_SEM,

@@ -1,5 +1,6 @@
 import type { Layout } from "../../bits/index.js";
 import { GCE_HEADER } from "../gce-header.js";
+import { CAYMAN_TRANSPOSE_CTRL } from "./cayman-transpose.js";
 import { CCE_INFO } from "./cce-info.js";
 import {
   FMA_DESC,
@@ -27,6 +28,7 @@ import { UDMA_RX, UDMA_TX, UDMA_TX_META } from "./udma.js";
 export {
   ADD_META,
   ADDR4,
+  CAYMAN_TRANSPOSE_CTRL,
   CCE_INFO,
   COPY_META,
   EMBEDDED_SEM,
@@ -82,6 +84,7 @@ export const LAYOUTS: readonly Layout[] = [
   PSEUDO_ADDR8_TENSOR2D,
   EMBEDDED_SEM,
   EMBEDDED_SEM_W1,
+  CAYMAN_TRANSPOSE_CTRL,
   GCE_HEADER,
 ];
 
