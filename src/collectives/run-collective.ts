@@ -21,7 +21,7 @@ import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
 import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
 import { threadsAvailable } from "./threads/pool.js";
-import { checkOnThreads, writeInputsOnThreads } from "./threads/threaded-run.js";
+import { checkOnThreads, touchAhead, writeInputsOnThreads } from "./threads/threaded-run.js";
 import {
   type PreparedSchedule,
   prepareSchedule,
@@ -393,8 +393,10 @@ function runOnDevice(
     machine.prefill();
     const data = dataKindOf(run, check);
     const spec = { data, dtype: run.dtype, ranks: run.ranks, count: plan.sizes.input, seed: run.dataSeed };
-    if (threads > 1) writeInputsOnThreads(machine, spec, threads);
-    else {
+    if (threads > 1) {
+      writeInputsOnThreads(machine, spec, threads);
+      touchAhead(machine);
+    } else {
       const write = (r: number, from: number, b: Uint8Array) => machine.writeInput(r, from, b);
       generateInputs(data, run.dtype, run.ranks, plan.sizes.input, run.dataSeed, write, true);
     }

@@ -129,6 +129,7 @@ const CLASSES: readonly ClassTable[] = [
         ...each("out", 1, [A, BYTES], [new Uint16Array(2), [0, 0], null, 4]),
       ],
       peek: [...each("addr", 0, [A, 4], NOT_ADDRESSES), ...each("len", 1, [A, 4], NOT_INTEGERS)],
+      pagesAhead: each("bytes", 0, [0], [...NOT_INTEGERS, -1]),
       spansOf: [
         ...each("addr", 0, [A, 4, false], NOT_ADDRESSES),
         ...each("len", 1, [A, 4, false], NOT_INTEGERS),

@@ -52,6 +52,24 @@ describe("shared device memory", () => {
     expect(Buffer.compare(m.read(0n, 8192), want)).toBe(0);
   });
 
+  it("takes ahead the arenas the next pages go to, and gives their untouched spans", () => {
+    const m = new DeviceMemory({ shared: true });
+    m.map({ name: "hbm", base: 0n, bytes: BigInt(64 * PAGE_BYTES), kind: "hbm" });
+    m.write(0n, Uint8Array.of(1));
+    const ahead = m.pagesAhead(40 * PAGE_BYTES);
+    const room = ahead.reduce((n, s) => n + s.to - s.from, 0);
+    expect(room).toBeLessThanOrEqual(40 * PAGE_BYTES);
+    // Each page written next lies in a span given (unless a reused arena's was touched before).
+    for (let p = 1; p <= 40; p++) {
+      const [view] = m.spansOf(BigInt(p * PAGE_BYTES), PAGE_BYTES, true) as Uint8Array[];
+      const inside = ahead.some(
+        (s) => s.buffer === view?.buffer && view.byteOffset >= s.from && view.byteOffset + PAGE_BYTES <= s.to,
+      );
+      if (room === 40 * PAGE_BYTES) expect(inside, `page ${p}`).toBe(true);
+    }
+    expect(() => m.pagesAhead(-1)).toThrow(/pagesAhead.*bytes/);
+  });
+
   it("refuses to hand out the pages of a plain memory", () => {
     expect(() => memory(false).spansOf(0n, 16, true)).toThrow(FieldError);
     expect(() => memory(false).spansOf(0n, 16, true)).toThrow(/spansOf.*addr.*0x0.*shared memory/);

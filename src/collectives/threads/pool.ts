@@ -42,11 +42,15 @@ export function availableThreads(): number {
   return Math.max(1, os?.availableParallelism?.() ?? 1);
 }
 
-/** A worker, its answer port and the flag it raises when it has answered. */
+/**
+ * A worker, its answer port, and the counts of answers it has given (raised after each) and of
+ * tasks posted to it (some without waiting: {@link postToWorker}).
+ */
 interface Slot {
   readonly worker: WorkerLike;
   readonly port: Port;
   readonly flag: Int32Array;
+  sent: number;
 }
 
 const slots: Slot[] = [];
@@ -68,7 +72,7 @@ import("tsx/esm/api").then((m) => { m.register(); return import(${url}); }).catc
   const { port, flag } = wt.workerData;
   wt.parentPort.on("message", () => {
     port.postMessage({ error: String(e && e.stack || e) });
-    Atomics.store(flag, 0, 1);
+    Atomics.add(flag, 0, 1);
     Atomics.notify(flag, 0);
   });
 });`;
@@ -82,7 +86,7 @@ function workers(wt: WorkerThreads, n: number): Slot[] {
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const worker = newWorker(wt, { workerData: { port: port2, flag }, transferList: [port2] });
     worker.unref();
-    slots.push({ worker, port: port1, flag });
+    slots.push({ worker, port: port1, flag, sent: 0 });
   }
   return slots.slice(0, n);
 }
@@ -92,18 +96,46 @@ export function threadsAvailable(): boolean {
   return typeof SharedArrayBuffer !== "undefined" && builtin("node:worker_threads") !== undefined;
 }
 
+type Answer = { value: unknown } | { error: string };
+
+/** Wait for a slot's answers to all it was sent; its answer to the last, those before dropped. */
+function lastAnswer(wt: WorkerThreads, slot: Slot): Answer {
+  for (let n = Atomics.load(slot.flag, 0); n < slot.sent; n = Atomics.load(slot.flag, 0))
+    Atomics.wait(slot.flag, 0, n);
+  let answer: Answer = { error: "no answer" };
+  for (let m = wt.receiveMessageOnPort(slot.port); m !== undefined; m = wt.receiveMessageOnPort(slot.port))
+    answer = m.message as Answer;
+  return answer;
+}
+
+/** The worker threads, or a UsageError where the runtime has none. */
+function workerThreads(): WorkerThreads {
+  const wt = builtin<WorkerThreads>("node:worker_threads");
+  if (wt === undefined || typeof SharedArrayBuffer === "undefined")
+    throw new UsageError("worker threads are not available in this runtime: use threads 1");
+  return wt;
+}
+
+/**
+ * Post `task` to the first worker without waiting for it (work ahead of need, whose answer no one
+ * reads: touching pages); the next {@link runOnWorkers} waits for it first.
+ */
+export function postToWorker(task: WorkerTask): void {
+  const slot = workers(workerThreads(), 1)[0] as Slot;
+  slot.sent++;
+  slot.worker.postMessage(task);
+}
+
 /**
  * Run `tasks[i]` on worker i while `own()` runs here, and wait for all of them: their answers in
  * order. @throws Error with a worker's message when its task threw.
  */
 export function runOnWorkers<T>(tasks: readonly WorkerTask[], own: () => void): T[] {
-  const wt = builtin<WorkerThreads>("node:worker_threads");
-  if (wt === undefined || typeof SharedArrayBuffer === "undefined")
-    throw new UsageError("worker threads are not available in this runtime: use threads 1");
+  const wt = workerThreads();
   const ready = workers(wt, tasks.length);
   tasks.forEach((task, i) => {
     const slot = ready[i] as Slot;
-    Atomics.store(slot.flag, 0, 0);
+    slot.sent++;
     slot.worker.postMessage(task);
   });
   let failure: unknown;
@@ -112,15 +144,10 @@ export function runOnWorkers<T>(tasks: readonly WorkerTask[], own: () => void): 
   } catch (e) {
     failure = e;
   }
-  const answers = ready.map((slot) => {
-    while (Atomics.load(slot.flag, 0) === 0) Atomics.wait(slot.flag, 0, 0);
-    return (wt.receiveMessageOnPort(slot.port)?.message ?? { error: "no answer" }) as
-      | { value: T }
-      | { error: string };
-  });
+  const answers = ready.map((slot) => lastAnswer(wt, slot));
   if (failure !== undefined) throw failure;
   return answers.map((a) => {
     if ("error" in a) throw new Error(`worker thread: ${a.error}`);
-    return a.value;
+    return a.value as T;
   });
 }

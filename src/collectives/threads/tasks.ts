@@ -36,7 +36,28 @@ export interface CheckTask {
   readonly outputs: readonly (readonly MemorySpan[])[];
 }
 
-export type WorkerTask = InputsTask | CheckTask;
+/** Arena spans whose pages are touched ahead of use (engine DeviceMemory.pagesAhead). */
+export interface TouchTask {
+  readonly task: "touch";
+  readonly spans: readonly { readonly buffer: ArrayBufferLike; readonly from: number; readonly to: number }[];
+}
+
+export type WorkerTask = InputsTask | CheckTask | TouchTask;
+
+/** The bytes between touches: the host's page (4 KiB; a larger page is touched more than once). */
+const HOST_PAGE = 4096;
+
+/**
+ * Fault in every host page of the spans by adding 0 to a word of each, atomically: the page is
+ * written (so mapped), its bytes never change, and a write the calling thread makes to the same
+ * word at the same time is neither lost nor torn.
+ */
+function touch(t: TouchTask): void {
+  for (const { buffer, from, to } of t.spans) {
+    const words = new Int32Array(buffer as SharedArrayBuffer);
+    for (let at = from; at < to; at += HOST_PAGE) Atomics.add(words, at >> 2, 0);
+  }
+}
 
 /** Generate a part's inputs into device memory, as generateInputs with the run's sink would. */
 function writeInputs(t: InputsTask): void {
@@ -63,6 +84,7 @@ function checkRange(t: CheckTask): OutputCheck {
 /** Do a task; what it answers. */
 export function doTask(t: WorkerTask): unknown {
   if (t.task === "check") return checkRange(t);
-  writeInputs(t);
+  if (t.task === "touch") touch(t);
+  else writeInputs(t);
   return undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * A worker thread's entry (pool.ts): its workerData gives the port answers go to and the flag
+ * A worker thread's entry (pool.ts): its workerData gives the port answers go to and the counter
  * raised after each answer; every message is a task, done and answered in order.
  */
 import { parentPort, workerData } from "node:worker_threads";
@@ -18,6 +18,6 @@ parentPort?.on("message", (message: unknown) => {
     answer = { error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
   }
   port.postMessage(answer);
-  Atomics.store(flag, 0, 1);
+  Atomics.add(flag, 0, 1);
   Atomics.notify(flag, 0);
 });

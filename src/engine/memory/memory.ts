@@ -532,6 +532,17 @@ export class DeviceMemory {
     this.write(addr, b);
   }
 
+  /**
+   * Take now the arenas the next `bytes` of pages will need, and give the spans of them no memory
+   * has written yet (their pages never touched): what a worker thread touches ahead of use, so the
+   * first touch of a fresh page is not taken by the thread that writes it (shared memory only).
+   * @throws FieldError for a byte count that is not a non-negative safe integer.
+   */
+  pagesAhead(bytes: number): { buffer: ArrayBufferLike; from: number; to: number }[] {
+    intArg("DeviceMemory.pagesAhead", "bytes", bytes, 0, Number.MAX_SAFE_INTEGER);
+    return this.arenas.ahead(Math.ceil(bytes / PAGE_BYTES), PAGE_BYTES);
+  }
+
   /** Bytes of host memory actually allocated for pages (for tests of lazy allocation; filled pages hold none). */
   get allocatedBytes(): number {
     return this.pages.size * PAGE_BYTES;

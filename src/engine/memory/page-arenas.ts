@@ -90,6 +90,44 @@ export class PageArenas {
   private readonly held: ArenaEntry[] = [];
   private current: ArenaEntry | undefined;
   private next = 0;
+  /** Arenas taken ahead of need ({@link ahead}), held already, used in order after `current`. */
+  private readonly queued: ArenaEntry[] = [];
+
+  /** A new arena for blocks of `bytes` (the first small, the rest MAX_ARENA_BYTES), held. */
+  private take(bytes: number): ArenaEntry {
+    const need = ARENA_SCRATCH_BYTES + bytes;
+    const size = Math.max(this.held.length === 0 ? FIRST_ARENA_BYTES : MAX_ARENA_BYTES, need);
+    const e = takeArena(need, size, this.shared);
+    this.held.push(e);
+    return e;
+  }
+
+  /**
+   * Where the next `blocks` blocks of `bytes` each will go, taking the arenas they need now (used
+   * in order once the current one is full): the spans of arena no memory has written yet (past
+   * an arena's dirty bytes), so a thread can touch their pages ahead of use (collectives/threads:
+   * first touch off the calling thread).
+   */
+  ahead(blocks: number, bytes: number): { buffer: ArrayBufferLike; from: number; to: number }[] {
+    const spans: { buffer: ArrayBufferLike; from: number; to: number }[] = [];
+    let e = this.current;
+    let at = this.next;
+    let k = 0;
+    for (let left = blocks; left > 0; ) {
+      if (e === undefined || at + bytes > e.arena.buffer.byteLength) {
+        if (k === this.queued.length) this.queued.push(this.take(bytes));
+        e = this.queued[k++] as ArenaEntry;
+        at = ARENA_SCRATCH_BYTES;
+      }
+      const fit = Math.min(left, Math.floor((e.arena.buffer.byteLength - at) / bytes));
+      const from = Math.max(at, e.dirtyBytes);
+      const to = at + fit * bytes;
+      if (from < to) spans.push({ buffer: e.arena.buffer, from, to });
+      at = to;
+      left -= fit;
+    }
+    return spans;
+  }
 
   /**
    * A block of `bytes` (≤ 1 GiB − the scratch block) in the current arena, or a new one, not
@@ -98,10 +136,7 @@ export class PageArenas {
   page(bytes: number): { readonly view: Uint8Array; readonly dirty: number } {
     let e = this.current;
     if (e === undefined || this.next + bytes > e.arena.buffer.byteLength) {
-      const need = ARENA_SCRATCH_BYTES + bytes;
-      const size = Math.max(this.held.length === 0 ? FIRST_ARENA_BYTES : MAX_ARENA_BYTES, need);
-      e = takeArena(need, size, this.shared);
-      this.held.push(e);
+      e = this.queued.shift() ?? this.take(bytes);
       this.current = e;
       this.next = ARENA_SCRATCH_BYTES;
     }
@@ -123,6 +158,7 @@ export class PageArenas {
    */
   release(): void {
     for (const e of this.held.splice(0)) freeArenas.push(e);
+    this.queued.length = 0;
     freeArenas.sort((a, b) => b.arena.buffer.byteLength - a.arena.buffer.byteLength);
     while (pooledArenaBytes() > POOL_MAX_BYTES) freeArenas.pop();
     this.current = undefined;
