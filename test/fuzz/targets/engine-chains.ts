@@ -18,6 +18,7 @@ import { SdmakitError } from "../../../src/bits/index.js";
 import {
   Device,
   HBM_BASE,
+  PAGE_BYTES,
   planPacket,
   psumAddress,
   queueRegAddress,
@@ -59,6 +60,15 @@ const RING_SLOTS = 64;
 /** Sources and destinations in HBM: a 64 KiB window, watched byte for byte. */
 const DATA = HBM_BASE + 0x100_0000n;
 const DATA_BYTES = 0x10000;
+/**
+ * Destinations in pages never written: the engine allocates such a page through DeviceMemory.poke,
+ * its one write path the filled windows never reach once two regions are cached (a window of
+ * FRESH_BYTES at the start of each of FRESH_PAGES pages, watched, never written at set-up).
+ */
+const FRESH = HBM_BASE + 0x200_0000n;
+const FRESH_PAGES = 16;
+const FRESH_BYTES = 4096;
+const freshWindow = (k: number): Window => [FRESH + BigInt(k * PAGE_BYTES), FRESH_BYTES];
 /** Chains per device before a fresh one (a device costs ~4 ms to build). */
 const CHAINS_PER_DEVICE = 200;
 /** Packets per chain run: bounds a chain that re-arms queues through their registers. */
@@ -99,8 +109,8 @@ function withSem(rng: Rng, hal: HalDevice, p: Packet): void {
   });
 }
 
-/** The plain-memory windows the generator draws from, compared before / after each packet. */
-function watched(dev: Device): Window[] {
+/** The plain-memory windows written with random bytes when a device is made. */
+function filled(dev: Device): Window[] {
   const p = dev.profile;
   const cap = p.sbufPartitionBytes;
   return [
@@ -108,6 +118,11 @@ function watched(dev: Device): Window[] {
     ...[0, 1, 2, 3].map((k): Window => [sbufAddress(p, 0, k, cap - 512), 512]),
     [psumAddress(p, 0, 0, 0), 1024],
   ];
+}
+
+/** The windows the generator draws from, compared before / after each packet: filled and fresh. */
+function watched(dev: Device): Window[] {
+  return [...filled(dev), ...Array.from({ length: FRESH_PAGES }, (_, k) => freshWindow(k))];
 }
 
 /** An address from every kind of memory (the watched windows mostly). */
@@ -135,6 +150,10 @@ function address(rng: Rng, dev: Device): bigint {
       const s0 = p.addressMap.hbmStacks[0]!;
       const end = s0.base + s0.bytes;
       return rng.chance(0.5) ? end + BigInt(rng.int(0x10000)) : end - BigInt(rng.int(64));
+    }
+    case 6: {
+      const [base] = freshWindow(rng.int(FRESH_PAGES));
+      return base + BigInt(rng.int(FRESH_BYTES / 2));
     }
     default:
       return DATA + BigInt(rng.int(DATA_BYTES));
@@ -313,7 +332,7 @@ function fuzzChains(seed: number, cases: number) {
       hal = embeddedSems(dev);
       rec = instrument(dev);
       windows = watched(dev);
-      for (const [a, n] of windows) dev.memory.write(a, rng.bytes(n));
+      for (const [a, n] of filled(dev)) dev.memory.write(a, rng.bytes(n));
     }
     const chainSeed = rng.u32();
     const local = new Rng(chainSeed);
