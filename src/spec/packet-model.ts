@@ -84,11 +84,6 @@
  * embedded_semaphore_update CSRs. The bit on a compute or transpose RX descriptor (whose W1 is taken)
  * or on SUNDA / CAYMAN is a fault.
  */
-/** Bit 23 of len_ctrl: the descriptor is a compute descriptor / carries an S2M meta-control. */
-export const LEN_CTRL_HAS_META = 1 << 23;
-/** len_ctrl FIRST (bit 26) and LAST (bit 27). */
-export const LEN_CTRL_FIRST = 1 << 26;
-export const LEN_CTRL_LAST = 1 << 27;
 /** The largest length one descriptor moves; written as 0 in the 16-bit length field (declared there). */
 export { MAX_DESCRIPTOR_BYTES } from "./layouts/udma.js";
 /** The first ring phase after reset; +1 mod 4 at every wrap. */

@@ -19,8 +19,6 @@ import {
   EVENT_BLOCK_OFFSET,
   engineCsrBase,
   hbmAddress,
-  LEN_CTRL_FIRST,
-  LEN_CTRL_LAST,
   M2S_QUEUES_OFFSET,
   MAX_DESCRIPTOR_BYTES,
   MAX_PACKET_DESCRIPTORS,
@@ -38,6 +36,7 @@ import {
   sbufAddress,
   topSpAddress,
   tpbWindow,
+  UDMA_TX,
 } from "../../src/spec/index.js";
 
 const trn1 = archProfile("trn1");
@@ -152,8 +151,8 @@ const UDMA_ROWS: readonly Row[] = [
   [UDMA, "UDMA_QUEUE_ADDR_BYTE_ALIGNMENT", 256, () => RING_ALIGN_BYTES],
   [UDMA, "ring size multiple", 16, () => RING_SLOTS_MULTIPLE],
   [UDMA, "sizeof(union udma_desc)", 16, () => DESCRIPTOR_BYTES],
-  [UDMA, "M2S_DESC_FIRST", 1 << 26, () => LEN_CTRL_FIRST],
-  [UDMA, "M2S_DESC_LAST", 1 << 27, () => LEN_CTRL_LAST],
+  [UDMA, "M2S_DESC_FIRST", 1 << 26, () => 2 ** UDMA_TX.leaf("len_ctrl.first").bit],
+  [UDMA, "M2S_DESC_LAST", 1 << 27, () => 2 ** UDMA_TX.leaf("len_ctrl.last").bit],
   [UDMA, "largest descriptor (length 0 = 64 KiB)", 65536, () => MAX_DESCRIPTOR_BYTES],
 ];
 

@@ -12,7 +12,11 @@ import {
   type WrittenDescriptor,
   wordBytes,
 } from "../../src/runtime/index.js";
-import { DTYPE_NAMES, LEN_CTRL_FIRST, LEN_CTRL_LAST } from "../../src/spec/index.js";
+import { DTYPE_NAMES, UDMA_TX } from "../../src/spec/index.js";
+
+const LEN_CTRL_FIRST = 2 ** UDMA_TX.leaf("len_ctrl.first").bit;
+const LEN_CTRL_LAST = 2 ** UDMA_TX.leaf("len_ctrl.last").bit;
+
 import { guessLayouts } from "../../web/src/layout-guess.js";
 import { guessRing, slotLine } from "../../web/src/ring-guess.js";
 

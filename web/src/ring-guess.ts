@@ -5,13 +5,7 @@
  * TX grammar (spec/ring-packet.ts) names each TX descriptor's part of its packet.
  */
 import type { Layout } from "../../src/bits/index.js";
-import {
-  type DescriptorKind,
-  LEN_CTRL_FIRST,
-  LEN_CTRL_LAST,
-  txKindOf,
-  UDMA_RX,
-} from "../../src/spec/index.js";
+import { type DescriptorKind, txKindOf, UDMA_RX, UDMA_TX } from "../../src/spec/index.js";
 import { guessLayouts } from "./layout-guess.js";
 
 /** Every ring descriptor is this long. */
@@ -38,6 +32,10 @@ export interface RingSlot {
 export const mayBeRing = (length: number): boolean =>
   length > DESCRIPTOR_BYTES && length % DESCRIPTOR_BYTES === 0;
 
+/** The chain position flags, read through the udma-tx declaration. */
+const FIRST = UDMA_TX.field("len_ctrl.first");
+const LAST = UDMA_TX.field("len_ctrl.last");
+
 /** The descriptors of `bytes` (a multiple of 16 long), in order, each guessed and placed in its packet. */
 export function guessRing(bytes: Uint8Array): RingSlot[] {
   const slots: RingSlot[] = [];
@@ -46,8 +44,8 @@ export function guessRing(bytes: Uint8Array): RingSlot[] {
   for (let offset = 0; offset + DESCRIPTOR_BYTES <= bytes.length; offset += DESCRIPTOR_BYTES) {
     const b = bytes.slice(offset, offset + DESCRIPTOR_BYTES);
     const lenCtrl = new DataView(b.buffer).getUint32(0, true);
-    const first = (lenCtrl & LEN_CTRL_FIRST) !== 0;
-    const last = (lenCtrl & LEN_CTRL_LAST) !== 0;
+    const first = FIRST.isSet(lenCtrl);
+    const last = LAST.isSet(lenCtrl);
     if (first) {
       packet++;
       open = true;

@@ -16,8 +16,6 @@ import {
   FMA_META,
   GCE_META,
   GRADIENT_DESC,
-  LEN_CTRL_FIRST,
-  LEN_CTRL_LAST,
   MIN_MAX_DESC,
   MIN_MAX_META,
   REPLICATION_DESC,
@@ -25,6 +23,23 @@ import {
   UDMA_RX,
   UDMA_TX,
 } from "../../../src/spec/index.js";
+
+/** Where the ring writer stamps a descriptor's position: len_ctrl's leaves, through their readers. */
+const POS = {
+  ring: UDMA_TX.field("len_ctrl.ring_id"),
+  first: UDMA_TX.field("len_ctrl.first"),
+  last: UDMA_TX.field("len_ctrl.last"),
+};
+/** W0 with the ring phase, FIRST and LAST replaced. */
+function stampPosition(w0: number, phase: number, first: boolean, last: boolean): number {
+  const bit = (r: { readonly shift: number }) => 2 ** r.shift;
+  const cleared =
+    w0 -
+    POS.ring.ofWord(w0) * bit(POS.ring) -
+    (POS.first.isSet(w0) ? bit(POS.first) : 0) -
+    (POS.last.isSet(w0) ? bit(POS.last) : 0);
+  return (cleared + phase * bit(POS.ring) + (first ? bit(POS.first) : 0) + (last ? bit(POS.last) : 0)) >>> 0;
+}
 
 export type Op = "add" | "fma" | "min" | "max";
 const OPTYPE: Record<Op, number> = { add: 0, fma: 1, max: 2, min: 3 };
@@ -198,12 +213,17 @@ export class QueueWriter {
       const head = ring === "tx" ? this.txHead : this.rxHead;
       const phase = ring === "tx" ? this.txPhase : this.rxPhase;
       const v = new DataView(b.buffer);
-      let w0 = v.getUint32(0, true) & ~((3 << 24) | LEN_CTRL_FIRST | LEN_CTRL_LAST);
-      w0 |= phase << 24;
       // FIRST / LAST on the M2S chain only: S2M descriptors have none (aws-neuron-driver udma.h).
-      if (ring === "tx" && i === 0) w0 |= LEN_CTRL_FIRST;
-      if (ring === "tx" && i === chain.length - 1) w0 |= LEN_CTRL_LAST;
-      v.setUint32(0, w0 >>> 0, true);
+      v.setUint32(
+        0,
+        stampPosition(
+          v.getUint32(0, true),
+          phase,
+          ring === "tx" && i === 0,
+          ring === "tx" && i === chain.length - 1,
+        ),
+        true,
+      );
       mutate?.(i, b);
       this.dev.memory.write((ring === "tx" ? this.txBase : this.rxBase) + BigInt(head * 16), b);
       slots.push(head);
