@@ -7,8 +7,8 @@
 // Timing-only at scale: the one (streaming) scheduler on a 64-rank, 4-node 1 GiB Ring all-reduce as
 // a ratio to materialising the same plan (buildPlan), in the same run; and `--timing-only`
 // all-reduces of 1 GiB over 1024 and 4096 ranks (16 a node), of 64 KiB over 4096 ranks (64 a node)
-// and of 1 GiB over 16384 ranks (64 a node) in absolute CPU seconds and peak RSS, each run in a
-// process of its own (the issue's targets for these are absolute).
+// and of 64 B and 1 GiB over 16384 ranks (64 a node) in absolute CPU seconds and peak RSS, each run
+// in a process of its own (the issue's targets for these are absolute).
 import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
 import {
@@ -134,7 +134,7 @@ export function timingOnlyRows(shape: TimingShape, targetS: string, targetMb: st
   const { ranks, nodes, size, algorithm } = shape;
   const n = shape.runs ?? RUNS;
   const runs = Array.from({ length: n }, () => timingOnlyRun(ranks, nodes, size, algorithm));
-  const bytes = size >= 2 ** 30 ? `${size / 2 ** 30} GiB` : `${size / 1024} KiB`;
+  const bytes = size >= 2 ** 30 ? `${size / 2 ** 30} GiB` : size >= 1024 ? `${size / 1024} KiB` : `${size} B`;
   const name = `timing-only allr ${bytes} × ${ranks} ranks / ${nodes} nodes ${algorithm}`;
   const note = `${n} runs, each its own process; CPU time`;
   return [
@@ -188,11 +188,22 @@ export default async function bench(): Promise<BenchRow[]> {
     ...timingOnlyRows({ ranks: 1024, nodes: 64, size: 2 ** 30, algorithm: "auto" }, "≤ 2", "≤ 300"),
     ...timingOnlyRows({ ranks: 4096, nodes: 256, size: 2 ** 30, algorithm: "auto" }, "≤ 10", "≤ 500"),
     // Issue 29: small messages at 4096 ranks (they fold onto a node now), and the raised rank cap.
-    // Auto at 16384 ranks × 1 GiB picks RDH, which does not fold (its partners are r XOR 2^k):
-    // the row times KangaRing, which does; auto is the open part.
+    // Auto at 16384 ranks × 1 GiB picks RDH, which does not fold (its partners are r XOR 2^k): the
+    // KangaRing row is the folded figure, the auto row RDH's unfolded one (the open part); 64 B
+    // over 16384 ranks does not fold either (2 granules over 256 nodes) and walks its 2 chunks.
     ...timingOnlyRows({ ranks: 4096, nodes: 64, size: 64 << 10, algorithm: "auto" }, "≤ 10", "≤ 1000"),
     ...timingOnlyRows(
       { ranks: 16384, nodes: 256, size: 2 ** 30, algorithm: "kangaring", runs: 2 },
+      "≤ 30",
+      "≤ 1500",
+    ),
+    ...timingOnlyRows(
+      { ranks: 16384, nodes: 256, size: 64, algorithm: "kangaring", runs: 2 },
+      "≤ 30",
+      "≤ 1500",
+    ),
+    ...timingOnlyRows(
+      { ranks: 16384, nodes: 256, size: 2 ** 30, algorithm: "auto", runs: 2 },
       "≤ 30",
       "≤ 1500",
     ),
