@@ -119,6 +119,7 @@ export {
   type PacketShape,
   type PacketSlot,
   txKindOf,
+  txKindOfWords,
 } from "./ring-packet.js";
 export {
   CCE_INFO_MAX_SOURCES,

@@ -162,6 +162,68 @@ export function txKindOf(bytes: Uint8Array): DescriptorKind | undefined {
   return undefined;
 }
 
+/** A fetched descriptor: its first two words as numbers, its bytes only when asked for. */
+export interface FetchedWords {
+  readonly w0: number;
+  readonly w1: number;
+  readonly bytes: Uint8Array;
+}
+
+/** The steps whose `recognise` first asks their layout's `matches` (every kind but `source`). */
+const MATCHES_FIRST: ReadonlySet<DescriptorKind> = new Set([
+  "seed-init",
+  "min-max",
+  "fma",
+  "gradient",
+  "replication",
+]);
+/** The steps whose `recognise` also asks that their layout find no `issues` (seed-init). */
+const ISSUES_FREE: ReadonlySet<DescriptorKind> = new Set(["seed-init"]);
+
+/**
+ * Of each TX step, the bits of W0 and W1 a descriptor it recognises must hold, and their values
+ * (all zero: no test), as [mask W0, value W0, mask W1, value W1]: its layout's constant leaves
+ * (`matches`) and, where `issues` must find nothing, its reserved bits and the bits no leaf
+ * declares, all zero. A descriptor whose words differ there is not that step's kind. Leaving a bit
+ * out would only let more descriptors through to `recognise`: the kind stays exact.
+ */
+const WORD_CONSTS: readonly (readonly number[])[] = CCE_TX_GRAMMAR.map((step) => {
+  const c = [0, 0, 0, 0];
+  if (!MATCHES_FIRST.has(step.kind)) return c;
+  const fix = (b: number, one: boolean) => {
+    const w = 2 * (b >> 5);
+    c[w] = ((c[w] as number) | (1 << (b & 31))) >>> 0;
+    if (one) c[w + 1] = ((c[w + 1] as number) | (1 << (b & 31))) >>> 0;
+  };
+  const declared = new Set<number>();
+  for (const l of step.layout.leaves) {
+    for (let b = l.bit; b < Math.min(64, l.bit + l.width); b++) {
+      declared.add(b);
+      const plain = l.arms.length === 0;
+      if (plain && l.kind === "const" && l.value !== undefined)
+        fix(b, Math.floor(l.value / 2 ** (b - l.bit)) % 2 === 1);
+      else if (plain && l.kind === "reserved" && ISSUES_FREE.has(step.kind)) fix(b, false);
+    }
+  }
+  if (ISSUES_FREE.has(step.kind)) for (let b = 0; b < 64; b++) if (!declared.has(b)) fix(b, false);
+  return c;
+});
+
+/**
+ * {@link txKindOf} of a fetched descriptor, the same kind: a step whose constants W0 and W1 fail is
+ * passed over on the words alone, so the bytes are read (and the layouts' checks run) only for the
+ * steps the words allow — the engine asks it for every compute descriptor of every packet.
+ */
+export function txKindOfWords(d: FetchedWords): DescriptorKind | undefined {
+  for (let i = 0; i < CCE_TX_GRAMMAR.length; i++) {
+    const c = WORD_CONSTS[i] as readonly number[];
+    if ((d.w0 & (c[0] as number)) >>> 0 !== c[1] || (d.w1 & (c[2] as number)) >>> 0 !== c[3]) continue;
+    const step = CCE_TX_GRAMMAR[i] as Step;
+    if (step.recognise(d.bytes)) return step.kind;
+  }
+  return undefined;
+}
+
 /** A TX chain read through the grammar: its slots, or where it departs and what the grammar wanted. */
 export type CceTxMatch =
   | { readonly slots: readonly PacketSlot[] }

@@ -24,6 +24,8 @@ import {
   matchCceTx,
   type PacketOp,
   type PacketShape,
+  txKindOf,
+  txKindOfWords,
 } from "../../src/spec/index.js";
 import { makeVring } from "../runtime/fixtures.js";
 
@@ -79,6 +81,43 @@ for (const op of ["add", "fma", "min", "max"] as const)
           SHAPES.push({ op, sources, dests, sr, useConst });
 for (const sources of [1, 3])
   for (const sr of [false, true]) SHAPES.push({ op: "gce", sources, dests: 1, sr });
+
+describe("txKindOfWords tells the kind txKindOf does, from the words first", () => {
+  const words = (b: Uint8Array) => {
+    const v = new DataView(b.buffer, b.byteOffset, 16);
+    return { w0: v.getUint32(0, true), w1: v.getUint32(4, true), bytes: b };
+  };
+  it("on every descriptor of every packet kind the builders write", () => {
+    for (const s of SHAPES)
+      for (const d of build(s).filter((x) => x.ring === "tx"))
+        expect(txKindOfWords(words(d.bytes))).toBe(txKindOf(d.bytes));
+  });
+  it("on those descriptors with any one bit flipped", () => {
+    for (const s of SHAPES)
+      for (const d of build(s).filter((w) => w.ring === "tx"))
+        for (let bit = 0; bit < 128; bit++) {
+          const b = d.bytes.slice();
+          b[bit >> 3]! ^= 1 << (bit & 7);
+          expect(txKindOfWords(words(b))).toBe(txKindOf(b));
+        }
+  });
+  it("on those descriptors with random bits flipped (kinds lost, gained or changed)", () => {
+    let x = 0x9e3779b9;
+    const next = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return x >>> 0;
+    };
+    for (const s of SHAPES)
+      for (const d of build(s).filter((w) => w.ring === "tx"))
+        for (let k = 0; k < 200; k++) {
+          const b = d.bytes.slice();
+          for (let f = next() % 4; f >= 0; f--) b[next() % 16]! ^= 1 << (next() % 8);
+          expect(txKindOfWords(words(b))).toBe(txKindOf(b));
+        }
+  });
+});
 
 describe("builder, grammar and engine agree on every packet kind", () => {
   it.each(SHAPES.map((s) => [JSON.stringify(s), s] as const))("%s", (_, s) => {

@@ -14,7 +14,7 @@
  * allocating reference.
  */
 import type { ArchProfile } from "../../hal/arch-profile.js";
-import { ADDRESS_KINDS, txKindOf } from "../../spec/ring-packet.js";
+import { ADDRESS_KINDS, txKindOfWords } from "../../spec/ring-packet.js";
 import { type Descriptor, hasMeta, pointerNumber } from "./descriptor.js";
 import { type CcePlan, gceHeaderAddr, type PacketPlan, planPacket, type Segment } from "./packet-plan.js";
 
@@ -42,7 +42,7 @@ function keyWords(d: Descriptor, tx: boolean, out: Uint32Array, n: number): numb
   // A data descriptor's W2..W3 (TX buf_ptr, RX buf1_ptr) and the replication / gradient
   // descriptors' (destination, header address) are addresses: left out, rebound per packet. Which
   // compute descriptor is which, the grammar tells (an unknown one keeps its words: it will fault).
-  if (tx && hasMeta(d) && !ADDRESS_KINDS.has(txKindOf(d.bytes) ?? "fma")) {
+  if (tx && hasMeta(d) && !ADDRESS_KINDS.has(txKindOfWords(d) ?? "fma")) {
     out[n++] = d.w2;
     out[n++] = d.w3;
   }
