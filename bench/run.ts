@@ -2,7 +2,8 @@
 // bench/harness.ts: each a median [min–max] over RUNS measurements against a baseline timed in the
 // same run; this machine is shared and noisy, so ratios carry across runs, absolute times do not).
 // Prints one markdown table; `npm run bench -- --write` also writes it to docs/BENCH.md.
-// BENCH_RUNS=n changes the number of measurements a row (default 5); BENCH_ONLY=engine runs one file.
+// BENCH_RUNS=n changes the number of measurements a row (default 5); BENCH_ONLY=engine runs one file;
+// BENCH_ROWS=main-job (with BENCH_ONLY=collectives) runs only the main job's ratio rows.
 import { readdirSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { writeOutput } from "../src/cli/output-file.js";
