@@ -26,6 +26,11 @@ export interface CommandEntry {
   /** One line for `sdmakit help`. */
   readonly summary: string;
   load(): Promise<Command>;
+  /**
+   * Its usage without loading its module, where that is much lighter than the command: the
+   * collectives' help needs their option table, not the collectives layer. Else `load().usage`.
+   */
+  help?(): Promise<string>;
 }
 
 export interface Command {

@@ -3,7 +3,8 @@
  * option tables and the text helpers the commands share. Tests import it from here.
  * @module
  */
-export { COLLECTIVE_OPTIONS, collectiveSettings } from "./collective-options.js";
+export { collectiveSettings } from "./collective-options.js";
+export { COLLECTIVE_OPTIONS } from "./collective-table.js";
 export { buildCommand } from "./commands/build.js";
 export { calibrateCommand } from "./commands/calibrate.js";
 export { castCommand } from "./commands/cast.js";

@@ -46,6 +46,11 @@ function collectiveAnywhere(args: readonly string[]): { entry: CommandEntry; res
   return { entry: find(args[at]) as CommandEntry, rest: [...args.slice(0, at), ...args.slice(at + 1)] };
 }
 
+/** A command's usage, by its light `help` where it has one. */
+async function usageOf(entry: CommandEntry): Promise<string> {
+  return entry.help ? entry.help() : (await entry.load()).usage;
+}
+
 function wantsHelp(args: readonly string[]): boolean {
   const end = args.indexOf("--");
   return (end < 0 ? args : args.slice(0, end)).some((a) => a === "-h" || a === "--help");
@@ -66,7 +71,7 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
       );
       return 2;
     }
-    io.out(which ? `${(await which.load()).usage}\n` : help());
+    io.out(which ? `${await usageOf(which)}\n` : help());
     return 0;
   }
   const direct = find(name);
@@ -78,11 +83,11 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
     return 2;
   }
   const { entry } = picked;
-  const command = await entry.load();
   if (wantsHelp(picked.rest)) {
-    io.out(`${command.usage}\n`);
+    io.out(`${await usageOf(entry)}\n`);
     return 0;
   }
+  const command = await entry.load();
   try {
     return await command.run(picked.rest, { ...io, argv: args });
   } catch (e) {

@@ -23,8 +23,8 @@ import {
   type ReduceOp,
   type StreamOptions,
 } from "../collectives/index.js";
-import type { CollectiveValues } from "./collective-options.js";
 import { dtypeOf, factorOf } from "./collective-options.js";
+import type { CollectiveValues } from "./collective-table.js";
 import { COLLECTIVE_COMMANDS } from "./commands/collective-names.js";
 import { readJsonFile } from "./json-file.js";
 import { choiceOption, integerOption } from "./options.js";

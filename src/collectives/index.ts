@@ -39,6 +39,7 @@ export {
 } from "./check/inputs.js";
 export { runReference } from "./check/reference.js";
 export { CHECK_TILE, checkOutputs, type OutputRange } from "./check/verify.js";
+export { COLLECTIVE_DEFAULTS } from "./defaults.js";
 export {
   BufferLayout,
   type BufferReader,
@@ -148,7 +149,6 @@ export {
   type StreamOptions,
 } from "./streams.js";
 export {
-  COLLECTIVE_DEFAULTS,
   type CollectiveOptions,
   type CollectiveResult,
   collectiveRun,

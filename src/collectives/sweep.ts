@@ -7,6 +7,7 @@
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import type { Dtype } from "../spec/dtype.js";
 import { collectiveDtype } from "./check/dtypes.js";
+import { COLLECTIVE_DEFAULTS } from "./defaults.js";
 import type { HostBudget } from "./device/host-memory.js";
 import { checkCollectiveOptions } from "./option-rules.js";
 import type { ExchangeSpec } from "./plan/exchange.js";
@@ -25,21 +26,6 @@ import {
 } from "./streams.js";
 import { checkTimingProfile, type TimingProfile } from "./timing/timing-profile.js";
 import { checkLnc, defaultLnc } from "./topology/topology.js";
-
-/** The defaults of a collective run and sweep (the CLI's defaults too). */
-export const COLLECTIVE_DEFAULTS = {
-  ranks: 8,
-  nodes: 1,
-  arch: "trn2",
-  algorithm: "auto",
-  dtype: "bf16",
-  op: "sum",
-  check: "exact",
-  seed: 0,
-  minBytes: 8,
-  maxBytes: 4 * 1024 * 1024,
-  factor: 2,
-} as const;
 
 /**
  * A collective's settings. With `replicaGroups` or `dataParallelDimension` (nccom-test's

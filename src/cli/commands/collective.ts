@@ -27,12 +27,8 @@ import {
 } from "../../collectives/index.js";
 import { dtypeName } from "../../spec/index.js";
 import { toJson } from "../args.js";
-import {
-  COLLECTIVE_OPTIONS,
-  type CollectiveSettings,
-  collectiveHelp,
-  collectiveSettings,
-} from "../collective-options.js";
+import { type CollectiveSettings, collectiveSettings } from "../collective-options.js";
+import { COLLECTIVE_OPTIONS, collectiveHelp } from "../collective-table.js";
 import type { Command, Io } from "../command.js";
 import { parseOptions } from "../options.js";
 import { type OutputFile, openOutputs } from "../output-file.js";

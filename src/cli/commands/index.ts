@@ -11,6 +11,7 @@ const collective = (name: (typeof COLLECTIVES)[number]): CommandEntry => ({
   name,
   ...COLLECTIVE_COMMANDS[name],
   load: async () => (await import("./collective.js")).collectiveCommand(name),
+  help: async () => (await import("../collective-table.js")).collectiveHelp(name),
 });
 
 export const COMMANDS: readonly CommandEntry[] = [
