@@ -2,7 +2,7 @@
 // outside 1..MAX_THREADS is refused naming the option, in the CLI and in the library's options.
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/bits/index.js";
-import { allrCommand } from "../../src/cli/index.js";
+import { allrCommand, COLLECTIVE_OPTIONS, collectiveSettings, parseOptions } from "../../src/cli/index.js";
 import { collectiveRun, MAX_THREADS } from "../../src/collectives/index.js";
 
 async function table(threads: string): Promise<string> {
@@ -18,6 +18,17 @@ describe("sdmakit allr --threads", () => {
     const one = await table("1");
     expect(one).toMatch(/2097152 .* ring +0\n/);
     expect(await table("2")).toBe(one);
+  });
+
+  it("runs on one thread unless --threads asks for more", () => {
+    // Shared device memory faults its pages in at a cost above what two threads save today
+    // (docs/BENCH.md): the default job stays on one thread.
+    const threadsOf = (words: string[]) => {
+      const p = parseOptions(COLLECTIVE_OPTIONS, words);
+      return collectiveSettings("allr", p.values, p.given, {}).run.threads;
+    };
+    expect(threadsOf([])).toBe(1);
+    expect(threadsOf(["--threads", "2"])).toBe(2);
   });
 
   it("refuses a thread count outside 1..MAX_THREADS, naming it", async () => {
