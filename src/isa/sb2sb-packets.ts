@@ -8,12 +8,12 @@
  *
  * Chunking: a copy packet moves up to MAX_COPY_BYTES (64 descriptors of 64 KiB) — an SBUF
  * partition is smaller, so one packet per segment. A reduce segment is cut by the runtime's one
- * reduce chunking rule (src/runtime/reduce-chunks.ts, seed 000 §7.1), sized for the leg's elements.
+ * reduce chunking rule (src/runtime/descriptors/reduce-chunks.ts, seed 000 §7.1), sized for the leg's elements.
  */
 import { FieldError } from "../bits/errors.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
+import { chunkRun, reducePacketBytes } from "../runtime/descriptors/reduce-chunks.js";
 import { type HostPacket, MAX_COPY_BYTES } from "../runtime/index.js";
-import { chunkRun, reducePacketBytes } from "../runtime/reduce-chunks.js";
 import { type Dtype, dtypeBytes } from "../spec/dtype.js";
 import { SdmaCceType } from "../spec/enums.js";
 import { CSWTCH_21 } from "../spec/tables.js";
@@ -22,7 +22,7 @@ import type { Sb2sbLeg, Sb2sbSegment } from "./sb2sb-lowering.js";
 export {
   REDUCE_PRIORITY_CLASS as SB2SB_PRIORITY_CLASS,
   reducePacketBytes,
-} from "../runtime/reduce-chunks.js";
+} from "../runtime/descriptors/reduce-chunks.js";
 
 /** One runtime call: add_dma_packet with a copy request, or add_dma_packet_cce with a CCE request. */
 export type Sb2sbPacket = HostPacket;

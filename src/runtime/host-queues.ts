@@ -7,10 +7,10 @@
  */
 import { DeviceFault, type Einval } from "../bits/errors.js";
 import type { Device, RunReport } from "../engine/device.js";
-import { addDmaPacketCce, type CceRequest, postDmaPacketCce } from "./cce-packet.js";
-import { addDmaPacket, type CopyRequest, postDmaPacket } from "./copy-packet.js";
-import { RingFullError } from "./ring-full.js";
-import type { Vring, WrittenDescriptor } from "./vring.js";
+import { addDmaPacketCce, type CceRequest, postDmaPacketCce } from "./builders/cce-packet.js";
+import { addDmaPacket, type CopyRequest, postDmaPacket } from "./builders/copy-packet.js";
+import { RingFullError } from "./rings/ring-full.js";
+import type { Vring, WrittenDescriptor } from "./rings/vring.js";
 
 /** One runtime call: add_dma_packet with a copy request, or add_dma_packet_cce with a CCE request. */
 export type HostPacket =

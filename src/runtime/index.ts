@@ -4,8 +4,7 @@
  * bytes on a queue's TX and RX rings and rings the doorbell. MODEL choices: docs/FIDELITY.md.
  * @module
  */
-export { parseBuildRequest, runBuildRequest } from "./build-request.js";
-export { type CceInfo, fmaInfo, fmaScale, minMaxConstant } from "./cce-info.js";
+export { parseBuildRequest, runBuildRequest } from "./builders/build-request.js";
 export {
   addDmaPacketCce,
   awsCaymanSdmaM2mBuildComboOp,
@@ -16,8 +15,19 @@ export {
   remapCceRequest,
   type SrSettings,
   vringAddDmaPacketCceInt,
-} from "./cce-packet.js";
-export type { PacketTemplate } from "./cce-template.js";
+} from "./builders/cce-packet.js";
+export type { PacketTemplate } from "./builders/cce-template.js";
+export {
+  addDmaPacket,
+  buildCopyPacket,
+  type CopyRequest,
+  copyTemplateOf,
+  MAX_COPY_BYTES,
+  postDmaPacket,
+} from "./builders/copy-packet.js";
+export { addGradientPacket, type GceRequest } from "./builders/gradient-packet.js";
+export { validateCceInfo } from "./builders/validate-cce-info.js";
+export { type CceInfo, fmaInfo, fmaScale, minMaxConstant } from "./descriptors/cce-info.js";
 export {
   buildFmaDescriptor,
   buildGradientDescriptor,
@@ -31,16 +41,7 @@ export {
   type MinMaxDescArgs,
   type ReplicationDescArgs,
   type SeedInitArgs,
-} from "./compute-descriptors.js";
-export {
-  addDmaPacket,
-  buildCopyPacket,
-  type CopyRequest,
-  copyTemplateOf,
-  MAX_COPY_BYTES,
-  postDmaPacket,
-} from "./copy-packet.js";
-export { describeLine, describeWritten } from "./describe-written.js";
+} from "./descriptors/compute-descriptors.js";
 export {
   chain,
   type DescriptorItem,
@@ -49,23 +50,13 @@ export {
   encodeDescriptor,
   type Packet,
   type RingSide,
-} from "./descriptor.js";
-export { DeferredDoorbell, DOORBELL_ACCESSOR, type Doorbell, RegisterDoorbell } from "./doorbell.js";
+} from "./descriptors/descriptor.js";
 export {
   awsHalGetSdmaMaxCceElements,
   encdGetCceReducePacketSize,
   hasValidDmaCceInoutDtypeNcV1,
-} from "./gates.js";
-export { addGradientPacket, type GceRequest } from "./gradient-packet.js";
-export {
-  addHostPacket,
-  drainDevice,
-  type HostPacket,
-  postHostPacket,
-  postPacketBytes,
-  retryOnFullRing,
-} from "./host-queues.js";
-export { wordBytes } from "./layout-word.js";
+} from "./descriptors/gates.js";
+export { wordBytes } from "./descriptors/layout-word.js";
 export {
   type AddMetaArgs,
   buildAddMetaCtrl,
@@ -79,17 +70,26 @@ export {
   type FmaMetaArgs,
   type GradientMetaArgs,
   type MinMaxMetaArgs,
-} from "./meta-ctrl.js";
-export { type QueueId, type QueueRegWrite, queueSetupWrites } from "./queue-registers.js";
+} from "./descriptors/meta-ctrl.js";
 export {
   chunkCount,
   chunkRun,
   REDUCE_PRIORITY_CLASS,
   type RunChunk,
   reducePacketBytes,
-} from "./reduce-chunks.js";
-export { kbinCceOpToSdmaCceOp, kbinDtypeToSdmaDtype } from "./remaps.js";
-export { RingFullError } from "./ring-full.js";
-export { validateCceInfo } from "./validate-cce-info.js";
-export { Vring, type WrittenDescriptor } from "./vring.js";
-export { ringAreaEnd, VringPool } from "./vring-pool.js";
+} from "./descriptors/reduce-chunks.js";
+export { kbinCceOpToSdmaCceOp, kbinDtypeToSdmaDtype } from "./descriptors/remaps.js";
+export {
+  addHostPacket,
+  drainDevice,
+  type HostPacket,
+  postHostPacket,
+  postPacketBytes,
+  retryOnFullRing,
+} from "./host-queues.js";
+export { describeLine, describeWritten } from "./rings/describe-written.js";
+export { DeferredDoorbell, DOORBELL_ACCESSOR, type Doorbell, RegisterDoorbell } from "./rings/doorbell.js";
+export { type QueueId, type QueueRegWrite, queueSetupWrites } from "./rings/queue-registers.js";
+export { RingFullError } from "./rings/ring-full.js";
+export { Vring, type WrittenDescriptor } from "./rings/vring.js";
+export { ringAreaEnd, VringPool } from "./rings/vring-pool.js";

@@ -1,7 +1,7 @@
 /**
  * The CCE ring-packet grammar as data: which descriptors a compute packet puts on its TX and RX
  * rings, in what order, and how each is told from its bytes (the prose is in packet-model.ts). The
- * runtime's builders walk it (runtime/cce-packet.ts, runtime/gradient-packet.ts), the engine reads
+ * runtime's builders walk it (runtime/builders/cce-packet.ts, runtime/builders/gradient-packet.ts), the engine reads
  * a fetched TX chain through it ({@link matchCceTx}, engine/decode/packet-plan.ts; pinned by
  * test/spec/ring-packet.test.ts for every packet kind), and {@link cceDescriptorCount} counts it for
  * the timing model.

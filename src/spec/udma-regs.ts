@@ -2,7 +2,7 @@
  * The UDMA queue register block, declared once as data (aws-neuron-driver udma/udma_regs.h: struct
  * udma_rings_regs, the register part M2S and S2M share, inside struct udma_m2s_q / udma_s2m_q). Every
  * address sdmakit reads or writes in a queue's block comes from {@link QUEUE_REGISTERS}: the host's
- * ring set-up and doorbell (runtime/vring.ts, doorbell.ts), the engine's register decode
+ * ring set-up and doorbell (runtime/rings/vring.ts, doorbell.ts), the engine's register decode
  * (engine/device.ts) and the address map (spec/address-map.ts).
  *
  * Public (the driver): the offsets inside a block (udma_rings_regs opens with 8 reserved words, so

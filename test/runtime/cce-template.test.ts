@@ -1,5 +1,5 @@
 /**
- * The packet templates (runtime/cce-template.ts): a request of a shape seen before on a vring is
+ * The packet templates (runtime/builders/cce-template.ts): a request of a shape seen before on a vring is
  * posted from its template — it must write the very bytes building it afresh writes, at every ring
  * position, across the wrap, for every packet kind; and a new shape must never hit an old template.
  */

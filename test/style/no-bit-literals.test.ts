@@ -23,22 +23,22 @@ const BIT_LITERALS: readonly RegExp[] = [
 
 /** Masks that are not fields of a declared layout: file, the line's text, and why. */
 const NOT_FIELDS: readonly (readonly [string, string, string])[] = [
-  ["runtime/descriptor.ts", "(w & 0xff)", "a word's bytes in little-endian order"],
-  ["runtime/descriptor.ts", "((w >>> 8) & 0xff)", "a word's bytes in little-endian order"],
-  ["runtime/descriptor.ts", "((w >>> 16) & 0xff)", "a word's bytes in little-endian order"],
-  ["runtime/gates.ts", "((inDt - 8) & 0xff) <= 3", "the seed's unsigned-byte range test"],
-  ["runtime/gates.ts", "((outDt - 8) & 0xff) <= 3", "the seed's unsigned-byte range test"],
+  ["runtime/descriptors/descriptor.ts", "(w & 0xff)", "a word's bytes in little-endian order"],
+  ["runtime/descriptors/descriptor.ts", "((w >>> 8) & 0xff)", "a word's bytes in little-endian order"],
+  ["runtime/descriptors/descriptor.ts", "((w >>> 16) & 0xff)", "a word's bytes in little-endian order"],
+  ["runtime/descriptors/gates.ts", "((inDt - 8) & 0xff) <= 3", "the seed's unsigned-byte range test"],
+  ["runtime/descriptors/gates.ts", "((outDt - 8) & 0xff) <= 3", "the seed's unsigned-byte range test"],
   [
-    "runtime/queue-registers.ts",
+    "runtime/rings/queue-registers.ts",
     "RLIMIT_MASK_RESET & ~RLIMIT_MASK_INTERNAL_PAUSE_DMB",
     "UDMA queue register bits (udma-regs.ts), no layout yet",
   ],
   [
-    "runtime/queue-registers.ts",
+    "runtime/rings/queue-registers.ts",
     "QUEUE_CFG_RESET & ~QUEUE_CFG_ENABLE",
     "UDMA queue register bits (udma-regs.ts), no layout yet",
   ],
-  ["runtime/queue-registers.ts", "base & 0xffffffffn", "a 64-bit address's low word"],
+  ["runtime/rings/queue-registers.ts", "base & 0xffffffffn", "a 64-bit address's low word"],
   [
     "hal/cayman-transpose.ts",
     "(p >> 26n) & 0xffn",

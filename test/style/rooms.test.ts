@@ -9,6 +9,10 @@
  * - src/engine: memory (pages, arenas, the map, preflight) at the bottom, then decode (fetched
  *   descriptors → packet plans, their faults and cache), execute (a plan run against memory, its
  *   events); the device, its queues and the cost model on top.
+ * - src/runtime: descriptors (the words a descriptor is made of: meta-control, remaps, the gates,
+ *   CCE info) at the bottom, then rings (vrings, their registers, doorbells, what is written on
+ *   them), builders (libnrt's copy / CCE / gradient requests onto the rings); the host queues'
+ *   post / drain / retry loop and index on top.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
@@ -18,6 +22,7 @@ import { describe, expect, it } from "vitest";
 const LAYERS: Readonly<Record<string, readonly string[]>> = {
   collectives: ["topology", "plan", "timing", "report", "device", "check", "threads"],
   engine: ["memory", "decode", "execute"],
+  runtime: ["descriptors", "rings", "builders"],
 };
 
 /** The room of a path under `root` (undefined: a top-level file). */

@@ -1,12 +1,12 @@
 /**
  * How a leg becomes packets — one add_dma_packet / add_dma_packet_cce call each. Reduce legs follow
- * the runtime's one reduce chunking rule (src/runtime/reduce-chunks.ts: min(reduce packet size of
+ * the runtime's one reduce chunking rule (src/runtime/descriptors/reduce-chunks.ts: min(reduce packet size of
  * class 0, max CCE elements), 32-byte granular, the last packet carries the remainder, a leg under
  * one granule goes whole). Copies move up to 64 KiB per packet, the most one descriptor moves.
  */
 
 import type { ArchProfile } from "../../hal/arch-profile.js";
-import { chunkCount, chunkRun, reducePacketBytes } from "../../runtime/reduce-chunks.js";
+import { chunkCount, chunkRun, reducePacketBytes } from "../../runtime/descriptors/reduce-chunks.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { MAX_DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
 import type { ElemRange } from "./partition.js";

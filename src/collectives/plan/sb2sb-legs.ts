@@ -31,7 +31,7 @@ import {
   sb2sbLegPackets,
   type Tensor3d,
 } from "../../isa/index.js";
-import { chunkRun, type RunChunk, reducePacketBytes } from "../../runtime/reduce-chunks.js";
+import { chunkRun, type RunChunk, reducePacketBytes } from "../../runtime/descriptors/reduce-chunks.js";
 import { sbufAddress } from "../../spec/address-map.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { EncdNeigh, SdmaCceType } from "../../spec/enums.js";

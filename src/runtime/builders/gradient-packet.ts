@@ -4,9 +4,9 @@
  * beside the payload (format: spec/gce-header.ts). The three -EINVAL messages are the seed's
  * .rodata strings; which condition reaches each is MODEL (docs/FIDELITY.md).
  */
-import { type Einval, einval, FieldError, SdmakitError } from "../bits/errors.js";
-import { Dtype, dtypeBytes } from "../spec/dtype.js";
-import { GCE_HEADER, GCE_HEADER_ALIGN, gcePayloadBytes } from "../spec/gce-header.js";
+import { type Einval, einval, FieldError, SdmakitError } from "../../bits/errors.js";
+import { Dtype, dtypeBytes } from "../../spec/dtype.js";
+import { GCE_HEADER, GCE_HEADER_ALIGN, gcePayloadBytes } from "../../spec/gce-header.js";
 import {
   ADD_META,
   GCE_META,
@@ -14,14 +14,18 @@ import {
   SEED_INIT_DESC,
   UDMA_RX,
   UDMA_TX,
-} from "../spec/layouts/index.js";
-import { cceDescriptors, type PacketSlot } from "../spec/ring-packet.js";
-import { GceMode, gradientDescriptorFields, seedInitDescriptorFields } from "./compute-descriptors.js";
-import { chain, type DescriptorItem, descriptor, type Packet } from "./descriptor.js";
-import { awsHalGetSdmaMaxCceElements } from "./gates.js";
-import { buildAddMetaCtrl, buildGradientMetaCtrl } from "./meta-ctrl.js";
-import { kbinDtypeToSdmaDtype } from "./remaps.js";
-import type { Vring, WrittenDescriptor } from "./vring.js";
+} from "../../spec/layouts/index.js";
+import { cceDescriptors, type PacketSlot } from "../../spec/ring-packet.js";
+import {
+  GceMode,
+  gradientDescriptorFields,
+  seedInitDescriptorFields,
+} from "../descriptors/compute-descriptors.js";
+import { chain, type DescriptorItem, descriptor, type Packet } from "../descriptors/descriptor.js";
+import { awsHalGetSdmaMaxCceElements } from "../descriptors/gates.js";
+import { buildAddMetaCtrl, buildGradientMetaCtrl } from "../descriptors/meta-ctrl.js";
+import { kbinDtypeToSdmaDtype } from "../descriptors/remaps.js";
+import type { Vring, WrittenDescriptor } from "../rings/vring.js";
 
 /** The seed's GCE strings (0x82391a, 0x823948, 0x823982); %s is "" or "de", %lx the address. */
 export const GCE_MESSAGES = {

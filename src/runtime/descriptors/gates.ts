@@ -2,9 +2,9 @@
  * The libnrt CCE gates and limits of seed 000 §7: the NC-v1 in/out dtype class gate, the per-arch
  * element cap and the priority-capped, 32-byte-granular reduce packet size.
  */
-import { FieldError, SdmaAssertError } from "../bits/errors.js";
-import { SDMA_DATA_TYPE_SIZE } from "../spec/dtype.js";
-import { MAX_CCE_ELEMENTS } from "../spec/tables.js";
+import { FieldError, SdmaAssertError } from "../../bits/errors.js";
+import { SDMA_DATA_TYPE_SIZE } from "../../spec/dtype.js";
+import { MAX_CCE_ELEMENTS } from "../../spec/tables.js";
 
 /**
  * libnrt has_valid_dma_cce_inout_dtype_nc_v1 @0x280820, seed 000 §7.2: for a compute op, in and out

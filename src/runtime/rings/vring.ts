@@ -6,12 +6,12 @@
  * next slots (stamped with the ring phase, which starts at 1 and advances at every wrap), then rings
  * the doorbell. A packet that does not fit is refused whole (spec/packet-model.ts).
  */
-import { intArg } from "../bits/arg-check.js";
-import { FieldError } from "../bits/errors.js";
-import { type DeviceMemory, pageOffset } from "../engine/memory/memory.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
-import type { RegisterFile } from "../hal/register-file.js";
-import { queueRegisterAddress } from "../spec/address-map.js";
+import { intArg } from "../../bits/arg-check.js";
+import { FieldError } from "../../bits/errors.js";
+import { type DeviceMemory, pageOffset } from "../../engine/memory/memory.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import type { RegisterFile } from "../../hal/register-file.js";
+import { queueRegisterAddress } from "../../spec/address-map.js";
 import {
   DESCRIPTOR_BYTES,
   INITIAL_RING_PHASE,
@@ -20,9 +20,14 @@ import {
   RING_MIN_SLOTS,
   RING_RESERVED_SLOTS,
   RING_SLOTS_MULTIPLE,
-} from "../spec/packet-model.js";
-import type { QueueReg } from "../spec/udma-regs.js";
-import { type DescriptorSpec, encodeDescriptor, type Packet, type RingSide } from "./descriptor.js";
+} from "../../spec/packet-model.js";
+import type { QueueReg } from "../../spec/udma-regs.js";
+import {
+  type DescriptorSpec,
+  encodeDescriptor,
+  type Packet,
+  type RingSide,
+} from "../descriptors/descriptor.js";
 import { type Doorbell, RegisterDoorbell } from "./doorbell.js";
 import { checkQueueId, type QueueId, queueSetupWrites } from "./queue-registers.js";
 import { RingFullError } from "./ring-full.js";

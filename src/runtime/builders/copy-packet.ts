@@ -3,15 +3,15 @@
  * per ≤ 64 KiB chunk of the source (meta_ctrl 0x01080003, has_meta clear) and one RX descriptor per
  * chunk of the destination (len_ctrl's declaration writes a 65536-byte chunk as 0).
  */
-import { addrArg, MAX_ADDRESS } from "../bits/arg-check.js";
-import { FieldError } from "../bits/errors.js";
-import { COPY_META, UDMA_RX, UDMA_TX } from "../spec/layouts/index.js";
-import { MAX_DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
-import type { PacketSlot } from "../spec/ring-packet.js";
+import { addrArg, MAX_ADDRESS } from "../../bits/arg-check.js";
+import { FieldError } from "../../bits/errors.js";
+import { COPY_META, UDMA_RX, UDMA_TX } from "../../spec/layouts/index.js";
+import { MAX_DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../../spec/packet-model.js";
+import type { PacketSlot } from "../../spec/ring-packet.js";
+import { chain, descriptor, type Packet } from "../descriptors/descriptor.js";
+import { copyMetaCtrl } from "../descriptors/meta-ctrl.js";
+import type { Vring, WrittenDescriptor } from "../rings/vring.js";
 import { type PacketTemplate, TemplateChain } from "./cce-template.js";
-import { chain, descriptor, type Packet } from "./descriptor.js";
-import { copyMetaCtrl } from "./meta-ctrl.js";
-import type { Vring, WrittenDescriptor } from "./vring.js";
 
 /** The largest plain copy one packet moves: 64 descriptors of 64 KiB. */
 export const MAX_COPY_BYTES = MAX_PACKET_DESCRIPTORS * MAX_DESCRIPTOR_BYTES;

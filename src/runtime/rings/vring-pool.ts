@@ -4,13 +4,13 @@
  * 2 · slots · 16. What a host that drives many queues (the SB2SB executor, the collectives) keeps.
  */
 
-import { MAX_ADDRESS } from "../bits/arg-check.js";
-import { checkOptions, type OptionRules } from "../bits/option-check.js";
-import type { DeviceMemory } from "../engine/memory/memory.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
-import type { RegisterFile } from "../hal/register-file.js";
-import { engineCount } from "../spec/address-map.js";
-import { DESCRIPTOR_BYTES } from "../spec/packet-model.js";
+import { MAX_ADDRESS } from "../../bits/arg-check.js";
+import { checkOptions, type OptionRules } from "../../bits/option-check.js";
+import type { DeviceMemory } from "../../engine/memory/memory.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import type { RegisterFile } from "../../hal/register-file.js";
+import { engineCount } from "../../spec/address-map.js";
+import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
 import type { Doorbell } from "./doorbell.js";
 import { checkQueueId, type QueueId } from "./queue-registers.js";
 import { Vring } from "./vring.js";

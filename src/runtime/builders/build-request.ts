@@ -2,20 +2,20 @@
  * The JSON request of `sdmakit build` (issue 4): parse it into a copy or CCE request, run it on a
  * fresh vring (device memory + register file + the profile's arch), and return what was written.
  */
-import { type Einval, FieldError, UsageError } from "../bits/errors.js";
-import { f32ToBits, lookupOwn } from "../bits/index.js";
-import { parseJsonText } from "../bits/json.js";
-import { DeviceMemory } from "../engine/memory/memory.js";
-import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
-import { RegisterFile } from "../hal/register-file.js";
-import { Dtype, dtypeBytes, dtypeFromName } from "../spec/dtype.js";
-import { KBIN_OP_BY_NAME, KbinDmaDescOp } from "../spec/enums.js";
-import { type CceInfo, fmaInfo, minMaxConstant } from "./cce-info.js";
+import { type Einval, FieldError, UsageError } from "../../bits/errors.js";
+import { f32ToBits, lookupOwn } from "../../bits/index.js";
+import { parseJsonText } from "../../bits/json.js";
+import { DeviceMemory } from "../../engine/memory/memory.js";
+import { type ArchProfile, archProfile } from "../../hal/arch-profile.js";
+import { RegisterFile } from "../../hal/register-file.js";
+import { Dtype, dtypeBytes, dtypeFromName } from "../../spec/dtype.js";
+import { KBIN_OP_BY_NAME, KbinDmaDescOp } from "../../spec/enums.js";
+import { type CceInfo, fmaInfo, minMaxConstant } from "../descriptors/cce-info.js";
+import { encdGetCceReducePacketSize } from "../descriptors/gates.js";
+import { kbinDtypeToSdmaDtype } from "../descriptors/remaps.js";
+import { Vring, type WrittenDescriptor } from "../rings/vring.js";
 import { addDmaPacketCce, type CceRequest } from "./cce-packet.js";
 import { addDmaPacket, type CopyRequest } from "./copy-packet.js";
-import { encdGetCceReducePacketSize } from "./gates.js";
-import { kbinDtypeToSdmaDtype } from "./remaps.js";
-import { Vring, type WrittenDescriptor } from "./vring.js";
 
 /** Where `build` puts its rings (MODEL: any mapped place works; `build`'s memory maps only this region). */
 export const BUILD_RING_REGION = { base: 0x1_0000_0000n, bytes: 0x10000n } as const;

@@ -6,14 +6,19 @@
  * spread per packet. A leg's packets share one template (they differ only in addresses), so
  * add_dma_packet_cce (cce-packet.ts) keeps one per request shape on each vring.
  */
-import { wordAt } from "../bits/index.js";
-import { REPLICATION_DESC, UDMA_RX, UDMA_TX } from "../spec/layouts/index.js";
-import { DESCRIPTOR_BYTES } from "../spec/packet-model.js";
-import type { DescriptorKind, PacketSlot } from "../spec/ring-packet.js";
-import type { CceInfo } from "./cce-info.js";
+import { wordAt } from "../../bits/index.js";
+import { REPLICATION_DESC, UDMA_RX, UDMA_TX } from "../../spec/layouts/index.js";
+import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
+import type { DescriptorKind, PacketSlot } from "../../spec/ring-packet.js";
+import type { CceInfo } from "../descriptors/cce-info.js";
+import {
+  type DescriptorSpec,
+  encodeDescriptor,
+  phaseBits,
+  type RingSide,
+} from "../descriptors/descriptor.js";
+import type { DescriptorRing, EncodedChain, Vring, WrittenDescriptor } from "../rings/vring.js";
 import type { CcePacket, CceRequest } from "./cce-packet.js";
-import { type DescriptorSpec, encodeDescriptor, phaseBits, type RingSide } from "./descriptor.js";
-import type { DescriptorRing, EncodedChain, Vring, WrittenDescriptor } from "./vring.js";
 
 /** The address field of each grammar slot kind that carries one; `dests` slots index the destinations. */
 const ADDRESS_FIELD: Partial<

@@ -8,15 +8,15 @@
  * The libnrt encoders mask what the decompiled code masks (`a9 & 7`, `sema & 0xFFFFFF`,
  * `length & 0xFFFFFF`, `const_dt & 7`, `a8 << 29` in a u32); the layouts' `encode` stays strict.
  */
-import type { LayoutInput, LayoutShape } from "../bits/index.js";
+import type { LayoutInput, LayoutShape } from "../../bits/index.js";
 import {
   FMA_DESC,
   GRADIENT_DESC,
   MIN_MAX_DESC,
   REPLICATION_DESC,
   SEED_INIT_DESC,
-} from "../spec/layouts/index.js";
-import { SUB_DESC_COMBO_MEMBER, SUB_DESC_LOAD } from "../spec/ring-packet.js";
+} from "../../spec/layouts/index.js";
+import { SUB_DESC_COMBO_MEMBER, SUB_DESC_LOAD } from "../../spec/ring-packet.js";
 import { maskedAsLibnrt } from "./layout-word.js";
 import { replicationMetaFields } from "./meta-ctrl.js";
 

@@ -3,8 +3,8 @@
  * refused whole (nothing written, no doorbell) — never written over descriptors not yet consumed.
  * MODEL: the seeds do not say how libnrt reports a full ring; sdmakit throws this typed error.
  */
-import { type ErrorCode, SdmakitError } from "../bits/errors.js";
-import type { RingSide } from "./descriptor.js";
+import { type ErrorCode, SdmakitError } from "../../bits/errors.js";
+import type { RingSide } from "../descriptors/descriptor.js";
 
 export class RingFullError extends SdmakitError {
   override readonly code: ErrorCode = "RING_FULL";

@@ -8,9 +8,9 @@
  * bytes, so the last packet of a run carries whatever is left (any whole number of elements; the
  * CCE reduces it like any other), and a leg under one granule sends each run whole.
  */
-import { intArg } from "../bits/arg-check.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { type Dtype, dtypeBytes } from "../spec/dtype.js";
+import { intArg } from "../../bits/arg-check.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { awsHalGetSdmaMaxCceElements, encdGetCceReducePacketSize } from "./gates.js";
 
 /** MODEL: reduce legs run in priority class 0 with the runtime's default (uncapped) nrt_gconf. */

@@ -2,8 +2,8 @@
  * A written descriptor as people read it: its hex, its layout's fields decoded from the ring bytes,
  * the meta-control word it carries decoded with its own layout, and a one-line summary.
  */
-import { type Fields, type FieldValue, hex32, type Layout, toHex } from "../bits/index.js";
-import { wordBytes } from "./layout-word.js";
+import { type Fields, type FieldValue, hex32, type Layout, toHex } from "../../bits/index.js";
+import { wordBytes } from "../descriptors/layout-word.js";
 import type { WrittenDescriptor } from "./vring.js";
 
 export interface DescribedDescriptor {

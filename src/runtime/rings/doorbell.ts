@@ -3,8 +3,8 @@
  * a write of the RX count to the S2M queue's drtp_inc, then of the TX count to the M2S queue's
  * (GROUND_TRUTH). Kept behind one small interface so the vring writer does not care how it rings.
  */
-import type { RegisterFile } from "../hal/register-file.js";
-import { type AddressProfile, queueRegisterAddress } from "../spec/address-map.js";
+import type { RegisterFile } from "../../hal/register-file.js";
+import { type AddressProfile, queueRegisterAddress } from "../../spec/address-map.js";
 import type { QueueId } from "./queue-registers.js";
 
 export interface Doorbell {

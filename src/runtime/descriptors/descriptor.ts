@@ -10,7 +10,7 @@ import {
   type Layout,
   LayoutDefinitionError,
   type LayoutNode,
-} from "../bits/index.js";
+} from "../../bits/index.js";
 
 export type RingSide = "tx" | "rx";
 

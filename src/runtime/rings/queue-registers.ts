@@ -3,10 +3,10 @@
  * writes that set one up. Where its registers sit is the address map's (spec/address-map.ts
  * queueRegisterAddress), shared with the engine.
  */
-import { addrArg, intArg, MAX_U32 } from "../bits/arg-check.js";
-import { FieldError } from "../bits/errors.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { engineCount } from "../spec/address-map.js";
+import { addrArg, intArg, MAX_U32 } from "../../bits/arg-check.js";
+import { FieldError } from "../../bits/errors.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { engineCount } from "../../spec/address-map.js";
 import {
   Q_SW_CTRL_RST_Q,
   QUEUE_CFG_ENABLE,
@@ -15,7 +15,7 @@ import {
   type QueueSide,
   RLIMIT_MASK_INTERNAL_PAUSE_DMB,
   RLIMIT_MASK_RESET,
-} from "../spec/udma-regs.js";
+} from "../../spec/udma-regs.js";
 
 /** One DMA queue of one engine. */
 export interface QueueId {

@@ -5,9 +5,9 @@
  * reads as the zeroed bytes libnrt would see (add_dma_packet_cce memsets the union): scale_dtype 0,
  * use_constant false. The two counts are always given.
  */
-import type { LayoutShape } from "../bits/index.js";
-import { Dtype } from "../spec/dtype.js";
-import type { CCE_INFO } from "../spec/layouts/index.js";
+import type { LayoutShape } from "../../bits/index.js";
+import { Dtype } from "../../spec/dtype.js";
+import type { CCE_INFO } from "../../spec/layouts/index.js";
 
 type CceInfoFields = LayoutShape<typeof CCE_INFO>;
 

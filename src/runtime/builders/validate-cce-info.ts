@@ -6,12 +6,12 @@
  * the source / destination counts, the MIN/MAX constant dtype (-EINVAL) and the replication gate
  * (-EINVAL on arch ≤ 2).
  */
-import { FieldError, isEinval, SdmaAssertError } from "../bits/errors.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { Dtype } from "../spec/dtype.js";
-import { CCE_OP_BY_NAME, type CceOpName } from "../spec/enums.js";
-import { CCE_INFO } from "../spec/layouts/index.js";
-import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
+import { FieldError, isEinval, SdmaAssertError } from "../../bits/errors.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import { Dtype } from "../../spec/dtype.js";
+import { CCE_OP_BY_NAME, type CceOpName } from "../../spec/enums.js";
+import { CCE_INFO } from "../../spec/layouts/index.js";
+import { MAX_PACKET_DESCRIPTORS } from "../../spec/packet-model.js";
 import { buildCcePacket, remapCceRequest } from "./cce-packet.js";
 
 /** One refusal: how libnrt fails (assert, -EINVAL, or a count the struct cannot hold) and its message. */

@@ -6,7 +6,7 @@
  * mask the arguments the decompiled code masks (`sub & 7`, `const_dt & 7`); every other field is
  * checked (FieldError). The user-facing `layout.encode` stays strict for every field.
  */
-import type { LayoutInput } from "../bits/index.js";
+import type { LayoutInput } from "../../bits/index.js";
 import {
   ADD_META,
   COPY_META,
@@ -16,8 +16,8 @@ import {
   MIN_MAX_META,
   REPLICATION_META,
   REPLICATION_META_CLASS,
-} from "../spec/layouts/index.js";
-import { DEFAULT_COPY_META } from "../spec/tables.js";
+} from "../../spec/layouts/index.js";
+import { DEFAULT_COPY_META } from "../../spec/tables.js";
 import { layoutWord, maskedAsLibnrt, wordBytes } from "./layout-word.js";
 
 /** A meta-control builder's argument: the layout's fields, without its constant op / optype. */

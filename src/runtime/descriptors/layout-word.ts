@@ -1,5 +1,5 @@
 /** Encode a 4-byte layout as its little-endian u32 (the meta-control words), and libnrt's masking. */
-import type { InputOf, Layout, LayoutNode } from "../bits/index.js";
+import type { InputOf, Layout, LayoutNode } from "../../bits/index.js";
 
 /**
  * The u32 a 4-byte layout encodes `fields` to.

@@ -2,10 +2,10 @@
  * The host → device remaps of libnrt tdrv/helper.c: kbin op → SDMA_CCETYPE and kbin dtype → SDMA
  * dtype, each a table lookup gated by an assert (seed 000 §1.1, §1.2).
  */
-import { SdmaAssertError } from "../bits/errors.js";
-import type { Dtype } from "../spec/dtype.js";
-import type { SdmaCceType } from "../spec/enums.js";
-import { CSWTCH_19, CSWTCH_21 } from "../spec/tables.js";
+import { SdmaAssertError } from "../../bits/errors.js";
+import type { Dtype } from "../../spec/dtype.js";
+import type { SdmaCceType } from "../../spec/enums.js";
+import { CSWTCH_19, CSWTCH_21 } from "../../spec/tables.js";
 
 /** The source file libnrt's helper asserts name. */
 export const HELPER_C = "tdrv/helper.c";

@@ -2,10 +2,16 @@
  * The CCE compute packets: add_dma_packet_cce → vring_add_dma_packet_cce_int and its op arms
  * (seed 000 §2–§5.1), producing the descriptor chains of spec/packet-model.ts.
  */
-import { type Einval, einval, FieldError, isEinval, SdmaAssertError } from "../bits/errors.js";
-import type { ArchProfile } from "../hal/arch-profile.js";
-import { Dtype, dtypeBytes, dtypeName, MIN_MAX_CONSTANT_DTYPES, SDMA_DATA_TYPE_SIZE } from "../spec/dtype.js";
-import { FmaOperand, SdmaCceType } from "../spec/enums.js";
+import { type Einval, einval, FieldError, isEinval, SdmaAssertError } from "../../bits/errors.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import {
+  Dtype,
+  dtypeBytes,
+  dtypeName,
+  MIN_MAX_CONSTANT_DTYPES,
+  SDMA_DATA_TYPE_SIZE,
+} from "../../spec/dtype.js";
+import { FmaOperand, SdmaCceType } from "../../spec/enums.js";
 import {
   ADD_META,
   EXT_META,
@@ -17,23 +23,28 @@ import {
   SEED_INIT_DESC,
   UDMA_RX,
   UDMA_TX,
-} from "../spec/layouts/index.js";
-import { MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
-import { cceDescriptors, type PacketOp, type PacketShape, type PacketSlot } from "../spec/ring-packet.js";
-import { CCE_INFO_MAX_SOURCES, COMBO_MORE } from "../spec/tables.js";
-import { type CceInfo, fmaScale } from "./cce-info.js";
-import { CcePacketTemplate, type PacketTemplate, TemplateCache } from "./cce-template.js";
+} from "../../spec/layouts/index.js";
+import { MAX_PACKET_DESCRIPTORS } from "../../spec/packet-model.js";
+import { cceDescriptors, type PacketOp, type PacketShape, type PacketSlot } from "../../spec/ring-packet.js";
+import { CCE_INFO_MAX_SOURCES, COMBO_MORE } from "../../spec/tables.js";
+import { type CceInfo, fmaScale } from "../descriptors/cce-info.js";
 import {
   fmaDescriptorFields,
   minMaxDescriptorFields,
   replicationDescriptorFields,
   seedInitDescriptorFields,
-} from "./compute-descriptors.js";
-import { chain, type DescriptorItem, descriptor, type Packet } from "./descriptor.js";
-import { awsHalGetSdmaMaxCceElements } from "./gates.js";
-import { buildAddMetaCtrl, buildCceExtMetaCtrl, buildFmaMetaCtrl, buildMinMaxMetaCtrl } from "./meta-ctrl.js";
-import { kbinCceOpToSdmaCceOp, kbinDtypeToSdmaDtype } from "./remaps.js";
-import type { Vring, WrittenDescriptor } from "./vring.js";
+} from "../descriptors/compute-descriptors.js";
+import { chain, type DescriptorItem, descriptor, type Packet } from "../descriptors/descriptor.js";
+import { awsHalGetSdmaMaxCceElements } from "../descriptors/gates.js";
+import {
+  buildAddMetaCtrl,
+  buildCceExtMetaCtrl,
+  buildFmaMetaCtrl,
+  buildMinMaxMetaCtrl,
+} from "../descriptors/meta-ctrl.js";
+import { kbinCceOpToSdmaCceOp, kbinDtypeToSdmaDtype } from "../descriptors/remaps.js";
+import type { Vring, WrittenDescriptor } from "../rings/vring.js";
+import { CcePacketTemplate, type PacketTemplate, TemplateCache } from "./cce-template.js";
 
 /** The source file of the vring asserts. */
 export const VRING_C = "tdrv/vring.c";
