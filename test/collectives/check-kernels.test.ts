@@ -18,7 +18,7 @@ import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 import { checkKernelsBinaryText, compileCheckKernels } from "../../tools/wasm/build-check-kernels.js";
 import { checkKernelsWat } from "../../tools/wasm/check-kernels-wat.js";
 
-const dir = new URL("../../src/collectives/check/", import.meta.url);
+const dir = new URL("../../src/collectives/check/gen/", import.meta.url);
 
 it("check-kernels.wat is the generator's text", () => {
   expect(readFileSync(new URL("check-kernels.wat", dir), "utf8")).toBe(checkKernelsWat());

@@ -1,6 +1,6 @@
-// Writes src/collectives/check/check-kernels.wat from its generator (tools/wasm/check-kernels-wat.ts),
+// Writes src/collectives/check/gen/check-kernels.wat from its generator (tools/wasm/check-kernels-wat.ts),
 // compiles it with wabt (a devDependency) and writes the bytes, base64, into the committed
-// src/collectives/check/check-kernels-binary.ts. Regenerate after editing the generator:
+// src/collectives/check/gen/check-kernels-binary.ts. Regenerate after editing the generator:
 // `npx tsx tools/wasm/build-check-kernels.ts`.
 
 import { fileURLToPath } from "node:url";
@@ -8,8 +8,8 @@ import wabtInit from "wabt";
 import { writeOutput } from "../../src/cli/output-file.js";
 import { checkKernelsWat } from "./check-kernels-wat.js";
 
-const WAT = new URL("../../src/collectives/check/check-kernels.wat", import.meta.url);
-const OUT = new URL("../../src/collectives/check/check-kernels-binary.ts", import.meta.url);
+const WAT = new URL("../../src/collectives/check/gen/check-kernels.wat", import.meta.url);
+const OUT = new URL("../../src/collectives/check/gen/check-kernels-binary.ts", import.meta.url);
 
 /** The generated .wat compiled to a wasm binary (with its function names, so that profiles name them). */
 export async function compileCheckKernels(): Promise<Uint8Array> {

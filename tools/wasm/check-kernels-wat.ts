@@ -1,4 +1,4 @@
-// Writes the text of src/collectives/check/check-kernels.wat: the collectives' check loops in
+// Writes the text of src/collectives/check/gen/check-kernels.wat: the collectives' check loops in
 // WebAssembly (check/check-kernels.ts binds them; each is pinned to its JS twin by the tests).
 // - gen<width>: exact input data (check/inputs.ts) drawn and encoded in one pass. Each element
 //   draws one xoshiro128** word w of the stream (numerics/sr-stream.ts fillU32; the state lives in
