@@ -90,7 +90,7 @@ export const COLLECTIVE_OPTIONS = {
   threads: {
     type: "string",
     value: "N",
-    help: "threads a functional run uses (default 1): inputs, the check and page touching on workers, the same bytes and rows; device memory then is shared, whose page faults cost more than the work moved (2 threads run the default job 1.3-1.5x slower today)",
+    help: "threads a functional run uses (default 1): inputs, the check and page touching run on workers, with the same bytes and rows; device memory is then shared, and its page faults cost a whole run more than the workers save",
   },
   "timing-only": { type: "boolean", help: "only the schedule: the same times, no data moved, not checked" },
   "timing-profile": {
