@@ -14,7 +14,7 @@
  * allocating reference.
  */
 import type { ArchProfile } from "../../hal/arch-profile.js";
-import { ADDRESS_KINDS, txKindOfWords } from "../../spec/ring-packet.js";
+import { ADDRESS_KINDS, type DescriptorKind, txKindOfWords } from "../../spec/ring-packet.js";
 import { type Descriptor, hasMeta, pointerNumber } from "./descriptor.js";
 import { type CcePlan, gceHeaderAddr, type PacketPlan, planPacket, type Segment } from "./packet-plan.js";
 
@@ -35,14 +35,50 @@ interface Entry {
   readonly gceAt: number;
 }
 
+/** Slots of {@link KindMemo} (a power of two). */
+const KIND_SLOTS = 64;
+
+/**
+ * The grammar's kind of a compute descriptor (txKindOfWords), kept by its four words in a
+ * direct-mapped table: the kind is a function of the 16 bytes alone, and a queue's SR packets repeat
+ * one seed-init descriptor's words packet after packet, whose recognition runs its layout's checks
+ * (≈ 1 µs a packet, as much as the reduce of 2048 elements).
+ */
+class KindMemo {
+  private readonly words = new Uint32Array(4 * KIND_SLOTS);
+  /** Each slot's kind; null while the slot is empty (undefined is a kind: no known one). */
+  private readonly kinds: (DescriptorKind | undefined | null)[] = new Array(KIND_SLOTS).fill(null);
+
+  /** The descriptor's four words, as the table holds them. */
+  private readonly probe = new Uint32Array(4);
+
+  kindOf(d: Descriptor): DescriptorKind | undefined {
+    const p = this.probe;
+    p[0] = d.w0;
+    p[1] = d.w1;
+    p[2] = d.w2;
+    p[3] = d.w3;
+    const slot = hashOf(p, 4) % KIND_SLOTS;
+    const w = this.words;
+    const at = 4 * slot;
+    const kind = this.kinds[slot];
+    if (kind !== null && w[at] === p[0] && w[at + 1] === p[1] && w[at + 2] === p[2] && w[at + 3] === p[3])
+      return kind as DescriptorKind | undefined;
+    const found = txKindOfWords(d);
+    w.set(p, at);
+    this.kinds[slot] = found;
+    return found;
+  }
+}
+
 /** The words a descriptor contributes to its packet's shape key. */
-function keyWords(d: Descriptor, tx: boolean, out: Uint32Array, n: number): number {
+function keyWords(d: Descriptor, tx: boolean, out: Uint32Array, n: number, kinds: KindMemo): number {
   out[n++] = d.w0;
   out[n++] = d.w1;
   // A data descriptor's W2..W3 (TX buf_ptr, RX buf1_ptr) and the replication / gradient
   // descriptors' (destination, header address) are addresses: left out, rebound per packet. Which
   // compute descriptor is which, the grammar tells (an unknown one keeps its words: it will fault).
-  if (tx && hasMeta(d) && !ADDRESS_KINDS.has(txKindOfWords(d) ?? "fma")) {
+  if (tx && hasMeta(d) && !ADDRESS_KINDS.has(kinds.kindOf(d) ?? "fma")) {
     out[n++] = d.w2;
     out[n++] = d.w3;
   }
@@ -53,6 +89,7 @@ export class PlanCache {
   private readonly entries = new Map<number, Entry>();
   /** The key of the packet being planned (a TX and an RX chain of at most 2 × 64 descriptors each). */
   private key = new Uint32Array(64);
+  private readonly kinds = new KindMemo();
 
   constructor(private readonly profile: ArchProfile) {}
 
@@ -89,8 +126,9 @@ export class PlanCache {
     let n = 0;
     key[n++] = tx.length;
     key[n++] = rx.length;
-    for (const d of tx) n = keyWords(d, true, key, n);
-    for (const d of rx) n = keyWords(d, false, key, n);
+    const kinds = this.kinds;
+    for (const d of tx) n = keyWords(d, true, key, n, kinds);
+    for (const d of rx) n = keyWords(d, false, key, n, kinds);
     return n;
   }
 }
