@@ -146,38 +146,70 @@ export interface ArchFit {
 const FIRST_STEP = 0.08;
 const MIN_STEP = 0.004;
 
+/** Where a fit starts, what it moves, and how finely (the steps in log units). */
+export interface FitOptions {
+  /** Default: the shipped values. */
+  readonly start?: Partial<TimingParams>;
+  /** Default: every free parameter. */
+  readonly keys?: readonly TimingKey[];
+  /** Default 0.08 (8 %). */
+  readonly firstStep?: number;
+  /** The search stops once the step is below this; default 0.004 (0.4 %). */
+  readonly minStep?: number;
+}
+
 /** What decides a report's model times: its run and its sizes. */
 function runKey(r: MeasuredReport): string {
   return JSON.stringify([r.arch, r.lnc, r.ranks, r.nodes, r.collective, r.dtype, r.rows.map((x) => x.size)]);
 }
 
 /**
- * Fit the free parameters of one arch on its reports (pattern search, see the module note), from
- * `start` (default the shipped values).
+ * The per-report errors of every parameter set tried, each set timed once: reports of the same run
+ * at the same sizes (a repeat) share their model times, and the start and the end of a search are
+ * sets it has already tried.
+ */
+function reportErrors(reports: readonly MeasuredReport[]): (p: Record<string, number>) => number[] {
+  const runs = new Map<string, MeasuredReport>();
+  for (const r of reports) runs.set(runKey(r), r);
+  const tried = new Map<string, number[]>();
+  return (p) => {
+    const key = JSON.stringify(p);
+    let errors = tried.get(key);
+    if (errors === undefined) {
+      const times = new Map([...runs].map(([k, r]) => [k, modelTimes(r, p)]));
+      errors = reports.map((r) => errorOf(r, times.get(runKey(r)) as number[]));
+      tried.set(key, errors);
+    }
+    return errors;
+  };
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * Fit the free parameters of one arch on its reports (pattern search, see the module note).
+ * @throws FieldError when a step is not a number > 0 or the smallest step exceeds the first.
  */
 export function fitArch(
   arch: ArchName,
   reports: readonly MeasuredReport[],
-  start: Partial<TimingParams> = {},
-  keys: readonly TimingKey[] = FREE_PARAMETERS,
+  options: FitOptions = {},
 ): ArchFit {
+  const { start = {}, keys = FREE_PARAMETERS, firstStep = FIRST_STEP, minStep = MIN_STEP } = options;
+  if (!(firstStep > 0)) throw new FieldError("fitArch", "firstStep", firstStep, "(0, ∞)");
+  if (!(minStep > 0 && minStep <= firstStep))
+    throw new FieldError("fitArch", "minStep", minStep, `(0, firstStep = ${firstStep}]`);
   const shipped = shippedTiming(arch);
-  const x: Record<string, number> = Object.fromEntries(keys.map((k) => [k, start[k] ?? shipped[k]]));
-  // Reports of the same run at the same sizes (a repeat) are timed once per trial.
-  const runs = new Map<string, MeasuredReport>();
-  for (const r of reports) runs.set(runKey(r), r);
-  const cost = (p: Record<string, number>) => {
-    const times = new Map([...runs].map(([key, r]) => [key, modelTimes(r, p)]));
-    return reports.reduce((a, r) => a + errorOf(r, times.get(runKey(r)) as number[]), 0) / reports.length;
-  };
-  const before = reports.map((r) => reportError(r, x));
-  let best = before.reduce((a, b) => a + b, 0) / reports.length;
-  for (let step = FIRST_STEP; step >= MIN_STEP; ) {
+  const startAt: Record<string, number> = Object.fromEntries(keys.map((k) => [k, start[k] ?? shipped[k]]));
+  const errors = reportErrors(reports);
+  const x = { ...startAt };
+  let best = mean(errors(x));
+  for (let step = firstStep; step >= minStep; ) {
     let moved = false;
     for (const k of keys) {
       for (const dir of [1, -1]) {
         const trial = { ...x, [k]: (x[k] as number) * Math.exp(dir * step) };
-        const c = cost(trial);
+        const c = mean(errors(trial));
         if (c < best - 1e-12) {
           best = c;
           Object.assign(x, trial);
@@ -189,8 +221,7 @@ export function fitArch(
     if (!moved) step /= 2;
   }
   const rec = (o: Record<string, number>) => o as Readonly<Record<TimingKey, number>>;
-  const startRec = Object.fromEntries(keys.map((k) => [k, start[k] ?? shipped[k]]));
-  return { arch, start: rec(startRec), fitted: rec(x), before, after: reports.map((r) => reportError(r, x)) };
+  return { arch, start: rec(startAt), fitted: rec(x), before: errors(startAt), after: errors(x) };
 }
 
 /** The free parameters some of the reports depend on: the node message cost only with 2+ nodes. */
@@ -209,14 +240,10 @@ export function calibrate(
 ): { readonly fits: readonly ArchFit[]; readonly profile: TimingProfile } {
   if (reports.length === 0) throw new UsageError("calibrate: no reports (expected REPORT.json …)");
   const archs = [...new Set(reports.map((r) => r.arch))];
-  const fits = archs.map((a) =>
-    fitArch(
-      a,
-      reports.filter((r) => r.arch === a),
-      start[a],
-      keysFor(reports.filter((r) => r.arch === a)),
-    ),
-  );
+  const fits = archs.map((a) => {
+    const own = reports.filter((r) => r.arch === a);
+    return fitArch(a, own, { ...(start[a] === undefined ? {} : { start: start[a] }), keys: keysFor(own) });
+  });
   const profile = profileOf(Object.fromEntries(fits.map((f) => [f.arch, f.fitted])), {
     reports: reports.map((r) => r.name),
     parameters: FREE_PARAMETERS,

@@ -18,7 +18,7 @@ const within = (x: number, want: number, tol: number) => Math.abs(x / want - 1) 
 
 describe("calibrate: the fit", () => {
   // The shipped values were fitted on every calibration table of their arch; the 2-node table pins
-  // only the node message cost (a 30 s fit, left out here), so the one-node tables give back the rest.
+  // only the node message cost (the next test), so the one-node tables give back the rest.
   const ONE_NODE = { launchNs: 0, packetNs: 0 };
   const keys = Object.keys(ONE_NODE) as (keyof typeof ONE_NODE)[];
   it.each([
@@ -27,7 +27,7 @@ describe("calibrate: the fit", () => {
   ] as const)(
     "on the guide's %s reports recovers the shipped launch and per-packet cost within 5 %",
     (arch, names) => {
-      const fit = fitArch(arch, names.map(report), {}, keys);
+      const fit = fitArch(arch, names.map(report), { keys });
       const shipped = shippedTiming(arch);
       for (const k of keys)
         expect(within(fit.fitted[k], shipped[k], 0.05), `${k} ${fit.fitted[k]}`).toBe(true);
@@ -35,6 +35,25 @@ describe("calibrate: the fit", () => {
       expect(mean(fit.after)).toBeLessThanOrEqual(mean(fit.before) + 1e-9);
     },
   );
+  it("on the guide's 2-node report recovers the shipped node message cost within 5 %", () => {
+    // The shipped value is this fit at 0.4 % steps (about 30 s of model runs); steps of 4 % and then
+    // 2 % — the resolution the claim needs — try four neighbours: none may beat the shipped value.
+    const shipped = shippedTiming("trn1").nodeMessageNs;
+    const fit = fitArch("trn1", [report("sdk23-allr-r64-N2-fp32")], {
+      keys: ["nodeMessageNs"],
+      firstStep: 0.04,
+      minStep: 0.02,
+    });
+    expect(within(fit.fitted.nodeMessageNs, shipped, 0.05), `${fit.fitted.nodeMessageNs}`).toBe(true);
+  });
+  it("refuses search steps that are not numbers > 0 or a smallest step past the first", () => {
+    const r = [report("sdk23-allr-r2-fp32")];
+    expect(() => fitArch("trn1", r, { firstStep: Number.NaN })).toThrow(/fitArch\(firstStep\): NaN is out/);
+    expect(() => fitArch("trn1", r, { minStep: 0 })).toThrow(/fitArch\(minStep\): 0 is out of range/);
+    expect(() => fitArch("trn1", r, { firstStep: 0.01, minStep: 0.02 })).toThrow(
+      /fitArch\(minStep\): 0\.02 is out of range \(0, firstStep = 0\.01\]/,
+    );
+  });
   it("on a report the model made with both parameters +30 % recovers them within 5 %", () => {
     const r = report("sdk25-allg-r32-fp32-ioSize");
     const shipped = shippedTiming("trn1");
@@ -42,7 +61,7 @@ describe("calibrate: the fit", () => {
     const times = modelTimes(r, moved);
     const made = { ...r, rows: r.rows.map((row, k) => ({ size: row.size, timeUs: times[k]! })) };
     expect(reportError(made, moved)).toBeLessThan(1e-12);
-    const fit = fitArch("trn1", [made], {}, keys);
+    const fit = fitArch("trn1", [made], { keys });
     for (const k of keys) expect(within(fit.fitted[k], moved[k], 0.05), `${k} ${fit.fitted[k]}`).toBe(true);
     expect(fit.after[0]).toBeLessThan(0.01);
   });
@@ -58,7 +77,7 @@ describe("calibrate: the fit", () => {
     const moved = { nodeMessageNs: shippedTiming("trn1").nodeMessageNs * 1.3 };
     const times = modelTimes(r, moved);
     const made = { ...r, rows: rows.map((row, k) => ({ size: row.size, timeUs: times[k]! })) };
-    const fit = fitArch("trn1", [made], {}, ["nodeMessageNs"]);
+    const fit = fitArch("trn1", [made], { keys: ["nodeMessageNs"] });
     expect(within(fit.fitted.nodeMessageNs, moved.nodeMessageNs, 0.05), `${fit.fitted.nodeMessageNs}`).toBe(
       true,
     );
