@@ -155,7 +155,7 @@ function engineAlone(elements: number, reps: number): number[] {
     for (const d of written) posted[d.ring]++;
   }
   const reg = (ring: "tx" | "rx", name: "drbp_lo" | "drtp_inc", v: number) =>
-    s.dev.memory.writeU32(queueRegAddress(s.dev.profile, 0, ring, 0, name), v);
+    s.dev.memory.writeU32(queueRegAddress(s.dev.profile, { engine: 0, queue: 0 }, ring, name), v);
   const us: number[] = [];
   for (let i = -1; i < reps; i++) {
     if (i >= 0) {

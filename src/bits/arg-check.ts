@@ -20,26 +20,46 @@ function refuse(context: string, field: string, value: unknown, allowed: string,
     got === type
       ? undefined
       : `${got === "string" ? JSON.stringify(value) : String(value)} (${got}) is not ${allowed}`;
-  throw new FieldError(context, field, value, allowed, detail);
+  throw new FieldError(context, field, value, { allowed, detail });
 }
 
+const isIntIn = (v: unknown, min: number, max: number): v is number =>
+  typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+
 /**
- * An integer in [lo, hi] (a count, an index, a register word).
+ * An integer in 0..max (a count, an index, a register word).
  * @throws FieldError otherwise.
- * @example intArg("Device.queue", "engine", engine, 0, engines - 1);
+ * @example uintArg("Device.queue", "engine", engine, engines - 1);
  */
-export function intArg(context: string, field: string, value: unknown, lo: number, hi: number): number {
-  if (typeof value === "number" && Number.isInteger(value) && value >= lo && value <= hi) return value;
-  return refuse(context, field, value, `an integer ${lo}..${hi}`, "number");
+export function uintArg(context: string, field: string, value: unknown, max: number): number {
+  return isIntIn(value, 0, max) ? value : refuse(context, field, value, `an integer 0..${max}`, "number");
 }
 
 /**
- * A finite number in [lo, hi] (a time in ns).
- * @throws FieldError otherwise (NaN, ±Infinity, a string).
+ * An integer in [min, max] (a signed word, a length with a floor).
+ * @throws FieldError otherwise.
+ * @example intArg("RegisterFile.write32", "value", v, { min: -(2 ** 31), max: 2 ** 32 - 1 });
  */
-export function finiteArg(context: string, field: string, value: unknown, lo: number, hi: number): number {
-  if (typeof value === "number" && value >= lo && value <= hi && Number.isFinite(value)) return value;
-  return refuse(context, field, value, `a finite number ${lo}..${hi}`, "number");
+export function intArg(context: string, field: string, value: unknown, range: IntRange): number {
+  const { min, max } = range;
+  return isIntIn(value, min, max)
+    ? value
+    : refuse(context, field, value, `an integer ${min}..${max}`, "number");
+}
+
+/** The bounds of intArg, both included. */
+export interface IntRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * A finite number in 0..max (a time in ns).
+ * @throws FieldError otherwise (NaN, ±Infinity, a negative, a string).
+ */
+export function finiteArg(context: string, field: string, value: unknown, max: number): number {
+  if (typeof value === "number" && value >= 0 && value <= max && Number.isFinite(value)) return value;
+  return refuse(context, field, value, `a finite number 0..${max}`, "number");
 }
 
 /**
@@ -62,7 +82,10 @@ export function bytesArg(context: string, field: string, value: unknown): Uint8A
     : Array.isArray(value)
       ? "an array"
       : `${String(value)} (${value === null ? "null" : typeof value})`;
-  throw new FieldError(context, field, got, "a Uint8Array", `${got} is not a Uint8Array`);
+  throw new FieldError(context, field, got, {
+    allowed: "a Uint8Array",
+    detail: `${got} is not a Uint8Array`,
+  });
 }
 
 /** A boolean. @throws FieldError otherwise (`"no"` is not false). */

@@ -120,20 +120,21 @@ export const enumField = <N extends string, W extends number>(
   name: N,
   bit: number,
   width: W,
-  names: Readonly<Record<number, string>>,
-  opts?: Opts,
-): LeafNode<N, "enum", W> => ({ ...leaf(name, bit, width, "enum", opts), names });
+  opts: Opts & { names: Readonly<Record<number, string>> },
+): LeafNode<N, "enum", W> => {
+  const { names, ...rest } = opts;
+  return { ...leaf(name, bit, width, "enum", rest), names };
+};
 /** Bits that always hold `value` (an op tag, a "has meta" flag). Encode always sets them. */
 export const constant = <N extends string, W extends number>(
   name: N,
   bit: number,
   width: W,
-  value: number,
-  opts?: Opts,
-): LeafNode<N, "const", W> => ({
-  ...leaf(name, bit, width, "const", opts),
-  value,
-});
+  opts: Opts & { value: number },
+): LeafNode<N, "const", W> => {
+  const { value, ...rest } = opts;
+  return { ...leaf(name, bit, width, "const", rest), value };
+};
 /** Named bits that must be zero. */
 export const reserved = <N extends string, W extends number>(
   name: N,
@@ -155,13 +156,19 @@ export const struct = <N extends string, const F extends readonly LayoutNode[]>(
 });
 
 /** `count` elements every `strideBits`, starting at `bit`. */
-export const array = <N extends string, const I extends readonly LayoutNode[], C extends number>(
+export const array = <N extends string, const C extends number, const I extends readonly LayoutNode[]>(
   name: N,
   bit: number,
-  count: C,
-  strideBits: number,
+  repeat: { count: C; strideBits: number },
   item: I,
-): ArrayNode<N, I, C> => ({ node: "array", name, bit, count, strideBits, item });
+): ArrayNode<N, I, C> => ({
+  node: "array",
+  name,
+  bit,
+  count: repeat.count,
+  strideBits: repeat.strideBits,
+  item,
+});
 
 /** Views over the same bits: each arm is a list of fields relative to `bit`. */
 export const union = <N extends string, const A extends Readonly<Record<string, readonly LayoutNode[]>>>(

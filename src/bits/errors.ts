@@ -38,16 +38,30 @@ export class SdmakitError extends Error {
 export class FieldError extends SdmakitError {
   override readonly code: ErrorCode = "FIELD";
   override name = "FieldError";
+  /** What the value may be, e.g. `0..15`. */
+  readonly allowed: string;
+  /**
+   * @param allowed what the value may be; with a `detail`, the message says the detail instead of
+   *   "is out of range" (an unknown name with its near miss, a type that is not the one expected).
+   * @example new FieldError("cast", "code", text, { allowed: "hex", detail: `"${text}" is not hex` })
+   */
   constructor(
     /** Where the value was given: a layout, a command (`run s3d3`), a function or libnrt symbol. */
     readonly context: string,
     readonly field: string,
     readonly value: unknown,
-    readonly allowed: string,
-    detail?: string,
+    allowed: string | Explained,
   ) {
-    super(`${context}(${field}): ${detail ?? `${show(value)} is out of range ${allowed}`}`);
+    const { allowed: range, detail } = typeof allowed === "string" ? { allowed, detail: undefined } : allowed;
+    super(`${context}(${field}): ${detail ?? `${show(value)} is out of range ${range}`}`);
+    this.allowed = range;
   }
+}
+
+/** A FieldError's allowed range with the message to say instead of "is out of range". */
+export interface Explained {
+  readonly allowed: string;
+  readonly detail: string | undefined;
 }
 
 /** Bytes that cannot be decoded as a layout at all (wrong length, not hex). */

@@ -9,12 +9,14 @@ export {
   boolArg,
   bytesArg,
   finiteArg,
+  type IntRange,
   intArg,
   MAX_ADDRESS,
   MAX_U32,
   stringArg,
+  uintArg,
 } from "./arg-check.js";
-export { f32FromBits, f32ToBits, readBigBits, readBits, writeBigBits, writeBits } from "./bitfield.js";
+export { f32FromBits, f32ToBits, readBigBits, readBits } from "./bitfield.js";
 export {
   array,
   bool,
@@ -38,6 +40,7 @@ export {
   type Einval,
   ERROR_EXIT_STATUS,
   type ErrorCode,
+  type Explained,
   einval,
   FieldError,
   isEinval,
@@ -48,7 +51,14 @@ export {
   UsageError,
 } from "./errors.js";
 export { fromHex, hex32, jsonSafe, toHex, wordAt, wordsOf } from "./hex.js";
-export { JSON_LIMITS, JsonLimitError, type JsonLimits, jsonExtent, parseJsonText } from "./json.js";
+export {
+  JSON_LIMITS,
+  JsonLimitError,
+  type JsonLimits,
+  type JsonOverLimit,
+  jsonExtent,
+  parseJsonText,
+} from "./json.js";
 export {
   compileLayout,
   type DecodeIssue,

@@ -23,20 +23,33 @@ export const JSON_LIMITS: JsonLimits = Object.freeze({ maxBytes: 16 << 20, maxDe
 /** A JSON input over a bound: `source` names it (an option and a path, or what the text is). */
 export class JsonLimitError extends UsageError {
   override name = "JsonLimitError";
-  constructor(
-    readonly source: string,
-    readonly limit: "bytes" | "depth",
-    readonly max: number,
-    /** What was found; for a stream cut off at the bound, the bytes read (max + 1). */
-    readonly found: number,
-    detail?: string,
-  ) {
+  readonly source: string;
+  readonly limit: "bytes" | "depth";
+  readonly max: number;
+  /** What was found; for a stream cut off at the bound, the bytes read (max + 1). */
+  readonly found: number;
+  /** @example new JsonLimitError({ source: "--streams-json s.json", limit: "bytes", max: 1000, found: 1203 }) */
+  constructor(over: JsonOverLimit) {
+    const { source, limit, max, found } = over;
     super(
       limit === "bytes"
-        ? `${source}: ${detail ?? `${found} bytes`}; at most ${max} bytes of JSON`
+        ? `${source}: ${over.cutOff ? `more than ${max}` : found} bytes; at most ${max} bytes of JSON`
         : `${source}: JSON nested ${found} deep; at most ${max} levels`,
     );
+    this.source = source;
+    this.limit = limit;
+    this.max = max;
+    this.found = found;
   }
+}
+
+/** What a JsonLimitError reports; `cutOff` when a stream was read only up to the bound. */
+export interface JsonOverLimit {
+  readonly source: string;
+  readonly limit: "bytes" | "depth";
+  readonly max: number;
+  readonly found: number;
+  readonly cutOff?: boolean;
 }
 
 const QUOTE = 0x22;
@@ -87,8 +100,10 @@ export function jsonExtent(text: string): { bytes: number; depth: number } {
  */
 export function parseJsonText(source: string, text: string, limits: JsonLimits = JSON_LIMITS): unknown {
   const { bytes, depth } = jsonExtent(text);
-  if (bytes > limits.maxBytes) throw new JsonLimitError(source, "bytes", limits.maxBytes, bytes);
-  if (depth > limits.maxDepth) throw new JsonLimitError(source, "depth", limits.maxDepth, depth);
+  if (bytes > limits.maxBytes)
+    throw new JsonLimitError({ source, limit: "bytes", max: limits.maxBytes, found: bytes });
+  if (depth > limits.maxDepth)
+    throw new JsonLimitError({ source, limit: "depth", max: limits.maxDepth, found: depth });
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -280,13 +280,10 @@ class CompiledLayout {
   leaf(path: string): Leaf {
     const l = this.byPath.get(path);
     if (l === undefined)
-      throw new FieldError(
-        this.name,
-        path,
-        undefined,
-        "a field of this layout",
-        unknownField(path, [...this.byPath.keys()]),
-      );
+      throw new FieldError(this.name, path, undefined, {
+        allowed: "a field of this layout",
+        detail: unknownField(path, [...this.byPath.keys()]),
+      });
     return l;
   }
 
@@ -333,13 +330,10 @@ class CompiledLayout {
     for (const [l, bits, raw] of normalised) {
       if (readRaw(out, offset, l) !== bits) {
         const other = normalised.find(([o]) => o !== l && o.bit < l.bit + l.width && l.bit < o.bit + o.width);
-        throw new FieldError(
-          this.name,
-          l.path,
-          raw,
-          "a value that agrees with the aliased arm",
-          `conflicts with ${other?.[0].path ?? "a constant"} on the same bits`,
-        );
+        throw new FieldError(this.name, l.path, raw, {
+          allowed: "a value that agrees with the aliased arm",
+          detail: `conflicts with ${other?.[0].path ?? "a constant"} on the same bits`,
+        });
       }
     }
   }
@@ -496,7 +490,7 @@ function fromBits(l: Leaf, raw: number | bigint): FieldValue {
 }
 
 function refuse(layout: string, l: Leaf, v: unknown, allowed: string, detail?: string): never {
-  throw new FieldError(layout, l.path, v, allowed, detail);
+  throw new FieldError(layout, l.path, v, { allowed, detail });
 }
 
 /** Check and convert one given value to the field's raw bits. */

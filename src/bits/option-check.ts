@@ -65,32 +65,26 @@ export function checkOptions(
   const known = Object.keys(rules);
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(rules, key))
-      throw new FieldError(
-        context,
-        key,
-        key,
-        known.join(", "),
-        `unknown option ${JSON.stringify(key)}${didYouMean(key, known)}; expected one of ${known.join(", ")}`,
-      );
+      throw new FieldError(context, key, key, {
+        allowed: known.join(", "),
+        detail: `unknown option ${JSON.stringify(key)}${didYouMean(key, known)}; expected one of ${known.join(", ")}`,
+      });
   }
   for (const key of known) {
     if (!Object.hasOwn(options, key)) {
       if (key in options)
-        throw new FieldError(
-          context,
-          key,
-          undefined,
-          "an own property",
-          "inherited from the prototype; give it as an own property",
-        );
+        throw new FieldError(context, key, undefined, {
+          allowed: "an own property",
+          detail: "inherited from the prototype; give it as an own property",
+        });
       if (required.includes(key))
-        throw new FieldError(context, key, undefined, "required", "missing (required)");
+        throw new FieldError(context, key, undefined, { allowed: "required", detail: "missing (required)" });
       continue;
     }
     const value = (options as Record<string, unknown>)[key];
     if (value === undefined) {
       if (required.includes(key))
-        throw new FieldError(context, key, undefined, "required", "missing (required)");
+        throw new FieldError(context, key, undefined, { allowed: "required", detail: "missing (required)" });
       continue;
     }
     const bad = breaks(rules[key] as OptionRule, value);

@@ -38,10 +38,11 @@ function readBounded(option: string, path: string, maxBytes: number): string {
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new UsageError(`${source}: a directory, not a JSON file`);
-    if (stat.isFile() && stat.size > maxBytes) throw new JsonLimitError(source, "bytes", maxBytes, stat.size);
+    if (stat.isFile() && stat.size > maxBytes)
+      throw new JsonLimitError({ source, limit: "bytes", max: maxBytes, found: stat.size });
     const bytes = readAtMost(fd, maxBytes);
     if (bytes.length > maxBytes)
-      throw new JsonLimitError(source, "bytes", maxBytes, bytes.length, `more than ${maxBytes} bytes`);
+      throw new JsonLimitError({ source, limit: "bytes", max: maxBytes, found: bytes.length, cutOff: true });
     return bytes.toString("utf8");
   } catch (e) {
     if (e instanceof UsageError) throw e;

@@ -54,7 +54,10 @@ export function readReport(doc: unknown, name: string, defaults: ReportDefaults 
   const { rows, config } = parseMeasuredReport(doc, name);
   const must = <T>(v: T | undefined, path: string): T => {
     if (v === undefined)
-      throw new FieldError(name, path, undefined, "", "missing (not in the config or the command line)");
+      throw new FieldError(name, path, undefined, {
+        allowed: "",
+        detail: "missing (not in the config or the command line)",
+      });
     return v;
   };
   const profile = archProfile(must(config.arch ?? defaults.arch, "config.arch"));
@@ -66,7 +69,10 @@ export function readReport(doc: unknown, name: string, defaults: ReportDefaults 
   try {
     collectiveDtype(dtype);
   } catch (e) {
-    throw new FieldError(name, "config.datatype", dtype, "a collective dtype", (e as Error).message);
+    throw new FieldError(name, "config.datatype", dtype, {
+      allowed: "a collective dtype",
+      detail: (e as Error).message,
+    });
   }
   return {
     name,

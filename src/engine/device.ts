@@ -10,7 +10,7 @@
  * `run()` reports it. A fault stops its queue (until its ring base is reprogrammed) and is reported;
  * other queues go on.
  */
-import { finiteArg, intArg } from "../bits/arg-check.js";
+import { finiteArg, uintArg } from "../bits/arg-check.js";
 import { FieldError, SdmakitError } from "../bits/errors.js";
 import { checkOptions, type OptionRules } from "../bits/option-check.js";
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
@@ -259,7 +259,7 @@ export class Device {
   /** Queue `queue` of DMA engine `engine`. @throws FieldError outside the profile. */
   queue(engine: number, queue: number): DmaQueue {
     const e = this.engineArg("Device.queue", engine);
-    const q = intArg("Device.queue", "queue", queue, 0, this.profile.queuesPerEngine - 1);
+    const q = uintArg("Device.queue", "queue", queue, this.profile.queuesPerEngine - 1);
     return this.queues[e * this.profile.queuesPerEngine + q] as DmaQueue;
   }
 
@@ -275,7 +275,7 @@ export class Device {
         `one of ${blocks.join(", ")} on ${this.profile.name}`,
       );
     }
-    return b.values[intArg("Device.semaphore", "index", index, 0, SEMAPHORE_COUNT - 1)] as number;
+    return b.values[uintArg("Device.semaphore", "index", index, SEMAPHORE_COUNT - 1)] as number;
   }
 
   /** The time (ns) at which engine `engine` is next free. @throws FieldError outside the profile. */
@@ -289,13 +289,13 @@ export class Device {
    */
   advanceEngine(engine: number, ns: number): void {
     const e = this.engineArg("Device.advanceEngine", engine);
-    finiteArg("Device.advanceEngine", "ns", ns, 0, Number.MAX_VALUE);
+    finiteArg("Device.advanceEngine", "ns", ns, Number.MAX_VALUE);
     if ((this.engineClock[e] as number) < ns) this.engineClock[e] = ns;
   }
 
   /** An engine of the profile. @throws FieldError otherwise. */
   private engineArg(context: string, engine: unknown): number {
-    return intArg(context, "engine", engine, 0, this.engineClock.length - 1);
+    return uintArg(context, "engine", engine, this.engineClock.length - 1);
   }
 
   /**

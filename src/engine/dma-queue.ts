@@ -5,7 +5,7 @@
  * rings the doorbell with the count; the engine consumes from the head, and the ring's phase
  * (len_ctrl ring_id) starts at 1 and advances mod 4 each time the head wraps.
  */
-import { intArg, MAX_U32 } from "../bits/arg-check.js";
+import { MAX_U32, uintArg } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
 import {
   DESCRIPTOR_BYTES,
@@ -22,8 +22,8 @@ const MAX_QUEUE_ID = 0xffff;
 
 /** A queue's engine and index. @throws FieldError for either not an integer 0..MAX_QUEUE_ID. */
 function checkIds(context: string, engine: unknown, queue: unknown): void {
-  intArg(context, "engine", engine, 0, MAX_QUEUE_ID);
-  intArg(context, "queue", queue, 0, MAX_QUEUE_ID);
+  uintArg(context, "engine", engine, MAX_QUEUE_ID);
+  uintArg(context, "queue", queue, MAX_QUEUE_ID);
 }
 
 export class Ring {
@@ -75,13 +75,13 @@ export class Ring {
 
   /** drbp_lo: the ring base's low word. @throws FieldError for a value outside 0..2^32 − 1. */
   set baseLo(v: number) {
-    this.lo = intArg("Ring.baseLo", "value", v, 0, MAX_U32);
+    this.lo = uintArg("Ring.baseLo", "value", v, MAX_U32);
     this.rebase();
   }
 
   /** drbp_hi: the ring base's high word. @throws FieldError for a value outside 0..2^32 − 1. */
   set baseHi(v: number) {
-    this.hi = intArg("Ring.baseHi", "value", v, 0, MAX_U32);
+    this.hi = uintArg("Ring.baseHi", "value", v, MAX_U32);
     this.rebase();
   }
 
@@ -97,10 +97,10 @@ export class Ring {
    */
   slotDescriptor(n: number, slot: number, page: Uint8Array, at: number): Descriptor {
     const c = "Ring.slotDescriptor";
-    intArg(c, "n", n, 0, this.slots - 1);
-    intArg(c, "slot", slot, 0, this.slots - 1);
+    uintArg(c, "n", n, this.slots - 1);
+    uintArg(c, "slot", slot, this.slots - 1);
     if (!(page instanceof Uint8Array)) throw new FieldError(c, "page", page, "a Uint8Array");
-    intArg(c, "at", at, 0, page.length - this.slots * DESCRIPTOR_BYTES);
+    uintArg(c, "at", at, page.length - this.slots * DESCRIPTOR_BYTES);
     if (page !== this.viewPage) {
       this.viewPage = page;
       this.viewWords = pageWords(page);
@@ -135,13 +135,13 @@ export class Ring {
 
   /** The slot `k` descriptors after the head. @throws FieldError for k not an integer ≥ 0. */
   slotOf(k: number): number {
-    intArg("Ring.slotOf", "k", k, 0, Number.MAX_SAFE_INTEGER);
+    uintArg("Ring.slotOf", "k", k, Number.MAX_SAFE_INTEGER);
     return (this.head + k) % this.slots;
   }
 
   /** The phase a descriptor `k` slots after the head must carry. @throws FieldError as {@link slotOf}. */
   phaseOf(k: number): number {
-    intArg("Ring.phaseOf", "k", k, 0, Number.MAX_SAFE_INTEGER);
+    uintArg("Ring.phaseOf", "k", k, Number.MAX_SAFE_INTEGER);
     return (this.phase + Math.floor((this.head + k) / this.slots)) % 4;
   }
 
@@ -150,7 +150,7 @@ export class Ring {
    * @throws FieldError for n not an integer 0..posted.
    */
   consume(n: number): void {
-    intArg("Ring.consume", "n", n, 0, this.posted);
+    uintArg("Ring.consume", "n", n, this.posted);
     const abs = this.head + n;
     this.phase = (this.phase + Math.floor(abs / this.slots)) % 4;
     this.head = abs % this.slots;

@@ -7,7 +7,7 @@
  * MODEL: a write to the read window is a fault (the window exists to be read); a read of the set /
  * increment / decrement windows returns the semaphore's value; arithmetic wraps modulo 2^32.
  */
-import { addrArg, intArg, MAX_U32 } from "../bits/arg-check.js";
+import { addrArg, MAX_U32, uintArg } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
 import { SEMAPHORE_COUNT, type SEMAPHORE_WINDOWS } from "../spec/udma-regs.js";
 import { hexAddr, MemoryFault } from "./memory/memory.js";
@@ -30,7 +30,7 @@ export class SemaphoreBlock {
     readonly base: bigint,
     private readonly listener: SemaphoreListener,
   ) {
-    intArg("SemaphoreBlock", "block", block, 0, 0xff);
+    uintArg("SemaphoreBlock", "block", block, 0xff);
     addrArg("SemaphoreBlock", "base", base);
     if (typeof listener !== "function")
       throw new FieldError("SemaphoreBlock", "listener", listener, "a function");
@@ -41,7 +41,7 @@ export class SemaphoreBlock {
    * FieldError for a value outside 0..2^32 − 1 (never wrapped).
    */
   write32(addr: bigint, value: number): void {
-    intArg("SemaphoreBlock.write32", "value", value, 0, MAX_U32);
+    uintArg("SemaphoreBlock.write32", "value", value, MAX_U32);
     const why = this.refusal(addr);
     if (why) throw new MemoryFault(addr, 4, why);
     const { window, index } = this.locate(addr);

@@ -55,7 +55,7 @@ export function awsHalCaymanTpbDgeConfigureDma(
 ): bigint[] {
   const written: bigint[] = [];
   for (const [reg, offset] of Object.entries(DGE_MEMCOPY_OFFSETS) as [DgeMemcopyRegister, number][]) {
-    const addr = csrWrite(dev, XT_LOCAL_WRITE, xtBase, offset / 4, values[reg]);
+    const addr = csrWrite(dev, XT_LOCAL_WRITE, { base: xtBase, index: offset / 4 }, values[reg]);
     if (addr !== undefined) written.push(addr);
   }
   return written;
@@ -81,5 +81,5 @@ export function awsHalCaymanTpbXtConfigureFeatureFlag(
       `0..${XT_ENGINE_COUNT - 1}`,
     );
   }
-  return csrWrite(dev, XT_LOCAL_WRITE, xtLocalBase, XT_FEATURE_FLAG_REG, flags);
+  return csrWrite(dev, XT_LOCAL_WRITE, { base: xtLocalBase, index: XT_FEATURE_FLAG_REG }, flags);
 }

@@ -16,6 +16,12 @@ export interface CsrAccessor {
   readonly field: string;
 }
 
+/** Which register of a family: the block's `base` and the register's `index` in it. */
+export interface CsrSlot {
+  readonly base: bigint;
+  readonly index: number;
+}
+
 /** The per-index stride of a family on an arch. */
 export function csrStride(family: CsrFamily, p: ArchProfile): number {
   return typeof family.stride === "number" ? family.stride : family.stride(p);
@@ -25,8 +31,9 @@ export function csrStride(family: CsrFamily, p: ArchProfile): number {
  * `base + stride·index + field` for one accessor on one arch, after the bound check.
  * @throws SdmaAbortError when index ≥ the family's count (or is not a non-negative integer).
  */
-export function csrAddress(p: ArchProfile, acc: CsrAccessor, base: bigint, index: number): bigint {
+export function csrAddress(p: ArchProfile, acc: CsrAccessor, at: CsrSlot): bigint {
   const { family } = acc;
+  const { base, index } = at;
   if (!Number.isInteger(index) || index < 0 || index >= family.count) {
     throw new SdmaAbortError(
       acc.symbol,
@@ -45,18 +52,12 @@ export function csrAddress(p: ArchProfile, acc: CsrAccessor, base: bigint, index
  * @returns the address written, or undefined for the silent no-op.
  * @throws SdmaAssertError from the arch read; SdmaAbortError on an index out of range; FieldError
  *   when value is not a u32.
- * @example csrWrite(dev, csrAccessor("aws_reg_write_xt_local_reg"), 0x1000n, 38, 1)
+ * @example csrWrite(dev, csrAccessor("aws_reg_write_xt_local_reg"), { base: 0x1000n, index: 38 }, 1)
  */
-export function csrWrite(
-  dev: HalDevice,
-  acc: CsrAccessor,
-  base: bigint,
-  index: number,
-  value: number,
-): bigint | undefined {
+export function csrWrite(dev: HalDevice, acc: CsrAccessor, at: CsrSlot, value: number): bigint | undefined {
   const p = archOf(dev);
   if (acc.family.gate && !acc.family.gate(p)) return undefined;
-  const addr = csrAddress(p, acc, base, index);
+  const addr = csrAddress(p, acc, at);
   if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
     throw new FieldError(acc.symbol, "value", value, "0..0xFFFFFFFF");
   dev.regs.write32(addr, value, acc.symbol);
@@ -68,10 +69,10 @@ export function csrWrite(
  * of the skip).
  * @throws as {@link csrWrite}.
  */
-export function csrRead(dev: HalDevice, acc: CsrAccessor, base: bigint, index: number): number {
+export function csrRead(dev: HalDevice, acc: CsrAccessor, at: CsrSlot): number {
   const p = archOf(dev);
   if (acc.family.gate && !acc.family.gate(p)) return 0;
-  return dev.regs.read32(csrAddress(p, acc, base, index), acc.symbol);
+  return dev.regs.read32(csrAddress(p, acc, at), acc.symbol);
 }
 
 function deriveAccessors(): Map<string, CsrAccessor> {

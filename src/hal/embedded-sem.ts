@@ -36,7 +36,7 @@ const readHi = csrAccessor("aws_reg_read_embedded_semaphore_update_hi");
  * the wr_address trampoline (vt+0x538).
  */
 export function marianaInitEmbeddedSem(dev: HalDevice, csr: bigint): void {
-  csrWrite(dev, ctrlCfg, csr, 0, 1);
+  csrWrite(dev, ctrlCfg, { base: csr, index: 0 }, 1);
   const map = archOf(dev).addressMap;
   for (let i = 0; i < TPB_COUNT; i++)
     khalCall(dev, "embedded_sem_wr_address", csr, i, tpbEvtSemIncBase(i, map));
@@ -60,8 +60,8 @@ export function marianaEmbeddedSemWrAddress(dev: HalDevice, csr: bigint, index: 
   assertRegion("aws_hal_mariana_sdma_embedded_sem_wr_address", index);
   if (addr < 0n || addr >= 1n << 64n)
     throw new FieldError("embedded_sem_wr_address", "addr", addr, "0..2^64-1");
-  csrWrite(dev, updateLo, csr, index, Number(addr & 0xffff_ffffn));
-  csrWrite(dev, updateHi, csr, index, Number(addr >> 32n));
+  csrWrite(dev, updateLo, { base: csr, index }, Number(addr & 0xffff_ffffn));
+  csrWrite(dev, updateHi, { base: csr, index }, Number(addr >> 32n));
 }
 
 /**
@@ -70,8 +70,8 @@ export function marianaEmbeddedSemWrAddress(dev: HalDevice, csr: bigint, index: 
  */
 export function marianaEmbeddedSemRdAddress(dev: HalDevice, csr: bigint, index: number): bigint {
   assertRegion("aws_hal_mariana_sdma_embedded_sem_rd_address", index);
-  const lo = csrRead(dev, readLo, csr, index);
-  const hi = csrRead(dev, readHi, csr, index);
+  const lo = csrRead(dev, readLo, { base: csr, index });
+  const hi = csrRead(dev, readHi, { base: csr, index });
   return (BigInt(hi) << 32n) | BigInt(lo);
 }
 

@@ -137,13 +137,19 @@ function csrSymbols(): [string, HalSymbol][] {
     const run = (dev: HalDevice, a: readonly unknown[]): unknown => {
       const index = indexed ? signedNum(a, 1, "index") : 0;
       const base = big(a, 0, "base");
-      if (acc.op === "read") return csrRead(dev, acc, base, index);
-      csrWrite(dev, acc, base, index, num(a, indexed ? 2 : 1, "value"));
+      if (acc.op === "read") return csrRead(dev, acc, { base, index });
+      csrWrite(dev, acc, { base, index }, num(a, indexed ? 2 : 1, "value"));
       return undefined;
     };
     return [acc.symbol, { arity: params.length, params, run }];
   });
 }
+
+/** The seed register's queue and converter, arguments 1 and 2 of the seed symbols. */
+const seedSlot = (a: readonly unknown[]) => ({
+  queue: signedNum(a, 1, "queue"),
+  dataConverter: signedNum(a, 2, "data_converter"),
+});
 
 const sym = (params: readonly string[], run: HalSymbol["run"]): HalSymbol => ({
   arity: params.length,
@@ -213,20 +219,12 @@ const LEAVES: [string, HalSymbol][] = [
   [
     "aws_mariana_sdma_write_seed",
     sym(["csr", "queue", "data_converter", "seed"], (dev, a) =>
-      marianaWriteSeed(
-        dev,
-        big(a, 0, "csr"),
-        signedNum(a, 1, "queue"),
-        signedNum(a, 2, "data_converter"),
-        num(a, 3, "seed"),
-      ),
+      marianaWriteSeed(dev, big(a, 0, "csr"), seedSlot(a), num(a, 3, "seed")),
     ),
   ],
   [
     "aws_mariana_sdma_read_seed",
-    sym(["csr", "queue", "data_converter"], (dev, a) =>
-      marianaReadSeed(dev, big(a, 0, "csr"), signedNum(a, 1, "queue"), signedNum(a, 2, "data_converter")),
-    ),
+    sym(["csr", "queue", "data_converter"], (dev, a) => marianaReadSeed(dev, big(a, 0, "csr"), seedSlot(a))),
   ],
   ["aws_hal_get_sdma_cce_user_offset", sym([], (dev) => sdmaCceUserOffset(dev))],
   ["aws_hal_get_sdma_cce_user_offset_mariana", sym([], () => sdmaCceUserOffsetMariana())],
@@ -280,14 +278,8 @@ const LEAVES: [string, HalSymbol][] = [
     "al_sdma_m2s_build_transpose_descriptor",
     sym(["a2", "dtype", "dims", "shape_idx"], (_dev, a) => {
       const slot = new Uint8Array(16);
-      const r = buildTransposeDescriptor(
-        slot,
-        0,
-        num(a, 0, "a2"),
-        num(a, 1, "dtype"),
-        dims(a, 2),
-        num(a, 3, "shape_idx"),
-      );
+      const shape = { dims: dims(a, 2), shapeIdx: num(a, 3, "shape_idx") };
+      const r = buildTransposeDescriptor(slot, num(a, 0, "a2"), num(a, 1, "dtype"), shape);
       return r === 0 ? slot : r;
     }),
   ],

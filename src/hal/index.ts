@@ -29,7 +29,7 @@ export {
   transposeControlCols,
   unpackTransposeAddress,
 } from "./cayman-transpose.js";
-export { CSR_ACCESSORS, csrAccessor, csrAddress, csrRead, csrWrite } from "./csr-accessors.js";
+export { CSR_ACCESSORS, type CsrSlot, csrAccessor, csrAddress, csrRead, csrWrite } from "./csr-accessors.js";
 export {
   EMBEDDED_SEM_AXI_BASE,
   marianaInitEmbeddedSem,
@@ -52,6 +52,7 @@ export {
   marianaSetFp8Defaults,
   marianaSetUdmaQos,
   marianaWriteSeed,
+  type SeedSlot,
   sdmaCceUserOffset,
   UDMA_QOS_CLASSES,
   UDMA_QOS_ENABLE,
@@ -70,5 +71,6 @@ export {
 export {
   buildTransposeDescriptor,
   buildTransposeMetaCtrl,
+  type TransposeShape,
   verifyTransposeDimensions,
 } from "./transpose-descriptor.js";

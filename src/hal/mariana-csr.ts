@@ -47,11 +47,18 @@ function checkU32(func: string, name: string, v: number): void {
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new FieldError(func, name, v, "0..0xFFFFFFFF");
 }
 
+/** Which seed register: the queue's and data converter's (each 0..15). */
+export interface SeedSlot {
+  readonly queue: number;
+  readonly dataConverter: number;
+}
+
 /**
  * The seed-register address: csr + 0x2000 + 8·(dc + 16·(queue + 8)), seed 003 §4.
  * @throws SdmaAbortError unless queue < 16 and data_converter < 16.
  */
-export function cceSeedAddress(func: string, csr: bigint, queue: number, dataConverter: number): bigint {
+export function cceSeedAddress(func: string, csr: bigint, at: SeedSlot): bigint {
+  const { queue, dataConverter } = at;
   addrArg(func, "csr", csr);
   const ok = (v: number, n: number) => Number.isInteger(v) && v >= 0 && v < n;
   if (!ok(queue, CCE_SEED_QUEUES) || !ok(dataConverter, CCE_DATA_CONVERTERS)) {
@@ -66,25 +73,19 @@ export function cceSeedAddress(func: string, csr: bigint, queue: number, dataCon
 /**
  * libnrt aws_mariana_sdma_write_seed @0x464da0, seed 003 §4.
  * @throws SdmaAbortError (queue / converter ≥ 16); FieldError when seed is not a u32.
- * @example marianaWriteSeed(dev, 0x1000n, 5, 3, 1234) // writes 1234 at 0x1000 + 0x2000 + 8·(3 + 16·13)
+ * @example marianaWriteSeed(dev, 0x1000n, { queue: 5, dataConverter: 3 }, 1234) // at 0x1000 + 0x2000 + 8·(3 + 16·13)
  */
-export function marianaWriteSeed(
-  dev: HalDevice,
-  csr: bigint,
-  queue: number,
-  dataConverter: number,
-  seed: number,
-): void {
+export function marianaWriteSeed(dev: HalDevice, csr: bigint, at: SeedSlot, seed: number): void {
   const func = "aws_mariana_sdma_write_seed";
-  const addr = cceSeedAddress(func, csr, queue, dataConverter);
+  const addr = cceSeedAddress(func, csr, at);
   checkU32(func, "seed", seed);
   dev.regs.write32(addr, seed, func);
 }
 
 /** libnrt aws_mariana_sdma_read_seed (seed 003 §4): the same address, read. @throws as write. */
-export function marianaReadSeed(dev: HalDevice, csr: bigint, queue: number, dataConverter: number): number {
+export function marianaReadSeed(dev: HalDevice, csr: bigint, at: SeedSlot): number {
   const func = "aws_mariana_sdma_read_seed";
-  return dev.regs.read32(cceSeedAddress(func, csr, queue, dataConverter), func);
+  return dev.regs.read32(cceSeedAddress(func, csr, at), func);
 }
 
 /**

@@ -71,7 +71,7 @@ export class RegisterFile {
    */
   write32(addr: bigint, value: number, accessor?: string): void {
     checkAligned(addrArg("RegisterFile.write32", "addr", addr));
-    const v = intArg("RegisterFile.write32", "value", value, -(2 ** 31), 2 ** 32 - 1) >>> 0;
+    const v = intArg("RegisterFile.write32", "value", value, { min: -(2 ** 31), max: 2 ** 32 - 1 }) >>> 0;
     if (this.logLimit > 0)
       this.record(
         accessor === undefined

@@ -82,21 +82,28 @@ function popcount(v: number): number {
   return n;
 }
 
+/** The matrix a transpose descriptor moves: its dims and the STRIDE_MAP shape it is checked against. */
+export interface TransposeShape {
+  readonly dims: TransposeDims;
+  readonly shapeIdx: number;
+}
+
 /**
  * libnrt al_sdma_m2s_build_transpose_descriptor @0x4519a0, seed 003 §3: writes the 16-byte
- * descriptor into `slot` at `offset`. `a2` is the ring / queue byte (word0 bits 31:24).
+ * descriptor at the start of `slot` (the seed's descriptor pointer: a view of the ring slot).
+ * `a2` is the ring / queue byte (word0 bits 31:24).
  * @returns 0, or -EINVAL with the seed's message ("Invalid dtype %u passed" / "invalid matrix
  *   dimensions ...") and nothing written.
  * @throws FieldError when a2 or a dim does not fit its field.
+ * @example buildTransposeDescriptor(ring.subarray(at), 0x15, BF16, { dims: { w: 1, x: 4, y: 8, z: 1 }, shapeIdx: 0 })
  */
 export function buildTransposeDescriptor(
   slot: Uint8Array,
-  offset: number,
   a2: number,
   dtype: number,
-  dims: TransposeDims,
-  shapeIdx: number,
+  shape: TransposeShape,
 ): 0 | Einval {
+  const { dims, shapeIdx } = shape;
   const elem = transposeElemBytes(dtype);
   if (typeof elem !== "number") return elem;
   if (verifyTransposeDimensions(elem, dims, shapeIdx) !== 0) {
@@ -119,6 +126,6 @@ export function buildTransposeDescriptor(
     y_dim: dims.y,
     z_dim: dims.z,
   });
-  slot.set(bytes, offset);
+  slot.set(bytes);
   return 0;
 }

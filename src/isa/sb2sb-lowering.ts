@@ -123,13 +123,10 @@ function encdDmaCommonSb2sb(req: Sb2sbRequest, ops: readonly SdmaCceType[] | und
     ["dst", dst.partition],
   ] as const) {
     if (start >= arch.sbufPartitions)
-      throw new FieldError(
-        "sb2sb",
-        `${side}.start_addr`,
-        start,
-        `0..${arch.sbufPartitions - 1}`,
-        `start partition ${start} is past the last SBUF partition ${arch.sbufPartitions - 1}`,
-      );
+      throw new FieldError("sb2sb", `${side}.start_addr`, start, {
+        allowed: `0..${arch.sbufPartitions - 1}`,
+        detail: `start partition ${start} is past the last SBUF partition ${arch.sbufPartitions - 1}`,
+      });
   }
   const lastPartition = Math.max(src.partition, dst.partition) + req.channels - 1;
   if (lastPartition >= arch.sbufPartitions) {

@@ -72,13 +72,10 @@ function checkArgs(
 
 function checkSpan(fn: string, arg: string, offset: number, needed: number, length: number): void {
   if (!Number.isInteger(offset) || offset < 0 || offset + needed > length) {
-    throw new FieldError(
-      fn,
-      arg,
-      offset,
-      `0..${length - needed}`,
-      `${offset} + ${needed} elements exceeds length ${length}`,
-    );
+    throw new FieldError(fn, arg, offset, {
+      allowed: `0..${length - needed}`,
+      detail: `${offset} + ${needed} elements exceeds length ${length}`,
+    });
   }
 }
 

@@ -179,18 +179,17 @@ export function engineAt(p: AddressProfile, addr: bigint): { engine: number; off
  * The address of a queue register: `tx` is the M2S queue block, `rx` the S2M one (udma-regs.ts).
  * @throws FieldError for an engine or queue outside the profile.
  * @throws RangeError for a register the block does not have (udma-regs.ts queueRegOffset).
- * @example queueRegisterAddress(CAYMAN, 0, "rx", 1, "drtp_inc");
+ * @example queueRegisterAddress(CAYMAN, { engine: 0, queue: 1 }, "rx", "drtp_inc");
  */
 export function queueRegisterAddress(
   p: AddressProfile,
-  engine: number,
+  q: { readonly engine: number; readonly queue: number },
   ring: "tx" | "rx",
-  queue: number,
   reg: QueueReg,
 ): bigint {
-  checkIndex("queueRegisterAddress", "queue", queue, p.queuesPerEngine);
-  const block = ring === "tx" ? m2sQueueOffset(queue) : s2mQueueOffset(queue);
-  return engineCsrBase(p, engine) + BigInt(block + queueRegOffset(ring, reg));
+  checkIndex("queueRegisterAddress", "queue", q.queue, p.queuesPerEngine);
+  const block = ring === "tx" ? m2sQueueOffset(q.queue) : s2mQueueOffset(q.queue);
+  return engineCsrBase(p, q.engine) + BigInt(block + queueRegOffset(ring, reg));
 }
 
 /**

@@ -28,11 +28,15 @@ export const GCE_HEADER = compileLayout({
   doc: "GCE compression header: element count, expanded dtype, block size, payload bytes (MODEL).",
   source: "sdmakit MODEL (seed 000 §5.2 names the header, not its bytes)",
   fields: [
-    constant("magic", 0, 32, GCE_HEADER_MAGIC, { fidelity: "model", doc: "'GCE1'" }),
+    constant("magic", 0, 32, { value: GCE_HEADER_MAGIC, fidelity: "model", doc: "'GCE1'" }),
     uint("elements", 32, 32, { fidelity: "model", doc: "values the payload expands to" }),
-    enumField("dtype", 64, 4, DTYPES, { fidelity: "model", doc: "dtype the values expand to" }),
+    enumField("dtype", 64, 4, { names: DTYPES, fidelity: "model", doc: "dtype the values expand to" }),
     uint("block_log2", 68, 4, { fidelity: "model", doc: "log2 of the values per shared scale" }),
-    constant("codec", 72, 8, GCE_CODEC_BLOCK_FP8, { fidelity: "model", doc: "1: block-scaled FP8_E4" }),
+    constant("codec", 72, 8, {
+      value: GCE_CODEC_BLOCK_FP8,
+      fidelity: "model",
+      doc: "1: block-scaled FP8_E4",
+    }),
     reserved("reserved", 80, 16),
     uint("payload_bytes", 96, 32, { fidelity: "model", doc: "bytes of the payload (scales then codes)" }),
   ],

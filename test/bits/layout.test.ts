@@ -26,8 +26,8 @@ const demo = compileLayout({
     uint("lo", 0, 3),
     bool("flag", 3),
     int("delta", 4, 12),
-    constant("tag", 16, 4, 0xa),
-    enumField("mode", 20, 2, { 0: "OFF", 1: "ON" }),
+    constant("tag", 16, 4, { value: 0xa }),
+    enumField("mode", 20, 2, { names: { 0: "OFF", 1: "ON" } }),
     reserved("pad", 22, 2),
     f32("scale", 32),
     uint("addr", 64, 64),
@@ -47,7 +47,13 @@ describe("compileLayout checks itself", () => {
   });
   it("refuses a constant that does not fit", () => {
     expect(() =>
-      compileLayout({ name: "x", bytes: 4, doc: "", source: "", fields: [constant("c", 0, 2, 4)] }),
+      compileLayout({
+        name: "x",
+        bytes: 4,
+        doc: "",
+        source: "",
+        fields: [constant("c", 0, 2, { value: 4 })],
+      }),
     ).toThrow(/does not fit/);
   });
   it("lets union arms share bits but not fields of one arm", () => {
@@ -106,7 +112,10 @@ describe("encode / decode", () => {
       bytes: 8,
       doc: "",
       source: "",
-      fields: [struct("s", 0, [uint("a", 0, 8)]), array("v", 8, 3, 8, [uint("", 0, 8)])],
+      fields: [
+        struct("s", 0, [uint("a", 0, 8)]),
+        array("v", 8, { count: 3, strideBits: 8 }, [uint("", 0, 8)]),
+      ],
     });
     const loose: Layout = l; // nested input is for layouts picked at run time (JSON)
     expect([...loose.encode({ s: { a: 1 }, v: [2, 3, 4] }).subarray(0, 4)]).toEqual([1, 2, 3, 4]);

@@ -98,7 +98,7 @@ describe("the run watchdog (D8)", () => {
     writers.forEach((w, q) => {
       const other = 1 - q;
       const reg = (ring: "tx" | "rx", name: "drbp_lo" | "drtp_inc") =>
-        queueRegAddress(dev.profile, 0, ring, other, name);
+        queueRegAddress(dev.profile, { engine: 0, queue: other }, ring, name);
       const src = SRC + BigInt(q) * 0x100n;
       const lo = (a: bigint) => Number(a & 0xffffffffn);
       dev.memory.write(

@@ -168,8 +168,8 @@ describe("queues, phases and faults", () => {
     expect(r.stalls).toHaveLength(1);
     expect(r.stalls[0]?.reason).toMatch(/ring_id 2 is not the ring's phase 1/);
     expect(dev.memory.read(DST + 64n, 16)).toEqual(f32Bytes(1, 2, 3, 4));
-    expect(dev.regs.read32(queueRegAddress(dev.profile, 0, "tx", 0, "drhp"))).toBe(0);
-    expect(dev.regs.read32(queueRegAddress(dev.profile, 0, "tx", 1, "drhp"))).toBe(1);
+    expect(dev.regs.read32(queueRegAddress(dev.profile, { engine: 0, queue: 0 }, "tx", "drhp"))).toBe(0);
+    expect(dev.regs.read32(queueRegAddress(dev.profile, { engine: 0, queue: 1 }, "tx", "drhp"))).toBe(1);
   });
 
   it("the phase advances at each wrap: 40 packets through a 16-slot ring", () => {

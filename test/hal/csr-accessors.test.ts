@@ -7,7 +7,7 @@ const ARCHES = ["trn1", "trn2", "trn3"] as const;
 
 function run(arch: string, symbol: string, index: number, value = 7) {
   const dev = new HalDevice(arch);
-  const addr = csrWrite(dev, csrAccessor(symbol), BASE, index, value);
+  const addr = csrWrite(dev, csrAccessor(symbol), { base: BASE, index }, value);
   return { addr, writes: dev.regs.writesSince().map((w) => [w.addr, w.value, w.accessor]) };
 }
 
@@ -84,7 +84,7 @@ describe("gated families: M2S prefetch, CC-queue, XT-local (arch > 2)", () => {
   }
   it("SUNDA xt-local read returns 0 without touching the register file", () => {
     const dev = new HalDevice("trn1");
-    expect(csrRead(dev, csrAccessor("aws_reg_read_xt_local_reg"), BASE, 38)).toBe(0);
+    expect(csrRead(dev, csrAccessor("aws_reg_read_xt_local_reg"), { base: BASE, index: 38 })).toBe(0);
     expect(dev.regs.log).toEqual([]);
   });
 });
@@ -93,14 +93,14 @@ describe("every accessor reads the arch first", () => {
   it("INVALID hal_target asserts before any write", () => {
     const dev = new HalDevice("trn2");
     dev.halTarget = 0;
-    expect(() => csrWrite(dev, csrAccessor("aws_reg_write_xt_local_reg"), BASE, 0, 1)).toThrow(
-      SdmaAssertError,
-    );
+    expect(() =>
+      csrWrite(dev, csrAccessor("aws_reg_write_xt_local_reg"), { base: BASE, index: 0 }, 1),
+    ).toThrow(SdmaAssertError);
     expect(dev.regs.log).toEqual([]);
   });
   it("reads return what the write left", () => {
     const dev = new HalDevice("trn3");
-    csrWrite(dev, csrAccessor("aws_reg_write_cc_queue_size"), BASE, 4, 0xabc);
-    expect(csrRead(dev, csrAccessor("aws_reg_read_cc_queue_size"), BASE, 4)).toBe(0xabc);
+    csrWrite(dev, csrAccessor("aws_reg_write_cc_queue_size"), { base: BASE, index: 4 }, 0xabc);
+    expect(csrRead(dev, csrAccessor("aws_reg_read_cc_queue_size"), { base: BASE, index: 4 })).toBe(0xabc);
   });
 });

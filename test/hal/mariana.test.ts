@@ -31,15 +31,18 @@ const CSR = 0x1000n;
 const writes = (dev: ReturnType<typeof createHalDevice>) =>
   dev.regs.writesSince().map((w) => [w.addr, w.value]);
 const lo = (i: number) =>
-  csrAddress(MARIANA, csrAccessor("aws_reg_write_embedded_semaphore_update_lo"), CSR, i);
+  csrAddress(MARIANA, csrAccessor("aws_reg_write_embedded_semaphore_update_lo"), { base: CSR, index: i });
 const hi = (i: number) =>
-  csrAddress(MARIANA, csrAccessor("aws_reg_write_embedded_semaphore_update_hi"), CSR, i);
+  csrAddress(MARIANA, csrAccessor("aws_reg_write_embedded_semaphore_update_hi"), { base: CSR, index: i });
 
 describe("init_embedded_sem (trn3)", () => {
   it("ctrl cfg = 1, then 8 TPB + 16 TopSP regions, lo then hi; regions 24..31 untouched", () => {
     const dev = createHalDevice("trn3");
     khalCall(dev, "init_embedded_sem", CSR);
-    const ctrl = csrAddress(MARIANA, csrAccessor("aws_reg_write_embedded_sem_ctrl_cfg"), CSR, 0);
+    const ctrl = csrAddress(MARIANA, csrAccessor("aws_reg_write_embedded_sem_ctrl_cfg"), {
+      base: CSR,
+      index: 0,
+    });
     const expected: [bigint, number][] = [[ctrl, 1]];
     const bases = [
       ...Array.from({ length: 8 }, (_, i) => tpbEvtSemIncBase(i)),
@@ -106,9 +109,9 @@ describe("aws_mariana_sdma_write_seed", () => {
     [5, 3],
   ])("queue %i converter %i → csr + 0x2000 + 8·(dc + 16·(q + 8))", (q, dc) => {
     const dev = createHalDevice("trn3");
-    marianaWriteSeed(dev, CSR, q, dc, 1234);
+    marianaWriteSeed(dev, CSR, { queue: q, dataConverter: dc }, 1234);
     expect(writes(dev)).toEqual([[addr(q, dc), 1234]]);
-    expect(marianaReadSeed(dev, CSR, q, dc)).toBe(1234);
+    expect(marianaReadSeed(dev, CSR, { queue: q, dataConverter: dc })).toBe(1234);
   });
   it("the bounds: first 0x2400, last 0x2bf8 past csr", () => {
     expect(addr(0, 0) - CSR).toBe(0x2400n);
@@ -120,7 +123,7 @@ describe("aws_mariana_sdma_write_seed", () => {
     [-1, 0],
   ])("queue %i converter %i aborts with no write", (q, dc) => {
     const dev = createHalDevice("trn3");
-    expect(() => marianaWriteSeed(dev, CSR, q, dc, 1)).toThrow(SdmaAbortError);
+    expect(() => marianaWriteSeed(dev, CSR, { queue: q, dataConverter: dc }, 1)).toThrow(SdmaAbortError);
     expect(dev.regs.log).toEqual([]);
   });
 });

@@ -62,8 +62,16 @@ describe("S2M descriptors decode as udma-rx with no undeclared bit", () => {
         (w) => w.ring === "rx",
       );
       expect(issuesOf((rx as { bytes: Uint8Array }).bytes)).toEqual([]);
-      registers.write32(queueRegisterAddress(vring.profile, 0, "tx", 0, "drhp"), vring.tx.tail, "engine");
-      registers.write32(queueRegisterAddress(vring.profile, 0, "rx", 0, "drhp"), vring.rx.tail, "engine");
+      registers.write32(
+        queueRegisterAddress(vring.profile, { engine: 0, queue: 0 }, "tx", "drhp"),
+        vring.tx.tail,
+        "engine",
+      );
+      registers.write32(
+        queueRegisterAddress(vring.profile, { engine: 0, queue: 0 }, "rx", "drhp"),
+        vring.rx.tail,
+        "engine",
+      );
     }
   });
 });

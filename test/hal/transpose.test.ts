@@ -138,7 +138,12 @@ describe("al_sdma_m2s_build_transpose_descriptor", () => {
   });
   it("word0 = elem | 0x800000 | a2 << 24, dims in words 2..3", () => {
     const slot = new Uint8Array(32);
-    expect(buildTransposeDescriptor(slot, 16, 0x15, BF16, { w: 1, x: 4, y: 8, z: 1 }, 0)).toBe(0);
+    expect(
+      buildTransposeDescriptor(slot.subarray(16), 0x15, BF16, {
+        dims: { w: 1, x: 4, y: 8, z: 1 },
+        shapeIdx: 0,
+      }),
+    ).toBe(0);
     const dv = new DataView(slot.buffer);
     expect(dv.getUint32(16, true)).toBe((2 | 0x800000 | (0x15 << 24)) >>> 0);
     expect(dv.getUint32(20, true)).toBe(buildTransposeMetaCtrl(2, BF16, 0));
@@ -147,11 +152,11 @@ describe("al_sdma_m2s_build_transpose_descriptor", () => {
   });
   it("bad dtype and bad dims are -EINVAL with nothing written", () => {
     const slot = new Uint8Array(16);
-    expect(buildTransposeDescriptor(slot, 0, 0, 0, { w: 1, x: 1, y: 1, z: 1 }, 0)).toEqual({
+    expect(buildTransposeDescriptor(slot, 0, 0, { dims: { w: 1, x: 1, y: 1, z: 1 }, shapeIdx: 0 })).toEqual({
       status: -22,
       message: "Invalid dtype 0 passed",
     });
-    const r = buildTransposeDescriptor(slot, 0, 0, BF16, { w: 1, x: 0, y: 1, z: 1 }, 0);
+    const r = buildTransposeDescriptor(slot, 0, BF16, { dims: { w: 1, x: 0, y: 1, z: 1 }, shapeIdx: 0 });
     expect(r).toEqual({ status: -22, message: "invalid matrix dimensions w_dim 1 x_dim 0 y_dim 1 z_dim 1" });
     expect([...slot]).toEqual(new Array(16).fill(0));
   });

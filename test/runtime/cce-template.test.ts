@@ -56,7 +56,7 @@ function postAll<R>(
   const written: WrittenDescriptor[][] = [];
   for (const r of rs) {
     for (const side of ["tx", "rx"] as const) {
-      const drhp = queueRegisterAddress(f.vring.profile, 0, side, 0, "drhp");
+      const drhp = queueRegisterAddress(f.vring.profile, { engine: 0, queue: 0 }, side, "drhp");
       f.registers.write32(drhp, f.vring[side].tail, "engine");
     }
     const w = post(f.vring, r);

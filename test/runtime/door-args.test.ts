@@ -55,7 +55,11 @@ const CASES: readonly (readonly [string, string, () => unknown])[] = [
   ["copy-request", "src", () => buildCopyPacket({ ...COPY, src: 0x1000 as unknown as bigint })],
   ["copy-request", "dst", () => buildCopyPacket({ ...COPY, dst: (1n << 64n) - 8n })],
   ["aws_hal_mariana_sdma_set_udma_qos", "csr", () => marianaSetUdmaQos(trn3(), 0.5 as never, 0, 1)],
-  ["aws_mariana_sdma_write_seed", "csr", () => marianaWriteSeed(trn3(), 1 as never, 0, 0, 1)],
+  [
+    "aws_mariana_sdma_write_seed",
+    "csr",
+    () => marianaWriteSeed(trn3(), 1 as never, { queue: 0, dataConverter: 0 }, 1),
+  ],
   ["aws_hal_mariana_sdma_set_fp8_defaults", "csr", () => marianaSetFp8Defaults(trn3(), null as never)],
   ["aws_hal_mariana_sdma_enable_b0_features", "csr", () => marianaEnableB0Features(trn3(), -1n)],
   ["VringPool", "options", () => new VringPool(new Device("trn2"), undefined as never)],

@@ -93,7 +93,8 @@ describe("the doorbell writes what udma_m2m_copy_start writes", () => {
 
 describe("the engine reads the set-up registers as the driver writes them", () => {
   const copyInto = (dst: bigint) => ({ src: HBM_BASE + 0x10000n, dst, size: 64 });
-  const cfg = (vring: Vring, side: "tx" | "rx") => queueRegisterAddress(vring.profile, 0, side, 0, "cfg");
+  const cfg = (vring: Vring, side: "tx" | "rx") =>
+    queueRegisterAddress(vring.profile, { engine: 0, queue: 0 }, side, "cfg");
 
   it("a paused ring (cfg without EN_PREF | EN_SCHEDULING) runs nothing until enabled again", () => {
     const { dev, vring } = deviceVring();
@@ -109,9 +110,15 @@ describe("the engine reads the set-up registers as the driver writes them", () =
     dev.regs.write32(cfg(vring, "tx"), QUEUE_CFG_RESET, "test");
     addDmaPacket(vring, copyInto(HBM_BASE + 0x20000n));
     for (const side of ["tx", "rx"] as const)
-      dev.regs.write32(queueRegisterAddress(vring.profile, 0, side, 0, "q_sw_ctrl"), Q_SW_CTRL_RST_Q, "test");
+      dev.regs.write32(
+        queueRegisterAddress(vring.profile, { engine: 0, queue: 0 }, side, "q_sw_ctrl"),
+        Q_SW_CTRL_RST_Q,
+        "test",
+      );
     dev.regs.write32(cfg(vring, "tx"), QUEUE_CFG_RESET | QUEUE_CFG_ENABLE, "test");
     expect(dev.run().events).toHaveLength(0);
-    expect(dev.regs.read32(queueRegisterAddress(vring.profile, 0, "tx", 0, "drtp"), "test")).toBe(0);
+    expect(
+      dev.regs.read32(queueRegisterAddress(vring.profile, { engine: 0, queue: 0 }, "tx", "drtp"), "test"),
+    ).toBe(0);
   });
 });

@@ -24,7 +24,9 @@ describe("VringPool", () => {
     const base = HBM_BASE + BigInt(3 * 16 + 2) * 2n * ring;
     const lo = (side: "tx" | "rx") =>
       dev.regs.log.find(
-        (a) => a.op === "write" && a.addr === queueRegisterAddress(CAYMAN, 3, side, 2, "drbp_lo"),
+        (a) =>
+          a.op === "write" &&
+          a.addr === queueRegisterAddress(CAYMAN, { engine: 3, queue: 2 }, side, "drbp_lo"),
       )?.value;
     expect(lo("tx")).toBe(Number(base & 0xffffffffn));
     expect(lo("rx")).toBe(Number((base + ring) & 0xffffffffn));

@@ -19,7 +19,7 @@ const qreg = (
   q: { engine: number; queue: number },
   side: "tx" | "rx",
   reg: "drbp_lo" | "drbp_hi" | "drl" | "drhp" | "drtp_inc",
-) => queueRegisterAddress(archProfile("trn2"), q.engine, side, q.queue, reg);
+) => queueRegisterAddress(archProfile("trn2"), q, side, reg);
 
 const copy = (size: number) => ({ src: 0x1000n, dst: 0x20_0000n, size });
 

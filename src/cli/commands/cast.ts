@@ -39,7 +39,10 @@ function parseDtype(arg: string, text: string | undefined): Dtype {
   if (text === undefined) throw new UsageError(`missing <${arg}>`);
   const dt = dtypeFromName(text);
   if (dt === undefined || dt === 0) {
-    throw new FieldError("cast", arg, text, DTYPE_NAMES.slice(1).join("|"), `unknown dtype "${text}"`);
+    throw new FieldError("cast", arg, text, {
+      allowed: DTYPE_NAMES.slice(1).join("|"),
+      detail: `unknown dtype "${text}"`,
+    });
   }
   return dt;
 }
@@ -50,7 +53,7 @@ function parseCode(text: string, width: number): Uint8Array {
   const max = (1n << BigInt(8 * width)) - 1n;
   const allowed = `0..${max.toString(16)} in hex`;
   if (!/^[0-9a-f]+$/i.test(digits))
-    throw new FieldError("cast", "code", text, allowed, `"${text}" is not hex`);
+    throw new FieldError("cast", "code", text, { allowed, detail: `"${text}" is not hex` });
   let value = BigInt(`0x${digits}`);
   if (value > max) throw new FieldError("cast", "code", text, allowed);
   const bytes = new Uint8Array(width);

@@ -59,7 +59,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /** A refusal naming the report, the field's path, its value and what it must be. */
 export function reportFieldError(name: string, path: string, value: unknown, allowed: string): FieldError {
   const shown = typeof value === "string" ? JSON.stringify(value) : String(JSON.stringify(value));
-  return new FieldError(name, path, value, allowed, `${shown}: expected ${allowed}`);
+  return new FieldError(name, path, value, { allowed, detail: `${shown}: expected ${allowed}` });
 }
 
 /** A number, or a string that is one ("1024"); anything else as it was (refused by the caller). */

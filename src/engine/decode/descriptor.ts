@@ -29,13 +29,10 @@ export interface Descriptor {
 
 /** Split 16 fetched bytes into words. @throws FieldError for bytes that are not 16 or more. */
 export function toDescriptor(ref: DescriptorRef, bytes: Uint8Array): Descriptor {
-  intArg(
-    "toDescriptor",
-    "bytes.length",
-    bytesArg("toDescriptor", "bytes", bytes).length,
-    16,
-    Number.MAX_SAFE_INTEGER,
-  );
+  intArg("toDescriptor", "bytes.length", bytesArg("toDescriptor", "bytes", bytes).length, {
+    min: 16,
+    max: Number.MAX_SAFE_INTEGER,
+  });
   return {
     ref,
     bytes,

@@ -63,12 +63,12 @@ export function resolveEmbeddedSem(
   if (delta === undefined)
     fault(d, `embedded-semaphore wr_mode ${sem.wr_mode} is not increment (0), set (1) or decrement (2)`);
   const csr = engineCsrBase(profile, engine);
-  const ctrlAddr = csrAddress(profile, CTRL_CFG, csr, 0);
+  const ctrlAddr = csrAddress(profile, CTRL_CFG, { base: csr, index: 0 });
   if (memory.readU32(ctrlAddr) === 0)
     fault(d, `embedded semaphores are not enabled on engine ${engine} (embedded_sem_ctrl_cfg = 0)`, ctrlAddr);
-  const loAddr = csrAddress(profile, REGION_LO, csr, sem.reg_sel);
+  const loAddr = csrAddress(profile, REGION_LO, { base: csr, index: sem.reg_sel });
   const region =
-    (BigInt(memory.readU32(csrAddress(profile, REGION_HI, csr, sem.reg_sel))) << 32n) |
+    (BigInt(memory.readU32(csrAddress(profile, REGION_HI, { base: csr, index: sem.reg_sel }))) << 32n) |
     BigInt(memory.readU32(loAddr));
   if (region === 0n)
     fault(

@@ -9,7 +9,7 @@
  * value has scale 1. Decompression multiplies each code by its block's scale (exact).
  */
 
-import { bytesArg, intArg, MAX_U32 } from "../../bits/arg-check.js";
+import { bytesArg, intArg, MAX_U32, uintArg } from "../../bits/arg-check.js";
 import { FieldError } from "../../bits/errors.js";
 import { decodeToF32, encodeFromF32, type OverflowPolicy, type Rounding } from "../../numerics/index.js";
 import { Dtype } from "../../spec/dtype.js";
@@ -34,16 +34,13 @@ function checkCodecArgs(
   payload: unknown,
 ): void {
   if (!(values instanceof Float32Array)) throw new FieldError(context, "values", values, "a Float32Array");
-  const n = intArg(context, "count", count, 0, Math.min(values.length, MAX_U32));
-  const log2 = intArg(context, "blockLog2", blockLog2, 0, MAX_BLOCK_LOG2);
+  const n = uintArg(context, "count", count, Math.min(values.length, MAX_U32));
+  const log2 = uintArg(context, "blockLog2", blockLog2, MAX_BLOCK_LOG2);
   const need = gcePayloadBytes(n, log2);
-  intArg(
-    context,
-    "payload.length",
-    bytesArg(context, "payload", payload).length,
-    need,
-    Number.MAX_SAFE_INTEGER,
-  );
+  intArg(context, "payload.length", bytesArg(context, "payload", payload).length, {
+    min: need,
+    max: Number.MAX_SAFE_INTEGER,
+  });
 }
 
 /** The shared scale of values[from, to): a power of two (MODEL above). */

@@ -6,7 +6,15 @@
  * reason — never a silent drop or a wrap. Pages live in WebAssembly arenas (page-arenas.ts) so the
  * numerics kernels read and write them in place.
  */
-import { addrArg, boolArg, bytesArg, intArg, MAX_ADDRESS, MAX_U32, stringArg } from "../../bits/arg-check.js";
+import {
+  addrArg,
+  boolArg,
+  bytesArg,
+  MAX_ADDRESS,
+  MAX_U32,
+  stringArg,
+  uintArg,
+} from "../../bits/arg-check.js";
 import { DeviceFault, FieldError, UsageError } from "../../bits/errors.js";
 import { checkOptions } from "../../bits/option-check.js";
 import { fillBytes } from "./fill-bytes.js";
@@ -110,13 +118,13 @@ export const MAX_ACCESS_BYTES = 2 ** 32;
 const REGION_KINDS: readonly RegionKind[] = ["hbm", "sbuf", "psum", "mmio", "host"];
 
 /** An access's length: an integer 0..MAX_ACCESS_BYTES. @throws FieldError otherwise. */
-const lenArg = (context: string, len: unknown): number => intArg(context, "len", len, 0, MAX_ACCESS_BYTES);
+const lenArg = (context: string, len: unknown): number => uintArg(context, "len", len, MAX_ACCESS_BYTES);
 
 /**
  * A Number address (the fast paths): an integer 0..2^64 — exact below 2^53; one above is never in
  * the fast path's region (the caller then takes the bigint path). @throws FieldError otherwise.
  */
-const numberAddrArg = (context: string, a: unknown): number => intArg(context, "a", a, 0, 2 ** 64);
+const numberAddrArg = (context: string, a: unknown): number => uintArg(context, "a", a, 2 ** 64);
 
 /**
  * A region to map: a name, a bigint base and positive size ending by 2^64, a kind, handlers as
@@ -435,7 +443,7 @@ export class DeviceMemory {
    *   outside 0..255 (never wrapped), an address or length as {@link regionOf}.
    */
   fill(addr: bigint, len: number, byte: number, what = "write"): void {
-    intArg("DeviceMemory.fill", "byte", byte, 0, 0xff);
+    uintArg("DeviceMemory.fill", "byte", byte, 0xff);
     const region = this.checkedRegion("DeviceMemory.fill", addr, len, what);
     if (region.onWrite32) {
       this.mmioWrite(region, addr, new Uint8Array(len).fill(byte));
@@ -526,7 +534,7 @@ export class DeviceMemory {
   /** @throws FieldError for a value outside 0..2^32 − 1 (never wrapped); MemoryFault as {@link write}. */
   writeU32(addr: bigint, value: number): void {
     addrArg("DeviceMemory.writeU32", "addr", addr);
-    intArg("DeviceMemory.writeU32", "value", value, 0, MAX_U32);
+    uintArg("DeviceMemory.writeU32", "value", value, MAX_U32);
     const b = new Uint8Array(4);
     new DataView(b.buffer).setUint32(0, value, true);
     this.write(addr, b);
@@ -539,7 +547,7 @@ export class DeviceMemory {
    * @throws FieldError for a byte count that is not a non-negative safe integer.
    */
   pagesAhead(bytes: number): { buffer: ArrayBufferLike; from: number; to: number }[] {
-    intArg("DeviceMemory.pagesAhead", "bytes", bytes, 0, Number.MAX_SAFE_INTEGER);
+    uintArg("DeviceMemory.pagesAhead", "bytes", bytes, Number.MAX_SAFE_INTEGER);
     return this.arenas.ahead(Math.ceil(bytes / PAGE_BYTES), PAGE_BYTES);
   }
 

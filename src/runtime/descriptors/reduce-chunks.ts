@@ -8,7 +8,7 @@
  * bytes, so the last packet of a run carries whatever is left (any whole number of elements; the
  * CCE reduces it like any other), and a leg under one granule sends each run whole.
  */
-import { intArg } from "../../bits/arg-check.js";
+import { intArg, uintArg } from "../../bits/arg-check.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { awsHalGetSdmaMaxCceElements, encdGetCceReducePacketSize } from "./gates.js";
@@ -60,6 +60,6 @@ export function chunkCount(length: number, max: number | undefined): number {
 
 /** A run's length and chunk size. @throws FieldError for either not a count. */
 function checkChunking(context: string, length: number, max: number | undefined): void {
-  intArg(context, "length", length, 0, Number.MAX_SAFE_INTEGER);
-  if (max !== undefined) intArg(context, "max", max, 1, Number.MAX_SAFE_INTEGER);
+  uintArg(context, "length", length, Number.MAX_SAFE_INTEGER);
+  if (max !== undefined) intArg(context, "max", max, { min: 1, max: Number.MAX_SAFE_INTEGER });
 }

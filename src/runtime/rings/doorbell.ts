@@ -29,8 +29,8 @@ export class RegisterDoorbell implements Doorbell {
     profile: AddressProfile,
     queue: QueueId,
   ) {
-    this.rxAddr = queueRegisterAddress(profile, queue.engine, "rx", queue.queue, "drtp_inc");
-    this.txAddr = queueRegisterAddress(profile, queue.engine, "tx", queue.queue, "drtp_inc");
+    this.rxAddr = queueRegisterAddress(profile, queue, "rx", "drtp_inc");
+    this.txAddr = queueRegisterAddress(profile, queue, "tx", "drtp_inc");
   }
 
   ring(rxCount: number, txCount: number): void {

@@ -3,7 +3,7 @@
  * writes that set one up. Where its registers sit is the address map's (spec/address-map.ts
  * queueRegisterAddress), shared with the engine.
  */
-import { addrArg, intArg, MAX_U32 } from "../../bits/arg-check.js";
+import { addrArg, MAX_U32, uintArg } from "../../bits/arg-check.js";
 import { FieldError } from "../../bits/errors.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import { engineCount } from "../../spec/address-map.js";
@@ -58,7 +58,7 @@ export interface QueueRegWrite {
 export function queueSetupWrites(side: QueueSide, base: bigint, slots: number): QueueRegWrite[] {
   if (side !== "tx" && side !== "rx") throw new FieldError("queueSetupWrites", "side", side, "tx | rx");
   addrArg("queueSetupWrites", "base", base);
-  intArg("queueSetupWrites", "slots", slots, 0, MAX_U32);
+  uintArg("queueSetupWrites", "slots", slots, MAX_U32);
   const writes: QueueRegWrite[] = [];
   if (side === "tx")
     writes.push({ reg: "rlimit_mask", value: RLIMIT_MASK_RESET & ~RLIMIT_MASK_INTERNAL_PAUSE_DMB });

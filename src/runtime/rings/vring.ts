@@ -6,7 +6,7 @@
  * next slots (stamped with the ring phase, which starts at 1 and advances at every wrap), then rings
  * the doorbell. A packet that does not fit is refused whole (spec/packet-model.ts).
  */
-import { intArg } from "../../bits/arg-check.js";
+import { uintArg } from "../../bits/arg-check.js";
 import { FieldError } from "../../bits/errors.js";
 import { type DeviceMemory, pageOffset } from "../../engine/memory/memory.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
@@ -266,8 +266,7 @@ export class Vring {
 
   /** Set up one ring as the driver does (queue-registers.ts queueSetupWrites), TX before RX. */
   private place(o: VringOptions, side: RingSide, base: bigint): DescriptorRing {
-    const reg = (r: QueueReg) =>
-      queueRegisterAddress(o.profile, this.queue.engine, side, this.queue.queue, r);
+    const reg = (r: QueueReg) => queueRegisterAddress(o.profile, this.queue, side, r);
     for (const w of queueSetupWrites(side, base, o.slots))
       o.registers.write32(reg(w.reg), w.value, VRING_ACCESSOR);
     return new DescriptorRing(side, base, o.slots, reg("drhp"), o.registers, o.knownFree ?? false);
@@ -283,8 +282,8 @@ export class Vring {
 
   /** {@link checkRoom} by counts. @throws RingFullError; FieldError for a count not an integer ≥ 0. */
   checkRoomFor(txCount: number, rxCount: number): void {
-    intArg("Vring.checkRoomFor", "txCount", txCount, 0, Number.MAX_SAFE_INTEGER);
-    intArg("Vring.checkRoomFor", "rxCount", rxCount, 0, Number.MAX_SAFE_INTEGER);
+    uintArg("Vring.checkRoomFor", "txCount", txCount, Number.MAX_SAFE_INTEGER);
+    uintArg("Vring.checkRoomFor", "rxCount", rxCount, Number.MAX_SAFE_INTEGER);
     const txFree = this.tx.fits(txCount);
     if (txCount > txFree) throw new RingFullError("tx", txCount, txFree);
     const rxFree = this.rx.fits(rxCount);

@@ -16,12 +16,15 @@ export const CCE_INFO = compileLayout({
     uint("num_sources", 0, 32),
     union("", 32, {
       fma_info: [
-        enumField("scale_dtype", 0, 32, KBIN_DTYPES, { doc: "kbin dtype of the scales; must remap to fp32" }),
-        array("scale", 32, 32, 32, [f32("", 0)]),
+        enumField("scale_dtype", 0, 32, {
+          names: KBIN_DTYPES,
+          doc: "kbin dtype of the scales; must remap to fp32",
+        }),
+        array("scale", 32, { count: 32, strideBits: 32 }, [f32("", 0)]),
       ],
       min_max_info: [
         bool("use_constant", 0, { doc: "C bool (1 byte; bits 1..7 unused)" }),
-        enumField("constant_dtype", 32, 32, KBIN_DTYPES, { doc: "aliases fma_info.scale.0" }),
+        enumField("constant_dtype", 32, 32, { names: KBIN_DTYPES, doc: "aliases fma_info.scale.0" }),
         uint("constant", 64, 32, { doc: "the clamp constant, raw 32 bits" }),
       ],
     }),

@@ -32,7 +32,10 @@ const OPERANDS = namesOf(FmaOperand);
  */
 const computeW0 = [
   uint("wb", 0, 23, { doc: "seed wb_arg / elem_or_len (bits 22:0)" }),
-  constant("has_meta", 23, 1, 1, { doc: "W0 bit 23: the descriptor carries a compute meta (0x800000)" }),
+  constant("has_meta", 23, 1, {
+    value: 1,
+    doc: "W0 bit 23: the descriptor carries a compute meta (0x800000)",
+  }),
   union("", 24, {
     meta_idx: [uint("", 0, 8, { doc: "seed meta_idx / ring byte (<< 24), whole" })],
     position: [
@@ -63,14 +66,14 @@ export const FMA_DESC = desc(
   "FMA descriptor: W1 base 0x2100000, W2 the three operand selectors, W3 the FP32 scale.",
   [
     uint("sub", W1, 3, { doc: "sub-op (a9 & 7)" }),
-    constant("optype", W1 + 20, 3, 1, { doc: "FMA optype (0x100000)" }),
-    constant("op", W1 + 23, 3, 4, { doc: "CCE op (0x2000000)" }),
+    constant("optype", W1 + 20, 3, { value: 1, doc: "FMA optype (0x100000)" }),
+    constant("op", W1 + 23, 3, { value: 4, doc: "CCE op (0x2000000)" }),
     bool("wrbar", W1 + 26, { doc: "seed arg a10 (<< 26); public view: write_barrier" }),
     uint("a8", W1 + 29, 3, { doc: "seed arg a8 (<< 29, unmasked); public view: tag bits" }),
     uint("sema", W2, 24, { doc: "semaphore (& 0xFFFFFF)" }),
-    enumField("a_sel", W2 + 24, 2, OPERANDS, { doc: "multiply operand A (default INPUT_BUFFER)" }),
-    enumField("b_sel", W2 + 26, 2, OPERANDS, { doc: "multiply operand B (default SCALE)" }),
-    enumField("c_sel", W2 + 28, 2, OPERANDS, { doc: "add operand C (default STORED_BUFFER)" }),
+    enumField("a_sel", W2 + 24, 2, { names: OPERANDS, doc: "multiply operand A (default INPUT_BUFFER)" }),
+    enumField("b_sel", W2 + 26, 2, { names: OPERANDS, doc: "multiply operand B (default SCALE)" }),
+    enumField("c_sel", W2 + 28, 2, { names: OPERANDS, doc: "add operand C (default STORED_BUFFER)" }),
     f32("scale", W3, { doc: "the per-source FP32 scale" }),
   ],
 );
@@ -83,7 +86,7 @@ export const MIN_MAX_DESC = desc(
     uint("const_dt", W1 + 20, 3, { doc: "constant dtype & 7 (fp32 → 2, int32 → 0, uint32 → 1)" }),
     subDesc("3 (0x6000000) when use_const: the constant sub-descriptor; 0 otherwise"),
     uint("length", W2, 24, { doc: "length & 0xFFFFFF" }),
-    constant("cce", W2 + 25, 1, 1, { doc: "0x2000000" }),
+    constant("cce", W2 + 25, 1, { value: 1, doc: "0x2000000" }),
     uint("constant", W3, 32, { doc: "min_max_info.constant, raw 32 bits" }),
   ],
 );
@@ -130,16 +133,18 @@ export const GRADIENT_DESC = desc(
   "libnrt al_sdma_m2s_build_gradient_descriptor @0x451de0, seed 000 §5.2 (body not in the seed: MODEL)",
   "GCE gradient descriptor: the compress / decompress mode and the compression header address.",
   [
-    enumField(
-      "mode",
-      W1,
-      2,
-      { 1: "COMPRESS", 2: "DECOMPRESS" },
-      { fidelity: "model", doc: "GCE direction (MODEL)" },
-    ),
+    enumField("mode", W1, 2, {
+      names: { 1: "COMPRESS", 2: "DECOMPRESS" },
+      fidelity: "model",
+      doc: "GCE direction (MODEL)",
+    }),
     uint("block_log2", W1 + 8, 4, { fidelity: "model", doc: "log2 of the values per shared scale (MODEL)" }),
-    constant("optype", W1 + 20, 3, 5, { fidelity: "model", doc: "GCE optype, as in gce-meta (MODEL)" }),
-    constant("op", W1 + 23, 3, 4, { fidelity: "model", doc: "CCE op, as in gce-meta (MODEL)" }),
+    constant("optype", W1 + 20, 3, {
+      value: 5,
+      fidelity: "model",
+      doc: "GCE optype, as in gce-meta (MODEL)",
+    }),
+    constant("op", W1 + 23, 3, { value: 4, fidelity: "model", doc: "CCE op, as in gce-meta (MODEL)" }),
     uint("header_addr", W2, 64, { fidelity: "model", doc: "compression header address (MODEL)" }),
   ],
 );

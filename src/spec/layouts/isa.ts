@@ -49,8 +49,10 @@ export const ADDR4_FIELDS = [
 
 export const TENSOR3D_FIELDS = [
   struct("start_addr", 0, ADDR4_FIELDS),
-  array("step_elem", 32, 3, 16, [int("", 0, 16, { doc: "signed stride in elements" })]),
-  array("num_elem", 80, 3, 16, [uint("", 0, 16, { doc: "element count" })]),
+  array("step_elem", 32, { count: 3, strideBits: 16 }, [
+    int("", 0, 16, { doc: "signed stride in elements" }),
+  ]),
+  array("num_elem", 80, { count: 3, strideBits: 16 }, [uint("", 0, 16, { doc: "element count" })]),
 ] as const;
 
 /** A struct of aws_neuron_isa_tpb_common.h, at its header line. */
@@ -97,8 +99,8 @@ export const PSEUDO_ADDR8_TENSOR2D = commonH(
   "PSEUDO_ADDR8TENSOR2D of TriggerCollective2: 8-byte address, int32 steps, uint32 counts.",
   [
     uint("start_addr", 0, 64, { doc: "PSEUDO_ADDR8" }),
-    array("step_elem", 64, 2, 32, [int("", 0, 32)]),
-    array("num_elem", 128, 2, 32, [uint("", 0, 32)]),
+    array("step_elem", 64, { count: 2, strideBits: 32 }, [int("", 0, 32)]),
+    array("num_elem", 128, { count: 2, strideBits: 32 }, [uint("", 0, 32)]),
   ],
 );
 
@@ -110,11 +112,11 @@ export const S3D3 = compileLayout({
   fields: [
     struct("header", 0, HEADER_FIELDS),
     struct("events", 32, EVENTS_FIELDS),
-    enumField("in_dtype", 96, 8, DTYPES),
-    enumField("out_dtype", 104, 8, DTYPES, { doc: "must equal in_dtype (dtype_equality_check)" }),
+    enumField("in_dtype", 96, 8, { names: DTYPES }),
+    enumField("out_dtype", 104, 8, { names: DTYPES, doc: "must equal in_dtype (dtype_equality_check)" }),
     reserved("reserved0", 112, 16),
     struct("src_mem_pattern", 128, TENSOR3D_FIELDS),
-    enumField("lnc_size_fmt", 256, 8, namesOf(LncSizeFmt), { doc: "only LNC1 and LNC2 are valid" }),
+    enumField("lnc_size_fmt", 256, 8, { names: namesOf(LncSizeFmt), doc: "only LNC1 and LNC2 are valid" }),
     uint("num_active_channels", 264, 8, { doc: "1..128" }),
     reserved("reserved1", 272, 112, { doc: "bytes 34..47 (the header comment's 35-47 is off by one)" }),
     struct("dst_mem_pattern", 384, TENSOR3D_FIELDS),

@@ -15,7 +15,7 @@ import { SdmaCceType } from "../enums.js";
 
 const DTYPES = DTYPE_ENUM_NAMES;
 const dtypeNibble = <N extends string>(name: N, bit: number, doc: string) =>
-  enumField(name, bit, 4, DTYPES, { doc });
+  enumField(name, bit, 4, { names: DTYPES, doc });
 
 const sub = uint("sub", 0, 3, { doc: "sub-op; public view: bit 0 last block, bit 1 first block" });
 const last = (seedName: string) =>
@@ -28,8 +28,11 @@ const more = bool("more", 30, {
   fidelity: "model",
   doc: "combo more-descriptors-follow (0x40000000, ORed at 0x44a83b right after build_*_meta_ctrl)",
 });
-const cceOp = constant("op", 23, 3, 4, { doc: "op 25:23 = 4: CCE compute (the seeds' bit 25, 0x2000000)" });
-const optype = (value: number, doc: string) => constant("optype", 20, 3, value, { doc });
+const cceOp = constant("op", 23, 3, {
+  value: 4,
+  doc: "op 25:23 = 4: CCE compute (the seeds' bit 25, 0x2000000)",
+});
+const optype = (value: number, doc: string) => constant("optype", 20, 3, { value, doc });
 
 function meta<const F extends readonly LayoutNode[]>(name: string, source: string, doc: string, fields: F) {
   return compileLayout({ name, bytes: 4, doc, source, fields });
@@ -128,8 +131,8 @@ export const TRANSPOSE_META_FIELDS = [
   bool("multi_shape", 5, { doc: "0x20, set by libnrt when shape_idx > 1" }),
   uint("shape_idx", 8, 8, { doc: "shape index (<< 8)" }),
   dtypeNibble("dtype", 16, "element dtype"),
-  constant("optype", 20, 3, 1, { doc: "transpose optype 1 (0x100000)" }),
-  constant("op", 23, 3, 1, { doc: "op 1 (0x800000)" }),
+  constant("optype", 20, 3, { value: 1, doc: "transpose optype 1 (0x100000)" }),
+  constant("op", 23, 3, { value: 1, doc: "op 1 (0x800000)" }),
 ];
 
 export const TRANSPOSE_META = meta(

@@ -198,7 +198,7 @@ export class QueueWriter {
   }
 
   private reg(ring: "tx" | "rx", reg: "drbp_lo" | "drbp_hi" | "drl" | "drtp_inc", v: number): void {
-    this.dev.memory.writeU32(queueRegAddress(this.dev.profile, this.engine, ring, this.queue, reg), v);
+    this.dev.memory.writeU32(queueRegAddress(this.dev.profile, this, ring, reg), v);
   }
 
   /** Write a chain, stamping ring_id (and on TX FIRST and LAST); returns the slots used. */

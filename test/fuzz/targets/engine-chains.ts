@@ -141,7 +141,8 @@ function address(rng: Rng, dev: Device): bigint {
     }
     case 3: {
       const reg = rng.pick(["drbp_lo", "drbp_hi", "drl", "drtp_inc", "drhp"] as const);
-      return queueRegAddress(p, 0, rng.pick(["tx", "rx"] as const), rng.int(3), reg) + misalign();
+      const ring = rng.pick(["tx", "rx"] as const);
+      return queueRegAddress(p, { engine: 0, queue: rng.int(3) }, ring, reg) + misalign();
     }
     case 4:
       return engineCsrBase(p, 0) + BigInt(rng.int(0x4000)) * 4n + misalign();
