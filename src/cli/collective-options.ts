@@ -207,7 +207,7 @@ function sweepOf(v: CollectiveValues, dtype: Dtype) {
   const factor =
     v.stepfactor === undefined ? (step === undefined ? D.factor : undefined) : factorOf(v.stepfactor);
   if (v.stepfactor !== undefined && step !== undefined) throw new UsageError("-f and -i exclude each other");
-  const sizes = sweepSizes(min, max, factor, step, { min: "-b", max: "-e", factor: "-f", step: "-i" });
+  const sizes = sweepSizes({ min, max, factor, step }, { min: "-b", max: "-e", factor: "-f", step: "-i" });
   return { sizes, min, max, step, factor };
 }
 

@@ -31,7 +31,9 @@ export {
   type DataKind,
   exactApplies,
   generateInputs,
+  type InputDelivery,
   type InputSink,
+  type InputSpec,
   inputWordsBefore,
   makeInputs,
   type RankInputs,
@@ -55,6 +57,7 @@ export {
   estimateSharedHostMemory,
   type HostBudget,
   type HostEstimate,
+  type PlanCounts,
 } from "./device/host-memory.js";
 export { COLLECTIVE_RULES, checkCollectiveOptions, MAX_THREADS } from "./option-rules.js";
 export { buildPlan, candidateAlgorithms, emitPlan, lazyPlan } from "./plan/build-plan.js";
@@ -175,7 +178,7 @@ export {
   engineCostModel,
   SEMAPHORE_TO_START_NS,
 } from "./timing/cost-model.js";
-export { type LegCost, LegCoster } from "./timing/leg-cost.js";
+export { type CostedWork, type LegCost, LegCoster } from "./timing/leg-cost.js";
 export { NodeFold } from "./timing/node-fold.js";
 export {
   type PreparedSchedule,
@@ -213,6 +216,7 @@ export {
   lncChoices,
   MAX_RANKS,
   type Topology,
+  type TopologyOptions,
 } from "./topology/topology.js";
 export {
   admitTrace,
@@ -224,4 +228,4 @@ export {
   traceEventFloor,
   traceHostBytes,
 } from "./trace-admission.js";
-export { streamTraceEvents, type TraceSampling, writeTrace } from "./trace-stream.js";
+export { streamTraceEvents, type TraceSampling, type TraceWrite, writeTrace } from "./trace-stream.js";

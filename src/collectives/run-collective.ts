@@ -198,7 +198,7 @@ const lncOf = (run: CollectiveRun): 1 | 2 => run.lnc ?? defaultLnc(run.profile);
 /** The run's topology, with its timing profile's parameters for its arch. */
 export function topologyOf(run: CollectiveRun): Topology {
   const timing = profileParams(run.timingProfile, run.profile.name);
-  return buildTopology(run.profile, run.ranks, run.nodes, lncOf(run), timing);
+  return buildTopology(run.profile, run.ranks, run.nodes, { lnc: lncOf(run), timing });
 }
 
 /** The longest typed array a JS engine makes (V8 in Node 20: 2^32 bytes). */
@@ -217,7 +217,7 @@ function admitRun(
 ): void {
   const layout = deviceLayout(lazyPlan(req), run.profile);
   const what = `a functional ${run.collective} of ${run.ranks} ranks × ${req.count} ${dtypeName(run.dtype)} elements`;
-  admit(what, estimateHostMemory(layout, run.profile, check, legs, packets), run.hostBudget);
+  admit(what, estimateHostMemory(layout, run.profile, check, { legs, packets }), run.hostBudget);
   checkHbm(layout, run.profile);
   const s = layout.plan.sizes;
   const largest = Math.max(s.input, s.output, s.scratch) * dtypeBytes(run.dtype);
@@ -398,7 +398,14 @@ function runOnDevice(
       touchAhead(machine);
     } else {
       const write = (r: number, from: number, b: Uint8Array) => machine.writeInput(r, from, b);
-      generateInputs(data, run.dtype, run.ranks, plan.sizes.input, run.dataSeed, write, true);
+      const spec = {
+        kind: data,
+        dtype: run.dtype,
+        ranks: run.ranks,
+        count: plan.sizes.input,
+        seed: run.dataSeed,
+      };
+      generateInputs(spec, write, { blocks: true });
     }
     machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));
     let guardErrors = 0;

@@ -125,7 +125,10 @@ function runConcurrentOnDevice(
     runs.forEach((run, g) => {
       const write = (r: number, from: number, b: Uint8Array) => d.writeInput(g, r, from, b);
       const input = bufferSizes((members[g] as ConcurrentMember).req).input;
-      generateInputs(dataKindOf(run, checkOf(run)), run.dtype, run.ranks, input, run.dataSeed, write, true);
+      const kind = dataKindOf(run, checkOf(run));
+      generateInputs({ kind, dtype: run.dtype, ranks: run.ranks, count: input, seed: run.dataSeed }, write, {
+        blocks: true,
+      });
     });
     d.execute();
     const checks = runs.map((run, g) => checkGroup(d, g, run, (members[g] as ConcurrentMember).req));
@@ -162,7 +165,7 @@ function estimateOf(
     checkOf(groupRun(streams[streamOf[i] as number] as StreamRun, m.ranks)),
   );
   const withChecks = placed.map((p, i) => ({ ...p, check: checks[i] as CheckMode }));
-  return estimateSharedHostMemory(withChecks, first.profile, lnc, legs, packets);
+  return estimateSharedHostMemory(withChecks, first.profile, lnc, { legs, packets });
 }
 
 /** Refuse a step's device run over the host budget, before anything is allocated. */

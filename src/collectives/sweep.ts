@@ -206,12 +206,12 @@ export function runCollective(options: SweepOptions & { readonly size?: number }
 export function sweepSizesOf(options: SweepOptions): number[] {
   const d = COLLECTIVE_DEFAULTS;
   const step = options.step;
-  return sweepSizes(
-    options.minBytes ?? d.minBytes,
-    options.maxBytes ?? d.maxBytes,
-    step === undefined ? (options.factor ?? d.factor) : options.factor,
+  return sweepSizes({
+    min: options.minBytes ?? d.minBytes,
+    max: options.maxBytes ?? d.maxBytes,
+    factor: step === undefined ? (options.factor ?? d.factor) : options.factor,
     step,
-  );
+  });
 }
 
 /**

@@ -114,20 +114,26 @@ export function streamTraceEvents(
   prepareSchedule(req, { sr: run.srSeed !== undefined, observer }).place();
 }
 
+/** Which ranks and legs a written trace shows, its event bound, and the `otherData` it ends with. */
+export interface TraceWrite {
+  readonly sampling: TraceSampling;
+  readonly maxEvents: number;
+  readonly otherData: object;
+}
+
 /**
  * Write the Chrome trace JSON of a prepared size through `write`, chunk by chunk as the legs are
  * placed, `otherData` last. More than `maxEvents` events (an estimate proved low) stops it.
  * Returns the events written.
  * @throws UsageError past `maxEvents` (the caller then discards what was written).
- * @example writeTrace(prepared, { rankStride: 1, perLeg: false }, 5e6, {}, (t) => file.write(t));
+ * @example writeTrace(prepared, { sampling: { rankStride: 1, perLeg: false }, maxEvents: 5e6, otherData: {} }, (t) => file.write(t));
  */
 export function writeTrace(
   prepared: PreparedSize,
-  sampling: TraceSampling,
-  maxEvents: number,
-  otherData: object,
+  options: TraceWrite,
   write: (text: string) => void,
 ): number {
+  const { sampling, maxEvents, otherData } = options;
   write('{"traceEvents":[\n');
   let chunk: string[] = [];
   let count = 0;

@@ -45,7 +45,7 @@ describe("concurrent collectives", () => {
   it("two all-reduces over disjoint groups sharing HBM stacks take longer than either alone", () => {
     // trn2 at LNC 1: cores 0, 1 share stack 0 and cores 2, 3 stack 1, so groups {0, 2} and {1, 3}
     // meet in both stacks (each rank's engines are its own).
-    const t = buildTopology(archProfile("trn2"), 4, 1, 1);
+    const t = buildTopology(archProfile("trn2"), 4, 1, { lnc: 1 });
     const a = allr(t, [0, 2], 1 << 24);
     const b = allr(t, [1, 3], 1 << 24);
     const aAlone = scheduleConcurrent(t, [a], sr).totalNs[0] as number;

@@ -18,7 +18,7 @@ import { collectiveRun } from "../helpers/collective-run.js";
 function planOf(arch: string, ranks: number, lnc: 1 | 2, bytes: number) {
   const run = collectiveRun({ profile: archProfile(arch), ranks, algorithm: "ring", lnc });
   const req = {
-    topology: buildTopology(run.profile, run.ranks, run.nodes, lnc),
+    topology: buildTopology(run.profile, run.ranks, run.nodes, { lnc }),
     collective: run.collective,
     algorithm: "ring" as const,
     dtype: Dtype.BFLOAT16,

@@ -31,7 +31,10 @@ function estimateOf(run: CollectiveRun, size: number, check: "exact" | "referenc
     op: run.op,
     count: countForSize(run, run.ranks, size),
   };
-  return estimateHostMemory(deviceLayout(lazyPlan(req), run.profile), run.profile, check, 0, 0);
+  return estimateHostMemory(deviceLayout(lazyPlan(req), run.profile), run.profile, check, {
+    legs: 0,
+    packets: 0,
+  });
 }
 
 describe("the host-memory estimate holds the bytes a run allocates", () => {

@@ -67,7 +67,7 @@ describe("generateInputs = the per-element definition", () => {
         for (const ranks of [1, 3, 32]) {
           const count = 16384 + 37; // a whole tile and a tail
           const want = definition(kind, dt, ranks, count, 5);
-          const got = makeInputs(kind, dt, ranks, count, 5).bytes;
+          const got = makeInputs({ kind, dtype: dt, ranks, count, seed: 5 }).bytes;
           for (let r = 0; r < ranks; r++)
             expect(firstDifference(got[r]!, want[r]!), `${kind} ${ranks} rank ${r}`).toBe(-1);
         }
@@ -82,7 +82,7 @@ describe("generateInputs = the per-element definition", () => {
       const count = (2 << 20) / dtypeBytes(dt) + 16384 + 7;
       for (const ranks of [3, 8]) {
         const want = definition("exact", dt, ranks, count, 9);
-        const got = makeInputs("exact", dt, ranks, count, 9).bytes;
+        const got = makeInputs({ kind: "exact", dtype: dt, ranks, count, seed: 9 }).bytes;
         for (let r = 0; r < ranks; r++)
           expect(firstDifference(got[r]!, want[r]!), `${ranks} rank ${r}`).toBe(-1);
       }
@@ -90,25 +90,22 @@ describe("generateInputs = the per-element definition", () => {
   }
   it("asked for blocks, hands exact bf16 data a 1 MiB block at a time: the same bytes", () => {
     const count = (1 << 19) + 40000;
-    const tiles = makeInputs("exact", Dtype.BFLOAT16, 2, count, 3).bytes;
+    const tiles = makeInputs({ kind: "exact", dtype: Dtype.BFLOAT16, ranks: 2, count, seed: 3 }).bytes;
     const seen: string[] = [];
+    const spec = { kind: "exact", dtype: Dtype.BFLOAT16, ranks: 2, count, seed: 3 } as const;
     generateInputs(
-      "exact",
-      Dtype.BFLOAT16,
-      2,
-      count,
-      3,
+      spec,
       (r, from, b) => {
         seen.push(`${r}:${from}:${b.length}`);
         expect(firstDifference(b, tiles[r]!.subarray(2 * from, 2 * from + b.length))).toBe(-1);
       },
-      true,
+      { blocks: true },
     );
     expect(seen).toEqual(["0:0:1048576", "0:524288:80000", "1:0:1048576", "1:524288:80000"]);
   });
   it("hands each tile to the sink once, in rank then element order", () => {
     const seen: string[] = [];
-    generateInputs("exact", Dtype.BFLOAT16, 2, 40000, 1, (r, from, b) =>
+    generateInputs({ kind: "exact", dtype: Dtype.BFLOAT16, ranks: 2, count: 40000, seed: 1 }, (r, from, b) =>
       seen.push(`${r}:${from}:${b.length}`),
     );
     expect(seen).toEqual([

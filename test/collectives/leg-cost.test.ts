@@ -20,7 +20,11 @@ function counts(spec: CollectiveRun, size: number) {
   } finally {
     machine.release();
   }
-  const coster = new LegCoster(spec.profile, spec.dtype, spec.op, spec.srSeed !== undefined);
+  const coster = new LegCoster(spec.profile, {
+    dtype: spec.dtype,
+    op: spec.op,
+    sr: spec.srSeed !== undefined,
+  });
   return r.plan.legs.map((leg) => ({
     kind: leg.kind,
     srcs: leg.srcs.length,

@@ -36,7 +36,7 @@ function* requests(): Generator<{ req: PlanRequest; sr: boolean }> {
           const dtype = [Dtype.BFLOAT16, Dtype.FP32, Dtype.FP8_E4][k % 3]!;
           yield {
             req: {
-              topology: buildTopology(archProfile(arch), ranks, nodes, lnc),
+              topology: buildTopology(archProfile(arch), ranks, nodes, { lnc }),
               collective,
               algorithm,
               dtype,
@@ -98,7 +98,7 @@ describe("timing one node for all (node-fold.ts)", () => {
     ] as const)
       for (const [collective, exchange, folds] of exchanges) {
         const req: PlanRequest = {
-          topology: buildTopology(archProfile(arch), 8, nodes, lnc),
+          topology: buildTopology(archProfile(arch), 8, nodes, { lnc }),
           collective,
           algorithm: "mesh",
           dtype: Dtype.BFLOAT16,
@@ -140,7 +140,7 @@ describe("small all-reduces fold too (fewer granules than ranks)", () => {
           const dtype = [Dtype.BFLOAT16, Dtype.FP32, Dtype.FP8_E4][granules % 3]!;
           const perGranule = { [Dtype.BFLOAT16]: 16, [Dtype.FP32]: 8, [Dtype.FP8_E4]: 32 }[dtype]!;
           const req: PlanRequest = {
-            topology: buildTopology(archProfile(arch), ranks, nodes, lnc),
+            topology: buildTopology(archProfile(arch), ranks, nodes, { lnc }),
             collective: "allr",
             algorithm,
             dtype,

@@ -37,7 +37,13 @@ describe("plans carry the data where the collective says (exact data through the
                 op: "sum",
                 count,
               });
-              const inputs = makeInputs("exact", Dtype.BFLOAT16, n, plan.sizes.input, 3);
+              const inputs = makeInputs({
+                kind: "exact",
+                dtype: Dtype.BFLOAT16,
+                ranks: n,
+                count: plan.sizes.input,
+                seed: 3,
+              });
               const out = runReference(plan, profile, inputs.bytes, { fill: OUTPUT_FILL, overflow: "nan" });
               const exact = exactResult(collective, "sum", inputs.values);
               for (let r = 0; r < n; r++) {

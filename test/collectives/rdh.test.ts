@@ -76,7 +76,13 @@ describe("RDH (recursive halving / doubling)", () => {
           const req = request({ ranks, collective, count });
           const plan = buildPlan(req);
           const profile = req.topology.profile;
-          const inputs = makeInputs("exact", Dtype.BFLOAT16, ranks, plan.sizes.input, 3);
+          const inputs = makeInputs({
+            kind: "exact",
+            dtype: Dtype.BFLOAT16,
+            ranks,
+            count: plan.sizes.input,
+            seed: 3,
+          });
           const out = runReference(plan, profile, inputs.bytes, { fill: OUTPUT_FILL, overflow: "nan" });
           const exact = exactResult(collective, "sum", inputs.values);
           for (let r = 0; r < ranks; r++) {

@@ -71,7 +71,7 @@ describe("the one scheduler", () => {
     let n = 0;
     for (const c of cases()) {
       const req: PlanRequest = {
-        topology: buildTopology(archProfile(c.arch), c.ranks, c.nodes, c.lnc),
+        topology: buildTopology(archProfile(c.arch), c.ranks, c.nodes, { lnc: c.lnc }),
         collective: c.collective,
         algorithm: c.algorithm,
         dtype: c.dtype,
@@ -87,7 +87,7 @@ describe("the one scheduler", () => {
       expect(Object.values(timing.legKinds).reduce((a, b) => a + b, 0)).toBe(plan.legs.length);
       expect(s.start.length).toBe(plan.legs.length);
       // Dependencies come from PlanBuilder (the plan's `after`), independently of the scheduler.
-      const coster = new LegCoster(req.topology.profile, c.dtype, c.op, c.sr);
+      const coster = new LegCoster(req.topology.profile, { dtype: c.dtype, op: c.op, sr: c.sr });
       const queueEnd = new Map<string, number>();
       let last = 0;
       // Checked in plain JS, one expect per case: an expect per leg (≈ 1 M of them) was most of
@@ -114,7 +114,7 @@ describe("the one scheduler", () => {
   }, 300_000);
   it("SB2SB legs are counted as such", () => {
     const req: PlanRequest = {
-      topology: buildTopology(archProfile("trn2"), 8, 1, 1),
+      topology: buildTopology(archProfile("trn2"), 8, 1, { lnc: 1 }),
       collective: "allr",
       algorithm: "ring",
       dtype: Dtype.BFLOAT16,
@@ -130,7 +130,7 @@ describe("the one scheduler", () => {
   it("times a plan far too big to materialise: 256 ranks on 16 nodes, 1 GiB, 4.2 M legs", () => {
     // Materialised, ~2.3 KB a leg: ~9 GB, beyond the default heap; streamed, only written ranges are kept.
     const req: PlanRequest = {
-      topology: buildTopology(archProfile("trn2"), 256, 16, 1),
+      topology: buildTopology(archProfile("trn2"), 256, 16, { lnc: 1 }),
       collective: "allr",
       algorithm: "ring",
       dtype: Dtype.BFLOAT16,

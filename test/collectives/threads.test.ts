@@ -27,7 +27,10 @@ function inputs(
   const eb = dtypeBytes(dt);
   const out = Array.from({ length: ranks }, () => new Uint8Array(count * eb));
   for (const part of parts)
-    generateInputs(kind, dt, ranks, count, 7, (r, from, b) => out[r]?.set(b, from * eb), true, part);
+    generateInputs({ kind, dtype: dt, ranks, count, seed: 7 }, (r, from, b) => out[r]?.set(b, from * eb), {
+      blocks: true,
+      part,
+    });
   return out;
 }
 
@@ -46,13 +49,13 @@ describe("inputs on threads", () => {
 
   it("counts the words a sparse exact input skips (fp8: fewer exact integers than ranks)", () => {
     // e4m3 holds the integers to 16 exactly; with 40 ranks only 16 of every 40 elements draw.
-    expect(inputWordsBefore("exact", Dtype.FP8_E4, 40, 100, 0)).toBe(0);
+    expect(inputWordsBefore({ kind: "exact", dtype: Dtype.FP8_E4, ranks: 40, count: 100 }, 0)).toBe(0);
     let words = 0;
     for (let i = 0; i < 100; i++) if ((1 + i) % 40 < 16) words++;
-    expect(inputWordsBefore("exact", Dtype.FP8_E4, 40, 100, 2)).toBe(
-      inputWordsBefore("exact", Dtype.FP8_E4, 40, 100, 1) + words,
+    expect(inputWordsBefore({ kind: "exact", dtype: Dtype.FP8_E4, ranks: 40, count: 100 }, 2)).toBe(
+      inputWordsBefore({ kind: "exact", dtype: Dtype.FP8_E4, ranks: 40, count: 100 }, 1) + words,
     );
-    expect(inputWordsBefore("random", Dtype.FP8_E4, 40, 100, 3)).toBe(300);
+    expect(inputWordsBefore({ kind: "random", dtype: Dtype.FP8_E4, ranks: 40, count: 100 }, 3)).toBe(300);
   });
 
   const cases: ["exact" | "random", Dtype, number, number][] = [
@@ -77,7 +80,7 @@ describe("the check in ranges", () => {
   it("adds up to the whole check: wrong elements summed, the largest error the largest", () => {
     const ranks = 3;
     const count = 3 * CHECK_TILE + 100;
-    const { bytes } = makeInputs("exact", Dtype.BFLOAT16, ranks, count, 3);
+    const { bytes } = makeInputs({ kind: "exact", dtype: Dtype.BFLOAT16, ranks, count, seed: 3 });
     // Outputs that are wrong in a few places: each rank's output is its own input.
     const outputs = bytes.map((b) => b.slice());
     const spec = {

@@ -52,7 +52,7 @@ describe("the timing parameter registry (timing-params.ts)", () => {
   }
   it("no parameter depends on LNC, the rank count or the node count", () => {
     for (const a of PROFILES) {
-      const base = buildTopology(a, 2, 1, 1).timing;
+      const base = buildTopology(a, 2, 1, { lnc: 1 }).timing;
       expect(base).toEqual(shippedTiming(a.name));
       const lncs = a.hasSb2sb ? [1, 2] : [1];
       for (const lnc of lncs)
@@ -62,13 +62,13 @@ describe("the timing parameter registry (timing-params.ts)", () => {
           [64, 2],
         ] as const)
           expect(
-            buildTopology(a, ranks, nodes, lnc).timing,
+            buildTopology(a, ranks, nodes, { lnc }).timing,
             `${a.name} lnc ${lnc} ${ranks}/${nodes}`,
           ).toEqual(base);
     }
   });
   it("a topology's links carry the parameters, and an override replaces one alone", () => {
-    const t = buildTopology(archProfile("trn2"), 8, 1, 2, { hopChipToChipNs: 3000 });
+    const t = buildTopology(archProfile("trn2"), 8, 1, { lnc: 2, timing: { hopChipToChipNs: 3000 } });
     expect(t.links.links["chip-to-chip"].latencyNs).toBe(3000);
     expect(t.timing).toEqual(resolveTiming("trn2", { hopChipToChipNs: 3000 }));
   });

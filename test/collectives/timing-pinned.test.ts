@@ -121,7 +121,7 @@ const bits = (x: number): string => {
 describe("timing pinned bit for bit", () => {
   it.each(SCHEDULES)("%s %i ranks / %i nodes lnc %i %s %s dtype %i count %i sr %s sb2sb %s", (...c) => {
     const [arch, ranks, nodes, lnc, collective, algorithm, dtype, count, sr, sb2sb, want] = c;
-    const topology = buildTopology(archProfile(arch), ranks, nodes, lnc);
+    const topology = buildTopology(archProfile(arch), ranks, nodes, { lnc });
     const req = { topology, collective, algorithm, dtype: dtype as Dtype, op: "sum" as const, count, sb2sb };
     expect(bits(scheduleCollective(req, { sr }).totalNs)).toBe(want);
   });

@@ -114,8 +114,8 @@ describe("report", () => {
     expect(parseSize("-b", "4kb")).toBe(4096);
     expect(parseSize("-b", "1g")).toBe(1 << 30);
     expect(() => parseSize("-b", "12xb")).toThrow(/-b/);
-    expect(sweepSizes(8, 64, 2, undefined)).toEqual([8, 16, 32, 64]);
-    expect(sweepSizes(8, 30, undefined, 10)).toEqual([8, 18, 28]);
+    expect(sweepSizes({ min: 8, max: 64, factor: 2 })).toEqual([8, 16, 32, 64]);
+    expect(sweepSizes({ min: 8, max: 30, step: 10 })).toEqual([8, 18, 28]);
   });
   it("prints the nccom-test columns and Avg bus bandwidth", () => {
     const text = formatTable([runSize(run({ timingOnly: true }), 1024).row]);

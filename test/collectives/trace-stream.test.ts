@@ -62,7 +62,9 @@ describe("streamed trace", () => {
       const estimate = estimateTrace(prepared, WHOLE);
       expect(estimate.events).toBeGreaterThanOrEqual(events.length);
       const text: string[] = [];
-      writeTrace(prepared, WHOLE, Number.POSITIVE_INFINITY, {}, (t) => text.push(t));
+      writeTrace(prepared, { sampling: WHOLE, maxEvents: Number.POSITIVE_INFINITY, otherData: {} }, (t) =>
+        text.push(t),
+      );
       expect(estimate.bytes).toBeGreaterThanOrEqual(text.join("").length);
     },
   );
@@ -74,11 +76,15 @@ describe("streamed trace", () => {
     );
     const n = streamed(prepared).length;
     const text: string[] = [];
-    expect(writeTrace(prepared, WHOLE, n, { note: 1 }, (t) => text.push(t))).toBe(n);
+    expect(
+      writeTrace(prepared, { sampling: WHOLE, maxEvents: n, otherData: { note: 1 } }, (t) => text.push(t)),
+    ).toBe(n);
     const trace = JSON.parse(text.join(""));
     expect(trace.traceEvents).toHaveLength(n);
     expect(trace.otherData).toEqual({ note: 1, sampling: WHOLE });
-    expect(() => writeTrace(prepared, WHOLE, n - 1, {}, () => {})).toThrow(/more than \d+ events/);
+    expect(() =>
+      writeTrace(prepared, { sampling: WHOLE, maxEvents: n - 1, otherData: {} }, () => {}),
+    ).toThrow(/more than \d+ events/);
   });
 
   it("a sampled trace: one slice per leg, the ranks of a stride, arrows only between them", () => {

@@ -62,7 +62,7 @@ describe("Run view: scale, guards, hardware", () => {
     await page.selectOption("#run select[name=lnc]", "2");
     const fits = [1, 2, 4, 8, 16, 32, 64].filter((n) => {
       try {
-        buildTopology(archProfile("trn2"), 64, n, 2);
+        buildTopology(archProfile("trn2"), 64, n, { lnc: 2 });
         return true;
       } catch {
         return false;

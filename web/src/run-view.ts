@@ -314,7 +314,7 @@ function syncChoices(
   for (let n = 1; Number.isInteger(ranks) && n <= ranks && counts.length < 64; n++) {
     if (ranks % n !== 0) continue;
     try {
-      buildTopology(profile, ranks, n, lncValue);
+      buildTopology(profile, ranks, n, { lnc: lncValue });
       counts.push([String(n), String(n)]);
     } catch {
       // a node count the topology refuses is not offered

@@ -96,13 +96,12 @@ function headerOf(spec: CollectiveRun, input: RunInput): string {
 function sizesOf(input: RunInput): number[] {
   if (input.sizes !== undefined && input.sizes !== "")
     return input.sizes.split(",").map((s) => parseSize("size", s.trim()));
-  return sweepSizes(
-    parseSize("min size", input.min),
-    parseSize("max size", input.max),
-    Number(input.factor),
-    undefined,
-    { min: "min size", max: "max size", factor: "factor", step: "step" },
-  );
+  const range = {
+    min: parseSize("min size", input.min),
+    max: parseSize("max size", input.max),
+    factor: Number(input.factor),
+  };
+  return sweepSizes(range, { min: "min size", max: "max size", factor: "factor", step: "step" });
 }
 
 /** The largest size's timeline model, or why it is not drawn. */

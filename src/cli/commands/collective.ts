@@ -174,7 +174,11 @@ async function streamSizes(
       const { file, plan } = out.trace;
       const meta = { ...config, tracedSize: r.row.size, timeUs: r.row.timeUs, algorithm: r.plan.algorithm };
       // Streamed from a second placing pass, written as produced: memory is not the trace's.
-      writeTrace(prepared, plan.sampling, MAX_TRACE_EVENTS, meta, (text) => file.write(text));
+      writeTrace(
+        prepared,
+        { sampling: plan.sampling, maxEvents: MAX_TRACE_EVENTS, otherData: meta },
+        (text) => file.write(text),
+      );
     }
   }
   return { rows, results, lastKinds, stoppedBy };

@@ -97,6 +97,21 @@ class CodeTable {
   }
 }
 
+/** A run's inputs: `ranks` inputs of `count` elements of `dtype`, `kind` data from `seed`. */
+export interface InputSpec {
+  readonly kind: DataKind;
+  readonly dtype: Dtype;
+  readonly ranks: number;
+  readonly count: number;
+  readonly seed: number;
+}
+
+/** How generateInputs hands the data over: `blocks` a device page at a time; only ranks `part`. */
+export interface InputDelivery {
+  readonly blocks?: boolean;
+  readonly part?: RankPart;
+}
+
 /** Ranks [first, end) of a run's inputs: the part one thread generates. */
 export interface RankPart {
   readonly first: number;
@@ -108,7 +123,8 @@ export interface RankPart {
  * in rank order, but exact data with fewer exact integers than ranks draws only the elements it
  * makes nonzero): where rank r's data starts in the stream.
  */
-export function inputWordsBefore(kind: DataKind, dt: Dtype, ranks: number, count: number, r: number): number {
+export function inputWordsBefore(spec: Omit<InputSpec, "seed">, r: number): number {
+  const { kind, dtype: dt, ranks, count } = spec;
   const E = exactIntegerRange(dt);
   if (kind !== "exact" || E >= ranks) return r * count;
   let words = 0;
@@ -131,18 +147,11 @@ export function inputWordsBefore(kind: DataKind, dt: Dtype, ranks: number, count
  * `blocks`: hand exact data drawn by table to `sink` a block at a time (a device page: one write
  * each), not a tile — the same bytes.
  */
-export function generateInputs(
-  kind: DataKind,
-  dt: Dtype,
-  ranks: number,
-  count: number,
-  seed: number,
-  sink: InputSink,
-  blocks = false,
-  part: RankPart = { first: 0, end: ranks },
-): void {
+export function generateInputs(spec: InputSpec, sink: InputSink, delivery: InputDelivery = {}): void {
+  const { kind, dtype: dt, ranks, count, seed } = spec;
+  const { blocks = false, part = { first: 0, end: ranks } } = delivery;
   const rng = new SrStream(seed >>> 0);
-  jumpAhead(rng.stateWords(), inputWordsBefore(kind, dt, ranks, count, part.first));
+  jumpAhead(rng.stateWords(), inputWordsBefore(spec, part.first));
   const E = exactIntegerRange(dt);
   const unsigned = isUnsignedDtype(dt);
   const mag = Math.max(1, Math.floor(E / ranks));
@@ -283,16 +292,11 @@ function drawSparseByTable(
  * Make `ranks` inputs of `count` elements each, as whole arrays with their values (for tests and
  * small runs; the device run streams them with {@link generateInputs}).
  */
-export function makeInputs(
-  kind: DataKind,
-  dt: Dtype,
-  ranks: number,
-  count: number,
-  seed: number,
-): RankInputs {
+export function makeInputs(spec: InputSpec): RankInputs {
+  const { dtype: dt, ranks, count } = spec;
   const eb = dtypeBytes(dt);
   const bytes = Array.from({ length: ranks }, () => new Uint8Array(count * eb));
-  generateInputs(kind, dt, ranks, count, seed, (r, from, b) => (bytes[r] as Uint8Array).set(b, from * eb));
+  generateInputs(spec, (r, from, b) => (bytes[r] as Uint8Array).set(b, from * eb));
   const values = bytes.map((b) => {
     const v = new Float32Array(count);
     decodeToF32(dt, b, 0, count, v, 0);

@@ -117,21 +117,27 @@ function arenaCount(pageBytes: number): number {
   return 1 + Math.ceil((pageBytes - Math.floor(first / PAGE_BYTES) * PAGE_BYTES) / per);
 }
 
+/** How many legs and packets a run's plan holds while it runs (0 where not known yet). */
+export interface PlanCounts {
+  readonly legs: number;
+  readonly packets: number;
+}
+
+const planHostBytes = (c: PlanCounts): number => c.legs * LEG_HOST_BYTES + c.packets * PACKET_HOST_BYTES;
+
 /**
- * The host memory of a functional run of the layout's plan (its legs are not read: `legs` and
- * `packets` are their counts, 0 where not known yet).
- * @example estimateHostMemory(deviceLayout(plan, profile), profile, "exact", 1792, 99328).totalBytes;
+ * The host memory of a functional run of the layout's plan (its legs are not read: `counts` are
+ * their numbers, 0 where not known yet).
+ * @example estimateHostMemory(deviceLayout(plan, profile), profile, "exact", { legs: 1792, packets: 99328 }).totalBytes;
  */
 export function estimateHostMemory(
   layout: BufferLayout,
   profile: ArchProfile,
   check: "exact" | "reference" | "none",
-  legs: number,
-  packets: number,
+  counts: PlanCounts,
 ): HostEstimate {
   const plan: Plan = layout.plan;
-  const planBytes = legs * LEG_HOST_BYTES + packets * PACKET_HOST_BYTES;
-  return totalOf(devicePages(layout, profile), referenceBytes(plan, check), planBytes);
+  return totalOf(devicePages(layout, profile), referenceBytes(plan, check), planHostBytes(counts));
 }
 
 /** What the scalar reference holds for a plan: every rank's input, output and scratch, and the inputs read back. */
@@ -154,20 +160,19 @@ function totalOf(pages: number, checkBytes: number, planBytes: number): HostEsti
  * The host memory of a concurrent run on one shared device: every group's guarded buffers where
  * the device places them, the rings of every device rank's queues, and the largest group's check
  * (groups are checked one after another, each check's buffers dropped before the next).
- * @example estimateSharedHostMemory(groups, profile, 1, 0, 0).totalBytes;
+ * @example estimateSharedHostMemory(groups, profile, 1, { legs: 0, packets: 0 }).totalBytes;
  */
 export function estimateSharedHostMemory(
   groups: readonly PlacedGroup[],
   profile: ArchProfile,
   lnc: 1 | 2,
-  legs: number,
-  packets: number,
+  counts: PlanCounts,
 ): HostEstimate {
   const regions = groups.flatMap((g) => rankRegions(g.layout));
   const deviceRanks = new Set(groups.flatMap((g) => g.deviceRank));
   const pages = regionPages(regions) + ringPages(profile, lnc, deviceRanks);
   const checkBytes = Math.max(0, ...groups.map((g) => referenceBytes(g.layout.plan, g.check)));
-  return totalOf(pages, checkBytes, legs * LEG_HOST_BYTES + packets * PACKET_HOST_BYTES);
+  return totalOf(pages, checkBytes, planHostBytes(counts));
 }
 
 /** How much host memory a run may use, and where that number comes from (for the message). */

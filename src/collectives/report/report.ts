@@ -72,19 +72,23 @@ export interface SweepLabels {
 
 const SWEEP_OPTION_NAMES: SweepLabels = { min: "minBytes", max: "maxBytes", factor: "factor", step: "step" };
 
+/** A sweep's range: from `min` to `max` bytes, ×`factor` or +`step` each time (not both). */
+export interface SweepRange {
+  readonly min: number;
+  readonly max: number;
+  readonly factor?: number | undefined;
+  readonly step?: number | undefined;
+}
+
 /**
  * The sizes of a sweep: min, then ×factor (or +step) while ≤ max. `labels`: what the messages call
  * the settings (a front end passes its own: the CLI its flags).
  * @throws UsageError for an empty range, a factor ≤ 1, a step ≤ 0, both, or a sweep past
  *   MAX_SWEEP_SIZES sizes or MAX_SWEEP_BYTES bytes in all.
+ * @example sweepSizes({ min: 8, max: 64, factor: 2 }); // [8, 16, 32, 64]
  */
-export function sweepSizes(
-  min: number,
-  max: number,
-  factor: number | undefined,
-  step: number | undefined,
-  labels: SweepLabels = SWEEP_OPTION_NAMES,
-): number[] {
+export function sweepSizes(range: SweepRange, labels: SweepLabels = SWEEP_OPTION_NAMES): number[] {
+  const { min, max, factor, step } = range;
   const L = labels;
   if (!(min >= 1)) throw new UsageError(`${L.min} ${min}: expected at least 1 byte`);
   if (min > max) throw new UsageError(`${L.min} ${min} is larger than ${L.max} ${max}`);

@@ -65,7 +65,8 @@ function writeInputs(t: InputsTask): void {
   const buffers = t.spans.map((s) => new SpanBuffer(s));
   const sink = (r: number, from: number, bytes: Uint8Array) =>
     (buffers[r - t.part.first] as SpanBuffer).write(from * eb, bytes);
-  generateInputs(t.data, t.dtype, t.ranks, t.count, t.seed, sink, true, t.part);
+  const spec = { kind: t.data, dtype: t.dtype, ranks: t.ranks, count: t.count, seed: t.seed };
+  generateInputs(spec, sink, { blocks: true, part: t.part });
 }
 
 /** Check a range of the outputs, reading the buffers as the device machine's reader would. */

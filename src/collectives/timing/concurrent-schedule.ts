@@ -182,7 +182,7 @@ export function scheduleConcurrent(
   const costers = members.map(
     (m) =>
       new ShapeCoster(
-        new LegCoster(t.profile, m.req.dtype, m.req.op, opts.sr, t.timing),
+        new LegCoster(t.profile, { dtype: m.req.dtype, op: m.req.op, sr: opts.sr }, t.timing),
         dtypeBytes(m.req.dtype),
       ),
   );

@@ -48,6 +48,13 @@ export interface LegCost {
 /** The leg fields its calls depend on. */
 export type CostedLeg = Pick<Leg, "kind" | "rank" | "queue" | "srcs" | "dsts" | "count">;
 
+/** What a coster's legs move: the dtype, the reduce op, and whether rounding is stochastic. */
+export interface CostedWork {
+  readonly dtype: Dtype;
+  readonly op: ReduceOp;
+  readonly sr: boolean;
+}
+
 export class LegCoster {
   private readonly model: ProfileCostModel;
   private readonly sr: SrSettings;
@@ -57,17 +64,21 @@ export class LegCoster {
   private readonly packets = new Map<string, number>();
   private readonly legs = new Map<number, LegCost>();
 
+  private readonly dtype: Dtype;
+  private readonly op: ReduceOp;
+
+  /** @example new LegCoster(archProfile("trn2"), { dtype: Dtype.BFLOAT16, op: "sum", sr: false }) */
   constructor(
     private readonly profile: ArchProfile,
-    private readonly dtype: Dtype,
-    private readonly op: ReduceOp,
-    sr: boolean,
+    work: CostedWork,
     timing?: Pick<TimingParams, "engineBytesPerNs" | "descriptorNs" | "packetNs">,
   ) {
+    this.dtype = work.dtype;
+    this.op = work.op;
     this.model = engineCostModel(profile, timing);
     this.packetNs = timing?.packetNs ?? 0;
-    this.sr = { stochasticRounding: sr, srSeed: 0 };
-    this.eb = dtypeBytes(dtype);
+    this.sr = { stochasticRounding: work.sr, srSeed: 0 };
+    this.eb = dtypeBytes(work.dtype);
   }
 
   /** Descriptors of one runtime call's packet, built once per shape. @throws Error if refused. */

@@ -83,7 +83,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
   checkScheduleLegs(req, fold.perNode, fold.nodes > 1);
   const res = new Resources(t);
   const coster = new ShapeCoster(
-    new LegCoster(t.profile, req.dtype, req.op, opts.sr, t.timing),
+    new LegCoster(t.profile, { dtype: req.dtype, op: req.op, sr: opts.sr }, t.timing),
     dtypeBytes(req.dtype),
   );
   const queues = fold.perNode * t.channelsPerRank;

@@ -66,20 +66,27 @@ export function checkLnc(profile: ArchProfile, lnc: number): Lnc {
   return lnc as Lnc;
 }
 
+/** A topology's logical-core size and its timing parameters beyond the shipped ones. */
+export interface TopologyOptions {
+  readonly lnc?: number | undefined;
+  readonly timing?: Partial<TimingParams> | undefined;
+}
+
 /**
  * Lay `ranks` logical NeuronCores (of `lnc` physical cores each) over `nodes` nodes of an arch.
  * @throws UsageError when ranks is not 1..MAX_RANKS, nodes does not divide ranks, lnc is not one the
  * arch has, or a node would need more cores than its chips have.
- * `timing` replaces shipped timing parameters (a timing profile's, timing-profile.ts).
- * @example buildTopology(archProfile("trn2"), 8, 1, 1).places[7]; // { node: 0, chip: 0, core: 7 }
+ * `lnc` defaults to the arch's; `timing` replaces shipped timing parameters (a timing profile's,
+ * timing-profile.ts).
+ * @example buildTopology(archProfile("trn2"), 8, 1, { lnc: 1 }).places[7]; // { node: 0, chip: 0, core: 7 }
  */
 export function buildTopology(
   profile: ArchProfile,
   ranks: number,
   nodes = 1,
-  lnc: number = defaultLnc(profile),
-  timing: Partial<TimingParams> = {},
+  options: TopologyOptions = {},
 ): Topology {
+  const { lnc = defaultLnc(profile), timing = {} } = options;
   if (!Number.isInteger(ranks) || ranks < 1 || ranks > MAX_RANKS) {
     throw new UsageError(`ranks ${ranks}: expected an integer 1..${MAX_RANKS}`);
   }

@@ -57,7 +57,7 @@ function dtypeOf(name: string): Dtype {
 }
 
 function requestOf(i: CollectiveInput): PlanRequest {
-  const topology = buildTopology(archProfile(ARCH), i.ranks, 1, 2);
+  const topology = buildTopology(archProfile(ARCH), i.ranks, 1, { lnc: 2 });
   return {
     topology,
     collective: i.collective,
@@ -140,7 +140,7 @@ function caseOf(
   }
   const inputs = Array.from({ length: c.ranks }, () => new Uint8Array(inputElems * dtypeBytes(dt)));
   const kind = isExchange(c.collective) ? "random" : "exact";
-  generateInputs(kind, dt, c.ranks, inputElems, seed, (r, from, b) => {
+  generateInputs({ kind, dtype: dt, ranks: c.ranks, count: inputElems, seed }, (r, from, b) => {
     inputs[r]?.set(b, from * dtypeBytes(dt));
   });
   return { id, input: { ...c, op, inputs: inputs.map(toHex) } as unknown as Json };
