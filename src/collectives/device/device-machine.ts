@@ -12,10 +12,13 @@
  * ranks ≤ C × queues per engine (Trn1 32; Trn2 / Trn3 128 at LNC 1, 64 at LNC 2); beyond that only
  * --timing-only runs.
  *
- * Ordering: legs are posted in batches of mutually independent legs (plan order, a batch ends at
- * the first leg that depends on one in it) and the device runs each batch to completion — the
- * host-side equivalent of the semaphore wait between ring steps. Timing does not come from here
- * (see schedule.ts): the engine's events only feed the trace.
+ * Ordering: legs are posted in plan order (a leg's `after` are earlier legs) and the device runs
+ * each leg to completion before the next is posted — the host-side equivalent of the semaphore wait
+ * between ring steps. On hardware a step's independent legs run at once, their queues round-robin;
+ * independent legs give the same bytes in any order, and one queue at a time keeps a leg's data,
+ * ring slots and descriptors in cache (the 8-rank 64 MiB bf16 ring all-reduce's execute ≈ 15 %
+ * faster than 256 queues round-robin). Timing does not come from here (see schedule.ts): the
+ * engine's events only feed the trace.
  */
 import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
 import { Device, type EngineEvent, HBM_BASE, type MemorySpan } from "../../engine/index.js";
@@ -230,7 +233,7 @@ export class DeviceMachine {
   /** Packets the device has executed. */
   packets = 0;
   private readonly pending: number[] = [];
-  /** The doorbells with counts to ring before the device next runs (one write a ring per batch). */
+  /** The doorbells with counts to ring before the device next runs (one write a ring per leg). */
   private readonly bells: DeferredDoorbell[] = [];
   /** The address of a buffer element (legCalls' `addr`), made once rather than per leg. */
   private readonly addr = (ref: BufRef, plus: number): bigint => this.layout.addr(ref, plus);
@@ -419,14 +422,20 @@ export class DeviceMachine {
     }
   }
 
-  /** Execute the whole plan, batch by batch. */
+  /**
+   * Execute the whole plan, leg by leg (ordering above); `onBatch` is told the legs done at the end
+   * of each batch of mutually independent legs (plan order, a batch ends at the first leg that
+   * depends on one in it): a ring step.
+   */
   execute(onBatch?: (legsDone: number) => void): void {
     const legs = this.plan.legs;
     let i = 0;
     while (i < legs.length) {
       const first = i;
-      while (i < legs.length && (legs[i] as Leg).after.every((a) => a < first)) this.post(legs[i++] as Leg);
-      this.run();
+      while (i < legs.length && (legs[i] as Leg).after.every((a) => a < first)) {
+        this.post(legs[i++] as Leg);
+        this.run();
+      }
       onBatch?.(i);
     }
   }
