@@ -41,7 +41,7 @@ export {
  * encodeFromF32(Dtype.FP8_E4, Float32Array.of(300), 0, 1, out, 0, RNE, "satfinite"); // out[0] = 0x77 (240)
  */
 export { decodeToF32, encodeFromF32 } from "./codec.js";
-/** The scalar narrow-float encoder the kernels are checked against, and the switch between wasm and JS kernels. */
+/** The scalar narrow-float encoder the kernels are checked against. */
 export { encodeNarrowFloat } from "./float-encode.js";
 /**
  * The five narrow float formats (bf16, fp16, fp8 e3m4 / e4m3 / e5m2) as data.
@@ -118,14 +118,11 @@ export { SrStream } from "./sr-stream.js";
  * const bytes = arena.u8(4 * n, 2 * n); // one bf16 source
  */
 /**
- * Whether the wasm kernels decode a dtype themselves (every dtype): the engine reads such a source
- * into the kernel arena rather than decoding it in JS. Never throws.
- * @example wasmHasDtype(Dtype.FP8_E4); // true
+ * The kernels' switches, not their paths: `useWasmKernels(false)` runs the JS loops instead (the
+ * same bits; tests and the bench hold the two against each other), `wasmKernelsRun(fn)` names the
+ * kernels `fn` ran, `provideWasmKernelModule` hands over a module compiled elsewhere (the web page's
+ * worker). Which kernel a reduce takes stays inside reduceInto.
+ * @throws {FieldError} from provideWasmKernelModule when given no WebAssembly.Module.
+ * @example wasmKernelsRun(() => decodeToF32(Dtype.FP16, bytes, 0, 64, out)); // ["dec_fp16"]
  */
-export {
-  provideWasmKernelModule,
-  useWasmKernels,
-  WasmArena,
-  wasmHasDtype,
-  wasmKernelsRun,
-} from "./wasm/kernels.js";
+export { provideWasmKernelModule, useWasmKernels, WasmArena, wasmKernelsRun } from "./wasm/kernels.js";

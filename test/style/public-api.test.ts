@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import * as numerics from "../../src/numerics/index.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -64,5 +65,19 @@ describe("curated public API", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe("numerics exports its one reduce entry, not its fast paths (issue 28)", () => {
+  it("names reduceInto, the scalar ALU reference, the codecs and the kernels' switches only", () => {
+    // The one-pass, stepwise and encode-fused kernel steps (aluReduceEncoded, aluApplyEncoded, …)
+    // stay behind reduceInto; a test that pins one imports its file (INTERNAL_IMPORTS above).
+    expect(Object.keys(numerics).sort()).toEqual([
+      ...["BF16_FORMAT", "OVERFLOW_POLICIES", "RNE", "SrStream", "WasmArena", "accumulatorStart"],
+      ...["aluAccumulatorDtype", "aluAdd", "aluClamp", "aluConstantToF32", "aluFma", "aluIdentity"],
+      ...["aluMax", "aluMin", "decodeToF32", "encodeFromF32", "encodeNarrowFloat", "fmaF32"],
+      ...["narrowFloatFormat", "provideWasmKernelModule", "reduceInto", "reduceScratchBytes"],
+      ...["reserveReduceScratch", "useWasmKernels", "wasmKernelsRun"],
+    ]);
   });
 });

@@ -130,11 +130,6 @@ export function wasmKernelsRun(fn: () => void): string[] {
   }
 }
 
-/** Whether the kernels decode / apply dtype `dt`: every dtype. */
-export function wasmHasDtype(dt: Dtype): boolean {
-  return KERNEL_DTYPE_OF.some(([d]) => d === dt);
-}
-
 const PAGE = 65536;
 
 /**
