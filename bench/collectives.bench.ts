@@ -149,6 +149,35 @@ export function timingOnlyRows(shape: TimingShape, targetS: string, targetMb: st
   ];
 }
 
+/**
+ * Issue 29's timing-only rows: 1 GiB at 1024, 4096 and 16384 ranks, small messages at 4096 ranks
+ * (they fold onto a node), and the raised rank cap. Auto at 16384 ranks × 1 GiB picks RDH, folded
+ * onto a node by XOR (timing/rdh-image.ts); 64 B over 16384 ranks does not fold (2 granules over 256
+ * nodes) and walks its 2 chunks.
+ */
+function timingOnlySection(): BenchRow[] {
+  return [
+    ...timingOnlyRows({ ranks: 1024, nodes: 64, size: 2 ** 30, algorithm: "auto" }, "≤ 2", "≤ 300"),
+    ...timingOnlyRows({ ranks: 4096, nodes: 256, size: 2 ** 30, algorithm: "auto" }, "≤ 10", "≤ 500"),
+    ...timingOnlyRows({ ranks: 4096, nodes: 64, size: 64 << 10, algorithm: "auto" }, "≤ 10", "≤ 1000"),
+    ...timingOnlyRows(
+      { ranks: 16384, nodes: 256, size: 2 ** 30, algorithm: "kangaring", runs: 2 },
+      "≤ 30",
+      "≤ 1500",
+    ),
+    ...timingOnlyRows(
+      { ranks: 16384, nodes: 256, size: 64, algorithm: "kangaring", runs: 2 },
+      "≤ 30",
+      "≤ 1500",
+    ),
+    ...timingOnlyRows(
+      { ranks: 16384, nodes: 256, size: 2 ** 30, algorithm: "auto", runs: 2 },
+      "≤ 30",
+      "≤ 1500",
+    ),
+  ];
+}
+
 /** The main job's four CPU ratios: auto (mesh) and ring, unchecked and checked (issue 29's targets). */
 function mainJobRows(spec: CollectiveRun): BenchRow[] {
   const ring = { ...spec, algorithm: "ring" as const };
@@ -175,6 +204,8 @@ export default async function bench(): Promise<BenchRow[]> {
   };
   // BENCH_ROWS=main-job: only the main job's CPU ratios (the rest take minutes of processes).
   if (process.env.BENCH_ROWS === "main-job") return mainJobRows(spec);
+  // BENCH_ROWS=timing-only: only the timing-only rows (each its own process).
+  if (process.env.BENCH_ROWS === "timing-only") return timingOnlySection();
   const req: PlanRequest = {
     topology: buildTopology(spec.profile, 64, 4),
     collective: "allr",
@@ -198,28 +229,7 @@ export default async function bench(): Promise<BenchRow[]> {
       ...spread([streamedMs / materialisedMs]),
       note: `${legs} legs; one run`,
     },
-    ...timingOnlyRows({ ranks: 1024, nodes: 64, size: 2 ** 30, algorithm: "auto" }, "≤ 2", "≤ 300"),
-    ...timingOnlyRows({ ranks: 4096, nodes: 256, size: 2 ** 30, algorithm: "auto" }, "≤ 10", "≤ 500"),
-    // Issue 29: small messages at 4096 ranks (they fold onto a node now), and the raised rank cap.
-    // Auto at 16384 ranks × 1 GiB picks RDH, which does not fold (its partners are r XOR 2^k): the
-    // KangaRing row is the folded figure, the auto row RDH's unfolded one (the open part); 64 B
-    // over 16384 ranks does not fold either (2 granules over 256 nodes) and walks its 2 chunks.
-    ...timingOnlyRows({ ranks: 4096, nodes: 64, size: 64 << 10, algorithm: "auto" }, "≤ 10", "≤ 1000"),
-    ...timingOnlyRows(
-      { ranks: 16384, nodes: 256, size: 2 ** 30, algorithm: "kangaring", runs: 2 },
-      "≤ 30",
-      "≤ 1500",
-    ),
-    ...timingOnlyRows(
-      { ranks: 16384, nodes: 256, size: 64, algorithm: "kangaring", runs: 2 },
-      "≤ 30",
-      "≤ 1500",
-    ),
-    ...timingOnlyRows(
-      { ranks: 16384, nodes: 256, size: 2 ** 30, algorithm: "auto", runs: 2 },
-      "≤ 30",
-      "≤ 1500",
-    ),
+    ...timingOnlySection(),
     ...mainJobRows(spec),
     threadsRow(spec, "≥ 1.5"),
     threadsRow({ ...spec, check: "exact" }, "≥ 1.5"),

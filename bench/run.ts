@@ -3,7 +3,8 @@
 // same run; this machine is shared and noisy, so ratios carry across runs, absolute times do not).
 // Prints one markdown table; `npm run bench -- --write` also writes it to docs/BENCH.md.
 // BENCH_RUNS=n changes the number of measurements a row (default 5); BENCH_ONLY=engine runs one file;
-// BENCH_ROWS=main-job (with BENCH_ONLY=collectives) runs only the main job's ratio rows.
+// BENCH_ROWS=main-job (with BENCH_ONLY=collectives) runs only the main job's ratio rows,
+// BENCH_ROWS=timing-only only the timing-only rows.
 import { readdirSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { writeOutput } from "../src/cli/output-file.js";

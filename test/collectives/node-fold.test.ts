@@ -160,3 +160,61 @@ describe("small all-reduces fold too (fewer granules than ranks)", () => {
     expect(folded).toBeGreaterThan(50);
   });
 });
+
+describe("RDH folds by XOR (rdh-image.ts) where its blocks are alike", () => {
+  // SHAPES' power-of-two rank counts, and 4 nodes of 4, 8 of 8, 2 of 32, 32 of 1.
+  const RDH_SHAPES: [ArchName, number, number, 1 | 2][] = [
+    ...SHAPES.filter(([, ranks]) => (ranks & (ranks - 1)) === 0),
+    ["trn2", 16, 4, 1],
+    ["trn2", 64, 8, 1],
+    ["trn2", 64, 2, 2],
+    ["trn2", 32, 32, 1],
+  ];
+
+  it("gives the full (recording) schedule's times bit for bit, folding only equal blocks", () => {
+    let folded = 0;
+    let unfolded = 0;
+    let k = 0;
+    // Elements a rank: one granule, blocks of 62.5 granules, many channels, and (all-reduce) 7
+    // elements over: the last block longer, which must not fold.
+    for (const [arch, ranks, nodes, lnc] of RDH_SHAPES)
+      for (const collective of ["allr", "redsct", "allg"] as const)
+        for (const extra of [16, 1000, 65536 + 16, collective === "allr" ? 4096.5 : 4096]) {
+          k++;
+          const dtype = [Dtype.BFLOAT16, Dtype.FP32, Dtype.FP8_E4][k % 3]!;
+          const req: PlanRequest = {
+            topology: buildTopology(archProfile(arch), ranks, nodes, lnc),
+            collective,
+            algorithm: "rdh",
+            dtype,
+            op: (["sum", "avg", "max"] as const)[k % 3]!,
+            count: Math.floor(extra * ranks) + (extra % 1 === 0 ? 0 : 7),
+          };
+          const sr = k % 4 === 0;
+          const what = `${arch} ${ranks}/${nodes} lnc ${lnc} ${collective} ${req.count}`;
+          const fast = scheduleCollective(req, { sr });
+          const full = scheduleCollective(req, { sr, record: true });
+          expect(fast.totalNs, what).toBe(full.totalNs);
+          expect(fast.legKinds, what).toEqual(full.legKinds);
+          expect(fast.descriptors, what).toBe(full.descriptors);
+          expect(fast.packets, what).toBe(full.packets);
+          if (NodeFold.of(req).nodes > 1) folded++;
+          else unfolded++;
+        }
+    expect(folded).toBeGreaterThan(80);
+    expect(unfolded).toBeGreaterThan(8);
+  });
+
+  it("does not fold a rank count RDH refuses: planning names it, as unfolded", () => {
+    const req: PlanRequest = {
+      topology: buildTopology(archProfile("trn2"), 24, 3, 2),
+      collective: "allr",
+      algorithm: "rdh",
+      dtype: Dtype.BFLOAT16,
+      op: "sum",
+      count: 24 * 1024,
+    };
+    expect(NodeFold.of(req).nodes).toBe(1);
+    expect(() => scheduleCollective(req, { sr: false })).toThrow(/rdh: ranks 24 must be a power of two/);
+  });
+});

@@ -139,14 +139,20 @@ describe("RDH (recursive halving / doubling)", () => {
     ).toThrow(/power of two/);
   });
 
-  it("is timed with every rank placed (no node fold) and reads back log2 n steps", () => {
+  it("is timed on one node for all when its blocks are alike (the XOR fold), else every rank placed", () => {
     const topology = buildTopology(archProfile("trn2"), 64, 2);
-    const req = request({ ranks: 64, count: 1 << 20 });
-    const two = { ...req, topology };
-    expect(NodeFold.of(two).nodes).toBe(1);
-    const fast = scheduleCollective(two, { sr: false });
-    const full = scheduleCollective(two, { sr: false, record: true });
-    expect(fast.totalNs).toBe(full.totalNs);
-    expect(fast.totalNs).toBeGreaterThan(0);
+    const req = { ...request({ ranks: 64, count: 1 << 20 }), topology };
+    // 2^20 elements: 64 blocks of 1024 granules; 16 more: the last block one granule larger.
+    for (const [count, folds] of [
+      [1 << 20, true],
+      [(1 << 20) + 16, false],
+    ] as const) {
+      const two = { ...req, count };
+      expect(NodeFold.of(two).nodes, `${count}`).toBe(folds ? 2 : 1);
+      const fast = scheduleCollective(two, { sr: false });
+      const full = scheduleCollective(two, { sr: false, record: true });
+      expect(fast.totalNs, `${count}`).toBe(full.totalNs);
+      expect(fast.totalNs).toBeGreaterThan(0);
+    }
   });
 });

@@ -118,7 +118,7 @@ export function checkScheduleLegs(req: PlanRequest, issuers: number, folded: boo
   const why =
     folded || t.nodes < 2
       ? ""
-      : `; it does not fold onto one node's ${t.ranks / t.nodes} ranks (a count of whole 32-byte granules, a multiple of ${t.nodes} nodes, folds for ring, kangaring and mesh)`;
+      : `; it does not fold onto one node's ${t.ranks / t.nodes} ranks (a count of whole 32-byte granules, a multiple of ${t.nodes} nodes, folds for ring, kangaring and mesh; of ${t.ranks} ranks for rdh)`;
   throw new ScheduleTooLargeError(
     `${req.collective} ${req.algorithm} over ${t.ranks} ranks × ${req.count} elements: an estimated ` +
       `${Math.round(legs)} legs to schedule, at most ${MAX_SCHEDULE_LEGS}${why}: use fewer ranks, another size or another --algo`,

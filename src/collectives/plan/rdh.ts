@@ -108,6 +108,33 @@ export function rdhKeptSteps(req: PlanRequest): number {
 }
 
 /**
+ * What a schedule folded onto one node (timing/node-fold.ts) asks of RDH step `step`: the rank bit
+ * its partner differs in, and on an all-gather step the block bit by which what the partner holds
+ * (and the rank copies) differs from what the rank holds itself; −1 on a reduce-scatter step (both
+ * hold the same blocks). Undefined for allg's own copy (no partner).
+ */
+export function rdhStepBits(req: PlanRequest, step: number): { rank: number; block: number } | undefined {
+  const { L, bits } = rdhOf(req);
+  const gatherFrom = req.collective === "allg" ? 1 : req.collective === "allr" ? L : Number.POSITIVE_INFINITY;
+  if (req.collective === "allg" && step === 0) return undefined;
+  if (step < gatherFrom) return { rank: bits[step] as number, block: -1 };
+  // All-gather step g moves what the partner holds after reduce-scatter step k = L − 1 − g.
+  const k = L - 1 - (step - gatherFrom);
+  return { rank: bits[k] as number, block: L - 1 - k };
+}
+
+/**
+ * Every block the same number of elements (then a block's halves, and theirs, are alike too), or
+ * undefined: the all-reduce's blocks differ by a granule unless the count is a multiple of ranks ×
+ * granules. @throws UsageError as RDH planning does (ranks not a power of two).
+ */
+export function rdhEqualBlock(req: PlanRequest): number | undefined {
+  const { blocks } = rdhOf(req);
+  const count = (blocks[0] as ElemRange).count;
+  return blocks.every((b) => b.count === count) ? count : undefined;
+}
+
+/**
  * Emit, for each rank below `issuers`, one leg per channel over what `holder(r)` holds after
  * reduce-scatter step k (a tree node, cut into 2^laneBits(k) descendants); `block`: its first block.
  */

@@ -107,7 +107,7 @@ export interface PlacerInputs {
 /**
  * The pass that places each leg as it arrives (plan order) and keeps only what later legs read.
  * Folded (node-fold.ts), the legs are the first node's: a range of another node is read at its image
- * there (its writer as many nodes on), a resource of another node counts its image's sharers.
+ * there (its writer taken to that node), a resource of another node counts its image's sharers.
  */
 export class Placer implements LegSink {
   last = 0;
@@ -210,9 +210,9 @@ export class Placer implements LegSink {
     const kept = leg.step < this.unreadFrom ? leg.dsts.length : 0;
     for (let k = 0; k < kept; k++) {
       const d = leg.dsts[k] as BufRef;
-      const f = fold.fold(d, this.folded);
-      // The image's writer: the leg's rank as many nodes back as the range moved.
-      const writer = fold.unfold(leg.rank, fold.nodes - f.nodes) * this.channels + leg.queue;
+      const f = fold.fold(d, leg.step, this.folded);
+      // The image's writer: the leg's rank taken as the range's node is taken to the first.
+      const writer = fold.back(leg.rank, f.nodes) * this.channels + leg.queue;
       this.writes.write(f.rank, d.buffer, f.elem, end, leg.count, writer);
     }
     if (end > this.last) this.last = end;
@@ -225,7 +225,7 @@ export class Placer implements LegSink {
     for (let k = 0; k < leg.srcs.length; k++) {
       const ref = (leg.srcs[k] as LegSource).ref;
       // An input no leg has written needs no image to be looked up.
-      const f = this.writes.mayHold(ref.buffer) ? this.p.fold.fold(ref, this.folded) : undefined;
+      const f = this.writes.mayHold(ref.buffer) ? this.p.fold.fold(ref, leg.step, this.folded) : undefined;
       if (f !== undefined && this.writes.spans) {
         ready = Math.max(ready, this.spanReady(f, ref, leg));
         continue;

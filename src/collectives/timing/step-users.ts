@@ -133,7 +133,7 @@ class RankPairs {
  * issued by the partner) counts as a further set of queues.
  *
  * Folded (node-fold.ts), a first-node rank's share of another node's resource is its image's share
- * of the first node's, issued by the rank as many nodes back: those shares are added after the
+ * of the first node's, issued by the rank the symmetry takes there: those shares are added after the
  * step's own, in the order of that rank — the order the full schedule adds them in, so the sums are
  * the same floats.
  *
@@ -292,7 +292,7 @@ export class StepUsers implements LegSink {
       if (image === id) this.share(id, share);
       else {
         later.push(image);
-        later.push(this.fold.unfold(this.rank, this.fold.nodes - this.nodeOf[id]!));
+        later.push(this.fold.back(this.rank, this.nodeOf[id]!));
         later.push(share);
       }
     }
