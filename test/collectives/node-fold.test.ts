@@ -183,7 +183,7 @@ describe("RDH folds by XOR (rdh-image.ts) where its blocks are alike", () => {
           k++;
           const dtype = [Dtype.BFLOAT16, Dtype.FP32, Dtype.FP8_E4][k % 3]!;
           const req: PlanRequest = {
-            topology: buildTopology(archProfile(arch), ranks, nodes, lnc),
+            topology: buildTopology(archProfile(arch), ranks, nodes, { lnc }),
             collective,
             algorithm: "rdh",
             dtype,
@@ -207,7 +207,7 @@ describe("RDH folds by XOR (rdh-image.ts) where its blocks are alike", () => {
 
   it("does not fold a rank count RDH refuses: planning names it, as unfolded", () => {
     const req: PlanRequest = {
-      topology: buildTopology(archProfile("trn2"), 24, 3, 2),
+      topology: buildTopology(archProfile("trn2"), 24, 3, { lnc: 2 }),
       collective: "allr",
       algorithm: "rdh",
       dtype: Dtype.BFLOAT16,
