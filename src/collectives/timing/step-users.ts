@@ -7,6 +7,7 @@ import { Checkpoints } from "./checkpoints.js";
 import { legDurationNs } from "./cost-model.js";
 import type { LegCost, LegCoster } from "./leg-cost.js";
 import type { NodeFold } from "./node-fold.js";
+import { RankPairs } from "./rank-pairs.js";
 import { type Resources, Touches } from "./resources.js";
 import { Numbers, type ShapedLeg, StepShape } from "./step-shape.js";
 
@@ -52,77 +53,6 @@ export class ShapeCoster implements LegMeasure {
 }
 
 /**
- * Bytes per (resource, queue) pair of one rank, in the order pairs first get some (the order the
- * step's sharers are summed in): dense typed arrays over the resources the rank touches, as a Map
- * keyed by pair cost a fifth of the pass.
- */
-class RankPairs {
-  /** Per resource id: its slot, or −1. */
-  private readonly slotOf: Int32Array;
-  private readonly ids = new Numbers();
-  private pairBytes: Float64Array;
-  /** Pairs (slot · channels + queue) in first-touch order, and each one's resource id and queue. */
-  private readonly order = new Numbers();
-  readonly orderId = new Numbers();
-  readonly orderQueue = new Numbers();
-
-  constructor(
-    resources: number,
-    private readonly channels: number,
-  ) {
-    this.slotOf = new Int32Array(resources).fill(-1);
-    this.pairBytes = new Float64Array(64 * channels);
-  }
-
-  get size(): number {
-    return this.order.length;
-  }
-
-  add(id: number, queue: number, bytes: number): void {
-    let slot = this.slotOf[id]!;
-    if (slot < 0) {
-      slot = this.ids.length;
-      this.slotOf[id] = slot;
-      this.ids.push(id);
-      if ((slot + 1) * this.channels > this.pairBytes.length) {
-        const grown = new Float64Array(2 * this.pairBytes.length);
-        grown.set(this.pairBytes);
-        this.pairBytes = grown;
-      }
-    }
-    const pair = slot * this.channels + queue;
-    if (this.pairBytes[pair]! === 0) {
-      this.order.push(pair);
-      this.orderId.push(id);
-      this.orderQueue.push(queue);
-    }
-    this.pairBytes[pair]! += bytes;
-  }
-
-  /** The k-th pair's bytes. */
-  bytes(k: number): number {
-    return this.pairBytes[this.order.data[k]!]!;
-  }
-
-  /** Give back the grown arrays (after {@link clear}; the pairs may be used again). */
-  release(): void {
-    for (const n of [this.ids, this.order, this.orderId, this.orderQueue]) n.data = new Float64Array(256);
-    this.pairBytes = new Float64Array(64 * this.channels);
-  }
-
-  clear(): void {
-    const order = this.order.data;
-    for (let k = 0; k < this.order.length; k++) this.pairBytes[order[k]!] = 0;
-    const ids = this.ids.data;
-    for (let k = 0; k < this.ids.length; k++) this.slotOf[ids[k]!] = -1;
-    this.ids.length = 0;
-    this.order.length = 0;
-    this.orderId.length = 0;
-    this.orderQueue.length = 0;
-  }
-}
-
-/**
  * Pre-pass: per step, how many queues share each resource at once, as (id, sharers) pairs. A queue
  * runs its legs one after another, so it counts for the share of its step's bytes that go through
  * the resource: sharers(r) = Σ over queues q of bytes(q through r) / bytes(q). When every leg of
@@ -133,14 +63,15 @@ class RankPairs {
  * issued by the partner) counts as a further set of queues.
  *
  * Folded (node-fold.ts), a first-node rank's share of another node's resource is its image's share
- * of the first node's, issued by the rank the symmetry takes there: those shares are added after the
- * step's own, in the order of that rank — the order the full schedule adds them in, so the sums are
- * the same floats.
+ * of the first node's, issued by the rank the symmetry takes there: the same float as the full
+ * schedule's sum, in whatever order the shares arrive ({@link quantizedShare}).
  *
  * The lower bound: a queue's legs run one after another, each at least its engine time and at least
  * its bytes × sharers ÷ bandwidth at every resource it touches; so in each step a queue is busy at
  * least max(Σ engine ns, max over resources of Σ bytes there × sharers ÷ bandwidth), and the
- * schedule lasts at least the launch plus the busiest queue's sum of those over the steps.
+ * schedule lasts at least the launch plus the busiest queue's sum of those over the steps. The
+ * resources of one image have the same sharers and bandwidth, so per queue only the most bytes at
+ * one of them is kept (a mesh rank pulls from thousands of other nodes' HBM stacks, a few images).
  */
 /** Fractional bits a share keeps (see {@link quantizedShare}). */
 const SHARE_BITS = 2 ** 24;
@@ -166,15 +97,11 @@ export class StepUsers implements LegSink {
   private readonly sharers: Float64Array;
   private readonly touched: number[] = [];
   private readonly touches = new Touches();
-  /** Shares of other nodes' resources this step: (image id, issuing rank, share), in arrival order. */
-  private readonly later = new Numbers();
   /** Per resource id: the id whose sharers it has (itself, or its first-node image when folded). */
   private readonly image: Int32Array;
-  /** Per resource id (folded only): its node. */
-  private readonly nodeOf: Int32Array;
-  /** Per issuing rank (+ 1), where its shares start in {@link flushLater}'s order. */
-  private readonly rankStarts: Int32Array;
-  /** The step's (resource, queue, bytes) triples, and per queue its engine ns, for the bound. */
+  /** Per (image resource, queue) of the current rank in the current step, its most bytes there. */
+  private readonly most: RankPairs;
+  /** The step's (image resource, queue, most bytes) triples, and per queue its engine ns, for the bound. */
   private readonly stepPairs = new Numbers();
   private readonly engineNs: Float64Array;
   private readonly stepQueues: number[] = [];
@@ -201,7 +128,7 @@ export class StepUsers implements LegSink {
 
   constructor(
     private readonly res: Resources,
-    private readonly fold: NodeFold,
+    fold: NodeFold,
     private readonly coster: LegMeasure,
     private readonly channels: number,
     queueCount: number,
@@ -210,8 +137,7 @@ export class StepUsers implements LegSink {
     this.pairs = new RankPairs(res.count, channels);
     this.sharers = new Float64Array(res.count);
     this.image = Int32Array.from({ length: res.count }, (_, id) => (fold.nodes === 1 ? id : res.image(id)));
-    this.rankStarts = new Int32Array(fold.ranks + 1);
-    this.nodeOf = Int32Array.from({ length: fold.nodes === 1 ? 0 : res.count }, (_, id) => res.nodeOf(id));
+    this.most = new RankPairs(res.count, channels);
     this.engineNs = new Float64Array(queueCount);
     this.busyNs = new Float64Array(queueCount);
     this.checkpoints = new Checkpoints(queueCount);
@@ -274,57 +200,28 @@ export class StepUsers implements LegSink {
     this.sharers[id]! += share;
   }
 
-  /** Add the current rank's queues to the step's sharers. */
+  /** Add the current rank's queues to the step's sharers, and its most bytes per resource to the bound's pairs. */
   private flushRank(): void {
-    const pairs = this.pairs;
+    const { pairs, most, stepPairs } = this;
     const ids = pairs.orderId.data;
     const queues = pairs.orderQueue.data;
-    const { stepPairs, later } = this;
     for (let k = 0; k < pairs.size; k++) {
       const id = ids[k]!;
-      const qi = this.rank * this.channels + queues[k]!;
+      const queue = queues[k]!;
       const bytes = pairs.bytes(k);
-      const share = quantizedShare(bytes / this.queueBytes[qi]!);
-      stepPairs.push(id);
-      stepPairs.push(qi);
-      stepPairs.push(bytes);
       const image = this.image[id]!;
-      if (image === id) this.share(id, share);
-      else {
-        later.push(image);
-        later.push(this.fold.back(this.rank, this.nodeOf[id]!));
-        later.push(share);
-      }
+      this.share(image, quantizedShare(bytes / this.queueBytes[this.rank * this.channels + queue]!));
+      most.raise(image, queue, bytes);
     }
+    for (let k = 0; k < most.size; k++) {
+      stepPairs.push(most.orderId.data[k]!);
+      stepPairs.push(this.rank * this.channels + most.orderQueue.data[k]!);
+      stepPairs.push(most.bytes(k));
+    }
+    most.clear();
     for (const qi of this.queues) this.queueBytes[qi] = 0;
     this.queues.length = 0;
     pairs.clear();
-  }
-
-  /**
-   * Add the shares of other nodes' resources, by issuing rank, then in arrival order: a counting
-   * sort over the ranks (a mesh step has a million such shares; a comparison sort was a fifth of
-   * its pre-pass).
-   */
-  private flushLater(): void {
-    const later = this.later.data;
-    const n = this.later.length;
-    let sorted = true;
-    for (let k = 4; k < n && sorted; k += 3) sorted = later[k - 3]! <= later[k]!;
-    if (sorted) for (let k = 0; k < n; k += 3) this.share(later[k]!, later[k + 2]!);
-    else {
-      const first = this.rankStarts.fill(0);
-      for (let k = 1; k < n; k += 3) first[later[k]! + 1]!++;
-      for (let r = 1; r < first.length; r++) first[r] = (first[r] as number) + (first[r - 1] as number);
-      const order = new Int32Array(n / 3);
-      for (let k = 0; k < order.length; k++) order[first[later[3 * k + 1]!]!++] = k;
-      // Indexed: for-of over the typed array made an iterator result per share (a fifth of the garbage).
-      for (let i = 0; i < order.length; i++) {
-        const k = order[i]!;
-        this.share(later[3 * k]!, later[3 * k + 2]!);
-      }
-    }
-    this.later.length = 0;
   }
 
   /**
@@ -334,7 +231,8 @@ export class StepUsers implements LegSink {
    */
   release(): void {
     this.pairs.release();
-    for (const n of [this.later, this.stepPairs, this.increments]) n.data = new Float64Array(256);
+    this.most.release();
+    for (const n of [this.stepPairs, this.increments]) n.data = new Float64Array(256);
   }
 
   /** Close the current step. */
@@ -359,7 +257,6 @@ export class StepUsers implements LegSink {
       return;
     }
     this.flushRank();
-    this.flushLater();
     this.flushBound();
     this.rank = -1;
     const out = new Float64Array(2 * this.touched.length);
