@@ -41,6 +41,13 @@ export interface AddressMap {
   readonly dmaEnginesPerGroup: number;
   /** Bytes between two engines of a group (V2_APB_SENG_UDMA_SIZE, V3 / V4 APB_SDMA_DIST). */
   readonly dmaEngineStride: bigint;
+  /** Dies of the chip (V2_NUM_DIE_PER_DEVICE 1, V3 / V4_NUM_DIE_PER_DEVICE 2). */
+  readonly dies: number;
+  /**
+   * Die d's half of the address space starts at d · dieStride (v3 / v4: every die-1 base — HBM_2 / 3,
+   * TPB_4..7, SE_2 / 3, TOP_SP_10.. — is its die-0 twin + 0x8000_0000_0000); 0 with one die.
+   */
+  readonly dieStride: bigint;
 }
 
 const GiB = 1024n ** 3n;
@@ -70,6 +77,8 @@ export const V2_ADDRESS_MAP: AddressMap = {
   dmaGroupBases: [0xfff_f000_0000n, 0xfff_f070_0000n],
   dmaEnginesPerGroup: 16,
   dmaEngineStride: 0x4_0000n,
+  dies: 1,
+  dieStride: 0n,
 };
 
 /** Trn2: aws-neuron-driver v3/address_map.h, v3/neuron_dhal_v3.c (ndma engine init, TOPSP mmap). */
@@ -86,13 +95,16 @@ export const V3_ADDRESS_MAP: AddressMap = {
   dmaGroupBases: V3_DMA_GROUPS,
   dmaEnginesPerGroup: 32,
   dmaEngineStride: 0x10_0000n,
+  // V3_NUM_DIE_PER_DEVICE; V3_HBM_2_BASE − V3_HBM_0_BASE.
+  dies: 2,
+  dieStride: 0x8000_0000_0000n,
 };
 
 /** Trn3: neuron-code-sharing-robot/aws-neuron-driver v4/address_map.h, v4/neuron_dhal_v4.c. */
 export const V4_ADDRESS_MAP: AddressMap = {
   ...V3_ADDRESS_MAP,
   driver: "v4",
-  // V4_HBM_0..3_BASE (= v3's), V4_HBM_ACTIVE_SIZE 0x900000000 (36 GiB each).
+  // V4_HBM_0..3_BASE (= v3's), V4_HBM_ACTIVE_SIZE 0x900000000 (36 GiB each); V4_NUM_DIE_PER_DEVICE 2.
   hbmStacks: V3_HBM_BASES.map((base) => ({ base, bytes: 36n * GiB })),
 };
 
@@ -224,6 +236,29 @@ export function topSpAddress(map: AddressMap, j: number): bigint {
 export function hbmStackOf(p: AddressProfile, core: number): number {
   checkIndex("hbmStackOf", "core", core, p.neuronCores);
   return Math.floor((core * p.addressMap.hbmStacks.length) / p.neuronCores);
+}
+
+/**
+ * The die whose half of the address space holds `addr` (0 on a one-die chip).
+ * @throws FieldError for an address past the last die's half.
+ * @example dieOf(CAYMAN, 0x8040_0000_0000n); // 1: HBM stack 3
+ */
+export function dieOf(p: AddressProfile, addr: bigint): number {
+  const m = p.addressMap;
+  if (m.dies === 1) return 0;
+  const die = addr / m.dieStride;
+  if (addr < 0n || die >= BigInt(m.dies)) {
+    throw new FieldError("dieOf", "addr", addr, `0..${BigInt(m.dies) * m.dieStride - 1n}`);
+  }
+  return Number(die);
+}
+
+/**
+ * The die NeuronCore `core` sits on: its TPB window's (cores 0..3 and 4..7 on v3 / v4, V3_NC_PER_DIE 4).
+ * @throws FieldError for a core outside the profile.
+ */
+export function coreDie(p: AddressProfile, core: number): number {
+  return dieOf(p, tpbWindow(p, core));
 }
 
 /** All HBM bytes of a profile: the sum of its stacks. */

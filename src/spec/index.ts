@@ -7,6 +7,8 @@ export {
   ADDRESS_MAPS,
   type AddressMap,
   type AddressProfile,
+  coreDie,
+  dieOf,
   type EngineSpan,
   engineAt,
   engineCount,

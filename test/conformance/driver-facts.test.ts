@@ -15,7 +15,9 @@ import {
   tpbEvtSemIncBase,
 } from "../../src/hal/index.js";
 import {
+  coreDie,
   DESCRIPTOR_BYTES,
+  dieOf,
   EVENT_BLOCK_OFFSET,
   engineCsrBase,
   hbmAddress,
@@ -57,8 +59,13 @@ const REGS = "udma/udma_regs.h";
 const semaphoreOffset = (p: typeof trn1, w: keyof typeof SEMAPHORE_WINDOWS) =>
   semaphoreAddress(p, 0, w, 0) - tpbWindow(p, 0);
 
+/** Cores of a profile on `die` (by their TPB windows). */
+const coresOnDie = (p: typeof trn1, die: number) =>
+  Array.from({ length: p.neuronCores }, (_, c) => coreDie(p, c)).filter((d) => d === die).length;
+
 const ADDRESS_ROWS: readonly Row[] = [
   // Trn1 = v2
+  [V2, "V2_NUM_DIE_PER_DEVICE", 1, () => trn1.addressMap.dies],
   [V2, "V2_MMAP_TPB_OFFSET", 0xfffc0000000n, () => sbufAddress(trn1, 0, 0, 0)],
   [V2, "V2_MMAP_TPB_OFFSET + V2_MMAP_TPB_SIZE", 0xfffc4000000n, () => tpbWindow(trn1, 1)],
   [V2, "V2_MMAP_TPB_SIZE", 0x4000000n, () => trn1.addressMap.tpbWindowBytes],
@@ -92,6 +99,10 @@ const ADDRESS_ROWS: readonly Row[] = [
   [V3, "V3_PCIE_BAR0_TPB_SBUF_SIZE", 0x2000000, () => trn2.sbufPartitions * trn2.sbufPartitionStride],
   [V3, "V3_NC_PER_DEVICE", 8, () => trn2.neuronCores],
   [V3, "V3_DMA_ENG_PER_NC", 16, () => trn2.dmaEnginesPerCore],
+  [V3, "V3_NUM_DIE_PER_DEVICE", 2, () => trn2.addressMap.dies],
+  [V3, "V3_NC_PER_DIE (cores on die 1)", 4, () => coresOnDie(trn2, 1)],
+  [V3, "V3_HBM_2_BASE (die 1's first stack)", 0x800000000000n, () => trn2.addressMap.dieStride],
+  [V3, "V3_APB_SE_2_SDMA_0_BASE is on die 1", 1, () => dieOf(trn2, engineCsrBase(trn2, 64))],
   [V3, "V3_DMA_QUEUE_PER_ENG", 16, () => trn2.queuesPerEngine],
   [V3, "V3_HBM_1_BASE", 0x4000000000n, () => hbmAddress(trn2, 24n * GiB)],
   [V3, "V3_HBM_2_BASE", 0x800000000000n, () => hbmAddress(trn2, 48n * GiB)],
@@ -125,6 +136,8 @@ const ADDRESS_ROWS: readonly Row[] = [
     () => psumAddress(trn3, 2, 0, 0),
   ],
   [V4, "V4_NC_PER_DEVICE", 8, () => trn3.neuronCores],
+  [V4, "V4_NUM_DIE_PER_DEVICE", 2, () => trn3.addressMap.dies],
+  [V4, "V4_NC_PER_DIE (cores on die 0)", 4, () => coresOnDie(trn3, 0)],
   [V4, "V4_HBM_1_BASE", 0x4000000000n, () => hbmAddress(trn3, 36n * GiB)],
   [V4, "V4_HBM_3_BASE", 0x804000000000n, () => hbmAddress(trn3, 108n * GiB)],
   [V4, "V4_HBM_ACTIVE_SIZE", 0x900000000n, () => trn3.addressMap.hbmStacks[0]?.bytes ?? 0n],

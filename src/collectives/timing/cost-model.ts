@@ -12,7 +12,8 @@
  *   channels are its engines (16 per physical core, × LNC: topology.ts), so its DMA is what the
  *   engines its legs drive move, capped only by its chip's [C] DMA bandwidth;
  * - for every shared resource it touches — the HBM stack of each rank it reads or writes, a directed
- *   chip-to-chip link, the sending and the receiving EFA NIC, its rank's chip's DMA — its bytes
+ *   chip-to-chip link, the sending and the receiving EFA NIC, its rank's chip's DMA, the direction of
+ *   its chip's die boundary it crosses (Trn2 / Trn3: a peer on the other die of the chip) — its bytes
  *   there × the number of queues of the same step touching that resource ÷ the resource's bandwidth.
  *   Legs on one queue run one after another, so they do not share with each other.
  * A leg starts when its queue is free and every leg it reads from has ended, plus the wait to learn

@@ -3,7 +3,7 @@
  * bandwidth by (cost-model.ts) — and the ones a leg touches.
  */
 
-import { hbmStackOf } from "../../spec/address-map.js";
+import { coreDie, hbmStackOf } from "../../spec/address-map.js";
 import type { ArchLinks } from "../topology/links.js";
 import { CHIP_PORTS, chipRoute } from "../topology/route.js";
 import type { Topology } from "../topology/topology.js";
@@ -11,7 +11,8 @@ import type { Topology } from "../topology/topology.js";
 /**
  * Integer ids of the shared resources: each HBM stack of each chip, each direction of each chip-to-chip link
  * inside a node (route.ts), each node's EFA NICs (out and in), each chip's DMA (its [C] bandwidth,
- * shared by all its cores' queues: timing-params.ts `chipDmaBytesPerNs`).
+ * shared by all its cores' queues: timing-params.ts `chipDmaBytesPerNs`), and on a chip of 2 dies each
+ * direction of its die boundary (named by the die the bytes leave: timing-params.ts `dieLinkBytesPerNs`).
  */
 export class Resources {
   readonly count: number;
@@ -32,6 +33,11 @@ export class Resources {
   private readonly c2cEnd: number;
   private readonly nicOutEnd: number;
   private readonly nicInEnd: number;
+  private readonly dmaEnd: number;
+  /** Per rank: the die of its cores, engines and HBM stack (spec/address-map.ts coreDie). */
+  private readonly die: Int32Array;
+  /** Die-boundary ids per chip: one per direction, so 2 with 2 dies, none with one. */
+  private readonly dieLinks: number;
   private readonly cpn: number;
   /**
    * Per (sending chip, receiving chip) of a node, cpn · from + to: its route's link ids (relative
@@ -40,7 +46,7 @@ export class Resources {
    */
   private readonly routeAt: Int32Array;
   private readonly routeLinks: Int32Array;
-  private readonly bw: readonly [number, number, number, number];
+  private readonly bw: readonly [number, number, number, number, number];
 
   constructor(t: Topology) {
     const cpn = t.links.chipsPerNode;
@@ -63,12 +69,23 @@ export class Resources {
     this.c2cEnd = this.hbmEnd + t.nodes * cpn * CHIP_PORTS;
     this.nicOutEnd = this.c2cEnd + t.nodes * nics;
     this.nicInEnd = this.nicOutEnd + t.nodes * nics;
-    this.count = this.nicInEnd + t.nodes * cpn;
+    this.dmaEnd = this.nicInEnd + t.nodes * cpn;
+    const dies = t.profile.addressMap.dies;
+    if (dies > 2) throw new RangeError(`${dies} dies a chip: the die boundary is modelled for 1 or 2`);
+    this.dieLinks = dies === 2 ? 2 : 0;
+    this.die = Int32Array.from(t.places, (p) => coreDie(t.profile, p.core * t.lnc));
+    this.count = this.dmaEnd + t.nodes * cpn * this.dieLinks;
     const l = t.links.links;
     const dma = t.timing.chipDmaBytesPerNs;
     // A stack gets its share of the chip's HBM bandwidth ([C] the chip's figure; MODEL: even split).
     const stack = l["intra-chip"].bytesPerNs / stacks;
-    this.bw = [stack, l["chip-to-chip"].bytesPerNs, l["node-to-node"].bytesPerNs, dma];
+    this.bw = [
+      stack,
+      l["chip-to-chip"].bytesPerNs,
+      l["node-to-node"].bytesPerNs,
+      dma,
+      t.timing.dieLinkBytesPerNs,
+    ];
   }
 
   /**
@@ -92,6 +109,19 @@ export class Resources {
     const pair = this.chipInNode[from]! * this.cpn + this.chipInNode[to]!;
     const end = this.routeAt[pair + 1]!;
     for (let k = this.routeAt[pair]!; k < end; k++) touches.add(base + this.routeLinks[k]!, 1);
+  }
+
+  /**
+   * Add the die boundary a transfer from → to crosses between two ranks of one chip: a rank's engines
+   * and buffers sit on its cores' die, so a leg's bytes cross where its source's or destination's die
+   * is not its own. MODEL: a transfer between chips enters and leaves each chip at the die it needs
+   * (which die a chip-to-chip port sits on is not public), so it crosses none.
+   */
+  dieBoundary(from: number, to: number, touches: Touches): void {
+    const chip = this.chip[from]!;
+    const die = this.die[from]!;
+    if (this.dieLinks === 0 || chip !== this.chip[to]! || die === this.die[to]!) return;
+    touches.add(this.dmaEnd + chip * this.dieLinks + die, 1);
   }
 
   /**
@@ -119,7 +149,9 @@ export class Resources {
   }
 
   bandwidth(id: number): number {
-    return this.bw[id < this.hbmEnd ? 0 : id < this.c2cEnd ? 1 : id < this.nicInEnd ? 2 : 3];
+    return this.bw[
+      id < this.hbmEnd ? 0 : id < this.c2cEnd ? 1 : id < this.nicInEnd ? 2 : id < this.dmaEnd ? 3 : 4
+    ];
   }
 
   /** Ids per node of a resource's kind. */
@@ -127,7 +159,8 @@ export class Resources {
     if (id < this.hbmEnd) return this.cpn * this.stacks;
     if (id < this.c2cEnd) return this.cpn * CHIP_PORTS;
     if (id < this.nicInEnd) return this.nics;
-    return this.cpn;
+    if (id < this.dmaEnd) return this.cpn;
+    return this.cpn * this.dieLinks;
   }
 
   /** The node a resource is in. */
@@ -141,7 +174,9 @@ export class Resources {
             ? this.c2cEnd
             : id < this.nicInEnd
               ? this.nicOutEnd
-              : this.nicInEnd;
+              : id < this.dmaEnd
+                ? this.nicInEnd
+                : this.dmaEnd;
     return Math.floor((id - base) / this.perNode(id));
   }
 
@@ -189,7 +224,7 @@ export interface TouchingLeg {
 
 /** The resources one leg touches, with its bytes there in units of the leg's bytes. */
 export class Touches {
-  /** At most 7 per source and destination (HBM, 4 links, 2 NICs) and one more; ≤ 32 sources. */
+  /** At most 7 per source and destination (HBM, 4 links or the die boundary, 2 NICs) and one more; ≤ 32 sources. */
   readonly ids = new Int32Array(512);
   readonly times = new Int32Array(512);
   size = 0;
@@ -263,6 +298,7 @@ export class Touches {
   /** The links data crosses from one rank's memory to another's, beyond the HBM. */
   private links(res: Resources, from: number, to: number, channel: number): void {
     res.c2c(from, to, this);
+    res.dieBoundary(from, to, this);
     const out = res.nicOut(from, to, channel);
     if (out < 0) return;
     this.nics = true;

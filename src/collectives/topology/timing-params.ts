@@ -99,6 +99,8 @@ export interface TimingParams {
   readonly hbmBytesPerNs: number;
   /** One direction of one chip-to-chip link. */
   readonly chipLinkBytesPerNs: number;
+  /** One direction of a chip's die boundary (Trn2 / Trn3: 2 dies; unused on Trn1's one). */
+  readonly dieLinkBytesPerNs: number;
   /** One EFA NIC, each way. */
   readonly nicBytesPerNs: number;
 }
@@ -232,6 +234,17 @@ export const TIMING_PARAMETERS: readonly TimingParameter[] = [
     free: false,
   },
   {
+    key: "dieLinkBytesPerNs",
+    unit: "B/ns",
+    fidelityRow: "Die boundary",
+    source: {
+      kind: "MODEL",
+      text: "one die's share of the chip's [C] HBM bandwidth, each way ([C] 2 dies on Trn2 / Trn3, driver); no public figure",
+    },
+    perArch: "[C] HBM per arch ÷ [C] dies per chip (Trn1: one die, no boundary)",
+    free: false,
+  },
+  {
     key: "nicBytesPerNs",
     unit: "B/ns",
     fidelityRow: "EFA per NIC, each way",
@@ -255,6 +268,19 @@ const CHIP_LINK_BYTES_PER_NS: Readonly<Record<ArchName, number>> = {
   trn2: 1024 / (2 * CHIP_PORTS),
   trn3: 2560 / (2 * CHIP_PORTS),
 };
+
+/**
+ * One direction of a chip's die boundary: [C] Trn2 and Trn3 chips are 2 dies of 4 NeuronCores and 2
+ * HBM stacks each (the driver's V3 / V4_NUM_DIE_PER_DEVICE, V3_NC_PER_DIE, die 1's bases at
+ * + 0x8000_0000_0000: spec/address-map.ts `coreDie`, `dieOf`); Trn1 is one die. No public figure gives
+ * the boundary's bandwidth or latency. MODEL: it carries one die's share of the chip's [C] HBM
+ * bandwidth each way — the docs quote one HBM figure for the whole chip, reachable by every DMA engine,
+ * so a die's engines may stream the far die's stacks at the stacks' rate; the boundary binds only when
+ * more than that crosses at once. Its latency is inside the [C] 1–2 µs on-chip hop.
+ */
+function dieLinkBytesPerNs(p: ArchProfile): number {
+  return p.hbmBytesPerNs / p.addressMap.dies;
+}
 
 /**
  * Per leg (one channel's message of a step) that crosses nodes, on its queue: [C] inter-node
@@ -286,6 +312,7 @@ export function shippedTiming(arch: ArchName): TimingParams {
     nodeMessageNs: NODE_MESSAGE_NS,
     hbmBytesPerNs: p.hbmBytesPerNs,
     chipLinkBytesPerNs: CHIP_LINK_BYTES_PER_NS[arch],
+    dieLinkBytesPerNs: dieLinkBytesPerNs(p),
     nicBytesPerNs: NIC_BYTES_PER_NS[arch],
   };
 }
