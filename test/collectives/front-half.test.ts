@@ -1,7 +1,9 @@
 // Issue 28 part 3, "a run that goes down once": for one all-reduce size the plan is emitted at most
 // once per candidate algorithm (the pre-pass records its legs, the placement replays them) plus
 // once for the chosen one (the plan the device runs), the topology is built once and the host
-// admission is checked once. The planners, buildTopology and admit are wrapped to count calls.
+// admission is checked once — through the library and through the CLI, whose early check of a
+// sweep's largest size is that size's own preparation. The planners, buildTopology and admit are
+// wrapped to count calls.
 import { describe, expect, it, vi } from "vitest";
 
 const calls = { planners: 0, topology: 0, admit: 0 };
@@ -30,6 +32,7 @@ vi.mock("../../src/collectives/device/host-memory.js", async (importOriginal) =>
 });
 
 const { candidateAlgorithms, collectiveRun, runSize } = await import("../../src/collectives/index.js");
+const { allrCommand } = await import("../../src/cli/index.js");
 
 function countsOf(options: Parameters<typeof collectiveRun>[0], size: number) {
   const run = collectiveRun(options);
@@ -54,5 +57,16 @@ describe("one allr size goes down the floors once", () => {
       const c = countsOf({ collective: "allr", ranks: 4, algorithm }, 4096);
       expect(c).toEqual({ planners: 2, topology: 1, admit: 1 });
     }
+  });
+
+  it("the CLI's early check is the run's own preparation: `allr -r 8 -b 1mb -e 1mb` counts the same", async () => {
+    calls.planners = calls.topology = calls.admit = 0;
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: () => {} };
+    expect(await allrCommand.run(["-r", "8", "-b", "1mb", "-e", "1mb"], io)).toBe(0);
+    expect(out.join("")).toMatch(/^\s*1048576\s/m);
+    expect(calls.planners).toBeLessThanOrEqual(candidateAlgorithms("allr").length + 1);
+    expect(calls.topology).toBe(1);
+    expect(calls.admit).toBe(1);
   });
 });
