@@ -29,6 +29,22 @@ describe("the golden vector set (vectors/)", () => {
     );
   });
 
+  it.each([...files.keys()].filter((n) => n.endsWith(".jsonl")))(
+    "%s: every case's input field with an enum in the set's schema takes one of its values",
+    (name) => {
+      const schema = JSON.parse(files.get(name.replace(/\.jsonl$/, ".schema.json")) ?? "{}");
+      const props: Record<string, { enum?: unknown[] }> = schema.properties?.input?.properties ?? {};
+      const enums = Object.entries(props).filter(([, p]) => Array.isArray(p.enum));
+      const off: string[] = [];
+      for (const line of (files.get(name) as string).split("\n").filter((l) => l !== "")) {
+        const c = JSON.parse(line) as { id: string; input: Record<string, unknown> };
+        for (const [key, p] of enums)
+          if (key in c.input && !p.enum!.includes(c.input[key])) off.push(`${c.id} ${key}=${c.input[key]}`);
+      }
+      expect(off).toEqual([]);
+    },
+  );
+
   it("stays modest: a few MB at most", () => {
     const bytes = [...files.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
     expect(bytes).toBeLessThan(4 * 2 ** 20);

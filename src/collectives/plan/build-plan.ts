@@ -41,7 +41,10 @@ interface Planner {
 
 const REDUCING: readonly CollectiveName[] = ["allr", "redsct", "allg"];
 
-/** Each algorithm's planner (a new algorithm: its name in ALGORITHMS, its planner here). */
+/**
+ * Each algorithm's planner (a new algorithm: its name in ALGORITHMS, its planner here and its leg
+ * estimate in leg-estimate.ts; both are Records by name, so the compiler asks for the two rows).
+ */
 const PLANNERS: Readonly<Record<AlgorithmName, Planner>> = {
   ring: { collectives: REDUCING, plan: (req, b, issuers) => planGroupRing(req, 1, b, issuers) },
   kangaring: {

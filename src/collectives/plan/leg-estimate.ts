@@ -11,6 +11,7 @@ import { kangaGroupSize } from "./build-plan.js";
 import { exchangeGeometry, isExchange } from "./exchange.js";
 import { RING_SLICES } from "./group-ring.js";
 import { type ElemRange, splitRange } from "./partition.js";
+import type { AlgorithmName } from "./plan.js";
 import { channelsFor, type PlanRequest } from "./plan-request.js";
 
 /** The non-empty parts of `range` cut into `parts` (splitRange's empty ones emit no leg). */
@@ -68,6 +69,14 @@ function rdhLegs(req: PlanRequest, issuers: number): number {
   return issuers * (steps * Math.max(1, legs) + own);
 }
 
+/** Each algorithm's estimate, beside its planner's shape (a new algorithm: its row here too). */
+const ALGORITHM_LEGS: Readonly<Record<AlgorithmName, (req: PlanRequest, issuers: number) => number>> = {
+  ring: (req, issuers) => ringLegs(req, 1, issuers),
+  kangaring: (req, issuers) => ringLegs(req, kangaGroupSize(req), issuers),
+  mesh: meshLegs,
+  rdh: rdhLegs,
+};
+
 /**
  * About the legs `req`'s plan emits for the ranks below `issuers` (see the module doc).
  * @example estimateLegs({ topology: buildTopology(archProfile("trn2"), 16384, 256), collective:
@@ -81,9 +90,7 @@ export function estimateLegs(req: PlanRequest, issuers = req.topology.ranks): nu
     const g = exchangeGeometry({ ...req, collective: req.collective });
     return issuers * n * channelsFor(req, Math.ceil(g.output / n), 1);
   }
-  if (req.algorithm === "mesh") return meshLegs(req, issuers);
-  if (req.algorithm === "rdh") return rdhLegs(req, issuers);
-  return ringLegs(req, req.algorithm === "kangaring" ? kangaGroupSize(req) : 1, issuers);
+  return ALGORITHM_LEGS[req.algorithm](req, issuers);
 }
 
 /**

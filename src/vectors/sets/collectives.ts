@@ -21,7 +21,13 @@ import {
   isExchange,
   type PlanRequest,
 } from "../../collectives/index.js";
-import type { AlgorithmName, CollectiveName, ReduceOp } from "../../collectives/plan/plan.js";
+import {
+  ALGORITHMS,
+  type AlgorithmName,
+  type CollectiveName,
+  REDUCE_OPS,
+  type ReduceOp,
+} from "../../collectives/plan/plan.js";
 import { archProfile } from "../../hal/index.js";
 import { decodeToF32 } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeFromName, isFloatDtype } from "../../spec/dtype.js";
@@ -31,7 +37,7 @@ const ARCH = "trn2";
 /** The dtypes of the set: those a consumer decodes with its language's standard library. */
 const DTYPE_NAMES = ["fp32", "bf16", "fp16", "int8", "uint8", "int16", "uint16", "int32", "uint32"];
 const REDUCTIONS = ["allr", "redsct", "allg"] as const;
-const OPS: readonly ReduceOp[] = ["sum", "max", "min", "avg"];
+const OPS: readonly ReduceOp[] = REDUCE_OPS;
 
 interface CollectiveInput {
   readonly collective: CollectiveName;
@@ -279,7 +285,7 @@ const inputSchema: JsonSchema = {
         "allr: every output = reduce(inputs); redsct: rank r's output = reduce(inputs)[r·count/n …]; allg: outputs = concat of inputs in rank order; sendrecv: rank r's output = rank r−1's input; exchanges: plan/exchange.ts (alltoall blocks, alltoallv / allgv metadata, permute pairs; a rank no block reaches keeps its output fill 0xa5).",
     },
     algorithm: {
-      enum: ["ring", "kangaring", "mesh"],
+      enum: [...ALGORITHMS],
       description: "The planner (every one each collective takes).",
     },
     ranks: {
