@@ -88,12 +88,12 @@ export function sensitivity(tables: readonly GuideTable[] = guideTables()): Tabl
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}`;
 
-/** The parameters that move a row by ≥ 1 % under ±20 %, largest first. */
+/** The parameters that move a row by ≥ 1 % under ±20 %, largest first, each with its mechanism (its FIDELITY row). */
 function movers(by: Readonly<Record<TimingKey, readonly number[]>>): string {
-  const list = TIMING_PARAMETERS.map((p) => ({ key: p.key, d: Math.max(...by[p.key].map(Math.abs)) }))
+  const list = TIMING_PARAMETERS.map((p) => ({ p, d: Math.max(...by[p.key].map(Math.abs)) }))
     .filter((x) => x.d >= 0.01)
     .sort((a, b) => b.d - a.d)
-    .map((x) => `${x.key} ${(100 * (Math.exp(x.d) - 1)).toFixed(0)} %`);
+    .map((x) => `${x.p.key} (${x.p.fidelityRow}) ${(100 * (Math.exp(x.d) - 1)).toFixed(0)} %`);
   return list.length === 0 ? "none ≥ 1 %" : list.join(", ");
 }
 
@@ -121,7 +121,8 @@ export function sensitivityMarkdown(s: readonly TableSensitivity[]): string[] {
     ...TIMING_PARAMETERS.map((p) => `| ${p.key} | ${s.map((x) => pins(p.key, x)).join(" | ")} |`),
     "",
     "What sets each table's floor (its first judged row) and its plateau (its last), read from the same",
-    "moves: the parameters that move that row by 1 % or more under ±20 %, largest first.",
+    "moves: the parameters that move that row by 1 % or more under ±20 %, largest first, each with the",
+    "mechanism it stands for (its row in docs/FIDELITY.md).",
     "",
     "| table | floor set by | plateau set by |",
     "|---|---|---|",
