@@ -5,7 +5,7 @@
  * model (tools/affine-bound.ts) reaches 25 %; our model is of that form per algorithm, and so is
  * every mechanism with a public source we tried (see {@link allrR16MissMarkdown}).
  */
-import { ARCH_LINKS, ARCH_TIMING, bandwidths, calibratedEngineRate } from "../src/collectives/index.js";
+import { ARCH_TIMING, bandwidths, calibratedEngineRate, shippedTiming } from "../src/collectives/index.js";
 import { archProfile } from "../src/hal/arch-profile.js";
 import { type AffineFit, bestAffine, fixedCostNeeded, type Point } from "./affine-bound.js";
 import {
@@ -92,8 +92,8 @@ export function allrR16Miss(tables: readonly GuideTable[] = guideTables()): Allr
   const affine = bestAffine(judged);
   const rdh = judged.find((r) => r.algorithm === "rdh")!;
   const hopsNs =
-    RDH_STEPS.intraChip * ARCH_LINKS.trn2.links["intra-chip"].latencyNs +
-    RDH_STEPS.chipToChip * ARCH_LINKS.trn2.links["chip-to-chip"].latencyNs;
+    RDH_STEPS.intraChip * shippedTiming("trn2").hopIntraChipNs +
+    RDH_STEPS.chipToChip * shippedTiming("trn2").hopChipToChipNs;
   const budgetUs = rdh.us - (ARCH_TIMING.trn2.launchNs + hopsNs) / 1000;
   const rdhRankBytes = ((2 * (n - 1)) / n) * rdh.size;
   const readings = [
@@ -125,7 +125,7 @@ export function allrR16Miss(tables: readonly GuideTable[] = guideTables()): Allr
       size: r.size,
       us:
         (ARCH_TIMING.trn2.launchNs +
-          (2 * (n / 2 - 1) + 1) * ARCH_LINKS.trn2.links["chip-to-chip"].latencyNs +
+          (2 * (n / 2 - 1) + 1) * shippedTiming("trn2").hopChipToChipNs +
           (((2 * (n - 1)) / n) * r.size) / calibratedEngineRate(archProfile("trn2"))) /
         1000,
     })),

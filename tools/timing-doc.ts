@@ -141,7 +141,7 @@ const doc: string[] = [
   "over the model's line.",
   "",
   "The cost model and where each parameter comes from: `src/collectives/timing/cost-model.ts`, the links in",
-  "`src/collectives/topology/` (`links.ts`, `route.ts`; HBM and chip-to-chip bandwidths from `hal/arch-profile.ts`),",
+  "`src/collectives/topology/` (`links.ts` the wiring, `route.ts`; every link's bandwidth and latency in `timing-params.ts`),",
   'and one row each in `docs/FIDELITY.md` ("Collective timing parameters"). Fitted per arch:',
   ...Object.entries(ARCH_TIMING).map(
     ([a, p]) => `- ${a}: launch ${f(p.launchNs / 1000, 2)} µs, ${f(p.packetNs, 0)} ns per packet`,

@@ -196,7 +196,13 @@ export {
   TIMING_PROFILE_VERSION,
   type TimingProfile,
 } from "./timing/timing-profile.js";
-export { ARCH_LINKS, type ArchLinks, type LinkClass, type LinkSpec } from "./topology/links.js";
+export {
+  ARCH_WIRING,
+  type ArchLinks,
+  type ArchWiring,
+  type LinkClass,
+  type LinkSpec,
+} from "./topology/links.js";
 export {
   type ParameterSource,
   resolveTiming,

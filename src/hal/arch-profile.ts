@@ -64,8 +64,7 @@ export interface ArchProfile {
   readonly hasMarianaSlice: boolean;
   /** aws_hal_get_sdma_cce_user_offset: 0x2000 on MARIANA, 0 before. */
   readonly cceUserOffset: number;
-  // --- links (GROUND_TRUTH) ------------------------------------------------------------------
-  readonly chipToChipBytesPerNs: number;
+  // --- arbitration ------------------------------------------------------------------------------
   /** Queue arbitration: round-robin (Trn1/2) or 4 QoS classes (Trn3). */
   readonly queueArbitration: "round-robin" | "qos";
 }
@@ -100,7 +99,6 @@ export const SUNDA: ArchProfile = {
   hasSb2sb: false,
   hasMarianaSlice: false,
   cceUserOffset: 0,
-  chipToChipBytesPerNs: 384,
   queueArbitration: "round-robin",
 };
 
@@ -122,7 +120,6 @@ export const CAYMAN: ArchProfile = {
   hasCcQueue: true,
   hasXtLocalWindow: true,
   hasSb2sb: true,
-  chipToChipBytesPerNs: 1280,
 };
 
 export const MARIANA: ArchProfile = {
@@ -140,7 +137,6 @@ export const MARIANA: ArchProfile = {
   fabricTriggerStride: 52,
   hasMarianaSlice: true,
   cceUserOffset: 0x2000,
-  chipToChipBytesPerNs: 2560,
   queueArbitration: "qos",
 };
 

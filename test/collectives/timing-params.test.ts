@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  ARCH_WIRING,
   buildTopology,
   checkTimingProfile,
   parseTimingProfile,
@@ -71,6 +72,20 @@ describe("the timing parameter registry (timing-params.ts)", () => {
     const t = buildTopology(archProfile("trn2"), 8, 1, { lnc: 2, timing: { hopChipToChipNs: 3000 } });
     expect(t.links.links["chip-to-chip"].latencyNs).toBe(3000);
     expect(t.timing).toEqual(resolveTiming("trn2", { hopChipToChipNs: 3000 }));
+  });
+  it("the link figures live in one place: the wiring has none, the HAL profile has none", () => {
+    // Issue 28: the profile's chip-to-chip figure and links.ts' bandwidths and latencies were twins
+    // that a topology never read (and had drifted: 320 vs 128 B/ns a Trn2 link).
+    for (const a of PROFILES) {
+      expect(Object.keys(ARCH_WIRING[a.name]).sort()).toEqual(["chipNetwork", "chipsPerNode", "nicsPerNode"]);
+      expect(Object.keys(a).filter((k) => /chipToChip|link|nic|hop/i.test(k))).toEqual([]);
+      const p = shippedTiming(a.name);
+      expect(buildTopology(a, 2, 1, { lnc: 1 }).links.links).toEqual({
+        "intra-chip": { bytesPerNs: p.hbmBytesPerNs, latencyNs: p.hopIntraChipNs },
+        "chip-to-chip": { bytesPerNs: p.chipLinkBytesPerNs, latencyNs: p.hopChipToChipNs },
+        "node-to-node": { bytesPerNs: p.nicBytesPerNs, latencyNs: p.hopNodeToNodeNs },
+      });
+    }
   });
 });
 

@@ -45,11 +45,12 @@ describe("seed 003 §1: the khal registrars and trampolines", () => {
 describe("GROUND_TRUTH public figures the profiles carry (cross-check)", () => {
   const KiB = 1024;
   it.each([
-    // arch, cores, engines/core, queues/engine, B/ns per engine, CCE factor, SBUF KiB/partition, HBM GiB, HBM GB/s, chip-to-chip GB/s
-    ["trn1", 2, 16, 16, 17, 0.5, 192, 32n, 820, 384],
-    ["trn2", 8, 16, 16, 23, 0.5, 224, 96n, 2900, 1280],
-    ["trn3", 8, 16, 16, 33, 1, 256, 144n, 4900, 2560],
-  ] as const)("%s", (arch, cores, engines, queues, rate, cce, sbufKiB, hbmGiB, hbm, c2c) => {
+    // arch, cores, engines/core, queues/engine, B/ns per engine, CCE factor, SBUF KiB/partition, HBM GiB, HBM GB/s
+    // (chip-to-chip links are a timing parameter: collectives/topology/timing-params.ts)
+    ["trn1", 2, 16, 16, 17, 0.5, 192, 32n, 820],
+    ["trn2", 8, 16, 16, 23, 0.5, 224, 96n, 2900],
+    ["trn3", 8, 16, 16, 33, 1, 256, 144n, 4900],
+  ] as const)("%s", (arch, cores, engines, queues, rate, cce, sbufKiB, hbmGiB, hbm) => {
     const p = archProfile(arch);
     expect([
       p.neuronCores,
@@ -60,8 +61,7 @@ describe("GROUND_TRUTH public figures the profiles carry (cross-check)", () => {
       p.sbufPartitionBytes,
       p.hbmBytes,
       p.hbmBytesPerNs,
-      p.chipToChipBytesPerNs,
-    ]).toEqual([cores, engines, queues, rate, cce, sbufKiB * KiB, hbmGiB * 1024n ** 3n, hbm, c2c]);
+    ]).toEqual([cores, engines, queues, rate, cce, sbufKiB * KiB, hbmGiB * 1024n ** 3n, hbm]);
     // 128 partitions at a 256 KiB stride, PSUM 2 MiB, engine register stride 0x100000 (Trn1 0x40000:
     // the driver's V2_APB_SENG_UDMA_SIZE), 32-source CCE cap (seed; public docs say 16).
     expect([

@@ -4,7 +4,7 @@
  */
 
 import { coreDie, hbmStackOf } from "../../spec/address-map.js";
-import type { ArchLinks } from "../topology/links.js";
+import type { ArchWiring } from "../topology/links.js";
 import { CHIP_PORTS, chipRoute } from "../topology/route.js";
 import type { Topology } from "../topology/topology.js";
 
@@ -200,7 +200,7 @@ function nicsUsed(t: Topology): [Int32Array, Int32Array] {
 }
 
 /** Every chip pair's route (chipRoute), flattened: [per pair's first index (and the end), link ids]. */
-function routeTable(links: ArchLinks): [Int32Array, Int32Array] {
+function routeTable(links: ArchWiring): [Int32Array, Int32Array] {
   const cpn = links.chipsPerNode;
   const at = new Int32Array(cpn * cpn + 1);
   const ids: number[] = [];

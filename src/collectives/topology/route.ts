@@ -7,7 +7,7 @@
  *   goes the shorter way along x, then along y (ties: +), at most 2 + 2 hops.
  * MODEL: the runtime's routing is not public; dimension order is the textbook choice.
  */
-import type { ArchLinks } from "./links.js";
+import type { ArchWiring } from "./links.js";
 
 /** Ports per chip. */
 export const CHIP_PORTS = 4;
@@ -17,9 +17,9 @@ const SIDE = 4;
 
 /**
  * Call `link(chip · 4 + port)` for every link from chip `a` to chip `b` (chips of one node, a ≠ b).
- * @example chipRoute(ARCH_LINKS.trn1, 0, 3, (l) => out.push(l)); // links 0 (0→1 on port 0), 5 (1→3 on port 1)
+ * @example chipRoute(ARCH_WIRING.trn1, 0, 3, (l) => out.push(l)); // links 0 (0→1 on port 0), 5 (1→3 on port 1)
  */
-export function chipRoute(links: ArchLinks, a: number, b: number, link: (id: number) => void): void {
+export function chipRoute(links: ArchWiring, a: number, b: number, link: (id: number) => void): void {
   if (links.chipNetwork === "hypercube-4d") {
     let at = a;
     for (let d = 0; d < CHIP_PORTS; d++) {

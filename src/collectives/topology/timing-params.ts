@@ -292,7 +292,7 @@ function dieLinkBytesPerNs(p: ArchProfile): number {
  */
 const NODE_MESSAGE_NS = 17740;
 
-/** [C] EFA per NIC, each way (links.ts has the reasoning). */
+/** [C] EFA per NIC, each way: trn1.32xlarge 8 × 100 Gbit/s; trn2.48xlarge 3.2 Tbit/s over 16 (MODEL); Trn3 as Trn2. */
 const NIC_BYTES_PER_NS: Readonly<Record<ArchName, number>> = { trn1: 12.5, trn2: 25, trn3: 25 };
 
 /** The shipped parameters of an arch. */

@@ -7,7 +7,7 @@
  */
 import { UsageError } from "../../bits/errors.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
-import { ARCH_LINKS, type ArchLinks, type LinkClass } from "./links.js";
+import { ARCH_WIRING, type ArchLinks, type ArchWiring, type LinkClass } from "./links.js";
 import { resolveTiming, type TimingParams } from "./timing-params.js";
 
 export interface RankPlace {
@@ -95,7 +95,7 @@ export function buildTopology(
   }
   const checked = checkLnc(profile, lnc);
   const params = resolveTiming(profile.name, timing);
-  const links = linksWith(ARCH_LINKS[profile.name], params);
+  const links = linksWith(ARCH_WIRING[profile.name], params);
   const perNode = ranks / nodes;
   const perChip = profile.neuronCores / checked;
   const capacity = perChip * links.chipsPerNode;
@@ -117,10 +117,10 @@ export function buildTopology(
   return { profile, links, ranks, nodes, lnc: checked, channelsPerRank, places, timing: params };
 }
 
-/** An arch's links with the bandwidths and hop latencies of `p`. */
-function linksWith(links: ArchLinks, p: TimingParams): ArchLinks {
+/** An arch's wiring with the bandwidths and hop latencies of `p`: the one place a link gets its figures. */
+function linksWith(wiring: ArchWiring, p: TimingParams): ArchLinks {
   return {
-    ...links,
+    ...wiring,
     links: {
       "intra-chip": { bytesPerNs: p.hbmBytesPerNs, latencyNs: p.hopIntraChipNs },
       "chip-to-chip": { bytesPerNs: p.chipLinkBytesPerNs, latencyNs: p.hopChipToChipNs },
