@@ -188,7 +188,7 @@ export function scheduleConcurrent(
   );
   const measure = new MemberMeasure(costers, memberOfRank);
   const { legs, member } = mergeBySteps(memberLegs(members, bases));
-  const users = new StepUsers(res, fold, measure, t.channelsPerRank, ranks * t.channelsPerRank);
+  const users = new StepUsers(res, fold, measure, virtual);
   for (const leg of legs) users.add(leg);
   users.flush();
   const recorder = new Recorder();

@@ -86,8 +86,7 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
     new LegCoster(t.profile, { dtype: req.dtype, op: req.op, sr: opts.sr }, t.timing),
     dtypeBytes(req.dtype),
   );
-  const queues = fold.perNode * t.channelsPerRank;
-  const users = new StepUsers(res, fold, coster, t.channelsPerRank, queues);
+  const users = new StepUsers(res, fold, coster, t);
   const legs = new LegRecord();
   const both = {
     add(leg: LegSpec) {

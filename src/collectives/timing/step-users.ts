@@ -3,6 +3,7 @@
  * lower bound of the schedule's time (what `auto` prunes candidates with before placing them).
  */
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
+import type { Topology } from "../topology/topology.js";
 import { Checkpoints } from "./checkpoints.js";
 import { legDurationNs } from "./cost-model.js";
 import type { LegCost, LegCoster } from "./leg-cost.js";
@@ -67,8 +68,9 @@ export class ShapeCoster implements LegMeasure {
  * schedule's sum, in whatever order the shares arrive ({@link quantizedShare}).
  *
  * The lower bound: a queue's legs run one after another, each at least its engine time and at least
- * its bytes × sharers ÷ bandwidth at every resource it touches; so in each step a queue is busy at
- * least max(Σ engine ns, max over resources of Σ bytes there × sharers ÷ bandwidth), and the
+ * its bytes × sharers ÷ bandwidth at every resource it touches, plus a node message if it crosses
+ * nodes; so in each step a queue is busy at least max(Σ engine ns, max over resources of Σ bytes
+ * there × sharers ÷ bandwidth) + Σ node messages, and the
  * schedule lasts at least the launch plus the busiest queue's sum of those over the steps. The
  * resources of one image have the same sharers and bandwidth, so per queue only the most bytes at
  * one of them is kept (a mesh rank pulls from thousands of other nodes' HBM stacks, a few images).
@@ -104,7 +106,11 @@ export class StepUsers implements LegSink {
   /** The step's (image resource, queue, most bytes) triples, and per queue its engine ns, for the bound. */
   private readonly stepPairs = new Numbers();
   private readonly engineNs: Float64Array;
+  /** Per queue: the node messages of its legs that cross nodes this step (placer.ts adds them). */
+  private readonly messageNs: Float64Array;
   private readonly stepQueues: number[] = [];
+  private readonly channels: number;
+  private readonly nodeMessageNs: number;
   /** Per queue: the least time it is busy, over the steps closed so far. */
   readonly busyNs: Float64Array;
   /**
@@ -130,15 +136,18 @@ export class StepUsers implements LegSink {
     private readonly res: Resources,
     fold: NodeFold,
     private readonly coster: LegMeasure,
-    private readonly channels: number,
-    queueCount: number,
+    t: Topology,
   ) {
+    this.channels = t.channelsPerRank;
+    this.nodeMessageNs = t.timing.nodeMessageNs;
+    const queueCount = fold.perNode * this.channels;
     this.queueBytes = new Float64Array(queueCount);
-    this.pairs = new RankPairs(res.count, channels);
+    this.pairs = new RankPairs(res.count, this.channels);
     this.sharers = new Float64Array(res.count);
     this.image = Int32Array.from({ length: res.count }, (_, id) => (fold.nodes === 1 ? id : res.image(id)));
-    this.most = new RankPairs(res.count, channels);
+    this.most = new RankPairs(res.count, this.channels);
     this.engineNs = new Float64Array(queueCount);
+    this.messageNs = new Float64Array(queueCount);
     this.busyNs = new Float64Array(queueCount);
     this.checkpoints = new Checkpoints(queueCount);
   }
@@ -191,8 +200,10 @@ export class StepUsers implements LegSink {
     this.queueBytes[qi]! += bytes;
     if (this.engineNs[qi]! === 0) this.stepQueues.push(qi);
     this.engineNs[qi]! += ns;
-    const { ids, size } = this.touches.of(this.res, leg);
+    const touched = this.touches.of(this.res, leg);
+    const { ids, size } = touched;
     for (let k = 0; k < size; k++) this.pairs.add(ids[k]!, leg.queue, bytes);
+    if (touched.crossesNodes) this.messageNs[qi]! += this.nodeMessageNs;
   }
 
   private share(id: number, share: number): void {
@@ -282,11 +293,14 @@ export class StepUsers implements LegSink {
     }
     this.increments.length = 0;
     for (const qi of this.stepQueues) {
-      this.busyNs[qi]! += stepNs[qi] as number;
+      // A crossing leg's node message comes on top of its transfer (placer.ts), not inside it.
+      const ns = (stepNs[qi] as number) + (this.messageNs[qi] as number);
+      this.busyNs[qi]! += ns;
       this.checkpoints.touch(qi);
       this.increments.push(qi);
-      this.increments.push(stepNs[qi] as number);
+      this.increments.push(ns);
       stepNs[qi] = 0;
+      this.messageNs[qi] = 0;
     }
     this.closed++;
     this.stepQueues.length = 0;
