@@ -85,9 +85,9 @@ export interface Layout<F extends readonly LayoutNode[] = readonly LayoutNode[]>
    */
   issues(bytes: Uint8Array, offset?: number): DecodeIssue[];
   /** The compiled leaf of a flat name. @throws FieldError when there is none. */
-  leaf(path: string): Leaf;
+  leaf(path: keyof ShapeOf<F> & string): Leaf;
   /** Read one field without decoding the rest (for hot paths). */
-  read(path: string, bytes: Uint8Array, offset?: number): FieldValue;
+  read<K extends keyof ShapeOf<F> & string>(path: K, bytes: Uint8Array, offset?: number): ShapeOf<F>[K];
 }
 
 /** The encode input of a compiled layout (its fields by flat name), for builder argument types. */

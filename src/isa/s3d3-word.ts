@@ -6,7 +6,7 @@
  */
 import { writeBigBits } from "../bits/bitfield.js";
 import { FieldError } from "../bits/errors.js";
-import type { LayoutShape } from "../bits/layout.js";
+import type { LayoutShape, Leaf } from "../bits/layout.js";
 import { S3D3, TENSOR3D } from "../spec/layouts/isa.js";
 
 /** A key of the ADDR4 register arm: another view of the same bits as `addr_immediate`. */
@@ -58,7 +58,9 @@ export function patternFields(p: PatternName, t: Partial<Tensor3d>): Partial<S3d
 }
 
 /** Fields the layout's encode would refuse (unknown enum codes, non-zero reserved bits), written raw. */
-const RAW = new Set(S3D3.leaves.filter((l) => l.kind === "enum" || l.kind === "reserved").map((l) => l.path));
+const RAW = new Map(
+  S3D3.leaves.filter((l) => l.kind === "enum" || l.kind === "reserved").map((l) => [l.path, l]),
+);
 
 /**
  * Encode an S3D3 word (fields left out are zero). Enum and reserved fields are written as given, so
@@ -70,13 +72,16 @@ export function encodeS3d3(w: Partial<S3d3Word>): Uint8Array {
   const checked: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(w)) if (!RAW.has(k)) checked[k] = v;
   S3D3.encodeInto(checked, out);
-  for (const [k, v] of Object.entries(w)) if (RAW.has(k)) writeRaw(out, k, v as number | bigint);
+  for (const [k, v] of Object.entries(w)) {
+    const leaf = RAW.get(k);
+    if (leaf !== undefined) writeRaw(out, leaf, v as number | bigint);
+  }
   return out;
 }
 
 /** Write a field's bits without the layout's enum / reserved checks, only its width. */
-function writeRaw(out: Uint8Array, name: string, value: number | bigint): void {
-  const leaf = S3D3.leaf(name);
+function writeRaw(out: Uint8Array, leaf: Leaf, value: number | bigint): void {
+  const name = leaf.path;
   const max = (1n << BigInt(leaf.width)) - 1n;
   const big = typeof value === "bigint" ? value : Number.isSafeInteger(value) ? BigInt(value) : -1n;
   if (big < 0n || big > max) throw new FieldError(S3D3.name, name, value, `0..${max}`);

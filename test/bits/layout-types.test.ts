@@ -5,6 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
+import { decode, encode } from "../../src/index.js";
 import { decodeS3d3, encodeS3d3, type S3d3Word } from "../../src/isa/index.js";
 import type { CceInfo } from "../../src/runtime/index.js";
 import { CCE_INFO, FMA_DESC, FMA_META, LAYOUTS, UDMA_TX } from "../../src/spec/index.js";
@@ -62,6 +63,32 @@ describe("typed layouts", () => {
     expect(info["fma_info.scale.1"]).toBe(0.5);
     // @ts-expect-error fma_info.scale has 32 elements
     expect(info["fma_info.scale.32"]).toBeUndefined();
+  });
+});
+
+describe("leaf, read and the front door's decode / encode are keyed by the shape", () => {
+  it("refuses a misspelt name at compile time (and at run time)", () => {
+    const bytes = FMA_META.encode({ in_dt: 6 });
+    expectTypeOf(FMA_META.read("in_dt", bytes)).toEqualTypeOf<number>();
+    expectTypeOf(FMA_META.read("last", bytes)).toEqualTypeOf<boolean>();
+    expect(FMA_META.read("in_dt", bytes)).toBe(6);
+    // @ts-expect-error in_dtt is not a field of fma-meta
+    expect(() => FMA_META.read("in_dtt", bytes)).toThrow(FieldError);
+    // @ts-expect-error there is no leaf for a field that does not exist
+    expect(() => FMA_META.leaf("f4")).toThrow(FieldError);
+  });
+
+  it("decode(layout) has the layout's shape, decode(name) plain fields", () => {
+    const hex = "0000800000001002000000090000003f";
+    const typed = decode(FMA_DESC, hex);
+    expectTypeOf(typed.scale).toEqualTypeOf<number>();
+    expect(typed.scale).toBe(0.5);
+    // @ts-expect-error scal is not a field of fma-desc
+    expect(typed.scal).toBeUndefined();
+    expect(decode("fma-desc", hex).scale).toBe(0.5);
+    // @ts-expect-error a_sell is not a field of fma-desc
+    expect(() => encode(FMA_DESC, { a_sell: 1 })).toThrow(FieldError);
+    expect(() => encode("fma-desc", { a_sell: 1 })).toThrow(FieldError);
   });
 });
 

@@ -1,14 +1,21 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DecodeError, FieldError } from "../../src/bits/index.js";
-import { addr4FromU32, addr4ToU32, decodeS3d3, encodeS3d3, S3D3_BYTES } from "../../src/isa/index.js";
+import {
+  addr4FromU32,
+  addr4ToU32,
+  decodeS3d3,
+  encodeS3d3,
+  S3D3_BYTES,
+  type S3d3Word,
+} from "../../src/isa/index.js";
 import { S3D3 } from "../../src/spec/index.js";
 import { anyWord, counts, steps, VALID_WORD, withPattern } from "./s3d3-fixtures.js";
 
 describe("S3D3 word codec (seed 002 §2, §3)", () => {
   it("is 64 bytes; the layout's members sit at the gcc-probed / DWARF offsets", () => {
     expect(S3D3_BYTES).toBe(64);
-    const probe: [string, number][] = [
+    const probe: [keyof S3d3Word & string, number][] = [
       ["header.opcode", 0],
       ["events.wait_mode", 4],
       ["in_dtype", 12],

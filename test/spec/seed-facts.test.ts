@@ -1,6 +1,7 @@
 // The seeds' enums, tables and constants, pinned to the seeds' literal text. Every expected value
 // is copied from the seed line named in the test, never read from the code's own constants.
 import { describe, expect, it } from "vitest";
+import type { Layout } from "../../src/bits/index.js";
 import {
   ADDR4,
   Addr4Marker,
@@ -190,7 +191,8 @@ describe("seed 002 §2 probe: struct sizes and the header / events members", () 
     expect(PSEUDO_ADDR8_TENSOR2D.leaf("start_addr").width).toBe(8 * 8);
   });
   it("HEADER {opcode, inst_word_len, debug_cmd, debug_hint} one byte each; EVENTS {wait_mode, wait_idx, update_mode, update_idx: 1 B, semaphore_value: u32}", () => {
-    const at = (p: string) => [S3D3.leaf(p).bit / 8, S3D3.leaf(p).width / 8];
+    const s3d3: Layout = S3D3; // any name: checked at run time
+    const at = (p: string) => [s3d3.leaf(p).bit / 8, s3d3.leaf(p).width / 8];
     expect(["opcode", "inst_word_len", "debug_cmd", "debug_hint"].map((f) => at(`header.${f}`))).toEqual([
       [0, 1],
       [1, 1],
