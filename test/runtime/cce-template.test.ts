@@ -143,6 +143,27 @@ describe("a packet from its template is the packet built afresh", () => {
   });
 });
 
+describe("vrings alike in profile and SR settings share their templates", () => {
+  it("a shape compiled on one vring is posted from the same template on another; another seed has its own", () => {
+    const [r] = requests(KbinDmaDescOp.ADD, 2, 1, false) as [CceRequest];
+    const vrings = (sr: boolean, seed: number) => makeVring({ slots: SLOTS, sr, seed }).vring;
+    const first = vrings(true, 1234);
+    expect(cceTemplateOf(first, r)).toBeUndefined();
+    addDmaPacketCce(first, r);
+    expect(cceTemplateOf(vrings(true, 1234), r)).toBe(cceTemplateOf(first, r));
+    const other = vrings(true, 1235);
+    expect(cceTemplateOf(other, r)).toBeUndefined();
+    // Without SR the seed is in no descriptor: every seed shares.
+    addDmaPacketCce(vrings(false, 1234), r);
+    expect(cceTemplateOf(vrings(false, 1235), r)).toBe(cceTemplateOf(vrings(false, 1234), r));
+    // The other seed's packet carries its own seed: the bytes of a fresh build.
+    const templated = addDmaPacketCce(other, r);
+    const fresh = vringAddDmaPacketCceInt(vrings(true, 1235), remapCceRequest(r));
+    if (isEinval(templated) || isEinval(fresh)) throw new Error("refused");
+    expect(templated.map(view)).toEqual(fresh.map(view));
+  });
+});
+
 describe("the quiet posts (no descriptors returned) write add_dma_packet(_cce)'s bytes", () => {
   it.each(CASES)("CCE %s", (_, op, sources, dests, useConst) => {
     for (const sr of [false, true]) {
@@ -188,7 +209,7 @@ describe("the quiet posts (no descriptors returned) write add_dma_packet(_cce)'s
       const at = postAll(
         rs,
         (v, r) => {
-          const t = copyTemplateOf(v, r);
+          const t = copyTemplateOf(r);
           expect(t.postAt(v, Float64Array.of(Number(r.src)), Float64Array.of(Number(r.dst)))).toBe(true);
           return [];
         },
@@ -203,7 +224,7 @@ describe("the quiet posts (no descriptors returned) write add_dma_packet(_cce)'s
     expect(() => postDmaPacket(vring, { src: 0n, dst: 0n, size: 0 })).toThrow("size");
     postDmaPacket(vring, { src: 0n, dst: 0n, size: 64 });
     expect(() => postDmaPacket(vring, { src: 2n ** 64n, dst: 0n, size: 64 })).toThrow();
-    const t = copyTemplateOf(vring, { src: 0n, dst: 0n, size: 64 });
+    const t = copyTemplateOf({ src: 0n, dst: 0n, size: 64 });
     expect(t.postAt(vring, Float64Array.of(2 ** 53), Float64Array.of(0))).toBe(false);
     expect(t.postAt(vring, Float64Array.of(0.5), Float64Array.of(0))).toBe(false);
   });

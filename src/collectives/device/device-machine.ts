@@ -374,7 +374,7 @@ export class DeviceMachine {
       const written = postPacketBytes(vring, call);
       if (isEinval(written))
         throw new DeviceFault(`leg ${leg.id}: the runtime refused the packet: ${written.message}`);
-      shape = call.kind === "copy" ? copyTemplateOf(vring, call.copy) : cceTemplateOf(vring, call.cce);
+      shape = call.kind === "copy" ? copyTemplateOf(call.copy) : cceTemplateOf(vring, call.cce);
       shapeCount = pk.count;
     };
     const keep = this.opts.keepEvents !== false;

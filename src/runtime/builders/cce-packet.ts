@@ -103,15 +103,11 @@ export interface SrSettings {
  * @returns the descriptors written, or -EINVAL with libnrt's message.
  */
 export function addDmaPacketCce(vring: Vring, r: CceRequest): WrittenDescriptor[] | Einval {
-  let cache = TEMPLATES.get(vring);
-  const hit = cache?.get(r)?.post(vring, r.sources, r.dests);
+  const cache = templatesOf(vring);
+  const hit = cache.get(r)?.post(vring, r.sources, r.dests);
   if (hit !== undefined) return hit;
   const packet = buildCcePacket(vring.profile, vring, remapCceRequest(r));
   if ("status" in packet) return packet;
-  if (cache === undefined) {
-    cache = new TemplateCache();
-    TEMPLATES.set(vring, cache);
-  }
   const template = new CcePacketTemplate(r, packet);
   cache.set(template);
   return template.post(vring, r.sources, r.dests) ?? vring.post(packet);
@@ -125,21 +121,53 @@ export function addDmaPacketCce(vring: Vring, r: CceRequest): WrittenDescriptor[
  * @returns undefined once posted, or -EINVAL with libnrt's message.
  */
 export function postDmaPacketCce(vring: Vring, r: CceRequest): Einval | undefined {
-  if (TEMPLATES.get(vring)?.get(r)?.postQuiet(vring, r.sources, r.dests) === true) return undefined;
+  if (templatesOf(vring).get(r)?.postQuiet(vring, r.sources, r.dests) === true) return undefined;
   const written = addDmaPacketCce(vring, r);
   return isEinval(written) ? written : undefined;
 }
 
 /** The template a request of `r`'s shape is posted from on this vring, once one has been posted. */
 export function cceTemplateOf(vring: Vring, r: CceRequest): PacketTemplate | undefined {
-  return TEMPLATES.get(vring)?.get(r);
+  return templatesOf(vring).get(r);
 }
 
 /**
- * Each vring's packet templates (cce-template.ts): a request of a shape seen before on the vring is
- * posted from its template, bytes identical to building it afresh (test/runtime/cce-template.test.ts).
+ * Each vring's packet templates (cce-template.ts): a request of a shape seen before is posted from
+ * its template, bytes identical to building it afresh (test/runtime/cce-template.test.ts).
  */
 const TEMPLATES = new WeakMap<Vring, TemplateCache>();
+
+/**
+ * The template caches vrings share: a packet's bytes depend on the request, the profile and the
+ * ring's stochastic-rounding settings only (buildCcePacket; the seed is in the seed-init
+ * descriptor), so vrings alike in these — every queue of a run without SR, and the queues of every
+ * run after the first — post a shape from the one template compiled for it (the main job's 256
+ * queues compiled each shape afresh, run after run: ≈ 14 µs a leg).
+ */
+const SHARED_TEMPLATES = new WeakMap<ArchProfile, Map<number, TemplateCache>>();
+/** Shared caches a profile keeps at most (an SR seed is per queue and run; past this it starts over). */
+const SHARED_CACHES_PER_PROFILE = 4096;
+
+/** A vring's template cache: the one shared by vrings of its profile and SR settings. */
+function templatesOf(vring: Vring): TemplateCache {
+  const own = TEMPLATES.get(vring);
+  if (own !== undefined) return own;
+  let bySeed = SHARED_TEMPLATES.get(vring.profile);
+  if (bySeed === undefined) {
+    bySeed = new Map();
+    SHARED_TEMPLATES.set(vring.profile, bySeed);
+  }
+  // Without SR the seed is not in the bytes (the seed-init descriptor is not built).
+  const key = vring.stochasticRounding ? vring.srSeed : -1;
+  let cache = bySeed.get(key);
+  if (cache === undefined) {
+    if (bySeed.size >= SHARED_CACHES_PER_PROFILE) bySeed.clear();
+    cache = new TemplateCache();
+    bySeed.set(key, cache);
+  }
+  TEMPLATES.set(vring, cache);
+  return cache;
+}
 
 /** The kbin → SDMA remaps of a request (asserts as libnrt's helpers). */
 export function remapCceRequest(r: CceRequest): CceTransfer {

@@ -244,7 +244,7 @@ export class CcePacketTemplate implements PacketTemplate {
   }
 }
 
-/** Templates a vring keeps at most (a new shape past this starts the cache over). */
+/** Templates a cache keeps at most (a new shape past this starts the cache over). */
 export const TEMPLATES_PER_VRING = 64;
 
 /**

@@ -131,9 +131,13 @@ class CopyPacketTemplate implements PacketTemplate {
   }
 }
 
-/** Copy templates a vring keeps at most (a new shape past this starts the cache over). */
-const COPY_TEMPLATES_PER_VRING = 64;
-const COPY_TEMPLATES = new WeakMap<Vring, Map<number, CopyPacketTemplate>>();
+/** Copy templates kept at most (a new shape past this starts the cache over). */
+const COPY_TEMPLATES_MAX = 64;
+/**
+ * The copy templates, by shape, shared by every vring: a copy's bytes depend on the request alone
+ * (buildCopyPacket), so a shape is compiled once, not once per queue and run.
+ */
+const COPY_TEMPLATES = new Map<number, CopyPacketTemplate>();
 
 /**
  * {@link addDmaPacket} for a host that does not read the descriptors back: the same bytes, posted
@@ -141,29 +145,25 @@ const COPY_TEMPLATES = new WeakMap<Vring, Map<number, CopyPacketTemplate>>();
  * @throws FieldError for a bad request; RingFullError when the rings have no room.
  */
 export function postDmaPacket(vring: Vring, r: CopyRequest): void {
-  const t = copyTemplate(vring, r);
+  const t = copyTemplate(r);
   if (!t.post(vring, r.src, r.dst)) vring.post(buildCopyPacket(r));
 }
 
-/** The template a copy of `r`'s shape is posted from on this vring (compiled from `r` when new). */
-export function copyTemplateOf(vring: Vring, r: CopyRequest): PacketTemplate {
-  return copyTemplate(vring, r);
+/** The template a copy of `r`'s shape is posted from, on any vring (compiled from `r` when new). */
+export function copyTemplateOf(r: CopyRequest): PacketTemplate {
+  return copyTemplate(r);
 }
 
 /** @throws FieldError for a request the builder refuses. */
-function copyTemplate(vring: Vring, r: CopyRequest): CopyPacketTemplate {
-  let cache = COPY_TEMPLATES.get(vring);
-  if (cache === undefined) {
-    cache = new Map();
-    COPY_TEMPLATES.set(vring, cache);
-  }
+function copyTemplate(r: CopyRequest): CopyPacketTemplate {
+  const cache = COPY_TEMPLATES;
   const key = r.size * 4 + (r.dmb === true ? 2 : 0) + (r.wrbar === true ? 1 : 0);
   let t = cache.get(key);
   if (t === undefined) {
     const packet = buildCopyPacket(r);
     // A request the layouts refuse (an address past 64 bits) throws here, as addDmaPacket would.
     t = new CopyPacketTemplate(packet, r.size);
-    if (cache.size >= COPY_TEMPLATES_PER_VRING) cache.clear();
+    if (cache.size >= COPY_TEMPLATES_MAX) cache.clear();
     cache.set(key, t);
   }
   return t;
