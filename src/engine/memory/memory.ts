@@ -155,6 +155,9 @@ export function hexAddr(addr: bigint): string {
   return `0x${addr.toString(16)}`;
 }
 
+/** Regions a memory keeps besides the last one hit, for the look-up by number (DeviceMemory.recent). */
+const RECENT_REGIONS = 7;
+
 export class DeviceMemory {
   private readonly regions: Region[] = [];
   /** Pages by page number (address >> 20; < 2^44, so a safe integer: number keys hash far faster than bigint). */
@@ -165,12 +168,16 @@ export class DeviceMemory {
   private lastLo = 1;
   private lastHi = 0;
   /**
-   * The region hit before lastRegion, and its bounds: a packet's accesses alternate between two
-   * regions (its queue's descriptor rings and its data), and each switch would be a search.
+   * Regions hit before lastRegion, and their bounds (empty slots never match): a packet's accesses
+   * move among its queue's descriptor rings and the regions of its sources and destination — a
+   * KangaRing packet reads four ranks, in four HBM stacks — and each move outside these is a search
+   * (with two kept, that search and the slow path it sends peek to took a tenth of such a run).
    */
-  private prevRegion: Region | undefined;
-  private prevLo = 1;
-  private prevHi = 0;
+  private readonly recent: (Region | undefined)[] = new Array(RECENT_REGIONS).fill(undefined);
+  private readonly recentLo = new Float64Array(RECENT_REGIONS).fill(1);
+  private readonly recentHi = new Float64Array(RECENT_REGIONS);
+  /** The slot the next region to leave lastRegion goes to (round robin). */
+  private nextRecent = 0;
   /** Pages are allocated in WebAssembly arenas, so the numerics kernels work on them in place. */
   private readonly arenas: PageArenas;
   /**
@@ -248,18 +255,39 @@ export class DeviceMemory {
     return this.checkedRegion("DeviceMemory.regionOf", addr, len, what);
   }
 
-  /** The previous region becomes the last one and the last the previous one; returns the new last. */
-  private swapCached(): Region {
-    const r = this.prevRegion;
-    const lo = this.prevLo;
-    const hi = this.prevHi;
-    this.prevRegion = this.lastRegion;
-    this.prevLo = this.lastLo;
-    this.prevHi = this.lastHi;
+  /**
+   * The recent region holding [a, a + len) (numbers) becomes the last one, and the last one takes
+   * its slot; false when none holds it.
+   */
+  private hitRecent(a: number, len: number): boolean {
+    for (let i = 0; i < RECENT_REGIONS; i++) {
+      const lo = this.recentLo[i] as number;
+      const hi = this.recentHi[i] as number;
+      if (!(a >= lo && a + len <= hi)) continue;
+      const r = this.recent[i];
+      this.recent[i] = this.lastRegion;
+      this.recentLo[i] = this.lastLo;
+      this.recentHi[i] = this.lastHi;
+      this.lastRegion = r;
+      this.lastLo = lo;
+      this.lastHi = hi;
+      return true;
+    }
+    return false;
+  }
+
+  /** `r`, found by a search, becomes the last region; the last one takes the next recent slot. */
+  private makeLast(r: Region): void {
+    const k = this.nextRecent;
+    this.recent[k] = this.lastRegion;
+    this.recentLo[k] = this.lastLo;
+    this.recentHi[k] = this.lastHi;
+    this.nextRecent = (k + 1) % RECENT_REGIONS;
     this.lastRegion = r;
-    this.lastLo = lo;
-    this.lastHi = hi;
-    return r as Region;
+    // Only a region below 2^53 is kept as numbers (an empty span otherwise: it never matches).
+    const safe = r.end <= MAX_SAFE;
+    this.lastLo = safe ? Number(r.base) : 1;
+    this.lastHi = safe ? Number(r.end) : 0;
   }
 
   /** {@link regionOf} for the public call `context`, which the refusal names. */
@@ -275,7 +303,7 @@ export class DeviceMemory {
     // so an address a Number cannot hold exactly misses here and takes the exact search below.
     const a = Number(addr);
     if (a >= this.lastLo && a + len <= this.lastHi) return this.lastRegion as Region;
-    if (a >= this.prevLo && a + len <= this.prevHi) return this.swapCached();
+    if (this.hitRecent(a, len)) return this.lastRegion as Region;
     let lo = 0;
     let hi = this.regions.length - 1;
     while (lo <= hi) {
@@ -291,11 +319,7 @@ export class DeviceMemory {
             `${what} of ${len} bytes at ${hexAddr(addr)} runs past the end of ${r.name} (ends ${hexAddr(r.end)})`,
           );
         }
-        this.swapCached();
-        this.lastRegion = r;
-        const safe = r.end <= MAX_SAFE;
-        this.lastLo = safe ? Number(r.base) : 1;
-        this.lastHi = safe ? Number(r.end) : 0;
+        this.makeLast(r);
         return r;
       }
     }
@@ -384,10 +408,7 @@ export class DeviceMemory {
   /** The page of {@link pageToOverwrite}, its arguments checked already. */
   private pageSpan(a: number, len: number): Uint8Array | undefined {
     // lastLo / lastHi are exact Numbers below 2^53 (regionOf), so `a` is exact when inside them.
-    if (!(a >= this.lastLo && a + len <= this.lastHi)) {
-      if (!(a >= this.prevLo && a + len <= this.prevHi)) return undefined;
-      this.swapCached();
-    }
+    if (!(a >= this.lastLo && a + len <= this.lastHi) && !this.hitRecent(a, len)) return undefined;
     const r = this.lastRegion as Region;
     if (r.onRead32 !== undefined || r.onWrite32 !== undefined) return undefined;
     const pageNo = Math.floor(a / PAGE_BYTES);
