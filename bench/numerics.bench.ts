@@ -12,7 +12,16 @@ import {
   aluReduceEncoded,
   type EncodedSource,
 } from "../src/numerics/alu.js";
-import { type AluOp, encodeFromF32, RNE, type Rounding, SrStream, WasmArena } from "../src/numerics/index.js";
+import {
+  type AluOp,
+  encodeFromF32,
+  RNE,
+  type Rounding,
+  reduceScratchBytes,
+  reserveReduceScratch,
+  SrStream,
+  WasmArena,
+} from "../src/numerics/index.js";
 import { useWasmKernels } from "../src/numerics/wasm/kernels.js";
 import { Dtype, dtypeBytes, dtypeName } from "../src/spec/dtype.js";
 import { type BenchRow, ratioRow } from "./harness.js";
@@ -30,19 +39,24 @@ interface Reduce {
   readonly inputBytes: number;
 }
 
-/** Two sources of `dt` holding smooth, varied values (no NaN, no overflow), acc and out, in one arena. */
+/**
+ * Two sources of `dt` holding smooth, varied values (no NaN, no overflow), acc and out, in one
+ * arena that starts with a reduce scratch block, as device memory's arenas do (acc and scratch are
+ * its accumulator and decode scratch; SR keeps a seed's words there: wasm/sr-words.ts).
+ */
 function reduceIn(dt: Dtype): Reduce {
   const width = dtypeBytes(dt);
   const bytes = ELEMENTS * width;
-  const arena = new WasmArena(8 * BLOCK + 3 * bytes);
+  const arena = new WasmArena(reduceScratchBytes(BLOCK, 16) + 3 * bytes);
+  const base = reserveReduceScratch(arena, BLOCK, 16);
   const values = new Float32Array(ELEMENTS);
   const sources = [0, 1].map((k) => {
     for (let i = 0; i < ELEMENTS; i++) values[i] = Math.sin(i * 0.001 + k) * 100;
-    const view = arena.u8(8 * BLOCK + k * bytes, bytes);
+    const view = arena.u8(base + k * bytes, bytes);
     encodeFromF32(dt, values, 0, ELEMENTS, view, 0);
     return { dt, bytes: view, byteOffset: 0, scale: k === 0 ? 0.5 : 0.25 };
   });
-  const out = arena.u8(8 * BLOCK + 2 * bytes, bytes);
+  const out = arena.u8(base + 2 * bytes, bytes);
   out.fill(1); // warm, as the copy's destination is
   return {
     sources,
@@ -108,31 +122,32 @@ function packetRow(name: string, dt: Dtype): BenchRow {
 }
 
 /**
- * SR the way the engine runs it: every 2048-element packet reseeds the queue's stream from its
- * seed-init descriptor (one seed a queue), then one two-source reduce (aluReduceEncoded).
+ * A two-source reduce the way the engine runs it: one aluReduceEncoded a 2048-element packet; with
+ * SR every packet first reseeds the queue's stream from its seed-init descriptor (one seed a queue).
+ * The SR row less the RNE one is what SR adds to an engine packet in numerics.
  */
-function srPacketRow(name: string, dt: Dtype): BenchRow {
+function enginePacketRow(name: string, dt: Dtype, sr: boolean): BenchRow {
   const r = reduceIn(dt);
   const [a, b] = r.sources as [EncodedSource, EncodedSource];
   const width = dtypeBytes(dt);
-  const sr = new SrStream(1);
-  const rounding: Rounding = { mode: "sr", rng: sr };
+  const stream = new SrStream(1);
+  const rounding: Rounding = sr ? { mode: "sr", rng: stream } : RNE;
   const pa = { ...a };
   const pb = { ...b };
   const pair = [pa, pb];
   return ratioRow(
     name,
-    "≤ 3",
+    sr ? "≤ 3" : "",
     r.inputBytes,
     () => {
       for (let done = 0; done < ELEMENTS; done += PACKET) {
-        sr.reseed(0x5eed);
+        if (sr) stream.reseed(0x5eed);
         pa.byteOffset = done * width;
         pb.byteOffset = done * width;
         aluReduceEncoded("add", r.acc, pair, PACKET, r.scratch, dt, r.out, done * width, rounding);
       }
     },
-    `${ELEMENTS / PACKET} packets of ${PACKET} elements, each reseeded`,
+    `${ELEMENTS / PACKET} packets of ${PACKET} elements${sr ? ", each reseeded" : ""}`,
   );
 }
 
@@ -148,7 +163,12 @@ export default async function run(): Promise<BenchRow[]> {
       mode: "sr",
       rng: sr,
     })),
-    srPacketRow("bf16 SR ADD per 2048-element packet, reseeded (the engine's SR)", Dtype.BFLOAT16),
+    enginePacketRow("bf16 SR ADD per 2048-element packet, reseeded (the engine's SR)", Dtype.BFLOAT16, true),
+    enginePacketRow(
+      "bf16 RNE ADD per 2048-element packet (the engine's RNE, SR's twin)",
+      Dtype.BFLOAT16,
+      false,
+    ),
     reduceRow("fp16 → fp32 → fp16 RNE ADD", "", Dtype.FP16, "add", () => RNE),
     reduceRow("fp8_e4 SR ADD", "", Dtype.FP8_E4, "add", () => ({ mode: "sr", rng: sr })),
     reduceRow("bf16 RNE MAX", "", Dtype.BFLOAT16, "max", () => RNE),

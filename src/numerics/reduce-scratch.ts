@@ -8,6 +8,7 @@
 import { FieldError } from "../bits/errors.js";
 import { BufferTag } from "./wasm/buffer-tag.js";
 import { WasmArena } from "./wasm/kernels.js";
+import { reserveSrWords, SR_WORDS_BYTES } from "./wasm/sr-words.js";
 
 /** One reduce's scratch, all in one arena: accumulator, decode scratch, one source's bytes, output. */
 export interface ReduceScratch {
@@ -20,9 +21,10 @@ export interface ReduceScratch {
 /** Each arena's buffer carries its reserved scratch (wasm/buffer-tag.ts: one property load a packet). */
 const SCRATCH = new BufferTag<ReduceScratch>("sdmakit reduce scratch");
 
-/** The scratch views `at` bytes into an arena. */
+/** The scratch views at the start of an arena; SR's words reserved after them. */
 function scratchViews(arena: WasmArena, elements: number, ioBytes: number): ReduceScratch {
   const f32Bytes = 4 * elements;
+  reserveSrWords(arena.buffer, srWordsAt(elements, ioBytes));
   return {
     acc: arena.f32(0, elements),
     src: arena.f32(f32Bytes, elements),
@@ -31,9 +33,17 @@ function scratchViews(arena: WasmArena, elements: number, ioBytes: number): Redu
   };
 }
 
-/** Bytes a scratch block of `elements` accumulator elements and `ioBytes` of input / output takes. */
+/** Where the SR words' block starts in a scratch block (16-byte aligned, after the output). */
+function srWordsAt(elements: number, ioBytes: number): number {
+  return Math.ceil((2 * 4 * elements + 2 * ioBytes) / 16) * 16;
+}
+
+/**
+ * Bytes a scratch block of `elements` accumulator elements and `ioBytes` of input / output takes,
+ * with the block where SR keeps a seed's random words (wasm/sr-words.ts reserveSrWords).
+ */
 export function reduceScratchBytes(elements: number, ioBytes: number): number {
-  return 2 * 4 * elements + 2 * ioBytes;
+  return srWordsAt(elements, ioBytes) + SR_WORDS_BYTES;
 }
 
 /**

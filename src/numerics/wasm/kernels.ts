@@ -14,8 +14,8 @@ import {
 } from "./catalog.js";
 import { KERNELS_WASM_BASE64 } from "./gen/kernels-binary.js";
 import { withSharedMemory } from "./shared-memory.js";
-import { srLaneSegments, srLanesServe, type TwoSrArgs } from "./sr-lanes.js";
-import { SR_WORDS_MAX, seedSpan } from "./sr-words.js";
+import { callTwoSr, srLaneSegments, srLanesServe, type TwoSrCall } from "./sr-lanes.js";
+import { residentWords, type SeedSpan, SR_WORDS_MAX, seedSpan } from "./sr-words.js";
 
 /*
  * The slice of the WebAssembly JS API used here. tsconfig's lib (ES2023) and @types/node declare no
@@ -468,70 +468,92 @@ export function wasmReduce2(
   const two = sr === undefined ? k.two[op] : k.twoSr[op];
   if (two === undefined) return false;
   // RNE calls the kernel directly, SR in a function of its own: a closure here (its captured
-  // variables' context made on every call) showed in the engine's per-packet cost.
+  // variables' context made on every call) showed in the engine's per-packet cost, and so did the
+  // arrays of arguments SR once made: its call is one record, filled in place.
   if (sr !== undefined) {
-    const args: TwoSrArgs =
-      op === "fma"
-        ? [aAt, bAt, outAt, count, scale0, scale1, overflowCode, infCode]
-        : [aAt, bAt, outAt, count, overflowCode, infCode];
-    runTwoSr(direct, k, sr, op, args, scratch);
+    const c = srCall;
+    c.aAt = aAt;
+    c.bAt = bAt;
+    c.outAt = outAt;
+    c.count = count;
+    c.width = k.width;
+    c.fma = op === "fma";
+    c.scale0 = scale0;
+    c.scale1 = scale1;
+    c.overflowCode = overflowCode;
+    c.infCode = infCode;
+    runTwoSr(direct, k, sr, op, scratch);
   } else if (op === "fma") traced(two)(aAt, bAt, outAt, count, scale0, scale1, overflowCode, infCode);
   else traced(two)(aAt, bAt, outAt, count, overflowCode, infCode);
   return true;
 }
 
+/** The SR call {@link wasmReduce2} makes, one record for every call (no kernel call nests). */
+const srCall: TwoSrCall = {
+  aAt: 0,
+  bAt: 0,
+  outAt: 0,
+  count: 0,
+  width: 1,
+  fma: false,
+  scale0: 0,
+  scale1: 0,
+  overflowCode: 0,
+  infCode: 0,
+};
+
 /**
- * {@link wasmReduce2}'s SR kernel call: whole blocks through the lanes when `scratch` serves, the
- * rest with the SR stream's state moved into the kernel and back.
+ * {@link wasmReduce2}'s SR kernel call ({@link srCall}): a stream just seeded reads its seed's
+ * words; else whole blocks through the lanes when `scratch` serves, the rest with the SR stream's
+ * state moved into the kernel and back.
  */
 function runTwoSr(
   k: Kernels,
   dk: DtypeKernels,
   sr: SrStream,
   op: TwoSourceOp,
-  args: TwoSrArgs,
   scratch: Float32Array | undefined,
 ): void {
-  const [aAt, bAt, outAt, count, ...rest] = args;
+  const c = srCall;
   const lanes = dk.twoSrw[op];
-  if (lanes !== undefined && seededSpan(k, lanes, sr, args, scratch)) return;
+  if (lanes !== undefined && seededSpan(k, lanes, sr, scratch)) return;
   const done =
-    lanes !== undefined && srLanesServe(k, count, scratch)
-      ? srLaneSegments(k, dk.width, traced(lanes), sr, args, scratch as Float32Array)
+    lanes !== undefined && srLanesServe(k, c.count, scratch)
+      ? srLaneSegments(k, traced(lanes), sr, c, scratch as Float32Array)
       : 0;
-  const at = done * dk.width;
   const kernel = dk.twoSr[op] as Kernel;
-  if (done < count)
-    withStream(k, sr, () => traced(kernel)(aAt + at, bAt + at, outAt + at, count - done, ...rest));
+  if (done < c.count) withStream(k, sr, () => callTwoSr(traced(kernel), c, done, c.count - done));
 }
 
 /** A view of the instance's whole memory as words, remade when the memory grows. */
 let memoryWords: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 
 /**
- * An SR reduce of a stream just seeded (SrStream.atSeed), short enough for `scratch` (in the
- * instance's memory) to hold its words: the seed's words drawn once (sr-words.ts), copied into
- * `scratch` and read by the `_srw` kernel; the stream's state set to where `count` steps leave it.
- * False when that does not apply.
+ * An SR reduce ({@link srCall}) of a stream just seeded (SrStream.atSeed), short enough for the
+ * seed's words drawn once (sr-words.ts): the `_srw` kernel reads them where the arena keeps them
+ * (sr-words.ts residentWords), else copied into `scratch` (in the instance's memory); the stream's
+ * state set to where `count` steps leave it. False when that does not apply.
  */
-function seededSpan(
-  k: Kernels,
-  kernel: Kernel,
-  sr: SrStream,
-  args: TwoSrArgs,
-  scratch: Float32Array | undefined,
-): boolean {
-  const [aAt, bAt, outAt, count, ...rest] = args;
-  if (count > SR_WORDS_MAX || scratch === undefined || scratch.buffer !== k.memory.buffer) return false;
-  if (scratch.length < count) return false;
+function seededSpan(k: Kernels, kernel: Kernel, sr: SrStream, scratch: Float32Array | undefined): boolean {
+  const count = srCall.count;
+  if (count > SR_WORDS_MAX) return false;
   const seed = sr.atSeed();
   if (seed === undefined) return false;
   const span = seedSpan(seed, count);
-  if (memoryWords.buffer !== k.memory.buffer) memoryWords = new Uint32Array(k.memory.buffer);
-  memoryWords.set(span.words, scratch.byteOffset >> 2);
-  traced(kernel)(aAt, bAt, outAt, count, ...rest, scratch.byteOffset);
+  const wordsAt = residentWords(k.memory.buffer, seed, span) ?? inScratch(k, span, scratch);
+  if (wordsAt === undefined) return false;
+  callTwoSr(traced(kernel), srCall, 0, count, wordsAt);
   sr.stateWords().set(span.end);
   return true;
+}
+
+/** `span`'s words copied into `scratch` when it is in the instance's memory and holds them: where. */
+function inScratch(k: Kernels, span: SeedSpan, scratch: Float32Array | undefined): number | undefined {
+  if (scratch === undefined || scratch.buffer !== k.memory.buffer || scratch.length < span.words.length)
+    return undefined;
+  if (memoryWords.buffer !== k.memory.buffer) memoryWords = new Uint32Array(k.memory.buffer);
+  memoryWords.set(span.words, scratch.byteOffset >> 2);
+  return scratch.byteOffset;
 }
 
 /**

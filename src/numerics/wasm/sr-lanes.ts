@@ -21,8 +21,38 @@ const SCRATCH_BYTES = 64 + 4 * 4 * LANE_WORDS;
  */
 export const SR_LANES_MIN = 1 << 20;
 
-/** A two-source SR kernel's arguments: a, b, out at, count, then the rest (scales, overflow codes). */
-export type TwoSrArgs = readonly [number, number, number, number, ...number[]];
+/**
+ * A two-source SR kernel's arguments (byte addresses, element count and width, FMA's scales, the
+ * overflow codes): one record filled a call (kernels.ts), not an array made a packet.
+ */
+export interface TwoSrCall {
+  aAt: number;
+  bAt: number;
+  outAt: number;
+  count: number;
+  width: number;
+  fma: boolean;
+  scale0: number;
+  scale1: number;
+  overflowCode: number;
+  infCode: number;
+}
+
+/**
+ * `kernel` over elements [from, from + n) of the call: a `_sr` kernel (the stream in its globals),
+ * or, given `wordsAt`, a `_srw` kernel reading one random word an element from there.
+ */
+export function callTwoSr(kernel: Kernel, c: TwoSrCall, from: number, n: number, wordsAt?: number): void {
+  const at = from * c.width;
+  const a = c.aAt + at;
+  const b = c.bAt + at;
+  const out = c.outAt + at;
+  if (wordsAt === undefined) {
+    if (c.fma) kernel(a, b, out, n, c.scale0, c.scale1, c.overflowCode, c.infCode);
+    else kernel(a, b, out, n, c.overflowCode, c.infCode);
+  } else if (c.fma) kernel(a, b, out, n, c.scale0, c.scale1, c.overflowCode, c.infCode, wordsAt);
+  else kernel(a, b, out, n, c.overflowCode, c.infCode, wordsAt);
+}
 
 /** Whether a span of `count` elements is drawn in lanes, `scratch` (in the kernels' arena) holding them. */
 export function srLanesServe(k: Kernels, count: number, scratch: Float32Array | undefined): boolean {
@@ -35,20 +65,18 @@ export function srLanesServe(k: Kernels, count: number, scratch: Float32Array | 
 }
 
 /**
- * Run the four segments of a two-source SR reduce of `count` elements `width` bytes wide through
- * the lanes (`kernel`: the `_srw` kernel; {@link srLanesServe} said yes); returns the elements
- * done, from the first. The stream's state moves past the words used.
+ * Run the four segments of a two-source SR reduce (the call `c`) through the lanes (`kernel`: the
+ * `_srw` kernel; {@link srLanesServe} said yes); returns the elements done, from the first. The
+ * stream's state moves past the words used.
  */
 export function srLaneSegments(
   k: Kernels,
-  width: number,
   kernel: Kernel,
   sr: SrStream,
-  args: TwoSrArgs,
+  c: TwoSrCall,
   scratch: Float32Array,
 ): number {
-  const [aAt, bAt, outAt, count, ...rest] = args;
-  const q = Math.floor(count / (4 * LANE_WORDS)) * LANE_WORDS;
+  const q = Math.floor(c.count / (4 * LANE_WORDS)) * LANE_WORDS;
   const lanesAt = scratch.byteOffset;
   const wordsAt = lanesAt + 64;
   const lanes = new Uint32Array(k.memory.buffer, lanesAt, 16);
@@ -59,10 +87,8 @@ export function srLaneSegments(
   }
   for (let from = 0; from < q; from += LANE_WORDS) {
     k.srWords(lanesAt, wordsAt, LANE_WORDS);
-    for (let lane = 0; lane < 4; lane++) {
-      const at = (lane * q + from) * width;
-      kernel(aAt + at, bAt + at, outAt + at, LANE_WORDS, ...rest, wordsAt + 4 * lane * LANE_WORDS);
-    }
+    for (let lane = 0; lane < 4; lane++)
+      callTwoSr(kernel, c, lane * q + from, LANE_WORDS, wordsAt + 4 * lane * LANE_WORDS);
   }
   // Lane 3 ends where the stream leaves word 4q.
   const state = sr.stateWords();

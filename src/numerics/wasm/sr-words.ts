@@ -7,8 +7,14 @@
  * handed to the kernel that reads its words from memory (`<op>2_<dt>_srw`, as sr-lanes.ts does),
  * a packet costs the reduce alone. The words and the state after them are those of the stream
  * stepped `count` times, so the bytes and the stream's state are the same.
+ *
+ * An arena whose owner reserves a block for them ({@link reserveSrWords}: device memory does, in
+ * its reduce scratch) keeps a seed's words there, so the packets of a queue read them in place:
+ * copied into the arena only when the seed changes or a packet wants more of them (copying them
+ * into scratch every packet cost about a quarter of what SR added to an engine packet).
  */
 import { SrStream } from "../sr-stream.js";
+import { BufferTag } from "./buffer-tag.js";
 
 /** The longest span served: a few engine packets (≤ 2048 elements each); longer spans use lanes. */
 export const SR_WORDS_MAX = 8192;
@@ -23,6 +29,8 @@ export interface SeedSpan {
 
 const spans = new Map<number, Map<number, SeedSpan>>();
 let kept = 0;
+/** The last span looked up: a queue's packets ask for the same one again and again. */
+let last: { seed: number; count: number; span: SeedSpan } | undefined;
 
 /**
  * The first `count` (≤ {@link SR_WORDS_MAX}) words of the stream seeded with `seed`, and its state
@@ -30,6 +38,14 @@ let kept = 0;
  * @example seedSpan(7, 2048).words[0] === new SrStream(7).nextU32(); // true
  */
 export function seedSpan(seed: number, count: number): SeedSpan {
+  if (last !== undefined && last.seed === seed && last.count === count) return last.span;
+  const span = lookUp(seed, count);
+  last = { seed, count, span };
+  return span;
+}
+
+/** {@link seedSpan} through the cache of every pair. */
+function lookUp(seed: number, count: number): SeedSpan {
   let bySeed = spans.get(seed);
   const hit = bySeed?.get(count);
   if (hit !== undefined) return hit;
@@ -49,4 +65,41 @@ export function seedSpan(seed: number, count: number): SeedSpan {
   bySeed.set(count, span);
   kept++;
   return span;
+}
+
+/** Bytes an arena reserves for its resident words ({@link reserveSrWords}): the longest span's. */
+export const SR_WORDS_BYTES = 4 * SR_WORDS_MAX;
+
+/** An arena's resident words: the first `held` words of seed `seed`'s stream (none held: 0). */
+interface Resident {
+  readonly words: Uint32Array;
+  seed: number;
+  held: number;
+}
+
+/** Each arena's buffer carries its resident words' block, when its owner reserved one. */
+const RESIDENT = new BufferTag<Resident>("sdmakit SR words");
+
+/**
+ * Reserve {@link SR_WORDS_BYTES} of `buffer` (an arena's) at `byteOffset` (a multiple of 16) for
+ * the resident words of SR reduces in it: nothing else may write there.
+ */
+export function reserveSrWords(buffer: ArrayBufferLike, byteOffset: number): void {
+  RESIDENT.set(buffer, { words: new Uint32Array(buffer, byteOffset, SR_WORDS_MAX), seed: 0, held: 0 });
+}
+
+/**
+ * The byte offset in `buffer` where the first words of `span` (the stream seeded with `seed`)
+ * lie, copied there unless they already do; undefined when the arena reserved no block.
+ */
+export function residentWords(buffer: ArrayBufferLike, seed: number, span: SeedSpan): number | undefined {
+  const r = RESIDENT.get(buffer);
+  if (r === undefined) return undefined;
+  const count = span.words.length;
+  if (r.seed !== seed || r.held < count) {
+    r.words.set(span.words);
+    r.seed = seed;
+    r.held = count;
+  }
+  return r.words.byteOffset;
 }
