@@ -35,7 +35,7 @@ import { rxStreamBytes } from "./decode/packet-plan.js";
 import { PlanCache } from "./decode/plan-cache.js";
 import { DmaQueue, type Ring } from "./dma-queue.js";
 import type { EngineEvent } from "./execute/events.js";
-import { Executor } from "./execute/execute.js";
+import { Executor, type SrRounding } from "./execute/execute.js";
 import {
   DeviceMemory,
   MEMORY_BUDGET_RULE,
@@ -169,7 +169,8 @@ export class Device {
   /** Event-block semaphores by block number (NeuronCore c, or 8 + TopSP j). */
   readonly semaphores = new Map<number, SemaphoreBlock>();
   private readonly queues: DmaQueue[] = [];
-  private readonly srStreams: SrStream[] = [];
+  /** Each queue's stochastic rounding (its SR stream), by queue index. */
+  private readonly srRoundings: SrRounding[] = [];
   private readonly engineClock: Float64Array;
   private readonly csrValues = new Map<bigint, number>();
   /** Trn3: each queue's QoS class, as its udma_qos_ctrl register was last written (qos.ts). */
@@ -220,7 +221,7 @@ export class Device {
     for (let e = 0; e < engines; e++) {
       for (let q = 0; q < this.profile.queuesPerEngine; q++) {
         this.queues.push(new DmaQueue(e, q));
-        this.srStreams.push(new SrStream(0));
+        this.srRoundings.push({ mode: "sr", rng: new SrStream(0) });
       }
     }
     const listener: SemaphoreListener = options.onSemaphore ?? (() => {});
@@ -387,7 +388,7 @@ export class Device {
       if (!Array.isArray(rx)) return this.stalled(q, rx);
       const plan = this.plans.plan(tx, rx);
       const n = tx.length + rx.length;
-      const work = this.executor.run(plan, q.engine, q.queue, n, this.srStreams[idx] as SrStream);
+      const work = this.executor.run(plan, q.engine, q.queue, n, this.srRoundings[idx] as SrRounding);
       // start / end and the slots assigned onto the work (no Object.assign of a temporary per packet).
       const event = work as { -readonly [K in keyof EngineEvent]: EngineEvent[K] };
       event.txSlot = q.tx.head;

@@ -105,6 +105,12 @@ function doneOf(
   };
 }
 
+/** A queue's stochastic rounding: its stream, made with the queue (no rounding made a packet). */
+export interface SrRounding {
+  readonly mode: "sr";
+  readonly rng: SrStream;
+}
+
 export interface ExecContext {
   readonly profile: ArchProfile;
   readonly memory: DeviceMemory;
@@ -140,10 +146,10 @@ export class Executor {
   }
 
   /**
-   * Run a plan for queue `queue` of `engine`, whose stochastic-rounding stream is `sr`; returns the
-   * work done. @throws DescriptorFault.
+   * Run a plan for queue `queue` of `engine`, whose stochastic rounding is `sr` (its stream the
+   * queue's); returns the work done. @throws DescriptorFault.
    */
-  run(plan: PacketPlan, engine: number, queue: number, descriptors: number, sr: SrStream): Work {
+  run(plan: PacketPlan, engine: number, queue: number, descriptors: number, sr: SrRounding): Work {
     let done: Done;
     if (plan.kind === "copy") done = this.copy(plan, engine);
     else if (plan.kind === "cce") done = this.cce(plan, sr);
@@ -217,9 +223,9 @@ export class Executor {
   }
 
   /** A compute packet: the result (decompressed, or reduced from the sources), then delivered. */
-  private cce(plan: CcePlan, sr: SrStream): Done {
-    const rounding: Rounding = plan.seed === undefined ? RNE : { mode: "sr", rng: sr };
-    if (plan.seed !== undefined) sr.reseed(plan.seed);
+  private cce(plan: CcePlan, sr: SrRounding): Done {
+    const rounding: Rounding = plan.seed === undefined ? RNE : sr;
+    if (plan.seed !== undefined) sr.rng.reseed(plan.seed);
     const r =
       plan.gce?.mode === "decompress" ? this.decompress(plan, rounding) : this.compute(plan, rounding);
     return this.deliver(plan, r);
