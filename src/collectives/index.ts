@@ -183,6 +183,7 @@ export { NodeFold } from "./timing/node-fold.js";
 export {
   type PreparedSchedule,
   prepareSchedule,
+  prepareWithin,
   type Schedule,
   type ScheduleOptions,
   scheduleCollective,

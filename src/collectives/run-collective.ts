@@ -24,9 +24,10 @@ import { threadsAvailable } from "./threads/pool.js";
 import { checkOnThreads, touchAhead, writeInputsOnThreads } from "./threads/threaded-run.js";
 import {
   type PreparedSchedule,
-  prepareSchedule,
+  prepareWithin,
   type Schedule,
   scheduleCollective,
+  scheduleLegs,
   type Timing,
 } from "./timing/schedule.js";
 import { profileParams, type TimingProfile } from "./timing/timing-profile.js";
@@ -149,10 +150,11 @@ export function candidateRequests(run: CollectiveRun, t: Topology, count: number
 const PRUNE_MARGIN = 1e-9;
 
 /**
- * Each candidate request timed without materialising it; the fastest wins (first on a tie). Each
- * candidate's pre-pass gives a lower bound of its time; candidates are placed from the lowest bound
- * up, one whose bound already exceeds the best time is not placed at all, and a placement stops once
- * what it has left cannot end before the best.
+ * Each candidate request timed without materialising it; the fastest wins (first on a tie). The
+ * candidate with the fewest legs to place is prepared and placed first; each other one's pre-pass
+ * stops once its lower bound exceeds the best time so far (most stop a few steps in), candidates
+ * left are placed from the lowest bound up, one whose bound already exceeds the best time is not
+ * placed at all, and a placement stops once what it has left cannot end before the best.
  * With several candidates (`auto`) one that refuses the request (UsageError) is skipped; when none
  * can run, the error names each one's reason.
  * @throws UsageError when no candidate can run.
@@ -165,26 +167,36 @@ export function chooseAlgorithm(
   const auto = run.algorithm === "auto";
   const candidates: { req: PlanRequest; order: number; prepared: PreparedSchedule }[] = [];
   const refused: string[] = [];
-  requests.forEach((req, order) => {
+  let best: { req: PlanRequest; order: number; timing: Timing } | undefined;
+  const cutoff = () => (best === undefined ? undefined : best.timing.totalNs * (1 + PRUNE_MARGIN));
+  // Every candidate is weighed first: one too large to schedule is refused before any is placed.
+  const byLegs = requests
+    .map((req, order) => ({ req, order, legs: scheduleLegs(req) }))
+    .sort((a, b) => a.legs - b.legs || a.order - b.order);
+  for (const { req, order } of byLegs) {
+    let prepared: PreparedSchedule | undefined;
     try {
-      candidates.push({ req, order, prepared: prepareSchedule(req, sr) });
+      prepared = prepareWithin(req, sr, cutoff() ?? Number.POSITIVE_INFINITY);
     } catch (e) {
       // With one candidate its own refusal is the answer (an exchange's field error, as it is).
       // Too large to schedule is no reason to pick another: auto would name the wrong winner.
       if (!auto || requests.length === 1 || !(e instanceof UsageError) || e instanceof ScheduleTooLargeError)
         throw e;
       refused.push(`${req.algorithm}: ${e.message}`);
+      continue;
     }
-  });
+    if (prepared === undefined) continue;
+    if (best === undefined) best = { req, order, timing: prepared.place() as Timing };
+    else candidates.push({ req, order, prepared });
+  }
   candidates.sort((a, b) => a.prepared.boundNs - b.prepared.boundNs || a.order - b.order);
-  let best: { req: PlanRequest; order: number; timing: Timing } | undefined;
   for (const { req, order, prepared } of candidates) {
-    const cutoff = best === undefined ? undefined : best.timing.totalNs * (1 + PRUNE_MARGIN);
-    if (cutoff !== undefined && prepared.boundNs > cutoff) break;
-    const timing = prepared.place(cutoff);
+    const ns = cutoff();
+    if (ns !== undefined && prepared.boundNs > ns) break;
+    const timing = prepared.place(ns);
     if (timing === undefined) continue;
-    const ns = best?.timing.totalNs;
-    if (ns === undefined || timing.totalNs < ns || (timing.totalNs === ns && order < best!.order))
+    const bestNs = best?.timing.totalNs;
+    if (bestNs === undefined || timing.totalNs < bestNs || (timing.totalNs === bestNs && order < best!.order))
       best = { req, order, timing };
   }
   if (best === undefined)

@@ -7,6 +7,7 @@ import {
   countForSize,
   type PlanRequest,
   prepareSchedule,
+  prepareWithin,
   runSize,
   scheduleCollective,
 } from "../../src/collectives/index.js";
@@ -90,6 +91,17 @@ describe("auto prunes by lower bound and stops placements that cannot win", () =
       const full = prepared.place() as { totalNs: number };
       expect(prepared.boundNs, algorithm).toBeLessThanOrEqual(full.totalNs);
       expect(prepared.boundNs, algorithm).toBeGreaterThan(0.95 * full.totalNs);
+    }
+  });
+  it("a pre-pass with a cutoff stops below its bound, and above it prepares what the plain one does", () => {
+    for (const algorithm of ALGORITHMS) {
+      const req = allReduce(64, 8, algorithm, 1 << 23);
+      const plain = prepareSchedule(req, { sr: false });
+      const full = plain.place() as { totalNs: number };
+      expect(prepareWithin(req, { sr: false }, plain.boundNs / 2), algorithm).toBeUndefined();
+      const within = prepareWithin(req, { sr: false }, full.totalNs * (1 + 1e-9));
+      expect(within?.boundNs, algorithm).toBe(plain.boundNs);
+      expect(within?.place()?.totalNs, algorithm).toBe(full.totalNs);
     }
   });
 });

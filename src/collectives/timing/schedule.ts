@@ -9,9 +9,10 @@
  * rank placed. The result depends only on the request and SR — never on data — so a timing-only run
  * and a full run report the same time.
  */
+import { UsageError } from "../../bits/errors.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { emitPlan } from "../plan/build-plan.js";
-import { checkScheduleLegs } from "../plan/leg-estimate.js";
+import { checkScheduleLegs, estimateLegs, ScheduleTooLargeError } from "../plan/leg-estimate.js";
 import type { LegKind } from "../plan/plan.js";
 import type { LegSpec } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
@@ -71,12 +72,41 @@ export interface PreparedSchedule {
 }
 
 /**
+ * About the legs a schedule of `req` places (one node's where it folds: plan/leg-estimate.ts), or
+ * +Infinity for a request its planner refuses: what `auto` orders its candidates by.
+ * @throws ScheduleTooLargeError past the legs a schedule places, as {@link prepareSchedule} would.
+ */
+export function scheduleLegs(req: PlanRequest): number {
+  try {
+    const fold = NodeFold.of(req);
+    checkScheduleLegs(req, fold.perNode, fold.nodes > 1);
+    return estimateLegs(req, fold.perNode);
+  } catch (e) {
+    if (e instanceof UsageError && !(e instanceof ScheduleTooLargeError)) return Number.POSITIVE_INFINITY;
+    throw e;
+  }
+}
+
+/**
  * Run the pre-pass of a collective's schedule (sharers and lower bound, step-users.ts). Unless
  * recording, only one node's legs are emitted where the node symmetry is exact (node-fold.ts).
  * @throws UsageError as {@link emitPlan}; ScheduleTooLargeError, before any leg is emitted, past
  *   the legs a schedule places (plan/leg-estimate.ts).
  */
 export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): PreparedSchedule {
+  return prepareWithin(req, opts, Number.POSITIVE_INFINITY) as PreparedSchedule;
+}
+
+/**
+ * As {@link prepareSchedule}, but undefined as soon as the pre-pass's bound exceeds `cutoffNs` (a
+ * candidate that cannot beat the best time `auto` has: its legs need not all be counted).
+ * @throws as {@link prepareSchedule}.
+ */
+export function prepareWithin(
+  req: PlanRequest,
+  opts: ScheduleOptions,
+  cutoffNs: number,
+): PreparedSchedule | undefined {
   const t = req.topology;
   const record = opts.record === true;
   const fold = record || opts.observer !== undefined ? NodeFold.none(req) : NodeFold.of(req);
@@ -94,10 +124,16 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
       legs.add(leg);
     },
   };
-  emitPlan(req, both, fold.perNode);
-  users.flush();
-  users.release();
   const launchNs = t.timing.launchNs;
+  users.stopAboveNs = cutoffNs - launchNs;
+  try {
+    emitPlan(req, both, fold.perNode);
+    users.flush();
+  } catch (e) {
+    if (e === CUT_OFF) return undefined;
+    throw e;
+  }
+  users.release();
   const place = (cutoffNs?: number): Timing | undefined => {
     const recorder = record ? new Recorder() : undefined;
     const observer = recorder ?? opts.observer;

@@ -8,6 +8,7 @@ import { Checkpoints } from "./checkpoints.js";
 import { legDurationNs } from "./cost-model.js";
 import type { LegCost, LegCoster } from "./leg-cost.js";
 import type { NodeFold } from "./node-fold.js";
+import { CUT_OFF } from "./placer.js";
 import { RankPairs } from "./rank-pairs.js";
 import { type Resources, Touches } from "./resources.js";
 import { Numbers, type ShapedLeg, StepShape } from "./step-shape.js";
@@ -75,6 +76,9 @@ export class ShapeCoster implements LegMeasure {
  * resources of one image have the same sharers and bandwidth, so per queue only the most bytes at
  * one of them is kept (a mesh rank pulls from thousands of other nodes' HBM stacks, a few images).
  */
+/** The step's pairs (numbers) before the first look within a step (about a thousand pairs). */
+const FIRST_CHECK = 3 << 10;
+
 /** Fractional bits a share keeps (see {@link quantizedShare}). */
 const SHARE_BITS = 2 ** 24;
 
@@ -111,6 +115,14 @@ export class StepUsers implements LegSink {
   private readonly stepQueues: number[] = [];
   private readonly channels: number;
   private readonly nodeMessageNs: number;
+  /**
+   * Stop counting (throw CUT_OFF) once a queue is sure to be busy past this, after the launch: a
+   * candidate whose pre-pass already exceeds the best time `auto` has (run-collective.ts).
+   */
+  stopAboveNs = Number.POSITIVE_INFINITY;
+  /** The step's pairs (numbers) at which {@link checkPartial} next looks, and where it works. */
+  private nextCheck = FIRST_CHECK;
+  private partial: Float64Array | undefined;
   /** Per queue: the least time it is busy, over the steps closed so far. */
   readonly busyNs: Float64Array;
   /**
@@ -233,6 +245,7 @@ export class StepUsers implements LegSink {
     for (const qi of this.queues) this.queueBytes[qi] = 0;
     this.queues.length = 0;
     pairs.clear();
+    this.checkPartial();
   }
 
   /**
@@ -262,6 +275,7 @@ export class StepUsers implements LegSink {
         const qi = inc.data[k] as number;
         this.busyNs[qi] = (this.busyNs[qi] as number) + (inc.data[k + 1] as number);
         this.checkpoints.touch(qi);
+        this.stopIfPast(qi, 0);
       }
       this.closed++;
       this.steps.set(this.step, this.lastSharers);
@@ -281,16 +295,26 @@ export class StepUsers implements LegSink {
     this.lastSharers = out;
   }
 
-  /** Add each queue's least busy time in the step (sharers final, not yet cleared) to its sum. */
-  private flushBound(): void {
+  /**
+   * Into `out`, per queue of the step: its least busy time in the step but its node messages, with
+   * the sharers as they are — final at the step's end; before it, below the final (a flushed rank's
+   * bytes and shares are final, and sharers only grow).
+   */
+  private stepBound(out: Float64Array): void {
+    for (const qi of this.stepQueues) out[qi] = this.engineNs[qi]!;
     const p = this.stepPairs.data;
-    const stepNs = this.engineNs;
     for (let k = 0; k < this.stepPairs.length; k += 3) {
       const id = p[k]!;
       const qi = p[k + 1]!;
       const users = Math.max(1, this.sharers[this.image[id]!]!);
-      stepNs[qi] = legDurationNs(stepNs[qi]!, p[k + 2]!, users, this.res.bandwidth(id));
+      out[qi] = legDurationNs(out[qi]!, p[k + 2]!, users, this.res.bandwidth(id));
     }
+  }
+
+  /** Add each queue's least busy time in the step (sharers final, not yet cleared) to its sum. */
+  private flushBound(): void {
+    const stepNs = this.engineNs;
+    this.stepBound(stepNs);
     this.increments.length = 0;
     for (const qi of this.stepQueues) {
       // A crossing leg's node message comes on top of its transfer (placer.ts), not inside it.
@@ -299,11 +323,28 @@ export class StepUsers implements LegSink {
       this.checkpoints.touch(qi);
       this.increments.push(qi);
       this.increments.push(ns);
+      this.stopIfPast(qi, 0);
       stepNs[qi] = 0;
       this.messageNs[qi] = 0;
     }
     this.closed++;
     this.stepQueues.length = 0;
     this.stepPairs.length = 0;
+    this.nextCheck = FIRST_CHECK;
+  }
+
+  /** Throw CUT_OFF when queue `qi` is busy, with `more` of the current step, past {@link stopAboveNs}. */
+  private stopIfPast(qi: number, more: number): void {
+    if (this.busyNs[qi]! + more > this.stopAboveNs) throw CUT_OFF;
+  }
+
+  /** Within a step, at a rank's end: stop once the step so far takes a queue past {@link stopAboveNs}. */
+  private checkPartial(): void {
+    if (this.stopAboveNs === Number.POSITIVE_INFINITY || this.stepPairs.length < this.nextCheck) return;
+    // Twice the pairs before the next look: the looks cost as much as one more at the step's end.
+    this.nextCheck = 2 * this.stepPairs.length;
+    this.partial ??= new Float64Array(this.busyNs.length);
+    this.stepBound(this.partial);
+    for (const qi of this.stepQueues) this.stopIfPast(qi, this.partial[qi]! + this.messageNs[qi]!);
   }
 }
