@@ -28,6 +28,12 @@ describe("descriptor(layout, fields): the fields are the layout's input type", (
     expect(position.fields).toEqual({ "len_ctrl.ring_id": 1 });
   });
 
+  it("descriptor() is the only way in: a hand-made literal does not compile as a chain item", () => {
+    // @ts-expect-error a literal item would carry untyped fields (this misspelling) onto a ring
+    const specs = chain("tx", [{ layout: UDMA_TX, fields: { "len_ctrl.lenght": 64 } }]);
+    expect(() => encodeDescriptor(specs[0]!, 1)).toThrow(FieldError);
+  });
+
   it("a well-typed descriptor encodes the same bytes the copy builder writes", () => {
     const [rx] = buildCopyPacket({ src: 0x1000n, dst: 0x2000n, size: 64 }).rx;
     const mine = chain("rx", [descriptor(UDMA_RX, { "len_ctrl.length": 64, buf1_ptr: 0x2000n })])[0]!;

@@ -26,8 +26,16 @@ export interface DescriptorSpec {
   readonly dmb: boolean;
 }
 
-/** A descriptor before its chain position is known: what {@link descriptor} makes and {@link chain} takes. */
-export type DescriptorItem = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb">;
+/** Marks what only {@link descriptor} makes (a type, no run-time field). */
+declare const TYPED_BY_LAYOUT: unique symbol;
+
+/**
+ * A descriptor before its chain position is known: what {@link descriptor} makes and {@link chain}
+ * takes. Only descriptor() makes one, so no literal reaches a ring with its fields unchecked.
+ */
+export type DescriptorItem = Omit<DescriptorSpec, "ring" | "first" | "last" | "dmb"> & {
+  readonly [TYPED_BY_LAYOUT]: true;
+};
 
 /** The position leaves the ring writer stamps (positionWord): never given by a producer. */
 type PositionField = `${"len_ctrl" | "position"}.${"ring_id" | "first" | "last" | "dmb"}` | "meta_idx";
@@ -46,7 +54,8 @@ export function descriptor<F extends readonly LayoutNode[]>(
   metaLayout?: Layout,
 ): DescriptorItem {
   const l = layout as unknown as Layout;
-  return metaLayout === undefined ? { layout: l, fields } : { layout: l, fields, metaLayout };
+  const item = metaLayout === undefined ? { layout: l, fields } : { layout: l, fields, metaLayout };
+  return item as unknown as DescriptorItem;
 }
 
 /** A packet: the TX (M2S) chain and the RX (S2M) chain, in ring order. */
