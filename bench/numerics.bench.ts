@@ -47,8 +47,10 @@ interface Reduce {
 function reduceIn(dt: Dtype): Reduce {
   const width = dtypeBytes(dt);
   const bytes = ELEMENTS * width;
-  const arena = new WasmArena(reduceScratchBytes(BLOCK, 16) + 3 * bytes);
-  const base = reserveReduceScratch(arena, BLOCK, 16);
+  // Sources from the next 4 KiB boundary after the block, as device memory's pages start.
+  const base = Math.ceil(reduceScratchBytes(BLOCK, 16) / 4096) * 4096;
+  const arena = new WasmArena(base + 3 * bytes);
+  reserveReduceScratch(arena, BLOCK, 16);
   const values = new Float32Array(ELEMENTS);
   const sources = [0, 1].map((k) => {
     for (let i = 0; i < ELEMENTS; i++) values[i] = Math.sin(i * 0.001 + k) * 100;
