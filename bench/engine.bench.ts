@@ -9,10 +9,11 @@
 // - Engine alone (reference): the same packets built once, the ring re-posted and run again and
 //   again (reprogramming a ring's base starts it over: dma-queue.ts), so no building runs between
 //   packets to evict the engine's working set or fill the young generation; same line at zero.
-import { Device, FIRST_ARENA_BYTES, HBM_BASE, queueRegAddress } from "../src/engine/index.js";
+import { Device, FIRST_ARENA_BYTES, HBM_BASE } from "../src/engine/index.js";
 import { addDmaPacketCce, Vring } from "../src/runtime/index.js";
 import { Dtype, dtypeBytes } from "../src/spec/dtype.js";
 import { KbinDmaDescOp } from "../src/spec/enums.js";
+import { queueRegisterAddress } from "../src/spec/index.js";
 import { type BenchRow, cpuMs, RUNS, spread, warmCopy } from "./harness.js";
 
 const TOTAL = 64 << 20;
@@ -169,7 +170,7 @@ function engineAlone(elements: number, reps: number): number[] {
     for (const d of written) posted[d.ring]++;
   }
   const reg = (ring: "tx" | "rx", name: "drbp_lo" | "drtp_inc", v: number) =>
-    s.dev.memory.writeU32(queueRegAddress(s.dev.profile, { engine: 0, queue: 0 }, ring, name), v);
+    s.dev.memory.writeU32(queueRegisterAddress(s.dev.profile, { engine: 0, queue: 0 }, ring, name), v);
   const us: number[] = [];
   for (let i = -1; i < reps; i++) {
     if (i >= 0) {

@@ -51,7 +51,6 @@ export {
   type MapEntry,
   PSUM_OFFSET,
   psumAddress,
-  queueRegAddress,
   type SemaphoreWindow,
   sbufAddress,
   semaphoreAddress,

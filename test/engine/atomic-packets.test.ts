@@ -4,14 +4,8 @@
  * exactly as before; two packets that re-arm each other end in a named fault, not a hang.
  */
 import { describe, expect, it } from "vitest";
-import {
-  Device,
-  HBM_BASE,
-  queueRegAddress,
-  semaphoreAddress,
-  WatchdogFault,
-} from "../../src/engine/index.js";
-import { DEFAULT_COPY_META, Dtype, engineCsrBase } from "../../src/spec/index.js";
+import { Device, HBM_BASE, semaphoreAddress, WatchdogFault } from "../../src/engine/index.js";
+import { DEFAULT_COPY_META, Dtype, engineCsrBase, queueRegisterAddress } from "../../src/spec/index.js";
 import { ccePacket, type Packet, QueueWriter, rxData, txData } from "./helpers/packets.js";
 
 const RING_TX = HBM_BASE + 0x10_0000n;
@@ -98,7 +92,7 @@ describe("the run watchdog (D8)", () => {
     writers.forEach((w, q) => {
       const other = 1 - q;
       const reg = (ring: "tx" | "rx", name: "drbp_lo" | "drtp_inc") =>
-        queueRegAddress(dev.profile, { engine: 0, queue: other }, ring, name);
+        queueRegisterAddress(dev.profile, { engine: 0, queue: other }, ring, name);
       const src = SRC + BigInt(q) * 0x100n;
       const lo = (a: bigint) => Number(a & 0xffffffffn);
       dev.memory.write(

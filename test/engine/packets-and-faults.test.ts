@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Device, HBM_BASE, queueRegAddress } from "../../src/engine/index.js";
+import { Device, HBM_BASE } from "../../src/engine/index.js";
 import { decodeToF32, encodeFromF32, fmaF32, RNE } from "../../src/numerics/index.js";
-import { Dtype, gcePayloadBytes, sbufAddress } from "../../src/spec/index.js";
+import { Dtype, gcePayloadBytes, queueRegisterAddress, sbufAddress } from "../../src/spec/index.js";
 import { type CceRequest, ccePacket, copyPacket, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
 
@@ -168,8 +168,8 @@ describe("queues, phases and faults", () => {
     expect(r.stalls).toHaveLength(1);
     expect(r.stalls[0]?.reason).toMatch(/ring_id 2 is not the ring's phase 1/);
     expect(dev.memory.read(DST + 64n, 16)).toEqual(f32Bytes(1, 2, 3, 4));
-    expect(dev.regs.read32(queueRegAddress(dev.profile, { engine: 0, queue: 0 }, "tx", "drhp"))).toBe(0);
-    expect(dev.regs.read32(queueRegAddress(dev.profile, { engine: 0, queue: 1 }, "tx", "drhp"))).toBe(1);
+    expect(dev.regs.read32(queueRegisterAddress(dev.profile, { engine: 0, queue: 0 }, "tx", "drhp"))).toBe(0);
+    expect(dev.regs.read32(queueRegisterAddress(dev.profile, { engine: 0, queue: 1 }, "tx", "drhp"))).toBe(1);
   });
 
   it("the phase advances at each wrap: 40 packets through a 16-slot ring", () => {

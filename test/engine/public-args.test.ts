@@ -373,7 +373,6 @@ const FUNCTIONS: Readonly<Record<string, readonly Bad[]>> = {
   semaphoreAddress: each("index", 3, [TRN2, 0, "increment", 0], [0.5, 256]),
   sbufAddress: each("partition", 2, [TRN2, 0, 0, 0], [0.5, 128]),
   engineCsrBase: each("engine", 1, [TRN2, 0], [0.5, -1, 1e6]),
-  queueRegAddress: each("queue", 3, [TRN2, 0, "tx", 0, "drl"], [0.5, 99]),
   hbmAddress: each("offset", 1, [TRN2, 0n], [-1n, 1n << 60n, 5, "0"]),
   toDescriptor: each(
     "bytes",

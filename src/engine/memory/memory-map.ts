@@ -32,7 +32,6 @@ import {
   engineSpans,
   hbmAddress,
   hbmStackAt,
-  queueRegisterAddress,
   sbufAddress,
   tpbWindow,
 } from "../../spec/address-map.js";
@@ -168,9 +167,6 @@ export function semaphoreAddress(
     eventBlockBase(profile, block) - SEMAPHORE_WINDOWS.read + SEMAPHORE_WINDOWS[window] + BigInt(index * 4)
   );
 }
-
-/** The queue register address, under the engine's historical name (one function: spec/address-map.ts). */
-export const queueRegAddress = queueRegisterAddress;
 
 /**
  * What an address is, for fault messages: `SBUF core 0 partition 3 + 0x38000 (capacity 0x38000)`.

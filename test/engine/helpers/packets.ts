@@ -4,7 +4,6 @@
  * registers and rings the doorbell — the way the runtime does, so engine tests do not depend on it.
  */
 import type { Device } from "../../../src/engine/index.js";
-import { queueRegAddress } from "../../../src/engine/index.js";
 import {
   ADD_META,
   COMBO_MORE,
@@ -18,6 +17,7 @@ import {
   GRADIENT_DESC,
   MIN_MAX_DESC,
   MIN_MAX_META,
+  queueRegisterAddress,
   REPLICATION_DESC,
   SEED_INIT_DESC,
   UDMA_RX,
@@ -198,7 +198,7 @@ export class QueueWriter {
   }
 
   private reg(ring: "tx" | "rx", reg: "drbp_lo" | "drbp_hi" | "drl" | "drtp_inc", v: number): void {
-    this.dev.memory.writeU32(queueRegAddress(this.dev.profile, this, ring, reg), v);
+    this.dev.memory.writeU32(queueRegisterAddress(this.dev.profile, this, ring, reg), v);
   }
 
   /** Write a chain, stamping ring_id (and on TX FIRST and LAST); returns the slots used. */

@@ -21,7 +21,6 @@ import {
   PAGE_BYTES,
   planPacket,
   psumAddress,
-  queueRegAddress,
   resolveEmbeddedSem,
   semaphoreAddress,
   toDescriptor,
@@ -39,6 +38,7 @@ import {
   engineCsrBase,
   GCE_HEADER_BYTES,
   MAX_DESCRIPTOR_BYTES,
+  queueRegisterAddress,
   sbufAddress,
   UDMA_RX,
 } from "../../../src/spec/index.js";
@@ -142,7 +142,7 @@ function address(rng: Rng, dev: Device): bigint {
     case 3: {
       const reg = rng.pick(["drbp_lo", "drbp_hi", "drl", "drtp_inc", "drhp"] as const);
       const ring = rng.pick(["tx", "rx"] as const);
-      return queueRegAddress(p, { engine: 0, queue: rng.int(3) }, ring, reg) + misalign();
+      return queueRegisterAddress(p, { engine: 0, queue: rng.int(3) }, ring, reg) + misalign();
     }
     case 4:
       return engineCsrBase(p, 0) + BigInt(rng.int(0x4000)) * 4n + misalign();
