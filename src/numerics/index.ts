@@ -78,7 +78,8 @@ export {
 } from "./reduce.js";
 /**
  * Reserve a reduce scratch block at the start of a {@link WasmArena}, so a reduce whose bytes live in
- * that arena runs there in place; `reduceScratchBytes` is the size of such a block.
+ * that arena runs there in place, and SR reads a seed's random words kept there;
+ * `reduceScratchBytes` is the size of such a block.
  * @throws {FieldError} when the block does not fit the arena.
  * @example const pagesFrom = reserveReduceScratch(new WasmArena(16 << 20), 1 << 14, 1 << 16);
  */

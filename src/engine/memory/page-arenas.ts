@@ -3,7 +3,8 @@
  * kernels can read a source and write a destination in place, with no copy into a staging buffer.
  * The kernels need the accumulator in the same arena as the bytes. So every arena starts with a
  * reduce scratch block (numerics reserveReduceScratch: accumulator, decode scratch, one source's
- * bytes, output), which numerics uses for a reduce whose output (else first source) lives there.
+ * bytes, output, and where SR keeps a seed's random words), which numerics uses for a reduce whose
+ * output (else first source) lives there.
  *
  * Arenas never grow (their views must not detach), so pages fill one arena after another: 16 MiB
  * first, then 1 GiB each. A Device that touches a few pages costs one small arena (≈ 0.8 ms to make
