@@ -186,8 +186,9 @@ export class PlanBuilder implements LegSink {
     }
     if (after.length > 1) after = after.sort((a, b) => a - b);
     const id = this.legs.length;
-    const { step, kind, rank, queue, srcs, dsts, count } = ownLeg(spec);
-    this.legs.push({ step, kind, rank, queue, srcs, dsts, count, id, after });
+    const { step, kind, rank, queue, count } = spec;
+    const srcs = spec.srcs.map(ownSource);
+    this.legs.push({ step, kind, rank, queue, srcs, dsts: spec.dsts.map(ownRef), count, id, after });
     for (const d of spec.dsts) {
       const entry = { writer: id, elem: d.elem, count: spec.count };
       this.table(this.lastStart, d).set(d.elem, entry);

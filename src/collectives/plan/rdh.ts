@@ -108,19 +108,24 @@ export function rdhKeptSteps(req: PlanRequest): number {
 }
 
 /**
- * What a schedule folded onto one node (timing/node-fold.ts) asks of RDH step `step`: the rank bit
- * its partner differs in, and on an all-gather step the block bit by which what the partner holds
- * (and the rank copies) differs from what the rank holds itself; −1 on a reduce-scatter step (both
- * hold the same blocks). Undefined for allg's own copy (no partner).
+ * What a schedule folded onto one node (timing/node-fold.ts) asks of each RDH step (2 log2 n + 1 of
+ * them, allg's own copy the first): the rank bit its partner differs in, and on an all-gather step
+ * the block bit by which what the partner holds (and the rank copies) differs from what the rank
+ * holds itself; −1 on a reduce-scatter step (both hold the same blocks) and for allg's own copy.
  */
-export function rdhStepBits(req: PlanRequest, step: number): { rank: number; block: number } | undefined {
+export function rdhStepBits(req: PlanRequest): { rank: Int32Array; block: Int32Array } {
   const { L, bits } = rdhOf(req);
   const gatherFrom = req.collective === "allg" ? 1 : req.collective === "allr" ? L : Number.POSITIVE_INFINITY;
-  if (req.collective === "allg" && step === 0) return undefined;
-  if (step < gatherFrom) return { rank: bits[step] as number, block: -1 };
-  // All-gather step g moves what the partner holds after reduce-scatter step k = L − 1 − g.
-  const k = L - 1 - (step - gatherFrom);
-  return { rank: bits[k] as number, block: L - 1 - k };
+  const rank = new Int32Array(2 * L + 1).fill(-1);
+  const block = new Int32Array(2 * L + 1).fill(-1);
+  for (let step = req.collective === "allg" ? 1 : 0; step < rank.length; step++) {
+    // All-gather step g moves what the partner holds after reduce-scatter step k = L − 1 − g.
+    const k = step < gatherFrom ? step : L - 1 - (step - gatherFrom);
+    if (k < 0 || k >= L) continue;
+    rank[step] = bits[k] as number;
+    if (step >= gatherFrom) block[step] = L - 1 - k;
+  }
+  return { rank, block };
 }
 
 /**

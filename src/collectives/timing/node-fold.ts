@@ -103,8 +103,10 @@ export class NodeFold {
     if (req.algorithm === "rdh") {
       // A rank count RDH refuses folds to nothing: planning it throws the UsageError.
       const pow2 = (t.ranks & (t.ranks - 1)) === 0;
-      const alike = pow2 && !isExchange(req.collective) && rdhEqualBlock(req) !== undefined;
-      return alike ? new NodeFold(t.ranks, t.nodes, new RdhImage(req), true) : NodeFold.none(req);
+      const block = pow2 && !isExchange(req.collective) ? rdhEqualBlock(req) : undefined;
+      return block === undefined
+        ? NodeFold.none(req)
+        : new NodeFold(t.ranks, t.nodes, new RdhImage(req, block), true);
     }
     const granule = Math.max(1, Math.floor(GRANULE_BYTES / dtypeBytes(req.dtype)));
     // Chunk k of an all-reduce ends at ⌊k · G / ranks⌋ granules (G = count / granule; the last at

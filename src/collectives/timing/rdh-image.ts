@@ -13,7 +13,7 @@
  */
 import { type BufRef, bufferIndex } from "../plan/plan.js";
 import { bufferSizes, type PlanRequest } from "../plan/plan-request.js";
-import { rdhEqualBlock, rdhStepBits } from "../plan/rdh.js";
+import { rdhStepBits } from "../plan/rdh.js";
 import type { ElemImage } from "./node-fold.js";
 
 export class RdhImage implements ElemImage {
@@ -26,23 +26,12 @@ export class RdhImage implements ElemImage {
   /** The buffers in the full-size coordinate (bufferIndex order), whose blocks are the blocks. */
   private readonly full: readonly boolean[];
 
-  /** @throws Error when the blocks differ (fold only where rdhEqualBlock says they are alike). */
-  constructor(req: PlanRequest) {
+  /** `block`: the elements of every block, alike (NodeFold.of folds only where rdhEqualBlock says so). */
+  constructor(req: PlanRequest, block: number) {
     const t = req.topology;
-    const block = rdhEqualBlock(req);
-    if (block === undefined) throw new Error("RdhImage: RDH blocks of unequal size do not fold");
     this.perNode = t.ranks / t.nodes;
     this.block = block;
-    // Reduce-scatter and all-gather steps: 2 log2 n, allg's own copy one more.
-    const steps = 2 * Math.round(Math.log2(t.ranks)) + 1;
-    this.rankBit = new Int32Array(steps).fill(-1);
-    this.blockBit = new Int32Array(steps).fill(-1);
-    for (let s = 0; s < steps; s++) {
-      const bits = rdhStepBits(req, s);
-      if (bits === undefined) continue;
-      this.rankBit[s] = bits.rank;
-      this.blockBit[s] = bits.block;
-    }
+    ({ rank: this.rankBit, block: this.blockBit } = rdhStepBits(req));
     const sizes = bufferSizes(req);
     this.full = [sizes.input, sizes.output, sizes.scratch].map((size) => size === req.count);
   }
