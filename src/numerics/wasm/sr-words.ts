@@ -30,8 +30,10 @@ export interface SeedSpan {
 
 const spans = new Map<number, Map<number, SeedSpan>>();
 let kept = 0;
-/** The last span looked up: a queue's packets ask for the same one again and again. */
-let last: { seed: number; count: number; span: SeedSpan } | undefined;
+/** The last span looked up, in place (no object a miss): a queue's packets ask for it again and again. */
+let lastSeed = Number.NaN;
+let lastCount = Number.NaN;
+let lastSpan: SeedSpan | undefined;
 
 /**
  * The first `count` (≤ {@link SR_WORDS_MAX}) words of the stream seeded with `seed`, and its state
@@ -39,10 +41,11 @@ let last: { seed: number; count: number; span: SeedSpan } | undefined;
  * @example seedSpan(7, 2048).words[0] === new SrStream(7).nextU32(); // true
  */
 export function seedSpan(seed: number, count: number): SeedSpan {
-  if (last !== undefined && last.seed === seed && last.count === count) return last.span;
-  const span = lookUp(seed, count);
-  last = { seed, count, span };
-  return span;
+  if (lastSpan !== undefined && lastSeed === seed && lastCount === count) return lastSpan;
+  lastSpan = lookUp(seed, count);
+  lastSeed = seed;
+  lastCount = count;
+  return lastSpan;
 }
 
 /** {@link seedSpan} through the cache of every pair. */
