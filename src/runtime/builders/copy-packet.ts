@@ -156,15 +156,14 @@ export function copyTemplateOf(r: CopyRequest): PacketTemplate {
 
 /** @throws FieldError for a request the builder refuses. */
 function copyTemplate(r: CopyRequest): CopyPacketTemplate {
-  const cache = COPY_TEMPLATES;
   const key = r.size * 4 + (r.dmb === true ? 2 : 0) + (r.wrbar === true ? 1 : 0);
-  let t = cache.get(key);
+  let t = COPY_TEMPLATES.get(key);
   if (t === undefined) {
     const packet = buildCopyPacket(r);
     // A request the layouts refuse (an address past 64 bits) throws here, as addDmaPacket would.
     t = new CopyPacketTemplate(packet, r.size);
-    if (cache.size >= COPY_TEMPLATES_MAX) cache.clear();
-    cache.set(key, t);
+    if (COPY_TEMPLATES.size >= COPY_TEMPLATES_MAX) COPY_TEMPLATES.clear();
+    COPY_TEMPLATES.set(key, t);
   }
   return t;
 }

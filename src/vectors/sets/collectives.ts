@@ -37,7 +37,6 @@ const ARCH = "trn2";
 /** The dtypes of the set: those a consumer decodes with its language's standard library. */
 const DTYPE_NAMES = ["fp32", "bf16", "fp16", "int8", "uint8", "int16", "uint16", "int32", "uint32"];
 const REDUCTIONS = ["allr", "redsct", "allg"] as const;
-const OPS: readonly ReduceOp[] = REDUCE_OPS;
 
 interface CollectiveInput {
   readonly collective: CollectiveName;
@@ -209,7 +208,7 @@ function* edgeCases(): Iterable<CaseInput> {
         );
     }
   }
-  for (const op of OPS)
+  for (const op of REDUCE_OPS)
     yield caseOf(
       `allr/ring/op-${op}`,
       { collective: "allr", algorithm: "ring", ranks: 4, dtype: "bf16", op, count: 8 },
@@ -268,7 +267,7 @@ function* randomCases(count: number, rng: VectorRng): Iterable<CaseInput> {
       algorithm,
       ranks,
       dtype: rng.pick(DTYPE_NAMES),
-      op: isExchange(collective) ? "sum" : rng.pick(OPS),
+      op: isExchange(collective) ? "sum" : rng.pick(REDUCE_OPS),
       count: unit * (1 + rng.below(3)),
     } as const;
     yield caseOf(`random/${k}`, c, rng.u32());
@@ -296,7 +295,7 @@ const inputSchema: JsonSchema = {
     },
     dtype: { enum: DTYPE_NAMES, description: "Element type of inputs and outputs." },
     op: {
-      enum: [...OPS],
+      enum: [...REDUCE_OPS],
       description: "The reduction; avg pre-multiplies each input by fp32(1/n). Exchanges ignore it.",
     },
     count: {
