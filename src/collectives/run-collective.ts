@@ -403,20 +403,13 @@ function runOnDevice(
   });
   try {
     machine.prefill();
-    const data = dataKindOf(run, check);
-    const spec = { data, dtype: run.dtype, ranks: run.ranks, count: plan.sizes.input, seed: run.dataSeed };
+    const kind = dataKindOf(run, check);
+    const spec = { kind, dtype: run.dtype, ranks: run.ranks, count: plan.sizes.input, seed: run.dataSeed };
     if (threads > 1) {
       writeInputsOnThreads(machine, spec, threads);
       touchAhead(machine);
     } else {
       const write = (r: number, from: number, b: Uint8Array) => machine.writeInput(r, from, b);
-      const spec = {
-        kind: data,
-        dtype: run.dtype,
-        ranks: run.ranks,
-        count: plan.sizes.input,
-        seed: run.dataSeed,
-      };
       generateInputs(spec, write, { blocks: true });
     }
     machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));

@@ -4,10 +4,9 @@
  * bytes.
  */
 import type { MemorySpan } from "../../engine/index.js";
-import type { Dtype } from "../../spec/dtype.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import type { OutputCheck } from "../check/compare.js";
-import { type DataKind, generateInputs, type RankPart } from "../check/inputs.js";
+import { generateInputs, type InputSpec, type RankPart } from "../check/inputs.js";
 import { CHECK_TILE, type CheckSpec, checkOutputs, type OutputRange } from "../check/verify.js";
 import type { BufferReader } from "../device/buffer-layout.js";
 import { SpanBuffer } from "./spans.js";
@@ -15,11 +14,7 @@ import { SpanBuffer } from "./spans.js";
 /** Ranks `part` of a run's inputs, written into their device buffers (`spans`, one a rank of the part). */
 export interface InputsTask {
   readonly task: "inputs";
-  readonly data: DataKind;
-  readonly dtype: Dtype;
-  readonly ranks: number;
-  readonly count: number;
-  readonly seed: number;
+  readonly spec: InputSpec;
   readonly part: RankPart;
   readonly spans: readonly (readonly MemorySpan[])[];
 }
@@ -61,12 +56,11 @@ function touch(t: TouchTask): void {
 
 /** Generate a part's inputs into device memory, as generateInputs with the run's sink would. */
 function writeInputs(t: InputsTask): void {
-  const eb = dtypeBytes(t.dtype);
+  const eb = dtypeBytes(t.spec.dtype);
   const buffers = t.spans.map((s) => new SpanBuffer(s));
   const sink = (r: number, from: number, bytes: Uint8Array) =>
     (buffers[r - t.part.first] as SpanBuffer).write(from * eb, bytes);
-  const spec = { kind: t.data, dtype: t.dtype, ranks: t.ranks, count: t.count, seed: t.seed };
-  generateInputs(spec, sink, { blocks: true, part: t.part });
+  generateInputs(t.spec, sink, { blocks: true, part: t.part });
 }
 
 /** Check a range of the outputs, reading the buffers as the device machine's reader would. */

@@ -5,9 +5,8 @@
  * way whatever the thread count, and every part's bytes are those one thread would write, so the
  * run is bit for bit the run on one thread.
  */
-import type { Dtype } from "../../spec/dtype.js";
 import type { OutputCheck } from "../check/compare.js";
-import type { DataKind, RankPart } from "../check/inputs.js";
+import type { InputSpec, RankPart } from "../check/inputs.js";
 import { CHECK_TILE, type CheckSpec } from "../check/verify.js";
 import type { DeviceMachine } from "../device/device-machine.js";
 import { postToWorker, runOnWorkers } from "./pool.js";
@@ -25,15 +24,6 @@ export function splitParts(n: number, threads: number): RankPart[] {
   return out;
 }
 
-/** What the inputs are: the kind of data, its dtype and seed, and the elements a rank. */
-export interface InputSpec {
-  readonly data: DataKind;
-  readonly dtype: Dtype;
-  readonly ranks: number;
-  readonly count: number;
-  readonly seed: number;
-}
-
 /**
  * Write every rank's input into the machine's (shared) device memory on `threads` threads: the
  * pages are allocated here first, in rank order, as one thread writing them would; then the
@@ -43,7 +33,7 @@ export function writeInputsOnThreads(machine: DeviceMachine, spec: InputSpec, th
   const spans = Array.from({ length: spec.ranks }, (_, r) => machine.spans(r, "input", true));
   const tasks: InputsTask[] = splitParts(spec.ranks, threads).map((part) => ({
     task: "inputs",
-    ...spec,
+    spec,
     part,
     spans: spans.slice(part.first, part.end),
   }));
