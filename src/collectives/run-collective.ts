@@ -23,11 +23,12 @@ import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
 import { threadsAvailable } from "./threads/pool.js";
 import { checkOnThreads, touchAhead, writeInputsOnThreads } from "./threads/threaded-run.js";
 import {
+  type LegWeight,
   type PreparedSchedule,
   prepareWithin,
   type Schedule,
   scheduleCollective,
-  scheduleLegs,
+  scheduleWeight,
   type Timing,
 } from "./timing/schedule.js";
 import { profileParams, type TimingProfile } from "./timing/timing-profile.js";
@@ -149,6 +150,9 @@ export function candidateRequests(run: CollectiveRun, t: Topology, count: number
  */
 const PRUNE_MARGIN = 1e-9;
 
+/** A candidate's legs to place; a refused one's +Infinity (weighed last, its refusal said then). */
+const legsOf = (w: LegWeight | undefined): number => w?.legs ?? Number.POSITIVE_INFINITY;
+
 /**
  * Each candidate request timed without materialising it; the fastest wins (first on a tie). The
  * candidate with the fewest legs to place is prepared and placed first; each other one's pre-pass
@@ -171,12 +175,12 @@ export function chooseAlgorithm(
   const cutoff = () => (best === undefined ? undefined : best.timing.totalNs * (1 + PRUNE_MARGIN));
   // Every candidate is weighed first: one too large to schedule is refused before any is placed.
   const byLegs = requests
-    .map((req, order) => ({ req, order, legs: scheduleLegs(req) }))
-    .sort((a, b) => a.legs - b.legs || a.order - b.order);
-  for (const { req, order } of byLegs) {
+    .map((req, order) => ({ req, order, weight: scheduleWeight(req) }))
+    .sort((a, b) => legsOf(a.weight) - legsOf(b.weight) || a.order - b.order);
+  for (const { req, order, weight } of byLegs) {
     let prepared: PreparedSchedule | undefined;
     try {
-      prepared = prepareWithin(req, sr, cutoff() ?? Number.POSITIVE_INFINITY);
+      prepared = prepareWithin(req, sr, cutoff() ?? Number.POSITIVE_INFINITY, weight);
     } catch (e) {
       // With one candidate its own refusal is the answer (an exchange's field error, as it is).
       // Too large to schedule is no reason to pick another: auto would name the wrong winner.

@@ -1,10 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   ALGORITHMS,
   type AlgorithmName,
   buildTopology,
   type CollectiveName,
+  candidateAlgorithms,
   countForSize,
+  NodeFold,
   type PlanRequest,
   prepareSchedule,
   prepareWithin,
@@ -32,24 +34,29 @@ function allReduce(ranks: number, nodes: number, algorithm: AlgorithmName, count
   };
 }
 
+/** A timing-only bf16 sum `collective` over `ranks` ranks of `arch` on `nodes` nodes, algorithm auto. */
+function autoRun(arch: ArchName, ranks: number, nodes: number, collective: CollectiveName) {
+  return {
+    profile: archProfile(arch),
+    ranks,
+    nodes,
+    collective,
+    algorithm: "auto" as const,
+    dtype: Dtype.BFLOAT16,
+    op: "sum" as const,
+    check: "none" as const,
+    timingOnly: true,
+    dataSeed: 0,
+  };
+}
+
 describe("auto prunes by lower bound and stops placements that cannot win", () => {
   it("picks what timing every algorithm in full picks (the fastest, first on a tie)", () => {
     for (const [arch, ranks, nodes] of SHAPES)
       for (const collective of ["allr", "redsct", "allg"] as CollectiveName[])
         for (const size of [1024, 1 << 20, 64 << 20]) {
-          const profile = archProfile(arch);
-          const run = {
-            profile,
-            ranks,
-            nodes,
-            collective,
-            algorithm: "auto" as const,
-            dtype: Dtype.BFLOAT16,
-            op: "sum" as const,
-            check: "none" as const,
-            timingOnly: true,
-            dataSeed: 0,
-          };
+          const run = autoRun(arch, ranks, nodes, collective);
+          const profile = run.profile;
           const count = countForSize({ collective, dtype: Dtype.BFLOAT16 }, ranks, size);
           const topology = buildTopology(profile, ranks, nodes);
           const times = ALGORITHMS.map(
@@ -102,6 +109,19 @@ describe("auto prunes by lower bound and stops placements that cannot win", () =
       const within = prepareWithin(req, { sr: false }, full.totalNs * (1 + 1e-9));
       expect(within?.boundNs, algorithm).toBe(plain.boundNs);
       expect(within?.place()?.totalNs, algorithm).toBe(full.totalNs);
+    }
+  });
+});
+
+describe("auto weighs each candidate once", () => {
+  it("folds every candidate once: the fold its legs were counted on is the one it is placed on", () => {
+    const run = autoRun("trn2", 32, 4, "allr");
+    const of = vi.spyOn(NodeFold, "of");
+    try {
+      runSize(run, 1 << 20);
+      expect(of).toHaveBeenCalledTimes(candidateAlgorithms("allr").length);
+    } finally {
+      of.mockRestore();
     }
   });
 });

@@ -114,12 +114,11 @@ export class ScheduleTooLargeError extends UsageError {
 }
 
 /**
- * Refuse a plan whose schedule would place more than {@link MAX_SCHEDULE_LEGS} legs for the ranks
- * below `issuers` (one node's where it folds: `folded`).
+ * Refuse a plan whose schedule would place more than {@link MAX_SCHEDULE_LEGS} legs: `legs`, its
+ * {@link estimateLegs} for the ranks it places (one node's where it folds: `folded`).
  * @throws ScheduleTooLargeError naming the estimate, the bound and what would fit.
  */
-export function checkScheduleLegs(req: PlanRequest, issuers: number, folded: boolean): void {
-  const legs = estimateLegs(req, issuers);
+export function checkScheduleLegs(req: PlanRequest, legs: number, folded: boolean): void {
   if (legs <= MAX_SCHEDULE_LEGS) return;
   const t = req.topology;
   const why =

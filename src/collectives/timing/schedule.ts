@@ -71,18 +71,37 @@ export interface PreparedSchedule {
   place(cutoffNs?: number): Timing | undefined;
 }
 
+/** Where a schedule of a request places its legs: the node fold, and about how many legs. */
+export interface LegWeight {
+  readonly fold: NodeFold;
+  /** The legs the fold's ranks place (plan/leg-estimate.ts estimateLegs). */
+  readonly legs: number;
+}
+
 /**
- * About the legs a schedule of `req` places (one node's where it folds: plan/leg-estimate.ts), or
- * +Infinity for a request its planner refuses: what `auto` orders its candidates by.
+ * The fold a schedule of `req` places its legs on (none when `unfolded`: every rank placed) and
+ * about how many legs it places there, checked against the bound.
+ * @throws UsageError where the planner refuses the request; ScheduleTooLargeError past the legs a
+ *   schedule places.
+ */
+function weigh(req: PlanRequest, unfolded: boolean): LegWeight {
+  const fold = unfolded ? NodeFold.none(req) : NodeFold.of(req);
+  const legs = estimateLegs(req, fold.perNode);
+  checkScheduleLegs(req, legs, fold.nodes > 1);
+  return { fold, legs };
+}
+
+/**
+ * The legs a schedule of `req` places and the fold it places them on (what `auto` orders its
+ * candidates by, and hands to {@link prepareWithin}), or undefined for a request its planner
+ * refuses (prepareWithin then says why).
  * @throws ScheduleTooLargeError past the legs a schedule places, as {@link prepareSchedule} would.
  */
-export function scheduleLegs(req: PlanRequest): number {
+export function scheduleWeight(req: PlanRequest): LegWeight | undefined {
   try {
-    const fold = NodeFold.of(req);
-    checkScheduleLegs(req, fold.perNode, fold.nodes > 1);
-    return estimateLegs(req, fold.perNode);
+    return weigh(req, false);
   } catch (e) {
-    if (e instanceof UsageError && !(e instanceof ScheduleTooLargeError)) return Number.POSITIVE_INFINITY;
+    if (e instanceof UsageError && !(e instanceof ScheduleTooLargeError)) return undefined;
     throw e;
   }
 }
@@ -100,17 +119,20 @@ export function prepareSchedule(req: PlanRequest, opts: ScheduleOptions): Prepar
 /**
  * As {@link prepareSchedule}, but undefined as soon as the pre-pass's bound exceeds `cutoffNs` (a
  * candidate that cannot beat the best time `auto` has: its legs need not all be counted).
+ * `weight`: the request's {@link scheduleWeight} where the caller has it (not weighed again; unused
+ * when every rank is placed: `record` or an observer).
  * @throws as {@link prepareSchedule}.
  */
 export function prepareWithin(
   req: PlanRequest,
   opts: ScheduleOptions,
   cutoffNs: number,
+  weight?: LegWeight,
 ): PreparedSchedule | undefined {
   const t = req.topology;
   const record = opts.record === true;
-  const fold = record || opts.observer !== undefined ? NodeFold.none(req) : NodeFold.of(req);
-  checkScheduleLegs(req, fold.perNode, fold.nodes > 1);
+  const unfolded = record || opts.observer !== undefined;
+  const { fold } = weight !== undefined && !unfolded ? weight : weigh(req, unfolded);
   const res = new Resources(t);
   const coster = new ShapeCoster(
     new LegCoster(t.profile, { dtype: req.dtype, op: req.op, sr: opts.sr }, t.timing),
