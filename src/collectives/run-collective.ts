@@ -3,6 +3,7 @@
  * the device run, the checks. What the CLI, the tests and the bench call.
  */
 import { UsageError } from "../bits/errors.js";
+import { SHARED_SCRATCH_SLOTS } from "../engine/index.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { OverflowPolicy } from "../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
@@ -21,7 +22,8 @@ import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
 import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
 import { threadsAvailable } from "./threads/pool.js";
-import { checkOnThreads, touchAhead, writeInputsOnThreads } from "./threads/threaded-run.js";
+import { executeOnThreads, splittable } from "./threads/threaded-execute.js";
+import { checkOnThreads, writeInputsOnThreads } from "./threads/threaded-run.js";
 import {
   type LegWeight,
   type PreparedSchedule,
@@ -71,8 +73,10 @@ export interface CollectiveRun {
   readonly timingProfile?: TimingProfile;
   /**
    * Threads a functional run may use (default 1): above 1, device memory is shared, each rank's
-   * inputs are generated and the exact check's output tiles checked on worker threads
-   * (threads/threaded-run.ts) — the same bytes, the same report. Where the runtime has no worker threads (a browser) the run uses one.
+   * inputs are generated, the legs of each batch executed (split by rank, at most
+   * SHARED_SCRATCH_SLOTS threads: threads/threaded-execute.ts) and the exact check's output tiles
+   * checked on worker threads (threads/threaded-run.ts) — the same bytes, the same report. Where
+   * the runtime has no worker threads (a browser) the run uses one.
    */
   readonly threads?: number;
 }
@@ -409,14 +413,15 @@ function runOnDevice(
     machine.prefill();
     const kind = dataKindOf(run, check);
     const spec = { kind, dtype: run.dtype, ranks: run.ranks, count: plan.sizes.input, seed: run.dataSeed };
-    if (threads > 1) {
-      writeInputsOnThreads(machine, spec, threads);
-      touchAhead(machine);
-    } else {
+    if (threads > 1) writeInputsOnThreads(machine, spec, threads);
+    else {
       const write = (r: number, from: number, b: Uint8Array) => machine.writeInput(r, from, b);
       generateInputs(spec, write, { blocks: true });
     }
-    machine.execute(onProgress && ((done) => onProgress(done / plan.legs.length)));
+    const progress = onProgress && ((done: number) => onProgress(done / plan.legs.length));
+    const executing = Math.min(threads, SHARED_SCRATCH_SLOTS, run.ranks);
+    if (executing > 1 && splittable(plan)) executeOnThreads(machine, executing, progress);
+    else machine.execute(progress);
     let guardErrors = 0;
     for (let r = 0; r < run.ranks; r++) {
       for (const g of machine.layout.guards(r))

@@ -39,6 +39,7 @@ export {
   type Region,
   type RegionKind,
   type RegionSpec,
+  type SharedPages,
 } from "./memory/memory.js";
 export {
   describeAddress,
@@ -62,5 +63,6 @@ export {
   POOL_MAX_BYTES,
   pooledArenaBytes,
   releaseFreeArenas,
+  SHARED_SCRATCH_SLOTS,
 } from "./memory/page-arenas.js";
 export { SemaphoreBlock, type SemaphoreListener } from "./semaphores.js";

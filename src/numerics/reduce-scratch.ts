@@ -21,15 +21,15 @@ export interface ReduceScratch {
 /** Each arena's buffer carries its reserved scratch (wasm/buffer-tag.ts: one property load a packet). */
 const SCRATCH = new BufferTag<ReduceScratch>("sdmakit reduce scratch");
 
-/** The scratch views at the start of an arena; SR's words reserved after them. */
-function scratchViews(arena: WasmArena, elements: number, ioBytes: number): ReduceScratch {
+/** The scratch views at byte `at` of an arena (a multiple of 16); SR's words reserved after them. */
+function scratchViews(arena: WasmArena, elements: number, ioBytes: number, at = 0): ReduceScratch {
   const f32Bytes = 4 * elements;
-  reserveSrWords(arena.buffer, srWordsAt(elements, ioBytes));
+  reserveSrWords(arena.buffer, at + srWordsAt(elements, ioBytes));
   return {
-    acc: arena.f32(0, elements),
-    src: arena.f32(f32Bytes, elements),
-    input: arena.u8(2 * f32Bytes, ioBytes),
-    out: arena.u8(2 * f32Bytes + ioBytes, ioBytes),
+    acc: arena.f32(at, elements),
+    src: arena.f32(at + f32Bytes, elements),
+    input: arena.u8(at + 2 * f32Bytes, ioBytes),
+    out: arena.u8(at + 2 * f32Bytes + ioBytes, ioBytes),
   };
 }
 
@@ -47,19 +47,26 @@ export function reduceScratchBytes(elements: number, ioBytes: number): number {
 }
 
 /**
- * Reserve the first {@link reduceScratchBytes}(elements, ioBytes) bytes of `arena` as the scratch of
- * every reduce whose output (else first source) lives in it; the caller places nothing there.
+ * Reserve {@link reduceScratchBytes}(elements, ioBytes) bytes of `arena` from byte `at` (default
+ * its start; a multiple of 16) as this thread's scratch of every reduce whose output (else first
+ * source) lives in it; the caller places nothing there. Another thread working on the same shared
+ * arena (WasmArena.over) reserves a block of its own at another `at`.
  * @throws {FieldError} when the block does not fit the arena or its counts are not positive integers.
  * @example const at = reserveReduceScratch(arena, 1 << 14, 1 << 16); // pages start at `at`
  * @returns the bytes reserved.
  */
-export function reserveReduceScratch(arena: WasmArena, elements: number, ioBytes: number): number {
+export function reserveReduceScratch(arena: WasmArena, elements: number, ioBytes: number, at = 0): number {
   const bytes = reduceScratchBytes(elements, ioBytes);
   if (!Number.isInteger(elements) || elements < 1 || !Number.isInteger(ioBytes) || ioBytes < 1)
     throw new FieldError("reserveReduceScratch", "elements", elements, "a block of 1 or more");
-  if (bytes > arena.buffer.byteLength)
-    throw new FieldError("reserveReduceScratch", "bytes", bytes, `0..${arena.buffer.byteLength}`);
-  SCRATCH.set(arena.buffer, scratchViews(arena, elements, ioBytes));
+  if (!Number.isInteger(at) || at < 0 || at % 16 !== 0 || at + bytes > arena.buffer.byteLength)
+    throw new FieldError(
+      "reserveReduceScratch",
+      "at",
+      at,
+      `a multiple of 16 in 0..${arena.buffer.byteLength - bytes}`,
+    );
+  SCRATCH.set(arena.buffer, scratchViews(arena, elements, ioBytes, at));
   return bytes;
 }
 

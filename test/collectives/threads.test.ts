@@ -4,16 +4,24 @@
 // of the run on one thread.
 import { describe, expect, it } from "vitest";
 import {
+  type BufRef,
+  buildPlan,
+  buildTopology,
   CHECK_TILE,
+  type CollectiveOptions,
   checkOutputs,
   collectiveRun,
+  DeviceMachine,
   generateInputs,
   inputWordsBefore,
+  type Leg,
   MIN_THREADED_INPUT_BYTES,
   makeInputs,
   runSize,
   splitParts,
 } from "../../src/collectives/index.js";
+import { threadBatches } from "../../src/collectives/threads/threaded-execute.js";
+import { archProfile } from "../../src/hal/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 
 /** Every rank's input bytes, generated whole or in the given parts. */
@@ -111,26 +119,75 @@ describe("the check in ranges", () => {
 });
 
 describe("a functional run on threads", () => {
-  it("gives every output byte and the row of the run on one thread", () => {
-    const size = MIN_THREADED_INPUT_BYTES / 4;
-    for (const algorithm of ["ring", "mesh"] as const) {
+  // The smallest runs that take threads: 8 ranks × 1 MiB (5 × 2 MiB) of inputs.
+  const cases: [string, Partial<CollectiveOptions>][] = [
+    ["ring, checked", { algorithm: "ring" }],
+    ["mesh, unchecked", { algorithm: "mesh", check: "none" }],
+    ["auto, stochastic rounding", { algorithm: "auto", sr: true, check: "none" }],
+    ["ring, fp32 avg on 5 ranks", { algorithm: "ring", ranks: 5, dtype: "fp32", op: "avg" }],
+  ];
+  for (const [name, options] of cases)
+    it(`${name}: the legs split over threads give every output byte and the row of one thread`, () => {
       const run = (threads: number) =>
         runSize(
-          collectiveRun({ collective: "allr", ranks: 8, dtype: "bf16", algorithm, threads }),
-          size,
+          collectiveRun({ collective: "allr", ranks: 8, dtype: "bf16", ...options, threads }),
+          MIN_THREADED_INPUT_BYTES / (options.ranks === undefined ? 8 : 4),
           undefined,
-          {
-            keepOutputs: true,
-          },
+          { keepOutputs: true },
         );
       const one = run(1);
       const two = run(2);
       expect(two.row).toEqual(one.row);
-      expect(two.row.wrong).toBe(0);
+      expect(two.row.guardErrors).toBe(0);
+      if (options.check !== "none") expect(two.row.wrong).toBe(0);
       expect(two.packets).toBe(one.packets);
-      expect(two.outputs?.length).toBe(8);
+      expect(two.outputs?.length).toBe(one.outputs?.length);
       for (const [r, o] of (two.outputs ?? []).entries())
         expect(Buffer.compare(o, one.outputs?.[r] as Uint8Array), `rank ${r}`).toBe(0);
-    }
+    });
+});
+
+describe("the legs of a batch split over threads", () => {
+  /** A machine for a plan of the given legs (a ring all-reduce's buffers: 8 ranks × 1024 bf16). */
+  const machineOf = (legs: Leg[]) => {
+    const profile = archProfile("trn2");
+    const plan = buildPlan({
+      topology: buildTopology(profile, 8, 1),
+      collective: "allr",
+      algorithm: "ring",
+      dtype: Dtype.BFLOAT16,
+      op: "sum",
+      count: 1024,
+    });
+    return new DeviceMachine({ ...plan, legs }, profile, { overflow: "nan" });
+  };
+  const leg = (id: number, rank: number, src: BufRef, dst: BufRef): Leg => ({
+    id,
+    step: 0,
+    kind: "copy",
+    rank,
+    queue: 0,
+    srcs: [{ ref: src }],
+    dsts: [dst],
+    count: 16,
+    after: [],
+  });
+  const ref = (rank: number, elem: number): BufRef => ({ rank, buffer: "output", elem });
+
+  it("are cut where a leg of one thread reads or writes what a leg of another writes", () => {
+    // Ranks 0 and 1 run on threads 0 and 1. Legs 0 and 1 touch disjoint bytes; leg 2 (thread 0)
+    // overwrites what leg 1 (thread 1) reads, so a new piece starts there; leg 3 is free again.
+    const legs = [
+      leg(0, 0, ref(2, 0), ref(3, 0)),
+      leg(1, 1, ref(4, 0), ref(5, 0)),
+      leg(2, 0, ref(6, 0), ref(4, 8)),
+      leg(3, 1, ref(6, 0), ref(7, 0)),
+    ];
+    expect(threadBatches(machineOf(legs), 2)).toEqual([
+      [0, 2],
+      [2, 4],
+    ]);
+    // On one thread nothing is cut: plan order is kept.
+    expect(threadBatches(machineOf(legs), 1)).toEqual([[0, 4]]);
   });
 });

@@ -35,6 +35,9 @@ interface Bad {
 }
 
 /** Each value of `values` at position `at` of `args`, all naming `field`. */
+/** A table of no pages, as sharePages gives it. */
+const SHARED = { handles: [], pages: [], owed: [], filled: [] };
+
 function each(field: string, at: number, args: readonly unknown[], values: readonly unknown[]): Bad[] {
   return values.map((v) => ({ args: args.map((a, i) => (i === at ? v : a)), field }));
 }
@@ -129,7 +132,19 @@ const CLASSES: readonly ClassTable[] = [
         ...each("out", 1, [A, BYTES], [new Uint16Array(2), [0, 0], null, 4]),
       ],
       peek: [...each("addr", 0, [A, 4], NOT_ADDRESSES), ...each("len", 1, [A, 4], NOT_INTEGERS)],
-      pagesAhead: each("bytes", 0, [0], [...NOT_INTEGERS, -1]),
+      sharePages: [
+        ...each("pageNos", 0, [[]], [null, 5, [-1], [0.5], ["1"]]),
+        { args: [[0]], field: "shared" },
+      ],
+      adoptPages: [
+        ...each("shared", 0, [SHARED, 1], [null, {}, { ...SHARED, pages: [1] }]),
+        ...each("slot", 1, [SHARED, 1], [...NOT_INTEGERS, 0, 8]),
+      ],
+      setPages: [
+        ...each("shared", 0, [SHARED, 0, 0], [null, {}]),
+        ...each("from", 1, [SHARED, 0, 0], [...NOT_INTEGERS, 1]),
+        ...each("to", 2, [SHARED, 0, 0], [...NOT_INTEGERS, 1]),
+      ],
       spansOf: [
         ...each("addr", 0, [A, 4, false], NOT_ADDRESSES),
         ...each("len", 1, [A, 4, false], NOT_INTEGERS),
@@ -168,6 +183,7 @@ const CLASSES: readonly ClassTable[] = [
       mapped: "a getter",
       allocatedBytes: "a getter",
       release: "no arguments",
+      unseal: "no arguments",
     },
   },
   {

@@ -1,6 +1,7 @@
 // Device memory in shared memory (DeviceMemoryOptions.shared): its pages are SharedArrayBuffer views
 // a worker thread can take (spansOf) — written whole in place, or read as they read here, an
-// unallocated page as its byte — and a plain memory refuses to hand them out.
+// unallocated page as its byte — or take over whole (sharePages / adoptPages: a split execution);
+// a plain memory refuses to hand them out.
 import { describe, expect, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
 import { DeviceMemory, PAGE_BYTES } from "../../src/engine/index.js";
@@ -52,22 +53,32 @@ describe("shared device memory", () => {
     expect(Buffer.compare(m.read(0n, 8192), want)).toBe(0);
   });
 
-  it("takes ahead the arenas the next pages go to, and gives their untouched spans", () => {
-    const m = new DeviceMemory({ shared: true });
-    m.map({ name: "hbm", base: 0n, bytes: BigInt(64 * PAGE_BYTES), kind: "hbm" });
-    m.write(0n, Uint8Array.of(1));
-    const ahead = m.pagesAhead(40 * PAGE_BYTES);
-    const room = ahead.reduce((n, s) => n + s.to - s.from, 0);
-    expect(room).toBeLessThanOrEqual(40 * PAGE_BYTES);
-    // Each page written next lies in a span given (unless a reused arena's was touched before).
-    for (let p = 1; p <= 40; p++) {
-      const [view] = m.spansOf(BigInt(p * PAGE_BYTES), PAGE_BYTES, true) as Uint8Array[];
-      const inside = ahead.some(
-        (s) => s.buffer === view?.buffer && view.byteOffset >= s.from && view.byteOffset + PAGE_BYTES <= s.to,
-      );
-      if (room === 40 * PAGE_BYTES) expect(inside, `page ${p}`).toBe(true);
-    }
-    expect(() => m.pagesAhead(-1)).toThrow(/pagesAhead.*bytes/);
+  it("shares its pages: another memory adopts them, new ones owed their byte until set", () => {
+    const m = memory(true);
+    m.write(10n, Uint8Array.of(1, 2, 3));
+    m.fill(BigInt(2 * PAGE_BYTES), PAGE_BYTES, 0xab);
+    const shared = m.sharePages([0, 2, 3]);
+    // Page 0 holds its bytes; page 2 is owed its fill byte, page 3 zero; page 1 stays unallocated.
+    expect(shared.pages.filter((_, i) => i % 3 === 0)).toEqual([0, 2, 3]);
+    expect(shared.owed).toEqual([
+      [2, 0xab],
+      [3, 0],
+    ]);
+    expect(() => m.write(BigInt(PAGE_BYTES), Uint8Array.of(1))).toThrow(/page 1 was not shared/);
+    const other = new DeviceMemory({ shared: true });
+    other.map({ name: "hbm", base: 0n, bytes: BigInt(8 * PAGE_BYTES), kind: "hbm" });
+    other.adoptPages(shared, 1);
+    other.setPages(shared, 0, 2);
+    // The same bytes, seen and written from either memory.
+    expect([...m.read(10n, 3)]).toEqual([1, 2, 3]);
+    expect(m.read(BigInt(2 * PAGE_BYTES), PAGE_BYTES).every((b) => b === 0xab)).toBe(true);
+    other.write(BigInt(3 * PAGE_BYTES + 5), Uint8Array.of(9));
+    expect(m.read(BigInt(3 * PAGE_BYTES), 8)).toEqual(Uint8Array.of(0, 0, 0, 0, 0, 9, 0, 0));
+    expect(() => other.write(BigInt(PAGE_BYTES), Uint8Array.of(1))).toThrow(/another thread's pages/);
+    m.unseal();
+    m.write(BigInt(PAGE_BYTES), Uint8Array.of(1));
+    expect(m.allocatedBytes).toBe(4 * PAGE_BYTES);
+    expect(() => memory(false).sharePages([0])).toThrow(/sharePages.*shared/);
   });
 
   it("refuses to hand out the pages of a plain memory", () => {

@@ -17,8 +17,9 @@
  * between ring steps. On hardware a step's independent legs run at once, their queues round-robin;
  * independent legs give the same bytes in any order, and one queue at a time keeps a leg's data,
  * ring slots and descriptors in cache (the 8-rank 64 MiB bf16 ring all-reduce's execute ≈ 15 %
- * faster than 256 queues round-robin). Timing does not come from here (see schedule.ts): the
- * engine's events only feed the trace.
+ * faster than 256 queues round-robin). On several threads (threads/threaded-execute.ts) each
+ * thread runs its ranks' legs of a batch this way, on a machine of its own over the same memory.
+ * Timing does not come from here (see schedule.ts): the engine's events only feed the trace.
  */
 import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
 import { Device, type EngineEvent, HBM_BASE, type MemorySpan } from "../../engine/index.js";
@@ -76,6 +77,22 @@ export interface MachineOptions {
   readonly keepEvents?: boolean;
   /** Device memory in shared memory, for worker threads to write inputs and check outputs in place. */
   readonly sharedMemory?: boolean;
+}
+
+/**
+ * The plan's legs in batches of mutually independent legs, as [first, end) (plan order; a batch
+ * ends at the first leg that depends on one in it): a ring step.
+ */
+export function batches(plan: Plan): [number, number][] {
+  const legs = plan.legs;
+  const out: [number, number][] = [];
+  let i = 0;
+  while (i < legs.length) {
+    const first = i;
+    while (i < legs.length && (legs[i] as Leg).after.every((a) => a < first)) i++;
+    out.push([first, i]);
+  }
+  return out;
 }
 
 /** The most ranks of `lnc` physical cores each the device can run with data. */
@@ -428,15 +445,20 @@ export class DeviceMachine {
    * depends on one in it): a ring step.
    */
   execute(onBatch?: (legsDone: number) => void): void {
+    for (const [first, end] of batches(this.plan)) {
+      this.runLegs(first, end);
+      onBatch?.(end);
+    }
+  }
+
+  /** Post and run legs [from, to) of the plan in order (those `mine` keeps, when given). */
+  runLegs(from: number, to: number, mine?: (leg: Leg) => boolean): void {
     const legs = this.plan.legs;
-    let i = 0;
-    while (i < legs.length) {
-      const first = i;
-      while (i < legs.length && (legs[i] as Leg).after.every((a) => a < first)) {
-        this.post(legs[i++] as Leg);
-        this.run();
-      }
-      onBatch?.(i);
+    for (let i = from; i < to; i++) {
+      const leg = legs[i] as Leg;
+      if (mine !== undefined && !mine(leg)) continue;
+      this.post(leg);
+      this.run();
     }
   }
 

@@ -44,7 +44,7 @@ export function availableThreads(): number {
 
 /**
  * A worker, its answer port, and the counts of answers it has given (raised after each) and of
- * tasks posted to it (some without waiting: {@link postToWorker}).
+ * tasks posted to it.
  */
 interface Slot {
   readonly worker: WorkerLike;
@@ -115,16 +115,6 @@ function workerThreads(): WorkerThreads {
   if (wt === undefined || typeof SharedArrayBuffer === "undefined")
     throw new UsageError("worker threads are not available in this runtime: use threads 1");
   return wt;
-}
-
-/**
- * Post `task` to the first worker without waiting for it (work ahead of need, whose answer no one
- * reads: touching pages); the next {@link runOnWorkers} waits for it first.
- */
-export function postToWorker(task: WorkerTask): void {
-  const slot = workers(workerThreads(), 1)[0] as Slot;
-  slot.sent++;
-  slot.worker.postMessage(task);
 }
 
 /**

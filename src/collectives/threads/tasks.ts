@@ -3,13 +3,18 @@
  * check's output tiles), as plain data a worker is posted, and the one function that does each task — on a worker or on the calling thread, the same code and the same
  * bytes.
  */
-import type { MemorySpan } from "../../engine/index.js";
+import type { MemorySpan, SharedPages } from "../../engine/index.js";
+import type { ArchProfile } from "../../hal/arch-profile.js";
+import type { OverflowPolicy } from "../../numerics/index.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import type { OutputCheck } from "../check/compare.js";
 import { generateInputs, type InputSpec, type RankPart } from "../check/inputs.js";
 import { CHECK_TILE, type CheckSpec, checkOutputs, type OutputRange } from "../check/verify.js";
 import type { BufferReader } from "../device/buffer-layout.js";
+import { DeviceMachine } from "../device/device-machine.js";
+import type { Leg, Plan } from "../plan/plan.js";
 import { SpanBuffer } from "./spans.js";
+import { legThread } from "./threaded-execute.js";
 
 /** Ranks `part` of a run's inputs, written into their device buffers (`spans`, one a rank of the part). */
 export interface InputsTask {
@@ -31,27 +36,57 @@ export interface CheckTask {
   readonly outputs: readonly (readonly MemorySpan[])[];
 }
 
-/** Arena spans whose pages are touched ahead of use (engine DeviceMemory.pagesAhead). */
-export interface TouchTask {
-  readonly task: "touch";
-  readonly spans: readonly { readonly buffer: ArrayBufferLike; readonly from: number; readonly to: number }[];
+/**
+ * Set up this worker's share of a split execution (threaded-execute.ts): a device machine of its
+ * own for `plan` over the calling thread's shared pages, its reduce scratch in block `slot`; and
+ * set the shared pages `set` (their first touch).
+ */
+export interface MachineTask {
+  readonly task: "machine";
+  readonly plan: Plan;
+  readonly profile: ArchProfile;
+  readonly options: { readonly overflow: OverflowPolicy; readonly srSeed?: number };
+  readonly shared: SharedPages;
+  readonly slot: number;
+  readonly threads: number;
+  readonly set: RankPart;
 }
 
-export type WorkerTask = InputsTask | CheckTask | TouchTask;
+/** Run this worker's legs of legs [first, end) of the plan it was set up for: the packets run. */
+export interface LegsTask {
+  readonly task: "legs";
+  readonly first: number;
+  readonly end: number;
+}
 
-/** The bytes between touches: the host's page (4 KiB; a larger page is touched more than once). */
-const HOST_PAGE = 4096;
+/** Drop this worker's machine (the run is over; its memory is the calling thread's to release). */
+export interface ReleaseTask {
+  readonly task: "release";
+}
 
-/**
- * Fault in every host page of the spans by adding 0 to a word of each, atomically: the page is
- * written (so mapped), its bytes never change, and a write the calling thread makes to the same
- * word at the same time is neither lost nor torn.
- */
-function touch(t: TouchTask): void {
-  for (const { buffer, from, to } of t.spans) {
-    const words = new Int32Array(buffer as SharedArrayBuffer);
-    for (let at = from; at < to; at += HOST_PAGE) Atomics.add(words, at >> 2, 0);
-  }
+export type WorkerTask = InputsTask | CheckTask | MachineTask | LegsTask | ReleaseTask;
+
+/** The machine of this worker's share of a split execution, and whose legs it runs. */
+let share: { readonly machine: DeviceMachine; readonly mine: (leg: Leg) => boolean } | undefined;
+
+/** {@link MachineTask}: the machine made, the pages adopted and the worker's part of them set. */
+function setUp(t: MachineTask): void {
+  const machine = new DeviceMachine(t.plan, t.profile, {
+    ...t.options,
+    keepEvents: false,
+    sharedMemory: true,
+  });
+  machine.device.memory.adoptPages(t.shared, t.slot);
+  machine.device.memory.setPages(t.shared, t.set.first, t.set.end);
+  share = { machine, mine: (leg) => legThread(leg, t.threads) === t.slot };
+}
+
+/** {@link LegsTask}: the packets this worker's legs ran. */
+function runLegs(t: LegsTask): number {
+  if (share === undefined) throw new Error("legs asked of a worker with no machine set up");
+  const before = share.machine.packets;
+  share.machine.runLegs(t.first, t.end, share.mine);
+  return share.machine.packets - before;
 }
 
 /** Generate a part's inputs into device memory, as generateInputs with the run's sink would. */
@@ -78,8 +113,19 @@ function checkRange(t: CheckTask): OutputCheck {
 
 /** Do a task; what it answers. */
 export function doTask(t: WorkerTask): unknown {
-  if (t.task === "check") return checkRange(t);
-  if (t.task === "touch") touch(t);
-  else writeInputs(t);
+  switch (t.task) {
+    case "check":
+      return checkRange(t);
+    case "legs":
+      return runLegs(t);
+    case "machine":
+      setUp(t);
+      break;
+    case "release":
+      share = undefined;
+      break;
+    default:
+      writeInputs(t);
+  }
   return undefined;
 }

@@ -9,7 +9,7 @@ import type { OutputCheck } from "../check/compare.js";
 import type { InputSpec, RankPart } from "../check/inputs.js";
 import { CHECK_TILE, type CheckSpec } from "../check/verify.js";
 import type { DeviceMachine } from "../device/device-machine.js";
-import { postToWorker, runOnWorkers } from "./pool.js";
+import { runOnWorkers } from "./pool.js";
 import { type CheckTask, doTask, type InputsTask } from "./tasks.js";
 
 /** `n` items cut into at most `threads` contiguous parts of near-equal size, the first ones larger. */
@@ -67,17 +67,4 @@ export function checkOnThreads(machine: DeviceMachine, spec: CheckSpec, threads:
     wrong: a.wrong + b.wrong,
     maxAbsErr: Math.max(a.maxAbsErr, b.maxAbsErr),
   }));
-}
-
-/**
- * Have a worker touch, while the run executes here, the pages its outputs and scratch may take
- * (the arenas taken now): a fresh page's first touch — a fault costing microseconds on these VMs —
- * is then not on the executing thread. Pages of arenas a memory wrote before are already mapped.
- */
-export function touchAhead(machine: DeviceMachine): void {
-  let bytes = 0;
-  for (let r = 0; r < machine.plan.ranks; r++)
-    for (const b of ["output", "scratch"] as const) bytes += machine.layout.buffer(r, b).bytes;
-  const spans = machine.device.memory.pagesAhead(bytes);
-  if (spans.length > 0) postToWorker({ task: "touch", spans });
 }

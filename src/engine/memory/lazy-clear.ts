@@ -60,6 +60,11 @@ export class LazyClear {
     if (u !== undefined) this.cover(pageNo, u, page, from, to, false);
   }
 
+  /** Set every page's stale bytes now (`pageOf`: the page of a page number): nothing is left owed. */
+  settleAll(pageOf: (pageNo: number) => Uint8Array): void {
+    for (const [pageNo, u] of [...this.unset]) this.cover(pageNo, u, pageOf(pageNo), 0, u.end, true);
+  }
+
   /** Forget every page (the memory is released). */
   clear(): void {
     this.unset.clear();

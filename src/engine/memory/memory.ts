@@ -10,6 +10,7 @@ import {
   addrArg,
   boolArg,
   bytesArg,
+  intArg,
   MAX_ADDRESS,
   MAX_U32,
   stringArg,
@@ -19,7 +20,7 @@ import { DeviceFault, FieldError, UsageError } from "../../bits/errors.js";
 import { checkOptions } from "../../bits/option-check.js";
 import { fillBytes } from "./fill-bytes.js";
 import { LazyClear } from "./lazy-clear.js";
-import { PageArenas } from "./page-arenas.js";
+import { adoptArenas, PageArenas, SHARED_SCRATCH_SLOTS } from "./page-arenas.js";
 
 /**
  * A memory access that cannot be done: names the address, the access length and the reason, so the
@@ -77,6 +78,20 @@ export interface DeviceMemoryOptions {
  */
 export type MemorySpan = Uint8Array | { readonly byte: number; readonly length: number };
 
+/**
+ * A shared memory's pages as other threads take them over ({@link DeviceMemory.sharePages},
+ * {@link DeviceMemory.adoptPages}): the arenas' handles (page-arenas.ts); per page three numbers —
+ * its page number, its arena's index and its byte offset there; the pages new to the run, each
+ * with the byte it must be set to before use ({@link DeviceMemory.setPages}); and the pages only
+ * filled, with their byte.
+ */
+export interface SharedPages {
+  readonly handles: readonly object[];
+  readonly pages: readonly number[];
+  readonly owed: readonly (readonly [number, number])[];
+  readonly filled: readonly (readonly [number, number])[];
+}
+
 /** A page budget is a non-negative safe integer of bytes, or Infinity (an option-check.ts rule). */
 export const MEMORY_BUDGET_RULE = {
   check: (bytes: unknown) =>
@@ -111,6 +126,8 @@ const PAGE_SHIFT = 20n;
 /** Device memory is backed in pages of this many bytes, each allocated on its first write. */
 export const PAGE_BYTES = 1 << 20;
 const PAGE_MASK = (1n << PAGE_SHIFT) - 1n;
+/** The last page number of the 64-bit address space. */
+const MAX_PAGE_NO = 2 ** (64 - Number(PAGE_SHIFT)) - 1;
 /** Addresses up to here are exact as Numbers (2^53). */
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** The longest access a call may ask for: the longest typed array a JS engine makes (V8: 2^32 bytes). */
@@ -190,6 +207,11 @@ export class DeviceMemory {
   private readonly lazy = new LazyClear();
   /** The most page bytes this memory may allocate (DeviceMemoryOptions.budgetBytes). */
   readonly budgetBytes: number;
+  /**
+   * Why this memory may not allocate a page now (its pages are shared with other threads, which
+   * would never see a new one); undefined: it may.
+   */
+  private sealed: string | undefined;
 
   /**
    * @throws FieldError for a budget that is not a non-negative safe integer or Infinity.
@@ -562,14 +584,68 @@ export class DeviceMemory {
   }
 
   /**
-   * Take now the arenas the next `bytes` of pages will need, and give the spans of them no memory
-   * has written yet (their pages never touched): what a worker thread touches ahead of use, so the
-   * first touch of a fresh page is not taken by the thread that writes it (shared memory only).
-   * @throws FieldError for a byte count that is not a non-negative safe integer.
+   * Share this memory's pages with other threads (shared memory only): allocate now every page of
+   * `pageNos` not allocated yet, in the order given, set what is stale in every allocated page, and
+   * hand out the table another thread adopts ({@link adoptPages}). The new pages are not set here:
+   * each is owed the byte it reads as (its fill byte, else 0) until {@link setPages} sets it — so
+   * their first touch can be split over the threads. Until {@link unseal} this memory allocates no
+   * page (a page no other thread knows): a write that needs one throws.
+   * @throws FieldError when the memory is not shared; MemoryBudgetError past the budget.
    */
-  pagesAhead(bytes: number): { buffer: ArrayBufferLike; from: number; to: number }[] {
-    uintArg("DeviceMemory.pagesAhead", "bytes", bytes, Number.MAX_SAFE_INTEGER);
-    return this.arenas.ahead(Math.ceil(bytes / PAGE_BYTES), PAGE_BYTES);
+  sharePages(pageNos: Iterable<number>): SharedPages {
+    const c = "DeviceMemory.sharePages";
+    if (typeof (pageNos as Partial<Iterable<number>> | null)?.[Symbol.iterator] !== "function")
+      throw new FieldError(c, "pageNos", pageNos, "an iterable of page numbers");
+    const wanted = [...pageNos].map((p) => uintArg(c, "pageNos", p, MAX_PAGE_NO));
+    if (!this.arenas.shared)
+      throw new FieldError(c, "shared", false, "a shared memory (DeviceMemoryOptions.shared)");
+    const owed: [number, number][] = [];
+    for (const pageNo of wanted) {
+      if (this.pages.has(pageNo)) continue;
+      owed.push([pageNo, this.filled.get(pageNo) ?? 0]);
+      this.allocate(pageNo, true);
+    }
+    this.lazy.settleAll((pageNo) => this.pages.get(pageNo) as Uint8Array);
+    const pages: number[] = [];
+    for (const [pageNo, view] of this.pages)
+      pages.push(pageNo, this.arenas.indexOf(view.buffer), view.byteOffset);
+    this.sealed = "its pages are shared with worker threads";
+    return { handles: this.arenas.handles, pages, owed, filled: [...this.filled] };
+  }
+
+  /**
+   * Take over another thread's shared pages ({@link sharePages}), working on them through this
+   * thread's kernels with the reduce scratch of worker `slot` (page-arenas.ts adoptArenas). This
+   * memory never allocates a page of its own after: every page a run writes is in the table.
+   */
+  adoptPages(shared: SharedPages, slot: number): void {
+    const c = "DeviceMemory.adoptPages";
+    sharedArg(c, shared);
+    intArg(c, "slot", slot, { min: 1, max: SHARED_SCRATCH_SLOTS - 1 });
+    const buffers = adoptArenas(shared.handles, slot);
+    const p = shared.pages;
+    for (let i = 0; i < p.length; i += 3)
+      this.pages.set(
+        p[i] as number,
+        new Uint8Array(buffers[p[i + 1] as number] as ArrayBufferLike, p[i + 2], PAGE_BYTES),
+      );
+    for (const [pageNo, byte] of shared.filled) this.filled.set(pageNo, byte);
+    this.sealed = "it works on another thread's pages";
+  }
+
+  /** Set the pages [from, to) of `shared`'s new pages (`owed`) to the byte each is owed. */
+  setPages(shared: SharedPages, from: number, to: number): void {
+    const c = "DeviceMemory.setPages";
+    const owed = sharedArg(c, shared).owed;
+    uintArg(c, "to", to, owed.length);
+    uintArg(c, "from", from, to);
+    for (const [pageNo, byte] of owed.slice(from, to))
+      fillBytes(this.pages.get(pageNo) as Uint8Array, byte, 0, PAGE_BYTES);
+  }
+
+  /** This memory may allocate pages again (its pages are no longer worked on by other threads). */
+  unseal(): void {
+    this.sealed = undefined;
   }
 
   /** Bytes of host memory actually allocated for pages (for tests of lazy allocation; filled pages hold none). */
@@ -582,6 +658,7 @@ export class DeviceMemory {
    * cheap): the memory reads as zero again. Views from {@link peek} / {@link poke} are then invalid.
    */
   release(): void {
+    this.sealed = undefined;
     this.pages.clear();
     this.filled.clear();
     this.lazy.clear();
@@ -594,6 +671,8 @@ export class DeviceMemory {
    * `overwritten`: the caller writes all of it at once (nothing to set).
    */
   private allocate(pageNo: number, overwritten = false): Uint8Array {
+    if (this.sealed !== undefined)
+      throw new Error(`device page ${pageNo} was not shared before the run, and ${this.sealed}`);
     if (this.allocatedBytes + PAGE_BYTES > this.budgetBytes)
       throw new MemoryBudgetError(BigInt(pageNo) << PAGE_SHIFT, this.budgetBytes, this.allocatedBytes);
     const byte = this.filled.size > 0 ? this.filled.get(pageNo) : undefined;
@@ -617,6 +696,15 @@ export class DeviceMemory {
     const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
     for (let i = 0; i < out.length; i += 4) view.setUint32(i, region.onRead32?.(addr + BigInt(i)) ?? 0, true);
   }
+}
+
+/** A {@link SharedPages} as sharePages gives it. @throws FieldError otherwise. */
+function sharedArg(context: string, shared: SharedPages): SharedPages {
+  const s = shared as Partial<SharedPages> | null;
+  const lists = [s?.handles, s?.pages, s?.owed, s?.filled];
+  if (!lists.every((l) => Array.isArray(l)) || (s?.pages?.length ?? 0) % 3 !== 0)
+    throw new FieldError(context, "shared", String(shared), "a SharedPages (DeviceMemory.sharePages)");
+  return shared;
 }
 
 /** MMIO moves whole aligned 32-bit words. @throws MemoryFault otherwise. */

@@ -30,6 +30,14 @@ const SCRATCH_ELEMENTS = 1 << 14;
 const SCRATCH_IO_BYTES = 1 << 16;
 /** Bytes at the start of every arena that hold its reduce scratch. */
 export const ARENA_SCRATCH_BYTES = reduceScratchBytes(SCRATCH_ELEMENTS, SCRATCH_IO_BYTES);
+/**
+ * Scratch blocks a shared arena holds, one a thread working on it (collectives/threads: the
+ * calling thread's first, then each worker's at {@link workerScratchAt}): at most this many
+ * threads execute packets on one shared memory.
+ */
+export const SHARED_SCRATCH_SLOTS = 8;
+/** Where the pages of an arena start: after its scratch block, or a shared one's blocks. */
+const pagesStart = (shared: boolean): number => ARENA_SCRATCH_BYTES * (shared ? SHARED_SCRATCH_SLOTS : 1);
 /** The first arena of a memory; later ones are {@link MAX_ARENA_BYTES}. */
 export const FIRST_ARENA_BYTES = 16 << 20;
 export const MAX_ARENA_BYTES = 1 << 30;
@@ -91,43 +99,14 @@ export class PageArenas {
   private readonly held: ArenaEntry[] = [];
   private current: ArenaEntry | undefined;
   private next = 0;
-  /** Arenas taken ahead of need ({@link ahead}), held already, used in order after `current`. */
-  private readonly queued: ArenaEntry[] = [];
 
   /** A new arena for blocks of `bytes` (the first small, the rest MAX_ARENA_BYTES), held. */
   private take(bytes: number): ArenaEntry {
-    const need = ARENA_SCRATCH_BYTES + bytes;
+    const need = pagesStart(this.shared) + bytes;
     const size = Math.max(this.held.length === 0 ? FIRST_ARENA_BYTES : MAX_ARENA_BYTES, need);
     const e = takeArena(need, size, this.shared);
     this.held.push(e);
     return e;
-  }
-
-  /**
-   * Where the next `blocks` blocks of `bytes` each will go, taking the arenas they need now (used
-   * in order once the current one is full): the spans of arena no memory has written yet (past
-   * an arena's dirty bytes), so a thread can touch their pages ahead of use (collectives/threads:
-   * first touch off the calling thread).
-   */
-  ahead(blocks: number, bytes: number): { buffer: ArrayBufferLike; from: number; to: number }[] {
-    const spans: { buffer: ArrayBufferLike; from: number; to: number }[] = [];
-    let e = this.current;
-    let at = this.next;
-    let k = 0;
-    for (let left = blocks; left > 0; ) {
-      if (e === undefined || at + bytes > e.arena.buffer.byteLength) {
-        if (k === this.queued.length) this.queued.push(this.take(bytes));
-        e = this.queued[k++] as ArenaEntry;
-        at = ARENA_SCRATCH_BYTES;
-      }
-      const fit = Math.min(left, Math.floor((e.arena.buffer.byteLength - at) / bytes));
-      const from = Math.max(at, e.dirtyBytes);
-      const to = at + fit * bytes;
-      if (from < to) spans.push({ buffer: e.arena.buffer, from, to });
-      at = to;
-      left -= fit;
-    }
-    return spans;
   }
 
   /**
@@ -137,15 +116,25 @@ export class PageArenas {
   page(bytes: number): { readonly view: Uint8Array; readonly dirty: number } {
     let e = this.current;
     if (e === undefined || this.next + bytes > e.arena.buffer.byteLength) {
-      e = this.queued.shift() ?? this.take(bytes);
+      e = this.take(bytes);
       this.current = e;
-      this.next = ARENA_SCRATCH_BYTES;
+      this.next = pagesStart(this.shared);
     }
     const view = e.arena.u8(this.next, bytes);
     const dirty = Math.max(0, Math.min(bytes, e.dirtyBytes - this.next));
     this.next += bytes;
     e.dirtyBytes = Math.max(e.dirtyBytes, this.next);
     return { view, dirty };
+  }
+
+  /** What another thread is handed to reach each held arena (WasmArena.handle), in order. */
+  get handles(): object[] {
+    return this.held.map((e) => e.arena.handle);
+  }
+
+  /** The index in {@link handles} of the arena whose buffer is `buffer` (−1: none held). */
+  indexOf(buffer: ArrayBufferLike): number {
+    return this.held.findIndex((e) => e.arena.buffer === buffer);
   }
 
   /** Bytes of arena this memory holds (touched or not). */
@@ -159,10 +148,27 @@ export class PageArenas {
    */
   release(): void {
     for (const e of this.held.splice(0)) freeArenas.push(e);
-    this.queued.length = 0;
     freeArenas.sort((a, b) => b.arena.buffer.byteLength - a.arena.buffer.byteLength);
     while (pooledArenaBytes() > POOL_MAX_BYTES) freeArenas.pop();
     this.current = undefined;
     this.next = 0;
   }
+}
+
+/** Where worker `slot` (1..SHARED_SCRATCH_SLOTS − 1) keeps its reduce scratch in a shared arena. */
+export const workerScratchAt = (slot: number): number => slot * ARENA_SCRATCH_BYTES;
+
+/**
+ * The shared arenas another thread made, from their handles, as this thread's: the same bytes, this
+ * thread's kernels over them, and its reduce scratch in block `slot` of each (never the maker's).
+ * Their buffers, in order. @throws RangeError for a slot outside 1..SHARED_SCRATCH_SLOTS − 1.
+ */
+export function adoptArenas(handles: readonly object[], slot: number): ArrayBufferLike[] {
+  if (!Number.isInteger(slot) || slot < 1 || slot >= SHARED_SCRATCH_SLOTS)
+    throw new RangeError(`scratch slot ${slot}: expected 1..${SHARED_SCRATCH_SLOTS - 1}`);
+  return handles.map((h) => {
+    const arena = WasmArena.over(h);
+    reserveReduceScratch(arena, SCRATCH_ELEMENTS, SCRATCH_IO_BYTES, workerScratchAt(slot));
+    return arena.buffer;
+  });
 }

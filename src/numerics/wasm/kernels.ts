@@ -13,7 +13,7 @@ import {
   type WasmCombine,
 } from "./catalog.js";
 import { KERNELS_WASM_BASE64 } from "./gen/kernels-binary.js";
-import { withSharedMemory } from "./shared-memory.js";
+import { MEMORY_IMPORT_NAME, withImportedMemory, withSharedMemory } from "./shared-memory.js";
 import { callTwoSr, srLaneSegments, srLanesServe, type TwoSrCall } from "./sr-lanes.js";
 import { residentWords, type SeedSpan, SR_WORDS_MAX, seedSpan } from "./sr-words.js";
 
@@ -28,7 +28,7 @@ interface WasmMemory {
 interface WasmApi {
   validate(bytes: Uint8Array): boolean;
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { readonly exports: unknown };
+  Instance: new (module: object, imports?: object) => { readonly exports: unknown };
 }
 const WASM = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
@@ -158,6 +158,16 @@ function sharedKernelModule(): object | null {
   return compiledShared;
 }
 
+/** The module taking its shared memory as an import (shared-memory.ts), compiled on first use. */
+let compiledImporting: object | null | undefined;
+function importingKernelModule(): object | null {
+  if (compiledImporting === undefined) {
+    const bytes = withImportedMemory(fromBase64(KERNELS_WASM_BASE64));
+    compiledImporting = bytes !== undefined && WASM?.validate(bytes) ? new WASM.Module(bytes) : null;
+  }
+  return compiledImporting;
+}
+
 /**
  * Use `module` (a WebAssembly.Module compiled from kernels.wat elsewhere: the explorer page compiles
  * it once and hands it to its worker) as the kernels from now on, in place of compiling the embedded
@@ -207,6 +217,16 @@ function instantiate(pages: number, shared = false): Kernels | undefined {
   return kernels;
 }
 
+/** A kernel instance of this thread over `memory`, a shared arena's memory made on another thread. */
+function instantiateOver(memory: WasmMemory): Kernels | undefined {
+  const module = importingKernelModule();
+  if (module === null || WASM === undefined) return undefined;
+  const imports = { [MEMORY_IMPORT_NAME.module]: { [MEMORY_IMPORT_NAME.field]: memory } };
+  const kernels = bind(new WASM.Instance(module, imports).exports as Record<string, unknown>);
+  KERNELS.set(kernels.memory.buffer, kernels);
+  return kernels;
+}
+
 /**
  * Memory the wasm kernels work on in place. Arrays viewing one arena (`f32`, `u8`) go through the
  * numerics functions (aluAdd, aluMin, aluMax, aluApplyEncoded, decodeToF32 / encodeFromF32 for
@@ -223,6 +243,11 @@ function instantiate(pages: number, shared = false): Kernels | undefined {
 export class WasmArena {
   /** The arena's bytes (a wasm memory's buffer). */
   readonly buffer: ArrayBufferLike;
+  /**
+   * What another thread is handed to reach the arena ({@link WasmArena.over}): a shared arena's
+   * WebAssembly.Memory (kernels on both threads), else its buffer.
+   */
+  readonly handle: object;
 
   constructor(byteLength: number, shared = false) {
     if (!Number.isInteger(byteLength) || byteLength < 1 || byteLength > 2 ** 31) {
@@ -230,9 +255,28 @@ export class WasmArena {
     }
     const pages = Math.ceil(byteLength / PAGE);
     const bytes = pages * PAGE;
-    this.buffer =
-      instantiate(pages, shared)?.memory.buffer ??
-      (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    const memory = instantiate(pages, shared)?.memory;
+    this.buffer = memory?.buffer ?? (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    this.handle = shared ? (memory ?? this.buffer) : this.buffer;
+  }
+
+  /**
+   * The arena another thread made, from its {@link handle}: the same bytes, with a kernel instance
+   * of this thread over them (kernels run here in place, as there).
+   * @throws {FieldError} when `handle` is neither a WebAssembly.Memory nor a SharedArrayBuffer.
+   */
+  static over(handle: object): WasmArena {
+    const arena = Object.create(WasmArena.prototype) as { buffer: ArrayBufferLike; handle: object };
+    if (typeof SharedArrayBuffer !== "undefined" && handle instanceof SharedArrayBuffer)
+      arena.buffer = handle;
+    else {
+      const buffer = (handle as Partial<WasmMemory>).buffer;
+      if (typeof SharedArrayBuffer === "undefined" || !(buffer instanceof SharedArrayBuffer))
+        throw new FieldError("WasmArena.over", "handle", String(handle), "a shared WebAssembly.Memory");
+      arena.buffer = instantiateOver(handle as WasmMemory)?.memory.buffer ?? buffer;
+    }
+    arena.handle = handle;
+    return arena as WasmArena;
   }
 
   /** `length` FP32 values at `byteOffset` (a multiple of 4). @throws {RangeError} outside the arena. */

@@ -39,29 +39,89 @@ function readLeb(bytes: Uint8Array, at: number): { value: number; end: number } 
   return { value, end: at };
 }
 
+/** Where a section starts and ends in a module, its id and the pages of a memory section's one memory. */
+interface Section {
+  readonly id: number;
+  readonly at: number;
+  readonly end: number;
+  /** The minimum pages of the one memory a memory section declares (undefined: not one). */
+  readonly minPages: number | undefined;
+}
+
+/** The sections of a WebAssembly binary, in order. */
+function sections(module: Uint8Array): Section[] {
+  const out: Section[] = [];
+  for (let at = 8; at < module.length; ) {
+    const id = module[at] as number;
+    const size = readLeb(module, at + 1);
+    const end = size.end + size.value;
+    let minPages: number | undefined;
+    if (id === MEMORY_SECTION) {
+      const count = readLeb(module, size.end);
+      if (count.value === 1) minPages = readLeb(module, count.end + 1).value;
+    }
+    out.push({ id, at, end, minPages });
+    at = end;
+  }
+  return out;
+}
+
+/** `module` with the bytes [at, end) replaced by `bytes`. */
+function splice(module: Uint8Array, at: number, end: number, bytes: readonly number[]): Uint8Array {
+  const out = new Uint8Array(at + bytes.length + module.length - end);
+  out.set(module.subarray(0, at));
+  out.set(bytes, at);
+  out.set(module.subarray(end), at + bytes.length);
+  return out;
+}
+
+/** A section of `id` holding `body`. */
+const section = (id: number, body: readonly number[]): number[] => [id, ...leb(body.length), ...body];
+
+/** Shared limits from `min` pages to {@link SHARED_MAX_PAGES}. */
+const sharedLimits = (min: number): number[] => [SHARED_LIMITS, ...leb(min), ...leb(SHARED_MAX_PAGES)];
+
 /**
  * `module` (a WebAssembly binary defining one memory) with that memory shared, up to
  * {@link SHARED_MAX_PAGES}; undefined when it has no memory section of exactly one memory.
  */
 export function withSharedMemory(module: Uint8Array): Uint8Array | undefined {
-  let at = 8;
-  while (at < module.length) {
-    const id = module[at] as number;
-    const size = readLeb(module, at + 1);
-    const end = size.end + size.value;
-    if (id === MEMORY_SECTION) {
-      const count = readLeb(module, size.end);
-      if (count.value !== 1) return undefined;
-      const min = readLeb(module, count.end + 1);
-      const body = [1, SHARED_LIMITS, ...leb(min.value), ...leb(SHARED_MAX_PAGES)];
-      const section = [MEMORY_SECTION, ...leb(body.length), ...body];
-      const out = new Uint8Array(at + section.length + module.length - end);
-      out.set(module.subarray(0, at));
-      out.set(section, at);
-      out.set(module.subarray(end), at + section.length);
-      return out;
-    }
-    at = end;
-  }
-  return undefined;
+  const memory = sections(module).find((s) => s.id === MEMORY_SECTION);
+  if (memory?.minPages === undefined) return undefined;
+  return splice(
+    module,
+    memory.at,
+    memory.end,
+    section(MEMORY_SECTION, [1, ...sharedLimits(memory.minPages)]),
+  );
+}
+
+/** Section id of the import section, and the import kind of a memory. */
+const IMPORT_SECTION = 2;
+const MEMORY_IMPORT = 2;
+/** Where {@link withImportedMemory}'s module takes its memory from: `env.memory`. */
+export const MEMORY_IMPORT_NAME = { module: "env", field: "memory" } as const;
+
+/** A WebAssembly name: its UTF-8 length, then its bytes (ASCII here). */
+const name = (text: string): number[] => [...leb(text.length), ...Array.from(text, (c) => c.charCodeAt(0))];
+
+/**
+ * `module` (a WebAssembly binary defining one memory and importing nothing) taking a shared memory
+ * as its import `env.memory` instead: another thread's instance over an arena made on this one, so
+ * both run the kernels on the same bytes. Undefined when the module is not of that form.
+ */
+export function withImportedMemory(module: Uint8Array): Uint8Array | undefined {
+  const all = sections(module);
+  const memory = all.find((s) => s.id === MEMORY_SECTION);
+  if (memory?.minPages === undefined || all.some((s) => s.id === IMPORT_SECTION)) return undefined;
+  const entry = [
+    ...name(MEMORY_IMPORT_NAME.module),
+    ...name(MEMORY_IMPORT_NAME.field),
+    MEMORY_IMPORT,
+    ...sharedLimits(memory.minPages),
+  ];
+  const withoutMemory = splice(module, memory.at, memory.end, []);
+  // The import section goes after the type section (id 1), before every other.
+  const after = all.find((s) => s.id > IMPORT_SECTION && s.id !== 0)?.at ?? module.length;
+  return splice(withoutMemory, after, after, section(IMPORT_SECTION, [1, ...entry]));
 }
