@@ -15,7 +15,7 @@ import { FieldError, SdmakitError } from "../bits/errors.js";
 import { checkOptions, type OptionRules } from "../bits/option-check.js";
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import { RegisterFile } from "../hal/register-file.js";
-import { OVERFLOW_POLICIES, type OverflowPolicy, SrStream } from "../numerics/index.js";
+import { OVERFLOW_POLICIES, type OverflowPolicy, type SrRounding, SrStream } from "../numerics/index.js";
 import { engineSpans } from "../spec/address-map.js";
 import { DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import {
@@ -35,7 +35,7 @@ import { rxStreamBytes } from "./decode/packet-plan.js";
 import { PlanCache } from "./decode/plan-cache.js";
 import { DmaQueue, type Ring } from "./dma-queue.js";
 import type { EngineEvent } from "./execute/events.js";
-import { Executor, type SrRounding } from "./execute/execute.js";
+import { Executor } from "./execute/execute.js";
 import {
   DeviceMemory,
   MEMORY_BUDGET_RULE,
@@ -170,7 +170,7 @@ export class Device {
   readonly semaphores = new Map<number, SemaphoreBlock>();
   private readonly queues: DmaQueue[] = [];
   /** Each queue's stochastic rounding (its SR stream), by queue index. */
-  private readonly srRoundings: SrRounding[] = [];
+  private readonly srRoundings: SrRounding<SrStream>[] = [];
   private readonly engineClock: Float64Array;
   private readonly csrValues = new Map<bigint, number>();
   /** Trn3: each queue's QoS class, as its udma_qos_ctrl register was last written (qos.ts). */
@@ -388,7 +388,13 @@ export class Device {
       if (!Array.isArray(rx)) return this.stalled(q, rx);
       const plan = this.plans.plan(tx, rx);
       const n = tx.length + rx.length;
-      const work = this.executor.run(plan, q.engine, q.queue, n, this.srRoundings[idx] as SrRounding);
+      const work = this.executor.run(
+        plan,
+        q.engine,
+        q.queue,
+        n,
+        this.srRoundings[idx] as SrRounding<SrStream>,
+      );
       // start / end and the slots assigned onto the work (no Object.assign of a temporary per packet).
       const event = work as { -readonly [K in keyof EngineEvent]: EngineEvent[K] };
       event.txSlot = q.tx.head;

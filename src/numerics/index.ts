@@ -85,10 +85,11 @@ export {
  */
 export { type ReduceScratch, reduceScratchBytes, reserveReduceScratch } from "./reduce-scratch.js";
 /**
- * Rounding mode and overflow policy of a conversion to a narrow float.
+ * Rounding mode (`SrRounding`: the stochastic one) and overflow policy of a conversion to a narrow
+ * float.
  * @example const sr: Rounding = { mode: "sr", rng: new SrStream(1) };
  */
-export type { OverflowPolicy, Rounding } from "./rounding.js";
+export type { OverflowPolicy, Rounding, SrRounding } from "./rounding.js";
 /**
  * `RNE`: the round-to-nearest-even {@link Rounding}. `OVERFLOW_POLICIES`: every {@link OverflowPolicy}.
  * @example encodeFromF32(Dtype.BFLOAT16, src, 0, n, out, 0, RNE, "ieee");

@@ -6,7 +6,16 @@ import type { RandomSource, SrStream } from "./sr-stream.js";
  * {@link RandomSource} will do: tests feed every word in turn); float-encode.ts says where the
  * random bits go. Integer destinations always round RNE (MODEL, int-encode.ts).
  */
-export type Rounding = { readonly mode: "rne" } | { readonly mode: "sr"; readonly rng: RandomSource };
+export type Rounding = { readonly mode: "rne" } | SrRounding;
+
+/**
+ * The stochastic {@link Rounding}; `R`: what its holder needs of the stream (a DMA queue reseeds
+ * its {@link SrStream} at each seed-init).
+ */
+export interface SrRounding<R extends RandomSource = RandomSource> {
+  readonly mode: "sr";
+  readonly rng: R;
+}
 
 /** Round to nearest, ties to even: the default {@link Rounding}. */
 export const RNE: Rounding = { mode: "rne" };

@@ -1,12 +1,14 @@
 // Stochastic rounding: the random stream against its C reference, the exact all-words count,
 // statistics over ≥ 1e5 trials, and reproducibility from the seed. No test reads the clock.
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   decodeToF32,
   encodeFromF32,
   type NarrowFloatFormat,
   narrowFloatFormat,
   type RandomSource,
+  type Rounding,
+  type SrRounding,
   SrStream,
 } from "../../src/numerics/index.js";
 import { Dtype } from "../../src/spec/index.js";
@@ -60,6 +62,12 @@ describe("SrStream", () => {
 
   it.each([-1, 2 ** 32, 1.5, Number.NaN])("refuses seed %s", (seed) => {
     expect(() => new SrStream(seed)).toThrow(/sr-stream\(seed\)/);
+  });
+
+  it("is declared once: Rounding's SR arm, with the stream a holder needs (the engine: SrStream)", () => {
+    expectTypeOf<Extract<Rounding, { mode: "sr" }>>().toEqualTypeOf<SrRounding>();
+    expectTypeOf<SrRounding<SrStream>>().toMatchTypeOf<Rounding>();
+    expectTypeOf<SrRounding<SrStream>["rng"]["reseed"]>().toBeFunction();
   });
 });
 

@@ -15,6 +15,7 @@ import {
   type Rounding,
   reduceInto,
   type Span,
+  type SrRounding,
   type SrStream,
 } from "../../numerics/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../spec/dtype.js";
@@ -105,12 +106,6 @@ function doneOf(
   };
 }
 
-/** A queue's stochastic rounding: its stream, made with the queue (no rounding made a packet). */
-export interface SrRounding {
-  readonly mode: "sr";
-  readonly rng: SrStream;
-}
-
 export interface ExecContext {
   readonly profile: ArchProfile;
   readonly memory: DeviceMemory;
@@ -149,7 +144,7 @@ export class Executor {
    * Run a plan for queue `queue` of `engine`, whose stochastic rounding is `sr` (its stream the
    * queue's); returns the work done. @throws DescriptorFault.
    */
-  run(plan: PacketPlan, engine: number, queue: number, descriptors: number, sr: SrRounding): Work {
+  run(plan: PacketPlan, engine: number, queue: number, descriptors: number, sr: SrRounding<SrStream>): Work {
     let done: Done;
     if (plan.kind === "copy") done = this.copy(plan, engine);
     else if (plan.kind === "cce") done = this.cce(plan, sr);
@@ -223,7 +218,7 @@ export class Executor {
   }
 
   /** A compute packet: the result (decompressed, or reduced from the sources), then delivered. */
-  private cce(plan: CcePlan, sr: SrRounding): Done {
+  private cce(plan: CcePlan, sr: SrRounding<SrStream>): Done {
     const rounding: Rounding = plan.seed === undefined ? RNE : sr;
     if (plan.seed !== undefined) sr.rng.reseed(plan.seed);
     const r =
