@@ -15,7 +15,7 @@ import { FieldError, SdmakitError } from "../bits/errors.js";
 import { checkOptions, type OptionRules } from "../bits/option-check.js";
 import { type ArchProfile, archProfile } from "../hal/arch-profile.js";
 import { RegisterFile } from "../hal/register-file.js";
-import { OVERFLOW_POLICIES, type OverflowPolicy, type SrRounding, SrStream } from "../numerics/index.js";
+import { OVERFLOW_POLICIES, type OverflowPolicy } from "../numerics/index.js";
 import { engineSpans } from "../spec/address-map.js";
 import { DESCRIPTOR_BYTES, MAX_PACKET_DESCRIPTORS } from "../spec/packet-model.js";
 import {
@@ -169,8 +169,6 @@ export class Device {
   /** Event-block semaphores by block number (NeuronCore c, or 8 + TopSP j). */
   readonly semaphores = new Map<number, SemaphoreBlock>();
   private readonly queues: DmaQueue[] = [];
-  /** Each queue's stochastic rounding (its SR stream), by queue index. */
-  private readonly srRoundings: SrRounding<SrStream>[] = [];
   private readonly engineClock: Float64Array;
   private readonly csrValues = new Map<bigint, number>();
   /** Trn3: each queue's QoS class, as its udma_qos_ctrl register was last written (qos.ts). */
@@ -221,7 +219,6 @@ export class Device {
     for (let e = 0; e < engines; e++) {
       for (let q = 0; q < this.profile.queuesPerEngine; q++) {
         this.queues.push(new DmaQueue(e, q));
-        this.srRoundings.push({ mode: "sr", rng: new SrStream(0) });
       }
     }
     const listener: SemaphoreListener = options.onSemaphore ?? (() => {});
@@ -388,13 +385,7 @@ export class Device {
       if (!Array.isArray(rx)) return this.stalled(q, rx);
       const plan = this.plans.plan(tx, rx);
       const n = tx.length + rx.length;
-      const work = this.executor.run(
-        plan,
-        q.engine,
-        q.queue,
-        n,
-        this.srRoundings[idx] as SrRounding<SrStream>,
-      );
+      const work = this.executor.run(plan, q.engine, q.queue, n, q.sr);
       // start / end and the slots assigned onto the work (no Object.assign of a temporary per packet).
       const event = work as { -readonly [K in keyof EngineEvent]: EngineEvent[K] };
       event.txSlot = q.tx.head;

@@ -7,6 +7,7 @@
  */
 import { MAX_U32, uintArg } from "../bits/arg-check.js";
 import { FieldError } from "../bits/errors.js";
+import { type SrRounding, SrStream } from "../numerics/index.js";
 import {
   DESCRIPTOR_BYTES,
   INITIAL_RING_PHASE,
@@ -167,6 +168,8 @@ export class DmaQueue {
   stall: QueueStall | undefined;
   /** Register values the device does not interpret (cfg, crbp, ...), as written. */
   readonly shadow = new Map<number, number>();
+  /** The queue's stochastic rounding: its SR stream, reseeded by each seed-init (made once here). */
+  readonly sr: SrRounding<SrStream> = { mode: "sr", rng: new SrStream(0) };
 
   /** @throws FieldError for ids that are not integers 0..65535. */
   constructor(

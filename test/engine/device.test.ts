@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { Device, DeviceMemory, HBM_BASE, semaphoreAddress } from "../../src/engine/index.js";
 import { RegisterFile } from "../../src/hal/index.js";
+import type { SrRounding, SrStream } from "../../src/numerics/index.js";
 import { Dtype, sbufAddress } from "../../src/spec/index.js";
 import { ccePacket, copyPacket, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
@@ -26,6 +27,18 @@ function pattern(n: number, seed: number): Uint8Array {
   }
   return b;
 }
+
+describe("a queue's stochastic rounding", () => {
+  it("is the queue's own (numerics' SrRounding over an SrStream), not a list kept beside the queues", () => {
+    const dev = new Device("trn2");
+    const q = dev.queue(0, 0);
+    expectTypeOf(q.sr).toEqualTypeOf<SrRounding<SrStream>>();
+    expect(q.sr).toBe(dev.queue(0, 0).sr);
+    expect(q.sr.mode).toBe("sr");
+    expect(dev.queue(0, 1).sr.rng).not.toBe(q.sr.rng);
+    expect(dev.queue(1, 0).sr.rng).not.toBe(q.sr.rng);
+  });
+});
 
 describe("plain copy", () => {
   it.each([1, 2, 511, 4096, 65536, 65537, 200000])("moves %i bytes exactly, guard bytes untouched", (len) => {
