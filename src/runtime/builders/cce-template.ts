@@ -244,11 +244,14 @@ export class CcePacketTemplate implements PacketTemplate {
   }
 }
 
-/** Templates a cache keeps at most (a new shape past this starts the cache over). */
-export const TEMPLATES_PER_VRING = 64;
+/**
+ * Templates one cache keeps at most (a new shape past this starts the cache over); a cache serves
+ * every vring alike in profile and SR settings (cce-packet.ts).
+ */
+const TEMPLATES_PER_CACHE = 64;
 
 /**
- * A vring's templates by request shape: a numeric hash of every field but the addresses, then a
+ * Packet templates by request shape: a numeric hash of every field but the addresses, then a
  * field-by-field comparison (no key string is built per packet).
  */
 export class TemplateCache {
@@ -261,7 +264,7 @@ export class TemplateCache {
   }
 
   set(t: CcePacketTemplate): void {
-    if (this.byHash.size >= TEMPLATES_PER_VRING) this.byHash.clear();
+    if (this.byHash.size >= TEMPLATES_PER_CACHE) this.byHash.clear();
     this.byHash.set(shapeHash(t.request), t);
   }
 }
