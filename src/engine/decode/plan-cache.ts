@@ -35,8 +35,9 @@ interface Entry {
   readonly gceAt: number;
 }
 
-/** Slots of {@link KindMemo} (a power of two). */
-const KIND_SLOTS = 64;
+/** Slots of {@link KindMemo}: 2^KIND_SLOT_BITS. */
+const KIND_SLOT_BITS = 6;
+const KIND_SLOTS = 1 << KIND_SLOT_BITS;
 
 /**
  * The grammar's kind of a compute descriptor (txKindOfWords), kept by its four words in a
@@ -58,7 +59,10 @@ class KindMemo {
     p[1] = d.w1;
     p[2] = d.w2;
     p[3] = d.w3;
-    const slot = hashOf(p, 4) % KIND_SLOTS;
+    // The hash's top bits: its low bits depend only on the words' low bits, which descriptors
+    // share (lengths and addresses differ higher up), so every descriptor took one slot and a leg's
+    // replication descriptors (a new address each packet) evicted its seed-init's kind each time.
+    const slot = hashOf(p, 4) >>> (32 - KIND_SLOT_BITS);
     const w = this.words;
     const at = 4 * slot;
     const kind = this.kinds[slot];
