@@ -84,6 +84,8 @@ export interface Layout<F extends readonly LayoutNode[] = readonly LayoutNode[]>
    * inside union arms are not checked here (only the reader knows which arm is live).
    */
   issues(bytes: Uint8Array, offset?: number): DecodeIssue[];
+  /** Whether {@link issues} finds nothing, without building what it would find (hot paths). */
+  wellFormed(bytes: Uint8Array, offset?: number): boolean;
   /** The compiled leaf of a flat name. @throws FieldError when there is none. */
   leaf(path: keyof ShapeOf<F> & string): Leaf;
   /** Read one field without decoding the rest (for hot paths). */
@@ -277,6 +279,15 @@ class CompiledLayout {
     return true;
   }
 
+  wellFormed(bytes: Uint8Array, offset = 0): boolean {
+    this.checkLength(bytes, offset);
+    for (const l of this.leaves)
+      if (l.arms.length === 0 && leafFault(l, readRaw(bytes, offset, l)) !== undefined) return false;
+    for (let i = 0; i < this.bytes; i++)
+      if (((bytes[offset + i] as number) & ~(this.declaredMask[i] as number) & 0xff) !== 0) return false;
+    return true;
+  }
+
   leaf(path: string): Leaf {
     const l = this.byPath.get(path);
     if (l === undefined)
@@ -364,28 +375,17 @@ class CompiledLayout {
     for (const l of this.leaves) {
       if (l.arms.length > 0) continue;
       const raw = readRaw(bytes, offset, l);
+      const kind = leafFault(l, raw);
+      if (kind === undefined) continue;
       const value = fromBits(l, raw);
       const at = `bits ${l.bit}..${l.bit + l.width - 1}`;
-      if (l.kind === "reserved" && raw !== 0 && raw !== 0n) {
-        out.push(reservedIssue(l, value));
-      } else if (l.kind === "const" && raw !== l.value) {
-        out.push({
-          kind: "const",
-          field: l.path,
-          bit: l.bit,
-          width: l.width,
-          value,
-          message: `constant ${l.path} (${at}) is ${raw}, expected ${l.value}`,
-        });
-      } else if (l.kind === "enum" && l.names?.[raw as number] === undefined) {
-        out.push({
-          kind: "enum",
-          field: l.path,
-          bit: l.bit,
-          width: l.width,
-          value,
-          message: `${l.path} (${at}) = ${raw} is not a known value`,
-        });
+      if (kind === "reserved") out.push(reservedIssue(l, value));
+      else {
+        const message =
+          kind === "const"
+            ? `constant ${l.path} (${at}) is ${raw}, expected ${l.value}`
+            : `${l.path} (${at}) = ${raw} is not a known value`;
+        out.push({ kind, field: l.path, bit: l.bit, width: l.width, value, message });
       }
     }
     for (let b = 0; b < this.bytes * 8; ) {
@@ -441,6 +441,14 @@ function checkBytesArg(layout: string, arg: string, bytes: unknown, offset: unkn
 }
 
 /** The issue a reserved field that is not zero raises (for readers that check union arms). */
+/** What is wrong with a leaf outside a union that reads `raw` ({@link Layout.issues}), or undefined. */
+function leafFault(l: Leaf, raw: number | bigint): "reserved" | "const" | "enum" | undefined {
+  if (l.kind === "reserved" && raw !== 0 && raw !== 0n) return "reserved";
+  if (l.kind === "const" && raw !== l.value) return "const";
+  if (l.kind === "enum" && l.names?.[raw as number] === undefined) return "enum";
+  return undefined;
+}
+
 export function reservedIssue(l: Leaf, value: FieldValue): DecodeIssue {
   const at = `bits ${l.bit}..${l.bit + l.width - 1}`;
   return {

@@ -85,7 +85,7 @@ export const CCE_TX_GRAMMAR: readonly Step[] = [
       return (
         SEED_INIT_DESC.matches(b) &&
         (sub === SUB_DESC_LOAD || sub === SUB_DESC_COMBO_MEMBER) &&
-        SEED_INIT_DESC.issues(b).length === 0
+        SEED_INIT_DESC.wellFormed(b)
       );
     },
     when: "sr-or-combo",

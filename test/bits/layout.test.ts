@@ -157,11 +157,38 @@ describe("issues() reports what a well-formed value would not have", () => {
   });
 });
 
+describe("wellFormed() is issues() finding nothing", () => {
+  it("on a clean value, each kind of issue alone, and random bytes at an offset", () => {
+    const clean = demo.encode({});
+    expect(demo.wellFormed(clean)).toBe(true);
+    for (const [at, bits] of [
+      [2, 0x0f], // tag
+      [2, 0x20], // mode 2
+      [2, 0x40], // pad
+      [3, 0x80], // undeclared
+    ] as const) {
+      const b = clean.slice();
+      b[at] = (b[at] as number) ^ bits;
+      expect([demo.wellFormed(b), demo.issues(b).length === 0]).toEqual([false, false]);
+    }
+    let x = 0x1234567;
+    for (let k = 0; k < 500; k++) {
+      const b = new Uint8Array(20);
+      for (let i = 0; i < b.length; i++) {
+        x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+        b[i] = x >>> 24;
+      }
+      expect(demo.wellFormed(b, 3)).toBe(demo.issues(b, 3).length === 0);
+    }
+  });
+});
+
 describe("decode / issues / read / encodeInto refuse what is not bytes at an integer offset (review D14)", () => {
   const bytes = new Uint8Array(32);
   const calls: [string, (offset: unknown, b?: unknown) => unknown][] = [
     ["decode", (o, b = bytes) => demo.decode(b as Uint8Array, o as number)],
     ["issues", (o, b = bytes) => demo.issues(b as Uint8Array, o as number)],
+    ["wellFormed", (o, b = bytes) => demo.wellFormed(b as Uint8Array, o as number)],
     ["read", (o, b = bytes) => demo.read("lo", b as Uint8Array, o as number)],
     ["encodeInto", (o, b = bytes) => demo.encodeInto({}, b as Uint8Array, o as number)],
   ];
