@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { DeviceMemory, pageOffset } from "../../src/engine/index.js";
-import { engineChains } from "./targets/engine-chains.js";
+import { fuzzChains } from "./targets/engine-chains.js";
 
 type Method = (...args: unknown[]) => unknown;
 const proto = DeviceMemory.prototype as unknown as Record<string, Method>;
@@ -54,15 +54,18 @@ const MUTANTS: Record<(typeof PATHS)[number], () => void> = {
 };
 
 /**
- * Cases per mutant: the first two archs' chains of the fuzz suite's own seed (test/fuzz/fuzz.test.ts
- * runs 600 clean); embedded semaphores are trn3's, the third arch's 200.
+ * Each mutant's run: the fuzz suite's own seed (test/fuzz/fuzz.test.ts runs 600 clean), ended at the
+ * first failure — the rest of the budget would only find the same overrun again. The first two
+ * archs' chains as that suite runs them; embedded semaphores are trn3's, so writeU32 runs trn3's
+ * chains alone. The budget bounds a mutant the target misses.
  */
-const CASES: Record<(typeof PATHS)[number], number> = {
-  write: 400,
-  poke: 400,
-  pageToOverwrite: 400,
-  writeU32: 600,
+const ARCHES: Record<(typeof PATHS)[number], readonly string[]> = {
+  write: ["trn1", "trn2"],
+  poke: ["trn1", "trn2"],
+  pageToOverwrite: ["trn1", "trn2"],
+  writeU32: ["trn3"],
 };
+const BUDGET = 400;
 
 afterEach(() => {
   for (const k of Object.keys(MUTANTS)) proto[k] = original[k] as Method;
@@ -70,9 +73,10 @@ afterEach(() => {
 
 describe("the engine-chain fuzz target catches a one-byte overrun on every write path", () => {
   for (const [path, mutate] of Object.entries(MUTANTS)) {
-    it(path, async () => {
+    it(path, () => {
       mutate();
-      const r = await engineChains.run(16, CASES[path as (typeof PATHS)[number]]);
+      const arches = ARCHES[path as (typeof PATHS)[number]];
+      const r = fuzzChains(16, BUDGET, { arches, untilFailure: true });
       expect(r.failures.length, `${path}: ${JSON.stringify(r.stats)}`).toBeGreaterThan(0);
       expect(r.failures.join("\n")).toMatch(/outside the packet's destinations|faulting packet wrote/);
     });

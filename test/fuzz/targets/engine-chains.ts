@@ -318,16 +318,29 @@ const inside = (addr: bigint, n: number, windows: readonly Window[]) =>
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
-function fuzzChains(seed: number, cases: number) {
+/** What a run may narrow: the archs its devices cycle through, and an end at the first failure. */
+export interface ChainOptions {
+  readonly arches?: readonly string[];
+  /** Stop at the first failure (a mutation test needs one, not the rest of the budget). */
+  readonly untilFailure?: boolean;
+}
+
+/** `cases` chains from `seed`, each arch of `arches` in turn for CHAINS_PER_DEVICE chains. */
+export function fuzzChains(
+  seed: number,
+  cases: number,
+  { arches = ARCHES, untilFailure = false }: ChainOptions = {},
+) {
   const rng = new Rng(seed);
   const found = new Findings();
   let dev: Device | undefined;
   let rec: Recorder = { writes: [], views: [], regWrites: 0 };
   let windows: Window[] = [];
   let hal: HalDevice | undefined;
-  for (let c = 0; c < cases; c++) {
+  let c = 0;
+  for (; c < cases && !(untilFailure && found.failures.length > 0); c++) {
     if (!dev || c % CHAINS_PER_DEVICE === 0) {
-      dev = new Device(ARCHES[((c / CHAINS_PER_DEVICE) % 3) | 0] as string, {
+      dev = new Device(arches[((c / CHAINS_PER_DEVICE) % arches.length) | 0] as string, {
         packetBudget: STEPS_PER_CHAIN,
       });
       hal = embeddedSems(dev);
@@ -400,7 +413,10 @@ function fuzzChains(seed: number, cases: number) {
       dev = undefined;
     }
   }
-  return found.result(cases);
+  return found.result(c);
 }
 
-export const engineChains: FuzzTarget = { name: "engine-chains", run: fuzzChains };
+export const engineChains: FuzzTarget = {
+  name: "engine-chains",
+  run: (seed, cases) => fuzzChains(seed, cases),
+};
