@@ -204,6 +204,9 @@ export default async function bench(): Promise<BenchRow[]> {
   };
   // BENCH_ROWS=main-job: only the main job's CPU ratios (the rest take minutes of processes).
   if (process.env.BENCH_ROWS === "main-job") return mainJobRows(spec);
+  // BENCH_ROWS=threads: only the rows of one thread against every core.
+  if (process.env.BENCH_ROWS === "threads")
+    return [threadsRow(spec, "≥ 1.5"), threadsRow({ ...spec, check: "exact" }, "≥ 1.5")];
   // BENCH_ROWS=timing-only: only the timing-only rows (each its own process).
   if (process.env.BENCH_ROWS === "timing-only") return timingOnlySection();
   const req: PlanRequest = {

@@ -5,11 +5,12 @@
 // - The cold main job, `sdmakit allr -r 8 -d bf16 -b 64mb -e 64mb` (Ring, unchecked and checked):
 //   (wall of the run − wall of the same command at 8 bytes) ÷ a warm 512 MiB copy timed in a node
 //   process of its own in the same round, the way the performance review measured it.
+// - The default job (auto, checked) in a cold process on one thread ÷ on every core (issue 29).
 // - A streamed `--trace` (issue 27): the peak RSS of a process writing a large trace (≈ 2 M events)
 //   ÷ that of one writing a small one (≈ 7 k): memory independent of the trace's length is ≈ 1.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BenchRow, RUNS, spread } from "./harness.js";
@@ -84,6 +85,33 @@ function mainJobRows(): BenchRow[] {
   }));
 }
 
+/**
+ * The default job as a user runs it (`sdmakit allr -r 8 -d bf16 -b 64mb -e 64mb`, auto, checked), a
+ * cold process on one thread ÷ on the cores this machine has, in alternation; the load average
+ * before and after in the note (on a loaded 2-core host there is no core to spare).
+ */
+function coldThreadsRow(): BenchRow {
+  const cores = availableParallelism();
+  const job = ["allr", "-r", "8", "-d", "bf16", "-b", "64mb", "-e", "64mb"];
+  const [load0] = loadavg();
+  const ratios: number[] = [];
+  const walls: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const one = wallS([BIN, ...job, "--threads", "1"]);
+    const many = wallS([BIN, ...job, "--threads", String(cores)]);
+    ratios.push(one / many);
+    walls.push(many);
+  }
+  const [load1] = loadavg();
+  return {
+    name: `cold process: sdmakit allr -r 8 bf16 64 MiB auto, --threads 1 ÷ --threads ${cores} (wall)`,
+    target: "≥ 1.5",
+    unit: "× faster",
+    ...spread(ratios),
+    note: `wall on ${cores} threads ${spread(walls).median.toFixed(2)} s; ${RUNS} pairs; load ${load0?.toFixed(1)} → ${load1?.toFixed(1)}`,
+  };
+}
+
 const CLI_INDEX = new URL("../dist/cli/index.js", import.meta.url).href;
 
 /** Peak RSS (bytes) of a process that runs the CLI's `main(args)` once (the built CLI, in process). */
@@ -143,5 +171,7 @@ export function streamedTraceRows(): BenchRow[] {
 }
 
 export default async function bench(): Promise<BenchRow[]> {
-  return [...versionRows(), ...mainJobRows(), ...streamedTraceRows()];
+  // BENCH_ROWS=threads: only the threads row (each process takes seconds).
+  if (process.env.BENCH_ROWS === "threads") return [coldThreadsRow()];
+  return [...versionRows(), ...mainJobRows(), coldThreadsRow(), ...streamedTraceRows()];
 }

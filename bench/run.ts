@@ -4,7 +4,8 @@
 // Prints one markdown table; `npm run bench -- --write` also writes it to docs/BENCH.md.
 // BENCH_RUNS=n changes the number of measurements a row (default 5); BENCH_ONLY=engine runs one file;
 // BENCH_ROWS=main-job (with BENCH_ONLY=collectives) runs only the main job's ratio rows,
-// BENCH_ROWS=timing-only only the timing-only rows.
+// BENCH_ROWS=timing-only only the timing-only rows; BENCH_ROWS=threads only the rows of one thread
+// against every core (in collectives and process: in-process warm, and cold processes).
 import { readdirSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { writeOutput } from "../src/cli/output-file.js";
