@@ -8,6 +8,18 @@ import type { ArchWiring } from "../topology/links.js";
 import { CHIP_PORTS, chipRoute } from "../topology/route.js";
 import type { Topology } from "../topology/topology.js";
 
+/** The kinds of shared resource, in the order of their ids. */
+const KINDS = ["hbm", "c2c", "nicOut", "nicIn", "dma", "dieLink"] as const;
+type KindName = (typeof KINDS)[number];
+
+/** A kind's ids: [first, end), `perNode` of them a node (node 0's first), each of `bytesPerNs`. */
+interface ResourceKind {
+  readonly first: number;
+  readonly end: number;
+  readonly perNode: number;
+  readonly bytesPerNs: number;
+}
+
 /**
  * Integer ids of the shared resources: each HBM stack of each chip, each direction of each chip-to-chip link
  * inside a node (route.ts), each node's EFA NICs (out and in), each chip's DMA (its [C] bandwidth,
@@ -19,8 +31,6 @@ export class Resources {
   private readonly chip: Int32Array;
   /** Per rank: its HBM stack's id (its chip's first stack + the stack by its first core). */
   private readonly stack: Int32Array;
-  /** HBM stacks per chip. */
-  private readonly stacks: number;
   private readonly chipInNode: Int32Array;
   private readonly node: Int32Array;
   /** Per rank: its node's first NIC id, and where its chip's own NIC is in {@link nicList}. */
@@ -28,12 +38,9 @@ export class Resources {
   private readonly nicOwn: Int32Array;
   /** The NICs (index in a node) next to the chips the collective occupies in a node, in order. */
   private readonly nicList: Int32Array;
-  private readonly nics: number;
-  private readonly hbmEnd: number;
-  private readonly c2cEnd: number;
-  private readonly nicOutEnd: number;
-  private readonly nicInEnd: number;
-  private readonly dmaEnd: number;
+  /** Each kind's ids and bandwidth, by name and in id order ({@link kindOf}). */
+  private readonly kind: Readonly<Record<KindName, ResourceKind>>;
+  private readonly kinds: readonly ResourceKind[];
   /** Per rank: the die of its cores, engines and HBM stack (spec/address-map.ts coreDie). */
   private readonly die: Int32Array;
   /** Die-boundary ids per chip: one per direction, so 2 with 2 dies, none with one. */
@@ -46,7 +53,6 @@ export class Resources {
    */
   private readonly routeAt: Int32Array;
   private readonly routeLinks: Int32Array;
-  private readonly bw: readonly [number, number, number, number, number];
 
   constructor(t: Topology) {
     const cpn = t.links.chipsPerNode;
@@ -54,38 +60,22 @@ export class Resources {
     this.cpn = cpn;
     this.chip = Int32Array.from(t.places, (p) => p.node * cpn + p.chip);
     const stacks = t.profile.addressMap.hbmStacks.length;
-    this.stacks = stacks;
     this.stack = Int32Array.from(
       t.places,
       (p) => (p.node * cpn + p.chip) * stacks + hbmStackOf(t.profile, p.core * t.lnc),
     );
     this.chipInNode = Int32Array.from(t.places, (p) => p.chip);
     this.node = Int32Array.from(t.places, (p) => p.node);
-    this.nics = nics;
     this.nicBase = Int32Array.from(t.places, (p) => p.node * nics);
     [this.nicList, this.nicOwn] = nicsUsed(t);
     [this.routeAt, this.routeLinks] = routeTable(t.links);
-    this.hbmEnd = t.nodes * cpn * stacks;
-    this.c2cEnd = this.hbmEnd + t.nodes * cpn * CHIP_PORTS;
-    this.nicOutEnd = this.c2cEnd + t.nodes * nics;
-    this.nicInEnd = this.nicOutEnd + t.nodes * nics;
-    this.dmaEnd = this.nicInEnd + t.nodes * cpn;
     const dies = t.profile.addressMap.dies;
     if (dies > 2) throw new RangeError(`${dies} dies a chip: the die boundary is modelled for 1 or 2`);
     this.dieLinks = dies === 2 ? 2 : 0;
     this.die = Int32Array.from(t.places, (p) => coreDie(t.profile, p.core * t.lnc));
-    this.count = this.dmaEnd + t.nodes * cpn * this.dieLinks;
-    const l = t.links.links;
-    const dma = t.timing.chipDmaBytesPerNs;
-    // A stack gets its share of the chip's HBM bandwidth ([C] the chip's figure; MODEL: even split).
-    const stack = l["intra-chip"].bytesPerNs / stacks;
-    this.bw = [
-      stack,
-      l["chip-to-chip"].bytesPerNs,
-      l["node-to-node"].bytesPerNs,
-      dma,
-      t.timing.dieLinkBytesPerNs,
-    ];
+    this.kind = kindTable(t, this.dieLinks);
+    this.kinds = KINDS.map((k) => this.kind[k]);
+    this.count = this.kind.dieLink.end;
   }
 
   /**
@@ -98,14 +88,15 @@ export class Resources {
 
   /** The DMA of a rank's chip. */
   dma(rank: number): number {
-    return this.nicInEnd + this.chip[rank]!;
+    return this.kind.dma.first + this.chip[rank]!;
   }
 
   /** Add every chip-to-chip link a transfer from → to crosses inside a node (none across nodes). */
   c2c(from: number, to: number, touches: Touches): void {
     const node = this.node[from]!;
     if (node !== this.node[to]! || this.chip[from]! === this.chip[to]!) return;
-    const base = this.hbmEnd + node * this.cpn * CHIP_PORTS;
+    const c2c = this.kind.c2c;
+    const base = c2c.first + node * c2c.perNode;
     const pair = this.chipInNode[from]! * this.cpn + this.chipInNode[to]!;
     const end = this.routeAt[pair + 1]!;
     for (let k = this.routeAt[pair]!; k < end; k++) touches.add(base + this.routeLinks[k]!, 1);
@@ -121,7 +112,7 @@ export class Resources {
     const chip = this.chip[from]!;
     const die = this.die[from]!;
     if (this.dieLinks === 0 || chip !== this.chip[to]! || die === this.die[to]!) return;
-    touches.add(this.dmaEnd + chip * this.dieLinks + die, 1);
+    touches.add(this.kind.dieLink.first + chip * this.dieLinks + die, 1);
   }
 
   /**
@@ -133,13 +124,13 @@ export class Resources {
    */
   nicOut(from: number, to: number, channel: number): number {
     if (this.node[from]! === this.node[to]!) return -1;
-    return this.c2cEnd + this.nicBase[from]! + this.nicOf(from, channel);
+    return this.kind.nicOut.first + this.nicBase[from]! + this.nicOf(from, channel);
   }
 
   /** The receiving NIC of a transfer from → to across nodes on a channel (as {@link nicOut}), or −1. */
   nicIn(from: number, to: number, channel: number): number {
     if (this.node[from]! === this.node[to]!) return -1;
-    return this.nicOutEnd + this.nicBase[to]! + this.nicOf(to, channel);
+    return this.kind.nicIn.first + this.nicBase[to]! + this.nicOf(to, channel);
   }
 
   /** The NIC (index in its node) a rank's channel uses. */
@@ -148,42 +139,60 @@ export class Resources {
     return list[(this.nicOwn[rank]! + channel) % list.length]!;
   }
 
+  /** The bandwidth of a resource, bytes a ns. */
   bandwidth(id: number): number {
-    return this.bw[
-      id < this.hbmEnd ? 0 : id < this.c2cEnd ? 1 : id < this.nicInEnd ? 2 : id < this.dmaEnd ? 3 : 4
-    ];
+    return this.kindOf(id).bytesPerNs;
   }
 
-  /** Ids per node of a resource's kind. */
-  private perNode(id: number): number {
-    if (id < this.hbmEnd) return this.cpn * this.stacks;
-    if (id < this.c2cEnd) return this.cpn * CHIP_PORTS;
-    if (id < this.nicInEnd) return this.nics;
-    if (id < this.dmaEnd) return this.cpn;
-    return this.cpn * this.dieLinks;
-  }
-
-  /** The node a resource is in. */
-  nodeOf(id: number): number {
-    const base =
-      id < this.hbmEnd
-        ? 0
-        : id < this.c2cEnd
-          ? this.hbmEnd
-          : id < this.nicOutEnd
-            ? this.c2cEnd
-            : id < this.nicInEnd
-              ? this.nicOutEnd
-              : id < this.dmaEnd
-                ? this.nicInEnd
-                : this.dmaEnd;
-    return Math.floor((id - base) / this.perNode(id));
+  /** The kind of a resource. */
+  private kindOf(id: number): ResourceKind {
+    const kinds = this.kinds;
+    const last = kinds.length - 1;
+    for (let k = 0; k < last; k++) if (id < kinds[k]!.end) return kinds[k]!;
+    return kinds[last]!;
   }
 
   /** The same resource of the first node (node-fold.ts): the id whose sharers it has. */
   image(id: number): number {
-    return id - this.nodeOf(id) * this.perNode(id);
+    const { first, perNode } = this.kindOf(id);
+    return first + ((id - first) % perNode);
   }
+}
+
+/**
+ * Each kind's ids, node after node within a kind (HBM stacks, chip-to-chip link directions, NICs
+ * out, NICs in, chips' DMAs, die-boundary directions: `dieLinks` a chip), and its bandwidth.
+ */
+function kindTable(t: Topology, dieLinks: number): Record<KindName, ResourceKind> {
+  const cpn = t.links.chipsPerNode;
+  const nics = t.links.nicsPerNode;
+  const stacks = t.profile.addressMap.hbmStacks.length;
+  const l = t.links.links;
+  const perNode: Record<KindName, number> = {
+    hbm: cpn * stacks,
+    c2c: cpn * CHIP_PORTS,
+    nicOut: nics,
+    nicIn: nics,
+    dma: cpn,
+    dieLink: cpn * dieLinks,
+  };
+  const bytesPerNs: Record<KindName, number> = {
+    // A stack gets its share of the chip's HBM bandwidth ([C] the chip's figure; MODEL: even split).
+    hbm: l["intra-chip"].bytesPerNs / stacks,
+    c2c: l["chip-to-chip"].bytesPerNs,
+    nicOut: l["node-to-node"].bytesPerNs,
+    nicIn: l["node-to-node"].bytesPerNs,
+    dma: t.timing.chipDmaBytesPerNs,
+    dieLink: t.timing.dieLinkBytesPerNs,
+  };
+  const table = {} as Record<KindName, ResourceKind>;
+  let first = 0;
+  for (const k of KINDS) {
+    const end = first + t.nodes * perNode[k];
+    table[k] = { first, end, perNode: perNode[k], bytesPerNs: bytesPerNs[k] };
+    first = end;
+  }
+  return table;
 }
 
 /**
