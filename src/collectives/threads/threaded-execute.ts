@@ -58,6 +58,38 @@ function meet(a: Spans, b: Spans): boolean {
   return false;
 }
 
+/** A leg's reads and writes as address spans, and its thread. */
+interface LegSpans {
+  readonly thread: number;
+  readonly reads: Spans;
+  readonly writes: Spans;
+}
+
+/**
+ * Whether no leg writes bytes a leg of another thread reads or writes (sorting the spans by their
+ * start: a batch has hundreds of legs, and comparing each pair took most of a step's time).
+ */
+function disjoint(legs: readonly LegSpans[]): boolean {
+  const all: { lo: number; hi: number; thread: number; write: boolean }[] = [];
+  for (const l of legs) {
+    for (let i = 0; i < l.reads.length; i += 2)
+      all.push({ lo: l.reads[i] as number, hi: l.reads[i + 1] as number, thread: l.thread, write: false });
+    for (let i = 0; i < l.writes.length; i += 2)
+      all.push({ lo: l.writes[i] as number, hi: l.writes[i + 1] as number, thread: l.thread, write: true });
+  }
+  all.sort((a, b) => a.lo - b.lo);
+  // Each span is checked against the spans starting inside it; a pair that overlaps always has one
+  // starting inside the other.
+  for (let i = 0; i < all.length; i++) {
+    const a = all[i] as (typeof all)[number];
+    for (let j = i + 1; j < all.length && (all[j] as (typeof all)[number]).lo < a.hi; j++) {
+      const b = all[j] as (typeof all)[number];
+      if (b.thread !== a.thread && (a.write || b.write)) return false;
+    }
+  }
+  return true;
+}
+
 /**
  * The plan's batches (device-machine.ts batches) cut further wherever a leg reads or writes bytes
  * a leg of another thread in the batch so far writes, or writes bytes it reads: within each piece,
@@ -66,24 +98,33 @@ function meet(a: Spans, b: Spans): boolean {
 export function threadBatches(machine: DeviceMachine, threads: number): [number, number][] {
   const { plan, layout } = machine;
   const eb = dtypeBytes(plan.dtype);
-  const span = (refs: readonly BufRef[], count: number): Spans =>
-    refs.flatMap((r) => {
+  const span = (refs: readonly BufRef[], count: number): Spans => {
+    const out: Spans = [];
+    for (const r of refs) {
       const at = Number(layout.addr(r, 0));
-      return [at, at + count * eb];
-    });
+      out.push(at, at + count * eb);
+    }
+    return out;
+  };
   const out: [number, number][] = [];
   for (const [first, end] of batches(plan)) {
+    const legs = plan.legs.slice(first, end).map((leg) => ({
+      thread: legThread(leg, threads),
+      reads: span(
+        leg.srcs.map((src) => src.ref),
+        leg.count,
+      ),
+      writes: span(leg.dsts, leg.count),
+    }));
+    if (disjoint(legs)) {
+      out.push([first, end]);
+      continue;
+    }
     let start = first;
     let reads: Spans[] = Array.from({ length: threads }, () => []);
     let writes: Spans[] = Array.from({ length: threads }, () => []);
     for (let i = first; i < end; i++) {
-      const leg = plan.legs[i] as Leg;
-      const t = legThread(leg, threads);
-      const r = span(
-        leg.srcs.map((s) => s.ref),
-        leg.count,
-      );
-      const w = span(leg.dsts, leg.count);
+      const { thread: t, reads: r, writes: w } = legs[i - first] as LegSpans;
       const clash = writes.some(
         (o, k) => k !== t && (meet(r, o) || meet(w, o) || meet(w, reads[k] as Spans)),
       );
