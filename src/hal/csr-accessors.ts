@@ -3,6 +3,7 @@
  * skip silently when the family's gate is off for it, bound-check the index (al_abort_program(-1)),
  * then write or read `base + stride(arch)·index + field`.
  */
+import { MAX_U32, uintArg } from "../bits/arg-check.js";
 import { FieldError, SdmaAbortError } from "../bits/errors.js";
 import type { ArchProfile } from "./arch-profile.js";
 import { CSR_FAMILIES, type CsrFamily } from "./csr-families.js";
@@ -58,9 +59,7 @@ export function csrWrite(dev: HalDevice, acc: CsrAccessor, at: CsrSlot, value: n
   const p = archOf(dev);
   if (acc.family.gate && !acc.family.gate(p)) return undefined;
   const addr = csrAddress(p, acc, at);
-  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
-    throw new FieldError(acc.symbol, "value", value, "0..0xFFFFFFFF");
-  dev.regs.write32(addr, value, acc.symbol);
+  dev.regs.write32(addr, uintArg(acc.symbol, "value", value, MAX_U32), acc.symbol);
   return addr;
 }
 

@@ -4,8 +4,8 @@
  * QoS gate, the B0 feature enable, and act_sequencer_force_rspcomb_eight_deep. Each takes the SDMA
  * CSR base directly. Offsets the seed does not give are MODEL and named here once.
  */
-import { addrArg } from "../bits/arg-check.js";
-import { FieldError, SdmaAbortError } from "../bits/errors.js";
+import { addrArg, MAX_U32, uintArg } from "../bits/arg-check.js";
+import { SdmaAbortError } from "../bits/errors.js";
 import { MARIANA } from "./arch-profile.js";
 import { archOf, type HalDevice } from "./hal-device.js";
 
@@ -43,10 +43,6 @@ export function sdmaCceUserOffsetMariana(): number {
   return MARIANA.cceUserOffset;
 }
 
-function checkU32(func: string, name: string, v: number): void {
-  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new FieldError(func, name, v, "0..0xFFFFFFFF");
-}
-
 /** Which seed register: the queue's and data converter's (each 0..15). */
 export interface SeedSlot {
   readonly queue: number;
@@ -78,8 +74,7 @@ export function cceSeedAddress(func: string, csr: bigint, at: SeedSlot): bigint 
 export function marianaWriteSeed(dev: HalDevice, csr: bigint, at: SeedSlot, seed: number): void {
   const func = "aws_mariana_sdma_write_seed";
   const addr = cceSeedAddress(func, csr, at);
-  checkU32(func, "seed", seed);
-  dev.regs.write32(addr, seed, func);
+  dev.regs.write32(addr, uintArg(func, "seed", seed, MAX_U32), func);
 }
 
 /** libnrt aws_mariana_sdma_read_seed (seed 003 §4): the same address, read. @throws as write. */
@@ -128,9 +123,8 @@ export function marianaSetUdmaQos(dev: HalDevice, csr: bigint, queue: number, qo
   if (!Number.isInteger(queue) || queue < 0 || queue >= CCE_SEED_QUEUES) {
     throw new SdmaAbortError(func, `queue < AWS_REG_MARIANA_UDMA_QOS_CTRL_COUNT (queue ${queue})`);
   }
-  if (!Number.isInteger(qos) || qos < 0 || qos >= UDMA_QOS_CLASSES)
-    throw new FieldError(func, "qos", qos, "0..3");
-  dev.regs.write32(csr + BigInt(MARIANA_CSR_MODEL.udmaQosCtrl + 4 * queue), qos | UDMA_QOS_ENABLE, func);
+  const word = uintArg(func, "qos", qos, UDMA_QOS_CLASSES - 1) | UDMA_QOS_ENABLE;
+  dev.regs.write32(csr + BigInt(MARIANA_CSR_MODEL.udmaQosCtrl + 4 * queue), word, func);
 }
 
 /**

@@ -8,6 +8,8 @@ import { Device } from "../../src/engine/index.js";
 import {
   actSequencerForceRspcombEightDeep,
   createHalDevice,
+  csrAccessor,
+  csrWrite,
   marianaEnableB0Features,
   marianaSetFp8Defaults,
   marianaSetUdmaQos,
@@ -83,6 +85,23 @@ describe("HAL and runtime doors refuse bad numbers", () => {
     const e = thrown(call);
     expect(e, String(e)).toBeInstanceOf(FieldError);
     expect(e).toMatchObject({ context, field });
+  });
+
+  it("a HAL register word is checked as every door checks one (bits uintArg): the same range said", () => {
+    const slot = { queue: 0, dataConverter: 0 };
+    const notific = csrAccessor("aws_reg_write_tdma_model_notific_cfg_per_queue_m2s_trigger");
+    const words: [string, string, () => unknown][] = [
+      ["aws_mariana_sdma_write_seed", "seed", () => marianaWriteSeed(trn3(), 0x1000n, slot, 2 ** 32)],
+      [notific.symbol, "value", () => csrWrite(trn3(), notific, { base: 0x1000n, index: 0 }, -1)],
+    ];
+    for (const [context, field, call] of words)
+      expect(thrown(call)).toMatchObject({ context, field, allowed: "an integer 0..4294967295" });
+    const qos = thrown(() => marianaSetUdmaQos(trn3(), 0x1000n, 0, 4));
+    expect(qos).toMatchObject({
+      context: "aws_hal_mariana_sdma_set_udma_qos",
+      field: "qos",
+      allowed: "an integer 0..3",
+    });
   });
 
   it("a register word is its 32 bits, signed or unsigned: stored unsigned", () => {
