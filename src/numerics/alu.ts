@@ -6,7 +6,7 @@ import { narrowFloatFormat } from "./float-formats.js";
 import { fmaF32 } from "./fma.js";
 import { type OverflowPolicy, RNE, type Rounding } from "./rounding.js";
 import { SrStream } from "./sr-stream.js";
-import { wasmAlu, wasmClamp, wasmReduce2 } from "./wasm/kernels.js";
+import { wasmAlu, wasmClamp, wasmReduce2, wasmReduce4 } from "./wasm/kernels.js";
 
 /** The CCE ALU operations (SDMA_CCETYPE ADD 0, FMA 1, MAX 2, MIN 3; seed 000 §1.1, §4.1). */
 export type AluOp = "add" | "fma" | "min" | "max";
@@ -362,6 +362,33 @@ function reduceTwo(
   );
 }
 
+/**
+ * Four ADD sources of the output's dtype, RNE, everything in one WasmArena: one kernel with no
+ * accumulator (wasmReduce4: a kangaring reduce); false when that does not apply.
+ */
+function reduceFour(
+  op: AluOp,
+  sources: readonly EncodedSource[],
+  count: number,
+  outDt: Dtype,
+  out: Uint8Array,
+  outOffset: number,
+  rounding: Rounding,
+  overflow: OverflowPolicy,
+): boolean {
+  if (sources.length !== 4 || op !== "add" || rounding.mode !== "rne" || !Number.isInteger(count))
+    return false;
+  const span = count * dtypeBytes(outDt);
+  if (count < 0 || !fits(out, outOffset, span)) return false;
+  for (let i = 0; i < 4; i++) {
+    const s = sources[i] as EncodedSource;
+    if (s.dt !== outDt || !fits(s.bytes, s.byteOffset, span)) return false;
+  }
+  const fmt = narrowFloatFormat(outDt);
+  const codes = fmt === undefined ? undefined : overflowCodes(fmt, overflow);
+  return wasmReduce4(op, outDt, sources, count, out, outOffset, codes?.finite ?? 0, codes?.inf ?? 0);
+}
+
 /** `span` bytes from `at` lie inside `bytes` (a module function: no closure made per packet). */
 function fits(bytes: Uint8Array, at: number, span: number): boolean {
   return Number.isInteger(at) && at >= 0 && at + span <= bytes.length;
@@ -405,6 +432,7 @@ export function aluReduceEncoded(
 ): void {
   if (sources.length === 0) throw new FieldError("aluReduceEncoded", "sources", 0, "1 or more");
   if (reduceTwo(op, sources, count, outDt, out, outOffset, rounding, overflow, scratch)) return;
+  if (reduceFour(op, sources, count, outDt, out, outOffset, rounding, overflow)) return;
   const block = Math.min(acc.length, scratch.length);
   if (count > 0 && block < 1) throw new FieldError("aluReduceEncoded", "acc.length", block, "1 or more");
   const outWidth = dtypeBytes(outDt);

@@ -133,9 +133,10 @@ export function reduceInto(
   }
   const k = scratchFor(out, sources[0] as Span, maxIn, outBytes);
   const target = out.bytes.buffer === k.acc.buffer ? out : stagedOut(k, out);
-  if (options.constant !== undefined || !reduceTwo(op, sources, target, k, options)) {
-    reduceSteps(op, sources, target, k, options);
-  }
+  const fused =
+    options.constant === undefined &&
+    (reduceTwo(op, sources, target, k, options) || reduceFour(op, sources, target, k, options));
+  if (!fused) reduceSteps(op, sources, target, k, options);
   if (target !== out) out.bytes.set(k.out.subarray(0, outBytes), out.offset);
 }
 
@@ -195,6 +196,39 @@ function reduceTwo(
   p1.scale = fma ? (s1.fma?.scale ?? 0) : 0;
   const { rounding, overflow } = options;
   aluReduceEncoded(op, k.acc, pair, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
+  return true;
+}
+
+/** The four sources of a four-source reduce, reused reduce after reduce (alu.ts keeps no reference). */
+const quad: Mutable<EncodedSource>[] = [0, 1, 2, 3].map(() => ({
+  dt: 0 as Dtype,
+  bytes: at.bytes,
+  byteOffset: 0,
+}));
+
+/**
+ * Four ADD sources of the output's dtype, RNE, all in `k`'s arena (a kangaring reduce): the whole
+ * reduce and its encode in one pass (aluReduceEncoded: one kernel with no accumulator, `add4_<dt>`);
+ * false, having done nothing, otherwise.
+ */
+function reduceFour(
+  op: AluOp,
+  sources: readonly ReduceSource[],
+  out: Span,
+  k: ReduceScratch,
+  options: ReduceOptions,
+): boolean {
+  const { rounding, overflow } = options;
+  if (sources.length !== 4 || op !== "add" || rounding.mode !== "rne") return false;
+  for (let i = 0; i < 4; i++) {
+    const s = sources[i] as ReduceSource;
+    if (s.dtype !== out.dtype || s.bytes.buffer !== k.acc.buffer) return false;
+    const q = quad[i] as Mutable<EncodedSource>;
+    q.dt = s.dtype;
+    q.bytes = s.bytes;
+    q.byteOffset = s.offset;
+  }
+  aluReduceEncoded(op, k.acc, quad, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
   return true;
 }
 

@@ -411,7 +411,24 @@ describe("aluReduceEncoded (one pass, blocked) = the steps over the whole span (
     ["fp8_e5 FMA 3 sources → bf16", "fma", Dtype.FP8_E5, Dtype.BFLOAT16, 3, () => RNE],
     ["int32 FMA 1 source → fp32", "fma", Dtype.INT32, Dtype.FP32, 1, () => RNE],
   ];
+  cases.push([
+    "bf16 ADD 4 sources → bf16 SR (the steps: no SR four-source kernel)",
+    "add",
+    Dtype.BFLOAT16,
+    Dtype.BFLOAT16,
+    4,
+    () => ({ mode: "sr", rng: new SrStream(6) }),
+  ]);
+  cases.push(["fp16 MAX 4 sources → fp16 RNE (the steps)", "max", Dtype.FP16, Dtype.FP16, 4, () => RNE]);
   for (const dt of KERNEL_DTYPES) {
+    cases.push([
+      `${name(dt)} add 4 sources → ${name(dt)} RNE (the four-source kernel)`,
+      "add",
+      dt,
+      dt,
+      4,
+      () => RNE,
+    ]);
     for (const op of ["add", "min", "max", "fma"] as const) {
       cases.push([
         `${name(dt)} ${op} 2 sources → ${name(dt)} RNE (the two-source kernel)`,
@@ -438,7 +455,7 @@ describe("aluReduceEncoded (one pass, blocked) = the steps over the whole span (
     const count = 3 * 4096 + 77;
     const width = dtypeBytes(inDt);
     const raws = Array.from({ length: sourceCount }, (_, k) => sourceBytes(inDt, count, 10 + k));
-    const scales = [Math.fround(0.5), Math.fround(-3.25), Math.fround(1e-3)];
+    const scales = [Math.fround(0.5), Math.fround(-3.25), Math.fround(1e-3), Math.fround(7.5)];
     const expected = new Uint8Array(count * dtypeBytes(outDt));
     withJs(() => {
       const acc = new Float32Array(count);
@@ -579,6 +596,16 @@ describe("every dtype × op runs in its kernel and equals the JS loop", () => {
         }));
         aluReduceEncoded("fma", acc, sources, COUNT, new Float32Array(COUNT), Dtype.FP32, out, 0);
         return out.slice(0, 4 * COUNT);
+      },
+    ],
+    [
+      "add of four sources, RNE",
+      (dt) => `add4_${kernelName(dt)}`,
+      (arena, dt) => {
+        const { a, b, acc, out } = layout(arena, dt);
+        const sources = [a, b, b, a].map((bytes) => ({ dt, bytes, byteOffset: 0 }));
+        aluReduceEncoded("add", acc, sources, COUNT, new Float32Array(16), dt, out, 0, RNE, "satfinite");
+        return out.slice(0, dtypeBytes(dt) * COUNT);
       },
     ],
     ...(["add", "min", "max", "fma"] as const).flatMap((op) =>

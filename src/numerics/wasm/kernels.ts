@@ -5,6 +5,8 @@ import type { SrStream } from "../sr-stream.js";
 import { BufferTag } from "./buffer-tag.js";
 import {
   ALU_COMBINES,
+  FOUR_SOURCE_OPS,
+  type FourSourceOp,
   KERNEL_DTYPE_OF,
   kernelName,
   TWO_SOURCE_OPS,
@@ -32,7 +34,7 @@ interface WasmApi {
 }
 const WASM = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
-export type { TwoSourceOp, WasmCombine };
+export type { FourSourceOp, TwoSourceOp, WasmCombine };
 
 export type Kernel = (...args: number[]) => void;
 interface WasmGlobal {
@@ -49,6 +51,8 @@ export interface DtypeKernels {
   readonly twoSr: Readonly<Record<TwoSourceOp, Kernel | undefined>>;
   /** The same SR kernels taking their random words from memory (sr-lanes.ts draws them). */
   readonly twoSrw: Readonly<Record<TwoSourceOp, Kernel | undefined>>;
+  /** out ← this dtype's RNE code of op over four sources of this dtype, in order. */
+  readonly four: Readonly<Record<FourSourceOp, Kernel>>;
   readonly enc: Kernel;
   readonly encSr: Kernel | undefined;
   /** Narrow floats take the overflow policy's magnitude codes; integers do not. */
@@ -87,6 +91,10 @@ function bind(exports: Record<string, unknown>): Kernels {
       two: two("rne"),
       twoSr: two("sr"),
       twoSrw: two("srw"),
+      four: Object.fromEntries(FOUR_SOURCE_OPS.map((op) => [op, fn(kernelName.four(op, kd))])) as Record<
+        FourSourceOp,
+        Kernel
+      >,
       width: dtypeBytes(dt),
       dec: fn(kernelName.dec(kd)),
       combine,
@@ -530,6 +538,56 @@ export function wasmReduce2(
   } else if (op === "fma") traced(two)(aAt, bAt, outAt, count, scale0, scale1, overflowCode, infCode);
   else traced(two)(aAt, bAt, outAt, count, overflowCode, infCode);
   return true;
+}
+
+/** A source of {@link wasmReduce4}: its bytes from `byteOffset` of the view. */
+export interface ReduceSpan {
+  readonly bytes: Uint8Array;
+  readonly byteOffset: number;
+}
+
+/**
+ * A four-source reduce in one pass with no accumulator: out[i] ← the `dt` RNE code of
+ * op(op(op(s0[i], s1[i]), s2[i]), s3[i]), FP32 in between, NaN canonical. Sources and output are
+ * `count` elements of `dt`, all in one WasmArena, the output apart from each source or exactly on
+ * it. False when no kernel ran: the caller runs the steps (aluLoadEncoded, aluApplyEncoded,
+ * encodeFromF32), which give the same bytes.
+ */
+export function wasmReduce4(
+  op: FourSourceOp,
+  dt: Dtype,
+  sources: readonly ReduceSpan[],
+  count: number,
+  out: Uint8Array,
+  outOffset: number,
+  overflowCode: number,
+  infCode: number,
+): boolean {
+  const dk = kernelsFor(dt, count);
+  const direct = dk && sources.length === 4 ? kernelsOf(out.buffer) : undefined;
+  if (dk === undefined || direct === undefined) return false;
+  const len = count * dk.width;
+  const outAt = out.byteOffset + outOffset;
+  // Indexed, no array made: the engine calls this for every four-source packet.
+  const s0 = sources[0] as ReduceSpan;
+  const s1 = sources[1] as ReduceSpan;
+  const s2 = sources[2] as ReduceSpan;
+  const s3 = sources[3] as ReduceSpan;
+  if (!sharesArena(s0, out, outAt, len) || !sharesArena(s1, out, outAt, len)) return false;
+  if (!sharesArena(s2, out, outAt, len) || !sharesArena(s3, out, outAt, len)) return false;
+  const kernel = (direct.byDtype[dt] as DtypeKernels).four[op];
+  traced(kernel)(addrOf(s0), addrOf(s1), addrOf(s2), addrOf(s3), outAt, count, overflowCode, infCode);
+  return true;
+}
+
+/** A source's byte address in its buffer (a module function: no closure made per packet). */
+function addrOf(s: ReduceSpan): number {
+  return s.bytes.byteOffset + s.byteOffset;
+}
+
+/** Whether a source lies in out's buffer and a kernel may read it while writing [outAt, outAt + len). */
+function sharesArena(s: ReduceSpan, out: Uint8Array, outAt: number, len: number): boolean {
+  return s.bytes.buffer === out.buffer && inPlaceOk(addrOf(s), len, outAt, len);
 }
 
 /** The SR call {@link wasmReduce2} makes, one record for every call (no kernel call nests). */
