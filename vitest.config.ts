@@ -4,7 +4,10 @@ import { defineConfig } from "vitest/config";
 /**
  * Files that need a process of their own: vi.mock replaces a module for the whole worker, the
  * mutation test patches DeviceMemory's prototype, and the two largest runs would leave their arenas
- * (up to 4 GiB, the free list's bound) held by a shared worker for the files after them.
+ * (up to 4 GiB, the free list's bound) held by a shared worker for the files after them. Also the
+ * two long files that only run subprocesses (npm pack, the README's commands): a shared module
+ * graph saves them nothing, and vitest starts this project's files first (projects in name order),
+ * so on a fresh clone (no timings cached) no long file starts last and ends the run alone.
  */
 const ISOLATED = [
   "test/cli/stream.test.ts",
@@ -13,6 +16,8 @@ const ISOLATED = [
   "test/fuzz/mutation.test.ts",
   "test/collectives/large.test.ts",
   "test/collectives/large-fp8.test.ts",
+  "test/package/pack.test.ts",
+  "test/docs/readme.test.ts",
 ];
 
 export default defineConfig({
