@@ -43,6 +43,10 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins each fused kernel to its unfused steps (load, apply, apply-then-encode, one pass); reduceInto picks among them",
   "test/numerics/sr-lanes.test.ts → src/numerics/sr-jump.js":
     "pins the jump matrix to n state updates; only the SR lanes and the check module's draw use it",
+  "test/collectives/threads.test.ts → src/collectives/threads/threaded-execute.js":
+    "pins how a plan's batches are cut between threads; only the threaded execution uses the cut",
+  "test/numerics/shared-arena.test.ts → src/numerics/wasm/shared-memory.js":
+    "pins the kernels module rewritten to share or import its memory; only the kernels loader uses it",
 };
 
 describe("curated public API", () => {
