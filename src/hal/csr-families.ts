@@ -6,9 +6,8 @@
  * Offsets marked `model` are sdmakit's choice where the seed names the family but not the offset
  * (docs/FIDELITY.md lists each with its reason).
  */
+import type { Fidelity } from "../bits/declare.js";
 import type { ArchProfile } from "./arch-profile.js";
-
-export type Fidelity = "seed" | "public" | "model";
 
 export interface CsrField {
   readonly offset: number;

@@ -15,7 +15,6 @@ const SRC = join(import.meta.dirname, "../../src");
  */
 const KNOWN: Readonly<Record<string, string>> = {
   Span: "numerics: elements of a dtype in bytes; device buffer layout: an address range",
-  Fidelity: "twin, not yet merged",
   FmaOperands: "twin, not yet merged",
 };
 
