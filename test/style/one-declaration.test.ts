@@ -9,13 +9,9 @@ import { describe, expect, it } from "vitest";
 
 const SRC = join(import.meta.dirname, "../../src");
 
-/**
- * Names declared in more than one file, each with why it may stay: different things that share a
- * word, or a twin not yet merged.
- */
+/** Names declared in more than one file, each with why it may stay: different things, one word. */
 const KNOWN: Readonly<Record<string, string>> = {
   Span: "numerics: elements of a dtype in bytes; device buffer layout: an address range",
-  FmaOperands: "twin, not yet merged",
 };
 
 /** Exported type and interface names in src/, each with the files declaring it. */

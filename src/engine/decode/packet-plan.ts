@@ -12,7 +12,7 @@
  * fault naming the descriptor. The device plans each shape once (plan-cache.ts).
  */
 import type { ArchProfile } from "../../hal/arch-profile.js";
-import type { AluOp } from "../../numerics/index.js";
+import type { AluOp, FmaOperands } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeName, isDtype, MIN_MAX_CONSTANT_DTYPES } from "../../spec/dtype.js";
 import { FmaOperand, SdmaCceType } from "../../spec/enums.js";
 import { ADD_META, FMA_DESC, GRADIENT_DESC, MIN_MAX_DESC, SEED_INIT_DESC } from "../../spec/layouts/index.js";
@@ -81,13 +81,6 @@ export interface CopyPlan {
   /** RX descriptors carrying a MARIANA embedded-semaphore write (len_ctrl bit 31), in RX order. */
   readonly sems: readonly Descriptor[];
   readonly barrier: boolean;
-}
-
-export interface FmaOperands {
-  readonly a: number;
-  readonly b: number;
-  readonly c: number;
-  readonly scale: number;
 }
 
 export interface Source extends Segment {
