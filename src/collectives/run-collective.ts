@@ -21,7 +21,7 @@ import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./p
 import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
 import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
-import { threadsAvailable } from "./threads/pool.js";
+import { startWorkers, threadsAvailable } from "./threads/pool.js";
 import { executeOnThreads, splittable } from "./threads/threaded-execute.js";
 import { checkOnThreads, writeInputsOnThreads } from "./threads/threaded-run.js";
 import {
@@ -384,7 +384,7 @@ function checkOnDevice(
 export const MIN_THREADED_INPUT_BYTES = 8 << 20;
 
 /** The threads a run uses: as asked for a large enough run where the runtime has worker threads, else one. */
-function threadsOf(run: CollectiveRun, plan: Plan): number {
+function threadsOf(run: CollectiveRun, plan: Pick<Plan, "sizes">): number {
   const threads = run.threads ?? 1;
   const bytes = run.ranks * plan.sizes.input * dtypeBytes(run.dtype);
   return threads > 1 && bytes >= MIN_THREADED_INPUT_BYTES && threadsAvailable() ? threads : 1;
@@ -499,6 +499,9 @@ export function runPrepared(
       check: "none",
     };
   }
+  // Workers start loading now, while the plan is built (a cold process's first run waits less).
+  const threads = threadsOf(run, lazy);
+  if (threads > 1) startWorkers(threads - 1);
   const plan = buildPlan(req);
   const { wrong, maxAbsErr, guardErrors, ...device } = runOnDevice(
     run,
