@@ -21,8 +21,8 @@ describe("sdmakit allr --threads", () => {
   });
 
   it("runs on one thread unless --threads asks for more", () => {
-    // Shared device memory faults its pages in at a cost above what two threads save today
-    // (docs/BENCH.md): the default job stays on one thread.
+    // Two threads are faster only while the machine has a core to spare; on this shared 2-core
+    // machine, loaded, they were slower (docs/BENCH.md): the default job stays on one thread.
     const threadsOf = (words: string[]) => {
       const p = parseOptions(COLLECTIVE_OPTIONS, words);
       return collectiveSettings("allr", p.values, p.given, {}).run.threads;
