@@ -192,6 +192,18 @@ describe("MIN / MAX", () => {
       expect(registers.writesSince(mark)).toEqual([]);
     },
   );
+  it.each([2 ** 32, -1, 0.5])(
+    "a constant %d is no 32-bit word: FieldError with uintArg's range",
+    (constant) => {
+      const { vring } = makeVring();
+      const r = add({ op: KbinDmaDescOp.MIN, inDtype: Dtype.FP32, cceInfo: mm(true, Dtype.FP32, constant) });
+      expect(thrown(() => addDmaPacketCce(vring, r))).toMatchObject({
+        context: "cce-info",
+        field: "min_max_info.constant",
+        allowed: "an integer 0..4294967295",
+      });
+    },
+  );
   it("the constant dtype is not checked without use_constant", () => {
     const { vring } = makeVring();
     expect(

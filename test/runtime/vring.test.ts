@@ -57,7 +57,7 @@ describe("vring creation", () => {
     [{ rxBase: RING_REGION.base }, /rxBase/],
     [{ engine: 16 * 8 }, /engine/],
     [{ queue: 16 }, /queue/],
-    [{ srSeed: 2 ** 32 }, /srSeed/],
+    [{ srSeed: 2 ** 32 }, /vring\(srSeed\): 4294967296 is out of range an integer 0\.\.4294967295/],
   ])("refuses %o with a FieldError", (over, field) => {
     const memory = new DeviceMemory();
     memory.map({ name: "r", kind: "host", base: RING_REGION.base, bytes: RING_REGION.bytes });

@@ -2,6 +2,7 @@
  * The CCE compute packets: add_dma_packet_cce → vring_add_dma_packet_cce_int and its op arms
  * (seed 000 §2–§5.1), producing the descriptor chains of spec/packet-model.ts.
  */
+import { MAX_U32, uintArg } from "../../bits/arg-check.js";
 import { type Einval, einval, FieldError, isEinval, SdmaAssertError } from "../../bits/errors.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import {
@@ -394,10 +395,13 @@ function minMaxArm(t: CceTransfer, s: Shape): OpArm | Einval {
     const constDt = kbinDtypeToSdmaDtype(info["min_max_info.constant_dtype"] ?? 0);
     if (!MIN_MAX_CONSTANT_DTYPES.includes(constDt))
       return einval(CCE_MESSAGES.minMaxDtype(dtypeName(constDt)));
-    const constant = info["min_max_info.constant"] ?? 0;
-    if (!Number.isInteger(constant) || constant < 0 || constant > 0xffffffff) {
-      throw new FieldError("cce-info", "min_max_info.constant", constant, "0..0xffffffff (raw 32 bits)");
-    }
+    // The constant's raw 32 bits (an int32, a uint32 or an FP32 word, by const_dt).
+    const constant = uintArg(
+      "cce-info",
+      "min_max_info.constant",
+      info["min_max_info.constant"] ?? 0,
+      MAX_U32,
+    );
     constantDesc = descriptor(
       MIN_MAX_DESC,
       minMaxDescriptorFields({ constant, length: s.txBytes, use_const: useConst, const_dt: constDt }),

@@ -6,7 +6,7 @@
  * next slots (stamped with the ring phase, which starts at 1 and advances at every wrap), then rings
  * the doorbell. A packet that does not fit is refused whole (spec/packet-model.ts).
  */
-import { uintArg } from "../../bits/arg-check.js";
+import { MAX_U32, uintArg } from "../../bits/arg-check.js";
 import { FieldError } from "../../bits/errors.js";
 import { type DeviceMemory, pageOffset } from "../../engine/memory/memory.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
@@ -251,9 +251,7 @@ export class Vring {
         `an address whose ring does not overlap the TX ring at 0x${o.txBase.toString(16)}`,
       );
     }
-    const seed = o.srSeed ?? 0;
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
-      throw new FieldError("vring", "srSeed", seed, "0..0xffffffff");
+    const seed = uintArg("vring", "srSeed", o.srSeed ?? 0, MAX_U32);
     this.profile = o.profile;
     this.memory = o.memory;
     this.queue = { engine: o.engine, queue: o.queue };
