@@ -141,40 +141,35 @@ export function wasmKernelsRun(fn: () => void): string[] {
 const PAGE = 65536;
 
 /**
- * The compiled module, or null where WebAssembly SIMD is missing (then every caller runs its JS
- * loop, which gives the same bits). Compiled once, on first use: ~300 KiB, synchronous, ~5 ms.
+ * A module compiled once, on first use, from the embedded copy as `edit` makes it (undefined: it
+ * cannot be made); null where it cannot be compiled (no WebAssembly SIMD, or threads for a shared
+ * memory; no embedded copy): every caller then runs its JS loop, which gives the same bits.
+ * ~300 KiB, synchronous, ~5 ms.
  */
-let compiled: object | null | undefined;
-function kernelModule(): object | null {
-  if (compiled === undefined) {
-    const bytes = fromBase64(KERNELS_WASM_BASE64);
-    compiled = WASM?.validate(bytes) ? new WASM.Module(bytes) : null;
+class LazyModule {
+  private module: object | null | undefined;
+  constructor(private readonly edit: (bytes: Uint8Array) => Uint8Array | undefined) {}
+
+  get(): object | null {
+    if (this.module === undefined) {
+      const bytes = this.edit(fromBase64(KERNELS_WASM_BASE64));
+      this.module = bytes !== undefined && WASM?.validate(bytes) ? new WASM.Module(bytes) : null;
+    }
+    return this.module;
   }
-  return compiled;
+
+  /** Use `module` from now on (provideWasmKernelModule). */
+  provide(module: object): void {
+    this.module = module;
+  }
 }
 
-/**
- * The module with its memory shared (shared-memory.ts), compiled on first use from the embedded
- * copy; null where it cannot be made (no WebAssembly SIMD or threads, no embedded copy).
- */
-let compiledShared: object | null | undefined;
-function sharedKernelModule(): object | null {
-  if (compiledShared === undefined) {
-    const bytes = withSharedMemory(fromBase64(KERNELS_WASM_BASE64));
-    compiledShared = bytes !== undefined && WASM?.validate(bytes) ? new WASM.Module(bytes) : null;
-  }
-  return compiledShared;
-}
-
-/** The module taking its shared memory as an import (shared-memory.ts), compiled on first use. */
-let compiledImporting: object | null | undefined;
-function importingKernelModule(): object | null {
-  if (compiledImporting === undefined) {
-    const bytes = withImportedMemory(fromBase64(KERNELS_WASM_BASE64));
-    compiledImporting = bytes !== undefined && WASM?.validate(bytes) ? new WASM.Module(bytes) : null;
-  }
-  return compiledImporting;
-}
+/** The module with its own memory. */
+const PLAIN_MODULE = new LazyModule((bytes) => bytes);
+/** The module with its memory shared (shared-memory.ts). */
+const SHARED_MODULE = new LazyModule(withSharedMemory);
+/** The module taking its shared memory as an import (shared-memory.ts). */
+const IMPORTING_MODULE = new LazyModule(withImportedMemory);
 
 /**
  * Use `module` (a WebAssembly.Module compiled from kernels.wat elsewhere: the explorer page compiles
@@ -187,7 +182,7 @@ export function provideWasmKernelModule(module: object): void {
     ?.Module;
   if (Module === undefined || !(module instanceof Module))
     throw new FieldError("provideWasmKernelModule", "module", String(module), "a WebAssembly.Module");
-  compiled = module;
+  PLAIN_MODULE.provide(module);
   if (staging === null) staging = undefined;
 }
 
@@ -217,7 +212,7 @@ function kernelsOf(buffer: ArrayBufferLike): Kernels | undefined {
  * `shared`: over a shared memory (undefined when none can be made).
  */
 function instantiate(pages: number, shared = false): Kernels | undefined {
-  const module = shared ? sharedKernelModule() : kernelModule();
+  const module = (shared ? SHARED_MODULE : PLAIN_MODULE).get();
   if (module === null || WASM === undefined) return undefined;
   const kernels = bind(new WASM.Instance(module).exports as Record<string, unknown>);
   if (pages > 1) kernels.memory.grow(pages - 1);
@@ -227,7 +222,7 @@ function instantiate(pages: number, shared = false): Kernels | undefined {
 
 /** A kernel instance of this thread over `memory`, a shared arena's memory made on another thread. */
 function instantiateOver(memory: WasmMemory): Kernels | undefined {
-  const module = importingKernelModule();
+  const module = IMPORTING_MODULE.get();
   if (module === null || WASM === undefined) return undefined;
   const imports = { [MEMORY_IMPORT_NAME.module]: { [MEMORY_IMPORT_NAME.field]: memory } };
   const kernels = bind(new WASM.Instance(module, imports).exports as Record<string, unknown>);
