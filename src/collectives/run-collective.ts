@@ -9,8 +9,8 @@ import type { OverflowPolicy } from "../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { countGuardErrors, type OutputCheck } from "./check/compare.js";
 import { type DataKind, exactApplies, generateInputs } from "./check/inputs.js";
-import { runReference } from "./check/reference.js";
-import { CHECK_TILE, checkOutputs } from "./check/verify.js";
+import { type RankBuffers, runReference } from "./check/reference.js";
+import { CHECK_TILE, type CheckSpec, checkOutputs } from "./check/verify.js";
 import { OUTPUT_FILL } from "./device/buffer-layout.js";
 import { checkDeviceRanks, checkHbm, DeviceMachine, deviceLayout } from "./device/device-machine.js";
 import { admit, DEFAULT_HOST_BUDGET, estimateHostMemory, type HostBudget } from "./device/host-memory.js";
@@ -341,6 +341,34 @@ export function prepareSize(
   return refusal === undefined ? prepared : { ...prepared, run: timingOnlyOf(run), check: "none", refusal };
 }
 
+/** What checking a run's outputs needs: the run, its elements a rank (`sizes`), the overflow. */
+export function checkSpecOf(run: CollectiveRun, sizes: Plan["sizes"], overflow: OverflowPolicy): CheckSpec {
+  return {
+    collective: run.collective,
+    op: run.op,
+    dtype: run.dtype,
+    ranks: run.ranks,
+    inputCount: sizes.input,
+    outputCount: sizes.output,
+    overflow,
+    exchange: run.exchange,
+  };
+}
+
+/**
+ * The reference run of a run's plan over the inputs the device read, with the device's output fill,
+ * overflow and SR seed: what a `reference` check compares the device's outputs with.
+ */
+export function referenceRun(
+  plan: Plan,
+  run: CollectiveRun,
+  inputs: readonly Uint8Array[],
+  overflow: OverflowPolicy,
+): RankBuffers[] {
+  const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
+  return runReference(plan, run.profile, inputs, { fill: OUTPUT_FILL, overflow, ...seed });
+}
+
 /** The check of a finished device run, and the bytes it held (the reference's whole buffers). */
 function checkOnDevice(
   machine: DeviceMachine,
@@ -350,16 +378,7 @@ function checkOnDevice(
 ): { checked: OutputCheck; checkBytes: number } {
   const { plan } = machine;
   const overflow = machine.opts.overflow;
-  const spec = {
-    collective: run.collective,
-    op: run.op,
-    dtype: run.dtype,
-    ranks: run.ranks,
-    inputCount: plan.sizes.input,
-    outputCount: plan.sizes.output,
-    overflow,
-    exchange: run.exchange,
-  };
+  const spec = checkSpecOf(run, plan.sizes, overflow);
   if (check === "exact") {
     const checked =
       threads > 1 && !isExchange(run.collective)
@@ -369,8 +388,7 @@ function checkOnDevice(
   }
   if (check === "none") return { checked: { wrong: -1, maxAbsErr: 0 }, checkBytes: 0 };
   const inputs = Array.from({ length: run.ranks }, (_, r) => machine.read(r, "input"));
-  const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
-  const ref = runReference(plan, run.profile, inputs, { fill: OUTPUT_FILL, overflow, ...seed });
+  const ref = referenceRun(plan, run, inputs, overflow);
   let checkBytes = inputs.reduce((n, b) => n + b.length, 0);
   for (const b of ref) checkBytes += b.input.length + b.output.length + b.scratch.length;
   const expected = ref.map((b) => b.output);

@@ -9,9 +9,7 @@
 import { dtypeBytes, dtypeName } from "../spec/dtype.js";
 import { countGuardErrors, type OutputCheck } from "./check/compare.js";
 import { generateInputs } from "./check/inputs.js";
-import { runReference } from "./check/reference.js";
 import { CHECK_TILE, checkOutputs } from "./check/verify.js";
-import { OUTPUT_FILL } from "./device/buffer-layout.js";
 import { placeGroups, SharedDevice } from "./device/concurrent-machine.js";
 import {
   admit,
@@ -28,9 +26,11 @@ import {
   type CollectiveRun,
   candidateRequests,
   checkOf,
+  checkSpecOf,
   chooseAlgorithm,
   countForSize,
   dataKindOf,
+  referenceRun,
   topologyOf,
 } from "./run-collective.js";
 import { type ConcurrentMember, groupTopology, scheduleConcurrent } from "./timing/concurrent-schedule.js";
@@ -73,26 +73,15 @@ function checkGroup(d: SharedDevice, g: number, run: CollectiveRun, req: PlanReq
   }
   const check = checkOf(run);
   if (check === "none") return { wrong: -1, maxAbsErr: 0, guardErrors };
-  const sizes = bufferSizes(req);
   const overflow = d.device.overflow;
-  const spec = {
-    collective: run.collective,
-    op: run.op,
-    dtype: run.dtype,
-    ranks: run.ranks,
-    overflow,
-    exchange: run.exchange,
-  };
-  const full = { ...spec, inputCount: sizes.input, outputCount: sizes.output };
+  const spec = checkSpecOf(run, bufferSizes(req), overflow);
   const reader = d.reader(g, CHECK_TILE);
-  if (check === "exact") return { ...checkOutputs(full, reader), guardErrors };
-  const plan = buildPlan(req);
+  if (check === "exact") return { ...checkOutputs(spec, reader), guardErrors };
   const inputs = Array.from({ length: run.ranks }, (_, r) => d.read(g, r, "input"));
-  const seed = run.srSeed === undefined ? {} : { srSeed: run.srSeed };
-  const ref = runReference(plan, run.profile, inputs, { fill: OUTPUT_FILL, overflow, ...seed });
+  const ref = referenceRun(buildPlan(req), run, inputs, overflow);
   return {
     ...checkOutputs(
-      full,
+      spec,
       reader,
       ref.map((b) => b.output),
     ),
