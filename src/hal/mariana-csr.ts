@@ -5,7 +5,7 @@
  * CSR base directly. Offsets the seed does not give are MODEL and named here once.
  */
 import { addrArg, MAX_U32, uintArg } from "../bits/arg-check.js";
-import { FieldError, SdmaAbortError } from "../bits/errors.js";
+import { SdmaAbortError } from "../bits/errors.js";
 import { MARIANA } from "./arch-profile.js";
 import { archOf, type HalDevice } from "./hal-device.js";
 
@@ -123,10 +123,8 @@ export function marianaSetUdmaQos(dev: HalDevice, csr: bigint, queue: number, qo
   if (!Number.isInteger(queue) || queue < 0 || queue >= CCE_SEED_QUEUES) {
     throw new SdmaAbortError(func, `queue < AWS_REG_MARIANA_UDMA_QOS_CTRL_COUNT (queue ${queue})`);
   }
-  // Not uintArg: the golden HAL vectors (vectors/hal.jsonl) pin this message's "0..3".
-  if (!Number.isInteger(qos) || qos < 0 || qos >= UDMA_QOS_CLASSES)
-    throw new FieldError(func, "qos", qos, "0..3");
-  dev.regs.write32(csr + BigInt(MARIANA_CSR_MODEL.udmaQosCtrl + 4 * queue), qos | UDMA_QOS_ENABLE, func);
+  const word = uintArg(func, "qos", qos, UDMA_QOS_CLASSES - 1) | UDMA_QOS_ENABLE;
+  dev.regs.write32(csr + BigInt(MARIANA_CSR_MODEL.udmaQosCtrl + 4 * queue), word, func);
 }
 
 /**

@@ -96,6 +96,12 @@ describe("HAL and runtime doors refuse bad numbers", () => {
     ];
     for (const [context, field, call] of words)
       expect(thrown(call)).toMatchObject({ context, field, allowed: "an integer 0..4294967295" });
+    const qos = thrown(() => marianaSetUdmaQos(trn3(), 0x1000n, 0, 4));
+    expect(qos).toMatchObject({
+      context: "aws_hal_mariana_sdma_set_udma_qos",
+      field: "qos",
+      allowed: "an integer 0..3",
+    });
   });
 
   it("a register word is its 32 bits, signed or unsigned: stored unsigned", () => {
