@@ -9,6 +9,7 @@ import { UsageError } from "../bits/errors.js";
 import {
   ALGORITHMS,
   type AlgorithmName,
+  availableThreads,
   COLLECTIVE_DEFAULTS,
   COLLECTIVE_DTYPES,
   type CollectiveName,
@@ -237,7 +238,8 @@ export function collectiveSettings(
     sb2sb: v.sb2sb === true,
     ...lncOf(v.lnc, env),
     hostBudget: hostBudget(v["max-memory"], env),
-    threads: v.threads === undefined ? 1 : integerOption("--threads", v.threads, 1, MAX_THREADS),
+    threads:
+      v.threads === undefined ? availableThreads() : integerOption("--threads", v.threads, 1, MAX_THREADS),
     ...exchangeChoice(collective, v),
     ...timingProfileOf(v["timing-profile"]),
   });

@@ -21,7 +21,7 @@ import type { AlgorithmName, CollectiveName, LegKind, Plan, ReduceOp } from "./p
 import type { PlanRequest } from "./plan/plan-request.js";
 import { formatBytes } from "./report/format-bytes.js";
 import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
-import { startWorkers, threadsAvailable } from "./threads/pool.js";
+import { availableThreads, startWorkers, threadsAvailable } from "./threads/pool.js";
 import { executeOnThreads, splittable } from "./threads/threaded-execute.js";
 import { checkOnThreads, writeInputsOnThreads } from "./threads/threaded-run.js";
 import {
@@ -72,11 +72,12 @@ export interface CollectiveRun {
   /** Timing parameters in place of the shipped ones (timing-profile.ts; `sdmakit calibrate` writes them). */
   readonly timingProfile?: TimingProfile;
   /**
-   * Threads a functional run may use (default 1): above 1, device memory is shared, each rank's
-   * inputs are generated, the legs of each batch executed (split by rank, at most
-   * SHARED_SCRATCH_SLOTS threads: threads/threaded-execute.ts) and the exact check's output tiles
-   * checked on worker threads (threads/threaded-run.ts) — the same bytes, the same report. Where
-   * the runtime has no worker threads (a browser) the run uses one.
+   * Threads a functional run may use (default: the cores this process may use; one below
+   * MIN_THREADED_INPUT_BYTES of inputs). Above 1, device memory is shared, each rank's inputs are
+   * generated, the legs of each batch executed (split by rank, at most SHARED_SCRATCH_SLOTS
+   * threads: threads/threaded-execute.ts) and the exact check's output tiles checked on worker
+   * threads (threads/threaded-run.ts) — the same bytes, the same report. Where the runtime has no
+   * worker threads (a browser) the run uses one.
    */
   readonly threads?: number;
 }
@@ -403,7 +404,7 @@ export const MIN_THREADED_INPUT_BYTES = 8 << 20;
 
 /** The threads a run uses: as asked for a large enough run where the runtime has worker threads, else one. */
 function threadsOf(run: CollectiveRun, plan: Pick<Plan, "sizes">): number {
-  const threads = run.threads ?? 1;
+  const threads = run.threads ?? availableThreads();
   const bytes = run.ranks * plan.sizes.input * dtypeBytes(run.dtype);
   return threads > 1 && bytes >= MIN_THREADED_INPUT_BYTES && threadsAvailable() ? threads : 1;
 }
