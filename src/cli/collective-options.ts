@@ -9,7 +9,6 @@ import { UsageError } from "../bits/errors.js";
 import {
   ALGORITHMS,
   type AlgorithmName,
-  availableThreads,
   COLLECTIVE_DEFAULTS,
   COLLECTIVE_DTYPES,
   type CollectiveName,
@@ -238,8 +237,7 @@ export function collectiveSettings(
     sb2sb: v.sb2sb === true,
     ...lncOf(v.lnc, env),
     hostBudget: hostBudget(v["max-memory"], env),
-    threads:
-      v.threads === undefined ? availableThreads() : integerOption("--threads", v.threads, 1, MAX_THREADS),
+    ...(v.threads === undefined ? {} : { threads: integerOption("--threads", v.threads, 1, MAX_THREADS) }),
     ...exchangeChoice(collective, v),
     ...timingProfileOf(v["timing-profile"]),
   });

@@ -72,8 +72,9 @@ export interface CollectiveRun {
   /** Timing parameters in place of the shipped ones (timing-profile.ts; `sdmakit calibrate` writes them). */
   readonly timingProfile?: TimingProfile;
   /**
-   * Threads a functional run may use (default: the cores this process may use; one below
-   * MIN_THREADED_INPUT_BYTES of inputs). Above 1, device memory is shared, each rank's inputs are
+   * Threads a functional run may use (default: the cores this process may use from
+   * MIN_DEFAULT_THREADED_INPUT_BYTES of inputs, else one; one below MIN_THREADED_INPUT_BYTES whatever
+   * is asked). Above 1, device memory is shared, each rank's inputs are
    * generated, the legs of each batch executed (split by rank, at most SHARED_SCRATCH_SLOTS
    * threads: threads/threaded-execute.ts) and the exact check's output tiles checked on worker
    * threads (threads/threaded-run.ts) — the same bytes, the same report. Where the runtime has no
@@ -402,10 +403,22 @@ function checkOnDevice(
  */
 export const MIN_THREADED_INPUT_BYTES = 8 << 20;
 
-/** The threads a run uses: as asked for a large enough run where the runtime has worker threads, else one. */
-function threadsOf(run: CollectiveRun, plan: Pick<Plan, "sizes">): number {
-  const threads = run.threads ?? availableThreads();
+/**
+ * Inputs (summed over the ranks) from which a run not told its threads takes the cores: below, a
+ * process's worker start-up costs more than the threads save. Measured with whole processes on a
+ * quiet 2-core machine, 8-rank bf16 all-reduce, one thread ÷ two in wall time: 4 MiB a rank 0.82,
+ * 16 MiB 0.91, 32 MiB 1.08, 64 MiB 1.32 (npm run bench's cold threads row).
+ */
+export const MIN_DEFAULT_THREADED_INPUT_BYTES = 256 << 20;
+
+/**
+ * The threads a run uses where the runtime has worker threads: as asked (from
+ * MIN_THREADED_INPUT_BYTES of inputs), else the cores (from MIN_DEFAULT_THREADED_INPUT_BYTES); one
+ * otherwise.
+ */
+export function threadsOf(run: CollectiveRun, plan: Pick<Plan, "sizes">): number {
   const bytes = run.ranks * plan.sizes.input * dtypeBytes(run.dtype);
+  const threads = run.threads ?? (bytes >= MIN_DEFAULT_THREADED_INPUT_BYTES ? availableThreads() : 1);
   return threads > 1 && bytes >= MIN_THREADED_INPUT_BYTES && threadsAvailable() ? threads : 1;
 }
 

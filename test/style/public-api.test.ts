@@ -45,6 +45,10 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins the jump matrix to n state updates; only the SR lanes and the check module's draw use it",
   "test/collectives/threads.test.ts → src/collectives/threads/threaded-execute.js":
     "pins how a plan's batches are cut between threads; only the threaded execution uses the cut",
+  "test/cli/threads.test.ts → src/collectives/run-collective.js":
+    "pins the threads a run takes by its inputs' size; the run reads them, nothing else does",
+  "test/cli/threads.test.ts → src/collectives/threads/pool.js":
+    "asks whether this runtime has worker threads, as the run does",
   "test/numerics/shared-arena.test.ts → src/numerics/wasm/shared-memory.js":
     "pins the kernels module rewritten to share or import its memory; only the kernels loader uses it",
 };
