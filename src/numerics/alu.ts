@@ -306,11 +306,12 @@ function startBlock(
 }
 
 /**
- * Two sources of the output's dtype, everything in one WasmArena: one kernel with no accumulator
- * at all (wasmReduce2; FMA with FP32 scales; SR draws a long span's words into `scratch`); false
- * when that does not apply.
+ * The whole reduce in one kernel with no accumulator, everything in one WasmArena: two sources of
+ * the output's dtype (wasmReduce2; FMA with FP32 scales; SR draws a long span's words into
+ * `scratch`) or four ADD sources of it, RNE (wasmReduce4: a kangaring reduce); false when that
+ * does not apply.
  */
-function reduceTwo(
+function reduceWhole(
   op: AluOp,
   sources: readonly EncodedSource[],
   count: number,
@@ -321,28 +322,28 @@ function reduceTwo(
   overflow: OverflowPolicy,
   scratch: Float32Array,
 ): boolean {
-  // Indexed, no array made: the engine calls this for every two-source packet.
-  const a = sources[0];
-  const b = sources[1];
-  if (sources.length !== 2 || a === undefined || b === undefined) return false;
+  const n = sources.length;
+  const four = n === 4 && op === "add" && rounding.mode === "rne";
+  if (n !== 2 && !four) return false;
+  const span = count * dtypeBytes(outDt);
+  if (!Number.isInteger(count) || count < 0 || !fits(out, outOffset, span)) return false;
+  // Indexed, no array made: the engine calls this for every compute packet.
+  for (let i = 0; i < n; i++) {
+    const s = sources[i] as EncodedSource;
+    if (s.dt !== outDt || !fits(s.bytes, s.byteOffset, span)) return false;
+  }
+  const fmt = narrowFloatFormat(outDt);
+  const codes = fmt === undefined ? undefined : overflowCodes(fmt, overflow);
+  const finite = codes?.finite ?? 0;
+  const inf = codes?.inf ?? 0;
+  if (four) return wasmReduce4(op, outDt, sources, count, out, outOffset, finite, inf);
+  const a = sources[0] as EncodedSource;
+  const b = sources[1] as EncodedSource;
   const scale0 = a.scale ?? 0;
   const scale1 = b.scale ?? 0;
   if (op === "fma" && !(isF32(scale0) && isF32(scale1))) return false;
-  if (a.dt !== outDt || b.dt !== outDt) return false;
-  const span = count * dtypeBytes(outDt);
-  if (
-    !Number.isInteger(count) ||
-    count < 0 ||
-    !fits(a.bytes, a.byteOffset, span) ||
-    !fits(b.bytes, b.byteOffset, span)
-  ) {
-    return false;
-  }
-  if (!fits(out, outOffset, span)) return false;
-  const fmt = narrowFloatFormat(outDt);
   const sr = rounding.mode === "sr" && fmt !== undefined ? rounding.rng : undefined;
   if (sr !== undefined && !(sr instanceof SrStream)) return false;
-  const codes = fmt === undefined ? undefined : overflowCodes(fmt, overflow);
   return wasmReduce2(
     op,
     outDt,
@@ -354,39 +355,12 @@ function reduceTwo(
     out,
     outOffset,
     sr,
-    codes?.finite ?? 0,
-    codes?.inf ?? 0,
+    finite,
+    inf,
     scale0,
     scale1,
     scratch,
   );
-}
-
-/**
- * Four ADD sources of the output's dtype, RNE, everything in one WasmArena: one kernel with no
- * accumulator (wasmReduce4: a kangaring reduce); false when that does not apply.
- */
-function reduceFour(
-  op: AluOp,
-  sources: readonly EncodedSource[],
-  count: number,
-  outDt: Dtype,
-  out: Uint8Array,
-  outOffset: number,
-  rounding: Rounding,
-  overflow: OverflowPolicy,
-): boolean {
-  if (sources.length !== 4 || op !== "add" || rounding.mode !== "rne" || !Number.isInteger(count))
-    return false;
-  const span = count * dtypeBytes(outDt);
-  if (count < 0 || !fits(out, outOffset, span)) return false;
-  for (let i = 0; i < 4; i++) {
-    const s = sources[i] as EncodedSource;
-    if (s.dt !== outDt || !fits(s.bytes, s.byteOffset, span)) return false;
-  }
-  const fmt = narrowFloatFormat(outDt);
-  const codes = fmt === undefined ? undefined : overflowCodes(fmt, overflow);
-  return wasmReduce4(op, outDt, sources, count, out, outOffset, codes?.finite ?? 0, codes?.inf ?? 0);
 }
 
 /** `span` bytes from `at` lie inside `bytes` (a module function: no closure made per packet). */
@@ -431,8 +405,7 @@ export function aluReduceEncoded(
   overflow: OverflowPolicy = "ieee",
 ): void {
   if (sources.length === 0) throw new FieldError("aluReduceEncoded", "sources", 0, "1 or more");
-  if (reduceTwo(op, sources, count, outDt, out, outOffset, rounding, overflow, scratch)) return;
-  if (reduceFour(op, sources, count, outDt, out, outOffset, rounding, overflow)) return;
+  if (reduceWhole(op, sources, count, outDt, out, outOffset, rounding, overflow, scratch)) return;
   const block = Math.min(acc.length, scratch.length);
   if (count > 0 && block < 1) throw new FieldError("aluReduceEncoded", "acc.length", block, "1 or more");
   const outWidth = dtypeBytes(outDt);
