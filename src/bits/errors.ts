@@ -53,9 +53,17 @@ export class FieldError extends SdmakitError {
     allowed: string | Explained,
   ) {
     const { allowed: range, detail } = typeof allowed === "string" ? { allowed, detail: undefined } : allowed;
-    super(`${context}(${field}): ${detail ?? `${show(value)} is out of range ${range}`}`);
+    super(`${context}(${field}): ${detail ?? outOfRange(show(value), range)}`);
     this.allowed = range;
   }
+}
+
+/**
+ * "16 is out of range 0..15"; a range said in words takes a colon, so it does not run on
+ * ("7 is out of range: an integer 0..3").
+ */
+function outOfRange(value: string, range: string): string {
+  return /^an? /.test(range) ? `${value} is out of range: ${range}` : `${value} is out of range ${range}`;
 }
 
 /** A FieldError's allowed range with the message to say instead of "is out of range". */

@@ -18,7 +18,7 @@ describe("the rank cap", () => {
         new UsageError(`ranks ${ranks}: expected an integer 1..16384`),
       );
     expect(() => runCollective({ collective: "allr", ranks: 16385, size: 64, timingOnly: true })).toThrow(
-      /\(ranks\): 16385 is out of range an integer 1\.\.16384/,
+      /\(ranks\): 16385 is out of range: an integer 1\.\.16384/,
     );
   });
 

@@ -27,7 +27,7 @@ describe("runCollective / sweep", () => {
   });
   it("refuses a bad seed and a sweep past the cap", () => {
     expect(() => collectiveRun({ collective: "allr", seed: -1 })).toThrow(
-      /collectiveRun\(seed\): -1 is out of range an integer 0\.\.4294967295/,
+      /collectiveRun\(seed\): -1 is out of range: an integer 0\.\.4294967295/,
     );
     // In the library's own option names: the CLI's flags are the CLI's (cli/sizes.ts).
     expect(() => [...sweep({ collective: "allr", minBytes: 8, maxBytes: 2 ** 30, step: 8 })]).toThrow(

@@ -341,13 +341,13 @@ describe("engine classes refuse bad arguments", () => {
 describe("the review's silent wraps are refused", () => {
   it("queue(0.5, 0), semaphore(0, 1e9), writeU32(a, 2^32), fill(a, n, 300)", () => {
     const dev = new Device("trn2");
-    expect(() => dev.queue(0.5, 0)).toThrow("Device.queue(engine): 0.5 is out of range an integer 0..");
+    expect(() => dev.queue(0.5, 0)).toThrow("Device.queue(engine): 0.5 is out of range: an integer 0..");
     expect(() => dev.semaphore(0, 1e9)).toThrow("Device.semaphore(index): 1000000000 is out of range");
     expect(() => dev.memory.writeU32(A, 2 ** 32)).toThrow(
-      "DeviceMemory.writeU32(value): 4294967296 is out of range an integer 0..4294967295",
+      "DeviceMemory.writeU32(value): 4294967296 is out of range: an integer 0..4294967295",
     );
     expect(() => dev.memory.fill(A, 4, 300)).toThrow(
-      "DeviceMemory.fill(byte): 300 is out of range an integer 0..255",
+      "DeviceMemory.fill(byte): 300 is out of range: an integer 0..255",
     );
     expect(() => dev.memory.read(A, "4" as unknown as number)).toThrow(
       'DeviceMemory.read(len): "4" (string) is not',

@@ -51,13 +51,13 @@ describe("vring creation", () => {
     [{ txBase: RING_REGION.base + 0x80n }, /txBase/],
     [{ slots: 24 }, /slots/],
     // udma_q_init refuses rings below UDMA_MIN_Q_SIZE (32) descriptors.
-    [{ slots: 16 }, /vring\(slots\): 16 is out of range a multiple of 16 in 32\.\./],
+    [{ slots: 16 }, /vring\(slots\): 16 is out of range: a multiple of 16 in 32\.\./],
     [{ slots: 0 }, /slots/],
     [{ slots: 2 ** 24 }, /slots/],
     [{ rxBase: RING_REGION.base }, /rxBase/],
     [{ engine: 16 * 8 }, /engine/],
     [{ queue: 16 }, /queue/],
-    [{ srSeed: 2 ** 32 }, /vring\(srSeed\): 4294967296 is out of range an integer 0\.\.4294967295/],
+    [{ srSeed: 2 ** 32 }, /vring\(srSeed\): 4294967296 is out of range: an integer 0\.\.4294967295/],
   ])("refuses %o with a FieldError", (over, field) => {
     const memory = new DeviceMemory();
     memory.map({ name: "r", kind: "host", base: RING_REGION.base, bytes: RING_REGION.bytes });
