@@ -23,7 +23,13 @@ export {
   reportError,
 } from "./calibrate.js";
 export { useCheckKernels } from "./check/check-kernels.js";
-export { countGuardErrors, countWrong, maxAbsError, type OutputCheck } from "./check/compare.js";
+export {
+  countGuardErrors,
+  countRankGuardErrors,
+  countWrong,
+  maxAbsError,
+  type OutputCheck,
+} from "./check/compare.js";
 export { COLLECTIVE_DTYPES, collectiveDtype, exactIntegerRange } from "./check/dtypes.js";
 export { exactResult } from "./check/exact-result.js";
 export { checkExchange } from "./check/exchange-check.js";

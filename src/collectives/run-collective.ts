@@ -7,7 +7,7 @@ import { SHARED_SCRATCH_SLOTS } from "../engine/index.js";
 import type { ArchProfile } from "../hal/arch-profile.js";
 import type { OverflowPolicy } from "../numerics/index.js";
 import { type Dtype, dtypeBytes, dtypeName } from "../spec/dtype.js";
-import { countGuardErrors, type OutputCheck } from "./check/compare.js";
+import { countRankGuardErrors, type OutputCheck } from "./check/compare.js";
 import { type DataKind, exactApplies, generateInputs } from "./check/inputs.js";
 import { type RankBuffers, runReference } from "./check/reference.js";
 import { CHECK_TILE, type CheckSpec, checkOutputs } from "./check/verify.js";
@@ -454,11 +454,9 @@ function runOnDevice(
     const executing = Math.min(threads, SHARED_SCRATCH_SLOTS, run.ranks);
     if (executing > 1 && splittable(plan)) executeOnThreads(machine, executing, progress);
     else machine.execute(progress);
-    let guardErrors = 0;
-    for (let r = 0; r < run.ranks; r++) {
-      for (const g of machine.layout.guards(r))
-        guardErrors += countGuardErrors(machine.device.memory.read(g.addr, g.bytes));
-    }
+    const guardErrors = countRankGuardErrors(machine.device.memory, run.ranks, (r) =>
+      machine.layout.guards(r),
+    );
     const { checked, checkBytes } = checkOnDevice(machine, run, check, threads);
     return {
       ...checked,

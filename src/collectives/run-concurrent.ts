@@ -7,7 +7,7 @@
  * group, its slowest group's time, bandwidths with the group's bus factor.
  */
 import { dtypeBytes, dtypeName } from "../spec/dtype.js";
-import { countGuardErrors, type OutputCheck } from "./check/compare.js";
+import { countRankGuardErrors, type OutputCheck } from "./check/compare.js";
 import { generateInputs } from "./check/inputs.js";
 import { CHECK_TILE, checkOutputs } from "./check/verify.js";
 import { placeGroups, SharedDevice } from "./device/concurrent-machine.js";
@@ -67,10 +67,7 @@ interface MemberCheck extends OutputCheck {
 
 /** Check group `g`'s outputs and guards on the shared device, as a run of its own checks them. */
 function checkGroup(d: SharedDevice, g: number, run: CollectiveRun, req: PlanRequest): MemberCheck {
-  let guardErrors = 0;
-  for (let r = 0; r < run.ranks; r++) {
-    for (const s of d.guards(g, r)) guardErrors += countGuardErrors(d.device.memory.read(s.addr, s.bytes));
-  }
+  const guardErrors = countRankGuardErrors(d.device.memory, run.ranks, (r) => d.guards(g, r));
   const check = checkOf(run);
   if (check === "none") return { wrong: -1, maxAbsErr: 0, guardErrors };
   const overflow = d.device.overflow;

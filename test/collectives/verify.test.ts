@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countWrong } from "../../src/collectives/index.js";
+import { countRankGuardErrors, countWrong, GUARD_FILL } from "../../src/collectives/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 
 /** The definition: elements with any differing byte, plus the length difference in elements. */
@@ -44,5 +44,22 @@ describe("countWrong", () => {
       expect(countWrong(a, e, Dtype.INT8)).toBe(1);
       expect(countWrong(a, e, Dtype.FP32)).toBe(1);
     }
+  });
+});
+
+describe("countRankGuardErrors", () => {
+  it("counts every guard byte of every rank that lost the pattern, and only those", () => {
+    const memory = new Uint8Array(64).fill(GUARD_FILL);
+    const read = (addr: bigint, bytes: number) => memory.subarray(Number(addr), Number(addr) + bytes);
+    const guardsOf = (r: number) => [
+      { addr: BigInt(16 * r), bytes: 4 },
+      { addr: BigInt(16 * r + 8), bytes: 4 },
+    ];
+    expect(countRankGuardErrors({ read }, 3, guardsOf)).toBe(0);
+    memory[1] = 0; // rank 0's first guard
+    memory[16 + 11] = 0; // rank 1's second guard
+    memory[32 + 5] = 0; // rank 2, between its guards: not a guard byte
+    memory[48 + 9] = 0; // rank 3: not counted among 3 ranks
+    expect(countRankGuardErrors({ read }, 3, guardsOf)).toBe(2);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { decodeToF32 } from "../../numerics/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
-import { GUARD_FILL } from "../device/buffer-layout.js";
+import { GUARD_FILL, type Span } from "../device/buffer-layout.js";
 import { wasmCountWrong, wasmDecodeTile, wasmMaxAbsErr } from "./check-kernels.js";
 
 export interface OutputCheck {
@@ -53,6 +53,19 @@ export function countWrong(actual: Uint8Array, expected: Uint8Array, dt: Dtype):
 export function countGuardErrors(guard: Uint8Array): number {
   let bad = 0;
   for (const b of guard) if (b !== GUARD_FILL) bad++;
+  return bad;
+}
+
+/** Guard bytes of ranks 0..ranks − 1 in `memory` that no longer hold the pattern; `guardsOf(r)` names r's. */
+export function countRankGuardErrors(
+  memory: { read(addr: bigint, bytes: number): Uint8Array },
+  ranks: number,
+  guardsOf: (rank: number) => readonly Span[],
+): number {
+  let bad = 0;
+  for (let r = 0; r < ranks; r++) {
+    for (const g of guardsOf(r)) bad += countGuardErrors(memory.read(g.addr, g.bytes));
+  }
   return bad;
 }
 
