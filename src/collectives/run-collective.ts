@@ -75,7 +75,7 @@ export interface CollectiveRun {
    * Threads a functional run may use (default: the cores this process may use from
    * MIN_DEFAULT_THREADED_INPUT_BYTES of inputs, else one; one below MIN_THREADED_INPUT_BYTES whatever
    * is asked). Above 1, device memory is shared, each rank's inputs are
-   * generated, the legs of each batch executed (split by rank, at most SHARED_SCRATCH_SLOTS
+   * generated, the legs executed (split by rank, at most SHARED_SCRATCH_SLOTS
    * threads: threads/threaded-execute.ts) and the exact check's output tiles checked on worker
    * threads (threads/threaded-run.ts) — the same bytes, the same report. Where the runtime has no
    * worker threads (a browser) the run uses one.

@@ -20,7 +20,8 @@ import {
   runSize,
   splitParts,
 } from "../../src/collectives/index.js";
-import { threadBatches } from "../../src/collectives/threads/threaded-execute.js";
+import { legWaits } from "../../src/collectives/threads/leg-waits.js";
+import { executeOnThreads } from "../../src/collectives/threads/threaded-execute.js";
 import { archProfile } from "../../src/hal/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 
@@ -136,21 +137,24 @@ describe("a functional run on threads", () => {
           { keepOutputs: true },
         );
       const one = run(1);
-      const two = run(2);
-      expect(two.row).toEqual(one.row);
-      expect(two.row.guardErrors).toBe(0);
-      if (options.check !== "none") expect(two.row.wrong).toBe(0);
-      expect(two.packets).toBe(one.packets);
-      expect(two.outputs?.length).toBe(one.outputs?.length);
-      for (const [r, o] of (two.outputs ?? []).entries())
-        expect(Buffer.compare(o, one.outputs?.[r] as Uint8Array), `rank ${r}`).toBe(0);
+      // Three threads too: a thread with fewer ranks than the others, legs waiting on two threads.
+      for (const threads of [2, 3]) {
+        const many = run(threads);
+        expect(many.row, `${threads} threads`).toEqual(one.row);
+        expect(many.row.guardErrors).toBe(0);
+        if (options.check !== "none") expect(many.row.wrong).toBe(0);
+        expect(many.packets).toBe(one.packets);
+        expect(many.outputs?.length).toBe(one.outputs?.length);
+        for (const [r, o] of (many.outputs ?? []).entries())
+          expect(Buffer.compare(o, one.outputs?.[r] as Uint8Array), `${threads} threads, rank ${r}`).toBe(0);
+      }
     });
 });
 
-describe("the legs of a batch split over threads", () => {
+describe("the legs split over threads", () => {
+  const profile = archProfile("trn2");
   /** A machine for a plan of the given legs (a ring all-reduce's buffers: 8 ranks × 1024 bf16). */
-  const machineOf = (legs: Leg[]) => {
-    const profile = archProfile("trn2");
+  const machineOf = (legs: Leg[], sharedMemory = false) => {
     const plan = buildPlan({
       topology: buildTopology(profile, 8, 1),
       collective: "allr",
@@ -159,9 +163,9 @@ describe("the legs of a batch split over threads", () => {
       op: "sum",
       count: 1024,
     });
-    return new DeviceMachine({ ...plan, legs }, profile, { overflow: "nan" });
+    return new DeviceMachine({ ...plan, legs }, profile, { overflow: "nan", sharedMemory });
   };
-  const leg = (id: number, rank: number, src: BufRef, dst: BufRef): Leg => ({
+  const leg = (id: number, rank: number, src: BufRef, dst: BufRef, after: number[] = []): Leg => ({
     id,
     step: 0,
     kind: "copy",
@@ -170,24 +174,51 @@ describe("the legs of a batch split over threads", () => {
     srcs: [{ ref: src }],
     dsts: [dst],
     count: 16,
-    after: [],
+    after,
   });
   const ref = (rank: number, elem: number): BufRef => ({ rank, buffer: "output", elem });
 
-  it("are cut where a leg of one thread reads or writes what a leg of another writes", () => {
-    // Ranks 0 and 1 run on threads 0 and 1. Legs 0 and 1 touch disjoint bytes; leg 2 (thread 0)
-    // overwrites what leg 1 (thread 1) reads, so a new piece starts there; leg 3 is free again.
+  it("wait for the last leg of another thread they clash with or are after, and no other", () => {
+    // Ranks 0 and 1 run on threads 0 and 1. Legs 0 and 1 only read the same bytes: no wait. Leg 2
+    // (thread 0) overwrites what leg 1 (thread 1) read; leg 3 reads what leg 0 wrote; leg 4 is after
+    // leg 2 and overwrites what leg 0 read (the later, 2, is kept); leg 5 overwrites what leg 4 read.
     const legs = [
-      leg(0, 0, ref(2, 0), ref(3, 0)),
+      leg(0, 0, ref(4, 0), ref(3, 0)),
       leg(1, 1, ref(4, 0), ref(5, 0)),
       leg(2, 0, ref(6, 0), ref(4, 8)),
-      leg(3, 1, ref(6, 0), ref(7, 0)),
+      leg(3, 1, ref(3, 0), ref(7, 0)),
+      leg(4, 1, ref(6, 0), ref(4, 100), [2]),
+      leg(5, 0, ref(2, 0), ref(6, 8)),
     ];
-    expect(threadBatches(machineOf(legs), 2)).toEqual([
-      [0, 2],
-      [2, 4],
-    ]);
-    // On one thread nothing is cut: plan order is kept.
-    expect(threadBatches(machineOf(legs), 1)).toEqual([[0, 4]]);
+    const m = machineOf(legs);
+    expect([...legWaits(m.plan, m.layout, 2)]).toEqual([-1, -1, -1, -1, -1, 1, 0, -1, 2, -1, -1, 4]);
+    // On one thread no leg waits: plan order is kept.
+    expect([...legWaits(m.plan, m.layout, 1)]).toEqual([-1, -1, -1, -1, -1, -1]);
   });
+
+  for (const [where, rank] of [
+    ["a worker", 1],
+    ["the calling thread", 0],
+  ] as const)
+    it(`stop on every thread when a leg on ${where} faults, with its reason`, () => {
+      // The faulting leg writes outside the device's memory; leg 2, on the other thread, waits for it.
+      const legs = [
+        leg(0, 0, ref(2, 0), ref(3, 0)),
+        leg(1, rank, ref(2, 0), ref(4, 2 ** 40)),
+        leg(2, 1 - rank, ref(4, 0), ref(5, 0), [1]),
+      ];
+      const m = machineOf(legs, true);
+      const error = (() => {
+        try {
+          executeOnThreads(m, 2);
+        } catch (e) {
+          return e as Error;
+        }
+        return undefined;
+      })();
+      expect(error?.message).toMatch(
+        rank === 1 ? /^worker thread: .*is not mapped/s : /^device: .*is not mapped/,
+      );
+      expect(error?.message).not.toMatch(/another thread/);
+    });
 });

@@ -43,8 +43,10 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins each fused kernel to its unfused steps (load, apply, apply-then-encode, one pass); reduceInto picks among them",
   "test/numerics/sr-lanes.test.ts → src/numerics/sr-jump.js":
     "pins the jump matrix to n state updates; only the SR lanes and the check module's draw use it",
+  "test/collectives/threads.test.ts → src/collectives/threads/leg-waits.js":
+    "pins which legs wait for which between threads; only the threaded execution uses the waits",
   "test/collectives/threads.test.ts → src/collectives/threads/threaded-execute.js":
-    "pins how a plan's batches are cut between threads; only the threaded execution uses the cut",
+    "runs a plan with a faulting leg split over threads; a run's plans never fault so",
   "test/cli/threads.test.ts → src/collectives/run-collective.js":
     "pins the threads a run takes by its inputs' size; the run reads them, nothing else does",
   "test/cli/threads.test.ts → src/collectives/threads/pool.js":

@@ -18,7 +18,7 @@
  * independent legs give the same bytes in any order, and one queue at a time keeps a leg's data,
  * ring slots and descriptors in cache (the 8-rank 64 MiB bf16 ring all-reduce's execute ≈ 15 %
  * faster than 256 queues round-robin). On several threads (threads/threaded-execute.ts) each
- * thread runs its ranks' legs of a batch this way, on a machine of its own over the same memory.
+ * thread runs its ranks' legs this way, in plan order, on a machine of its own over the same memory.
  * Timing does not come from here (see schedule.ts): the engine's events only feed the trace.
  */
 import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";

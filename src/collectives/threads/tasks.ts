@@ -12,9 +12,9 @@ import { generateInputs, type InputSpec, type RankPart } from "../check/inputs.j
 import { CHECK_TILE, type CheckSpec, checkOutputs, type OutputRange } from "../check/verify.js";
 import type { BufferReader } from "../device/buffer-layout.js";
 import { DeviceMachine } from "../device/device-machine.js";
-import type { Leg, Plan } from "../plan/plan.js";
+import type { Plan } from "../plan/plan.js";
 import { SpanBuffer } from "./spans.js";
-import { legThread } from "./threaded-execute.js";
+import { OtherThreadFailed, runShare } from "./threaded-execute.js";
 
 /** Ranks `part` of a run's inputs, written into their device buffers (`spans`, one a rank of the part). */
 export interface InputsTask {
@@ -37,58 +37,45 @@ export interface CheckTask {
 }
 
 /**
- * Set up this worker's share of a split execution (threaded-execute.ts): a device machine of its
- * own for `plan` over the calling thread's shared pages, its reduce scratch in block `slot`; and
- * set the shared pages `set` (their first touch).
+ * This worker's share of a split execution (threaded-execute.ts runShare): a device machine of its
+ * own for `plan` over the calling thread's shared pages, its reduce scratch in block `slot`; the
+ * shared pages `set` set (their first touch); then its legs, in step with the other threads through
+ * `progress`. Its answer: the packets its legs ran (−1: it stopped because another thread failed).
  */
-export interface MachineTask {
-  readonly task: "machine";
+export interface ExecuteTask {
+  readonly task: "execute";
   /** The plan as JSON: a string crosses to a worker ≈ 5× faster than its legs' objects cloned. */
   readonly plan: string;
   readonly profile: ArchProfile;
   readonly options: { readonly overflow: OverflowPolicy; readonly srSeed?: number };
   readonly shared: SharedPages;
   readonly slot: number;
-  readonly threads: number;
+  /** threaded-execute.ts newProgress: shared by the run's threads. */
+  readonly progress: Int32Array;
   readonly set: RankPart;
 }
 
-/** Run this worker's legs of legs [first, end) of the plan it was set up for: the packets run. */
-export interface LegsTask {
-  readonly task: "legs";
-  readonly first: number;
-  readonly end: number;
-}
+export type WorkerTask = InputsTask | CheckTask | ExecuteTask;
 
-/** Drop this worker's machine (the run is over; its memory is the calling thread's to release). */
-export interface ReleaseTask {
-  readonly task: "release";
-}
-
-export type WorkerTask = InputsTask | CheckTask | MachineTask | LegsTask | ReleaseTask;
-
-/** The machine of this worker's share of a split execution, and whose legs it runs. */
-let share: { readonly machine: DeviceMachine; readonly mine: (leg: Leg) => boolean } | undefined;
-
-/** {@link MachineTask}: the machine made, the pages adopted and the worker's part of them set. */
-function setUp(t: MachineTask): void {
-  const plan = JSON.parse(t.plan) as Plan;
-  const machine = new DeviceMachine(plan, t.profile, {
-    ...t.options,
-    keepEvents: false,
-    sharedMemory: true,
-  });
-  machine.device.memory.adoptPages(t.shared, t.slot);
-  machine.device.memory.setPages(t.shared, t.set.first, t.set.end);
-  share = { machine, mine: (leg) => legThread(leg, t.threads) === t.slot };
-}
-
-/** {@link LegsTask}: the packets this worker's legs ran. */
-function runLegs(t: LegsTask): number {
-  if (share === undefined) throw new Error("legs asked of a worker with no machine set up");
-  const before = share.machine.packets;
-  share.machine.runLegs(t.first, t.end, share.mine);
-  return share.machine.packets - before;
+/** {@link ExecuteTask}: the packets this worker's legs ran. */
+function execute(t: ExecuteTask): number {
+  const setUp = () => {
+    const plan = JSON.parse(t.plan) as Plan;
+    const machine = new DeviceMachine(plan, t.profile, {
+      ...t.options,
+      keepEvents: false,
+      sharedMemory: true,
+    });
+    machine.device.memory.adoptPages(t.shared, t.slot);
+    machine.device.memory.setPages(t.shared, t.set.first, t.set.end);
+    return machine;
+  };
+  try {
+    return runShare(t.progress, t.slot, setUp).packets;
+  } catch (e) {
+    if (e instanceof OtherThreadFailed) return -1;
+    throw e;
+  }
 }
 
 /** Generate a part's inputs into device memory, as generateInputs with the run's sink would. */
@@ -118,14 +105,8 @@ export function doTask(t: WorkerTask): unknown {
   switch (t.task) {
     case "check":
       return checkRange(t);
-    case "legs":
-      return runLegs(t);
-    case "machine":
-      setUp(t);
-      break;
-    case "release":
-      share = undefined;
-      break;
+    case "execute":
+      return execute(t);
     default:
       writeInputs(t);
   }

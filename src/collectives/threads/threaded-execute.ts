@@ -1,26 +1,26 @@
 /**
  * A plan's execution split over threads: each thread runs the legs of its ranks (so each device
- * queue, its rings and its stochastic-rounding stream belong to one thread for the whole run) on a
- * device machine of its own over the same shared device memory, a batch of independent legs at a
- * time, all threads meeting at the end of each batch. Within a batch no leg of one thread reads
- * or writes bytes a leg of another writes (batches are cut where one would), so every byte ends as
- * the run on one thread leaves it, in any interleaving.
+ * queue, its rings and its stochastic-rounding stream belong to one thread for the whole run) in
+ * plan order, on a device machine of its own over the same shared device memory, each leg once the
+ * legs of other threads it waits for are done (leg-waits.ts: those it clashes with or is after).
+ * The threads tell each other their progress through a shared array (Atomics.wait / notify): no
+ * step where all threads meet, no message a step — a thread that falls behind in one step delays
+ * another only where that one needs its bytes.
  *
  * The pages the legs write (their destinations and the queues' rings) are allocated before the
- * run, on the calling thread, and their first touch split over the threads: no thread allocates a
- * page during it (engine DeviceMemory.sharePages).
+ * run, on the calling thread, and their first touch split over the threads, each setting its part
+ * before any thread runs a leg: no thread allocates a page during it (engine
+ * DeviceMemory.sharePages).
  */
 import { PAGE_BYTES, type SharedPages } from "../../engine/index.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { batches, type DeviceMachine, legQueue, RING_SLOTS, ringBaseOf } from "../device/device-machine.js";
 import { isSb2sb } from "../plan/packets.js";
-import type { BufRef, Leg, Plan } from "../plan/plan.js";
+import type { Leg, Plan } from "../plan/plan.js";
+import { legThread, legWaits } from "./leg-waits.js";
 import { runOnWorkers } from "./pool.js";
-import type { WorkerTask } from "./tasks.js";
+import type { ExecuteTask } from "./tasks.js";
 import { splitParts } from "./threaded-run.js";
-
-/** The thread that runs a leg: by its rank, so a device queue (legQueue) has one thread. */
-export const legThread = (leg: Leg, threads: number): number => leg.rank % threads;
 
 /** Bytes of a queue's TX and RX rings (device-machine.ts ringBaseOf: the RX ring right after). */
 const RING_PAIR_BYTES = 2 * RING_SLOTS * 16;
@@ -47,108 +47,89 @@ export function writtenPages(machine: DeviceMachine): Set<number> {
   return pages;
 }
 
-/** Address spans [lo, hi) as flat pairs. */
-type Spans = number[];
-
-/** Whether any span of `a` meets any of `b`. */
-function meet(a: Spans, b: Spans): boolean {
-  for (let i = 0; i < a.length; i += 2)
-    for (let j = 0; j < b.length; j += 2)
-      if ((a[i] as number) < (b[j + 1] as number) && (b[j] as number) < (a[i + 1] as number)) return true;
-  return false;
-}
-
-/** A leg's reads and writes as address spans, and its thread. */
-interface LegSpans {
-  readonly thread: number;
-  readonly reads: Spans;
-  readonly writes: Spans;
-}
-
-/**
- * Whether no leg writes bytes a leg of another thread reads or writes (sorting the spans by their
- * start: a batch has hundreds of legs, and comparing each pair took most of a step's time).
- */
-function disjoint(legs: readonly LegSpans[]): boolean {
-  const all: { lo: number; hi: number; thread: number; write: boolean }[] = [];
-  for (const l of legs) {
-    for (let i = 0; i < l.reads.length; i += 2)
-      all.push({ lo: l.reads[i] as number, hi: l.reads[i + 1] as number, thread: l.thread, write: false });
-    for (let i = 0; i < l.writes.length; i += 2)
-      all.push({ lo: l.writes[i] as number, hi: l.writes[i + 1] as number, thread: l.thread, write: true });
-  }
-  all.sort((a, b) => a.lo - b.lo);
-  // Each span is checked against the spans starting inside it; a pair that overlaps always has one
-  // starting inside the other.
-  for (let i = 0; i < all.length; i++) {
-    const a = all[i] as (typeof all)[number];
-    for (let j = i + 1; j < all.length && (all[j] as (typeof all)[number]).lo < a.hi; j++) {
-      const b = all[j] as (typeof all)[number];
-      if (b.thread !== a.thread && (a.write || b.write)) return false;
-    }
-  }
-  return true;
-}
-
-/**
- * The plan's batches (device-machine.ts batches) cut further wherever a leg reads or writes bytes
- * a leg of another thread in the batch so far writes, or writes bytes it reads: within each piece,
- * the threads' legs touch disjoint bytes but for what they only read.
- */
-export function threadBatches(machine: DeviceMachine, threads: number): [number, number][] {
-  const { plan, layout } = machine;
-  const eb = dtypeBytes(plan.dtype);
-  const span = (refs: readonly BufRef[], count: number): Spans => {
-    const out: Spans = [];
-    for (const r of refs) {
-      const at = Number(layout.addr(r, 0));
-      out.push(at, at + count * eb);
-    }
-    return out;
-  };
-  const out: [number, number][] = [];
-  for (const [first, end] of batches(plan)) {
-    const legs = plan.legs.slice(first, end).map((leg) => ({
-      thread: legThread(leg, threads),
-      reads: span(
-        leg.srcs.map((src) => src.ref),
-        leg.count,
-      ),
-      writes: span(leg.dsts, leg.count),
-    }));
-    if (disjoint(legs)) {
-      out.push([first, end]);
-      continue;
-    }
-    let start = first;
-    let reads: Spans[] = Array.from({ length: threads }, () => []);
-    let writes: Spans[] = Array.from({ length: threads }, () => []);
-    for (let i = first; i < end; i++) {
-      const { thread: t, reads: r, writes: w } = legs[i - first] as LegSpans;
-      const clash = writes.some(
-        (o, k) => k !== t && (meet(r, o) || meet(w, o) || meet(w, reads[k] as Spans)),
-      );
-      if (clash) {
-        out.push([start, i]);
-        start = i;
-        reads = reads.map(() => []);
-        writes = writes.map(() => []);
-      }
-      (reads[t] as Spans).push(...r);
-      (writes[t] as Spans).push(...w);
-    }
-    out.push([start, end]);
-  }
-  return out;
-}
-
 /** Whether a plan can run split over threads: none of its legs is an SB2SB leg (staged in SBUF). */
 export const splittable = (plan: Plan): boolean => !plan.legs.some((leg) => isSb2sb(leg));
 
+/** Thrown where a thread stops waiting because another failed (that thread says why). */
+export class OtherThreadFailed extends Error {
+  constructor() {
+    super("another thread of the run failed");
+  }
+}
+
 /**
- * Execute the machine's plan on `threads` threads (machine.execute, split): each worker sets up a
- * machine of its own over the shared pages, then every batch runs its legs on every thread at once.
- * The machine counts every thread's packets. `onBatch` as DeviceMachine.execute's.
+ * The progress of a split execution, shared by its threads: per thread, the plan index after its
+ * last leg done (−1 until its pages are set, FAILED once it failed); after them, a flag raised when
+ * any thread failed.
+ */
+function newProgress(threads: number): Int32Array {
+  const progress = new Int32Array(new SharedArrayBuffer(4 * (threads + 1)));
+  progress.fill(-1, 0, threads);
+  return progress;
+}
+
+/** A failed thread's progress: past every leg, so no thread waits for it. */
+const FAILED = 0x7fffffff;
+
+/** Tell the other threads that thread `slot` is at plan index `at`. */
+function tell(progress: Int32Array, slot: number, at: number): void {
+  Atomics.store(progress, slot, at);
+  Atomics.notify(progress, slot);
+}
+
+/** Wait until thread k is past plan index `index`. @throws OtherThreadFailed when a thread failed. */
+function waitPast(progress: Int32Array, k: number, index: number): void {
+  for (let v = Atomics.load(progress, k); v <= index; v = Atomics.load(progress, k))
+    Atomics.wait(progress, k, v);
+  if (Atomics.load(progress, progress.length - 1) !== 0) throw new OtherThreadFailed();
+}
+
+/**
+ * Thread `slot`'s share of a split execution: `setUp` (its part of the pages set; on a worker, its
+ * machine made first), then, once every thread has set its pages, its legs in plan order, each after
+ * the legs it waits for; `onLeg` told the plan index after each. A failure (its own, or another
+ * thread's: OtherThreadFailed) is told to the other threads before it is thrown, so none waits for
+ * ever. The machine its legs ran on.
+ */
+export function runShare(
+  progress: Int32Array,
+  slot: number,
+  setUp: () => DeviceMachine,
+  onLeg?: (next: number) => void,
+): DeviceMachine {
+  const threads = progress.length - 1;
+  try {
+    const machine = setUp();
+    const legs = machine.plan.legs;
+    const waits = legWaits(machine.plan, machine.layout, threads);
+    tell(progress, slot, 0);
+    for (let k = 0; k < threads; k++) waitPast(progress, k, -1);
+    for (let i = 0; i < legs.length; i++) {
+      const leg = legs[i] as Leg;
+      if (legThread(leg, threads) !== slot) continue;
+      for (let k = 0; k < threads; k++) {
+        const j = waits[i * threads + k] as number;
+        if (j >= 0) waitPast(progress, k, j);
+      }
+      machine.post(leg);
+      machine.run();
+      tell(progress, slot, i + 1);
+      onLeg?.(i + 1);
+    }
+    tell(progress, slot, legs.length);
+    return machine;
+  } catch (e) {
+    Atomics.store(progress, threads, 1);
+    tell(progress, slot, FAILED);
+    throw e;
+  }
+}
+
+/**
+ * Execute the machine's plan on `threads` threads (machine.execute, split): each worker makes a
+ * machine of its own over the shared pages and runs its share (runShare) while this thread runs its
+ * own. The machine counts every thread's packets. `onBatch` as DeviceMachine.execute's, told the
+ * legs every thread is past (a prefix of the plan done) as this thread passes each batch's end.
  * @throws Error with a worker's message when a worker's leg faults.
  */
 export function executeOnThreads(
@@ -162,30 +143,44 @@ export function executeOnThreads(
     const parts = splitParts(shared.owed.length, threads);
     const { overflow, srSeed } = machine.opts;
     const plan = JSON.stringify(machine.plan);
-    const setups: WorkerTask[] = parts.slice(1).map((part, k) => ({
-      task: "machine",
+    const progress = newProgress(threads);
+    const tasks: ExecuteTask[] = parts.slice(1).map((part, k) => ({
+      task: "execute",
       plan,
       profile: machine.profile,
       options: { overflow, ...(srSeed === undefined ? {} : { srSeed }) },
       shared,
       slot: k + 1,
-      threads,
+      progress,
       set: part,
     }));
     const own = parts[0] as { first: number; end: number };
-    runOnWorkers(setups, () => memory.setPages(shared, own.first, own.end));
-    const mine = (leg: Leg) => legThread(leg, threads) === 0;
-    for (const [first, end] of threadBatches(machine, threads)) {
-      const tasks: WorkerTask[] = setups.map(() => ({ task: "legs", first, end }));
-      const counts = runOnWorkers<number>(tasks, () => machine.runLegs(first, end, mine));
-      machine.packets += counts.reduce((a, b) => a + b, 0);
-      onBatch?.(end);
-    }
+    const ends = batches(machine.plan).map(([, end]) => end);
+    let nextEnd = 0;
+    let told = 0;
+    const onLeg = (next: number) => {
+      if (onBatch === undefined || nextEnd >= ends.length || next < (ends[nextEnd] as number)) return;
+      while (next >= (ends[nextEnd] as number)) nextEnd++;
+      told = Math.min(...progress.subarray(0, threads));
+      onBatch(told);
+    };
+    const setUp = () => {
+      memory.setPages(shared, own.first, own.end);
+      return machine;
+    };
+    const counts = runOnWorkers<number>(tasks, () => {
+      try {
+        runShare(progress, 0, setUp, onLeg);
+      } catch (e) {
+        // The thread that failed says why (its answer); a wait it ended is no reason of its own.
+        if (!(e instanceof OtherThreadFailed)) throw e;
+      }
+    });
+    if (counts.some((n) => n < 0) || Atomics.load(progress, threads) !== 0)
+      throw new Error("a thread of the run stopped without saying why");
+    machine.packets += counts.reduce((a, b) => a + b, 0);
+    if (told < machine.plan.legs.length) onBatch?.(machine.plan.legs.length);
   } finally {
-    runOnWorkers(
-      Array.from({ length: threads - 1 }, () => ({ task: "release" }) as const),
-      () => {},
-    );
     memory.unseal();
   }
 }
