@@ -59,6 +59,8 @@ export {
 export {
   ARENA_SCRATCH_BYTES,
   FIRST_ARENA_BYTES,
+  HOST_BLOCK_BYTES,
+  hostBlockOf,
   MAX_ARENA_BYTES,
   POOL_MAX_BYTES,
   pooledArenaBytes,

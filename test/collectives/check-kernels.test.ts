@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  CHECK_KERNELS_LAYOUT,
   CHECK_KERNELS_TILE,
   checkTiles,
   wasmAccumulate,
@@ -13,6 +14,8 @@ import {
   wasmMaxAbsErr,
 } from "../../src/collectives/check/check-kernels.js";
 import { countWrong } from "../../src/collectives/index.js";
+import { hostBlockOf } from "../../src/engine/index.js";
+import { PageArenas } from "../../src/engine/memory/page-arenas.js";
 import { decodeToF32 } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 import { checkKernelsBinaryText, compileCheckKernels } from "../../tools/wasm/build-check-kernels.js";
@@ -132,5 +135,49 @@ describe("count_wrong is countWrong's loop", () => {
         expect(countWrong(a, w, dt)).toBe(naive);
       }
     }
+  });
+});
+
+describe("over a device arena, the check reads device bytes in place, with the same results", () => {
+  /** A device page of a fresh arena (its host block this thread's), and the page-arenas to release. */
+  function devicePage(bytes: number) {
+    const arenas = new PageArenas();
+    return { view: arenas.page(bytes).view, arenas };
+  }
+  it("the tiles lie in the arena's host block; other buffers get the module's own", () => {
+    const { view, arenas } = devicePage(1 << 20);
+    const tiles = checkTiles(view.buffer);
+    expect(tiles.f32.buffer).toBe(view.buffer);
+    expect(tiles.f32.byteOffset).toBe((hostBlockOf(view.buffer) as number) + CHECK_KERNELS_LAYOUT.F32);
+    expect(checkTiles(new ArrayBuffer(64)).f32.buffer).toBe(checkTiles().f32.buffer);
+    arenas.release();
+  });
+  it("bf16 decode and the wrong count from the page itself: as the staged path, nothing copied in", () => {
+    const { view, arenas } = devicePage(1 << 20);
+    const len = CHECK_KERNELS_TILE;
+    const codes = view.subarray(4096, 4096 + 2 * len);
+    for (let i = 0; i < codes.length; i++) codes[i] = (i * 131 + 7) & 0xff;
+    const { f32, want } = checkTiles(view.buffer);
+    const actualTile = new Uint8Array(
+      view.buffer,
+      f32.byteOffset - CHECK_KERNELS_LAYOUT.F32 + CHECK_KERNELS_LAYOUT.ACTUAL,
+      2 * len,
+    );
+    actualTile.fill(0); // the arena may be a reused one
+    const decoded = new Float32Array(len);
+    decodeToF32(Dtype.BFLOAT16, codes, 0, len, decoded, 0);
+    expect(wasmDecodeTile(Dtype.BFLOAT16, codes, f32, len)).toBe(true);
+    expect(Array.from(new Uint32Array(f32.buffer, f32.byteOffset, len))).toEqual(
+      Array.from(new Uint32Array(decoded.buffer)),
+    );
+    const w = want.subarray(0, codes.length);
+    w.set(codes);
+    for (let i = 5; i < w.length; i += 1001) w[i]! ^= 0x10;
+    const staged = countWrong(Uint8Array.from(codes), Uint8Array.from(w), Dtype.BFLOAT16);
+    expect(staged).toBeGreaterThan(0);
+    expect(wasmCountWrong(codes, w, 2)).toBe(staged);
+    // Had either copied the codes in, the ACTUAL tile would hold them.
+    expect(actualTile.every((b) => b === 0)).toBe(true);
+    arenas.release();
   });
 });

@@ -415,6 +415,7 @@ const FUNCTIONS_WITHOUT_NUMBERS: Readonly<Record<string, string>> = {
   eventBlocks: "a profile",
   gceHeader: "its fields are encoded through the GCE header layout, which refuses each",
   hexAddr: "formats an address",
+  hostBlockOf: "a look-up by buffer: any other value is no arena, undefined",
   pageOffset: "arithmetic on a Number, the fast path's",
   pooledArenaBytes: "no arguments",
   releaseFreeArenas: "no arguments",

@@ -51,6 +51,8 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins the threads a run takes by its inputs' size; the run reads them, nothing else does",
   "test/cli/threads.test.ts → src/collectives/threads/pool.js":
     "asks whether this runtime has worker threads, as the run does",
+  "test/collectives/check-kernels.test.ts → src/engine/memory/page-arenas.js":
+    "makes a device arena (this thread's host block in it) without a device; only device memory makes them",
   "test/numerics/shared-arena.test.ts → src/numerics/wasm/shared-memory.js":
     "pins the kernels module rewritten to share or import its memory; only the kernels loader uses it",
 };

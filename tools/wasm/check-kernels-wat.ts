@@ -14,7 +14,9 @@
 //   (verify.ts countWrong).
 // - widen_bf16: bf16 codes (at any offset of the module's memory) to FP32 bits in the FP32 tile,
 //   code << 16 (numerics decodeToF32, NaN payloads kept), so a check decodes a tile of device
-//   bytes after one copy in, with no staging through another module.
+//   bytes in place (an instance over the device's arena) or after one copy in.
+// Every offset of the layout is from the global `base`: 0 in the module's own memory, a block of a
+// device arena in an instance over that arena's memory (check-kernels.ts kernelsOver).
 // tools/wasm/build-check-kernels.ts writes the .wat and compiles it; test/collectives/
 // check-kernels.test.ts checks both committed files are current.
 import {
@@ -32,9 +34,11 @@ const SHIFT = { 1: 0, 2: 1, 4: 2 } as const;
 
 function genFunction(width: 1 | 2 | 4): string {
   const load = [0, 1, 2, 3].map(
-    (i) => `(local.set $s${i} (i32.load offset=${L.STATE + 4 * i} (i32.const 0)))`,
+    (i) => `(local.set $s${i} (i32.load offset=${L.STATE + 4 * i} (global.get $base)))`,
   );
-  const save = [0, 1, 2, 3].map((i) => `(i32.store offset=${L.STATE + 4 * i} (i32.const 0) ${get(`s${i}`)})`);
+  const save = [0, 1, 2, 3].map(
+    (i) => `(i32.store offset=${L.STATE + 4 * i} (global.get $base) ${get(`s${i}`)})`,
+  );
   return `  ;; out[i] <- table[floor(w_i * span / 2^32)] for i < n, codes of ${width} byte(s)
   (func $gen${width} (export "gen${width}") (param $span i32) (param $out i32) (param $n i32)
     (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32) (local $t i32) (local $w i32)
@@ -48,9 +52,9 @@ function genFunction(width: 1 | 2 | 4): string {
         ${xoshiroWord(false, get("s1"), "w")}
         (${STORE[width]} (local.get $out)
           (${LOAD[width]} offset=${L.TABLE}
-            (i32.shl
+            (i32.add (global.get $base) (i32.shl
               (i32.wrap_i64 (i64.shr_u (i64.mul (i64.extend_i32_u (local.get $w)) (local.get $span64)) (i64.const 32)))
-              (i32.const ${SHIFT[width]}))))
+              (i32.const ${SHIFT[width]})))))
         ${xoshiroStep(false, "t")}
         (local.set $out (i32.add (local.get $out) (i32.const ${width})))
         (br $next)))
@@ -59,10 +63,10 @@ function genFunction(width: 1 | 2 | 4): string {
 
 /** The four SIMD lanes' xoshiro states, loaded from and stored back to the module's LANES block. */
 const LOAD_LANES = [0, 1, 2, 3]
-  .map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (i32.const 0)))`)
+  .map((i) => `(local.set $s${i} (v128.load offset=${L.LANES + 16 * i} (global.get $base)))`)
   .join("\n    ");
 const SAVE_LANES = [0, 1, 2, 3]
-  .map((i) => `(v128.store offset=${L.LANES + 16 * i} (i32.const 0) ${get(`s${i}`)})`)
+  .map((i) => `(v128.store offset=${L.LANES + 16 * i} (global.get $base) ${get(`s${i}`)})`)
   .join("\n    ");
 
 /** Lane k writes its `len` codes of `width` bytes from out + k·len·width: k1..k3, the cursor and the end. */
@@ -93,7 +97,7 @@ const LANE_STEP = xoshiroStep(true, "t");
 function genX4Function(width: 1 | 2 | 4): string {
   const code = (lane: number) => {
     const at = lane === 0 ? get("p") : `(i32.add ${get("p")} ${get(`k${lane}`)})`;
-    return `(${STORE[width]} ${at} (${LOAD[width]} offset=${L.TABLE} (i32x4.extract_lane ${lane} ${get("lo")})))`;
+    return `(${STORE[width]} ${at} (${LOAD[width]} offset=${L.TABLE} (i32.add (global.get $base) (i32x4.extract_lane ${lane} ${get("lo")}))))`;
   };
   return `  ;; four lanes: code k*len + j <- lane k's word j, for j < len
   (func $gen${width}_x4 (export "gen${width}_x4") (param $span i32) (param $out i32) (param $len i32)
@@ -200,8 +204,8 @@ function tileLoop(
     (local $f i32) (local $d i32) (local $fEnd i32) (local $fTail i32)
     (local $x v128) (local $lo v128) (local $hi v128) (local $a0 v128) (local $a1 v128) (local $w v128)
     (local $x1 f64) (local $a f64) (local $worst f64)
-    (local.set $f (i32.const ${L.F32}))
-    (local.set $d (i32.const ${L.ACC}))
+    (local.set $f (i32.add (global.get $base) (i32.const ${L.F32})))
+    (local.set $d (i32.add (global.get $base) (i32.const ${L.ACC})))
     (local.set $fEnd (i32.add (local.get $f) (i32.shl (local.get $n) (i32.const 2))))
     (local.set $fTail (i32.add (local.get $f) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
     (block $done
@@ -250,41 +254,44 @@ const worstOf = (x: string, a: string) =>
         (local.set $w (v128.or (f64x2.pmax (local.get $w) (local.get $x)) (f64x2.ne (local.get $x) (local.get $x))))`;
 
 /**
- * count_wrong(n, eb): elements of eb bytes (1, 2, 4 or 8) among the n bytes at ACTUAL that differ
- * from those at CODES: 16 equal bytes are skipped at once, a block that differs is counted
- * element by element, and so is the tail.
+ * count_wrong(actual, n, eb): elements of eb bytes (1, 2, 4 or 8) among the n bytes at `actual` (the
+ * ACTUAL tile, or device bytes in place when the instance is over a device's arena) that differ
+ * from those at CODES: 16 equal bytes are skipped at once, a block that differs is counted element
+ * by element, and so is the tail.
  */
 function countWrong(): string {
-  return `  (func $count_wrong (export "count_wrong") (param $n i32) (param $eb i32) (result i32)
-    (local $i i32) (local $blocks i32) (local $wrong i32)
+  return `  (func $count_wrong (export "count_wrong") (param $actual i32) (param $n i32) (param $eb i32) (result i32)
+    (local $i i32) (local $blocks i32) (local $wrong i32) (local $want i32)
+    (local.set $want (i32.add (global.get $base) (i32.const ${L.CODES})))
     (local.set $blocks (i32.and (local.get $n) (i32.const -16)))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $i) (local.get $blocks)))
-        (if (i32.eqz (i8x16.all_true (i8x16.eq (v128.load offset=${L.ACTUAL} (local.get $i)) (v128.load offset=${L.CODES} (local.get $i)))))
+        (if (i32.eqz (i8x16.all_true (i8x16.eq (v128.load (i32.add (local.get $actual) (local.get $i))) (v128.load (i32.add (local.get $want) (local.get $i))))))
           (then (local.set $wrong (i32.add (local.get $wrong)
-            (call $wrong_in (local.get $i) (i32.add (local.get $i) (i32.const 16)) (local.get $eb))))))
+            (call $wrong_in (i32.add (local.get $actual) (local.get $i)) (i32.add (local.get $want) (local.get $i)) (i32.const 16) (local.get $eb))))))
         (local.set $i (i32.add (local.get $i) (i32.const 16)))
         (br $next)))
-    (i32.add (local.get $wrong) (call $wrong_in (local.get $blocks) (local.get $n) (local.get $eb))))
-  ;; elements of eb bytes in [from, to) that differ in any byte
-  (func $wrong_in (param $from i32) (param $to i32) (param $eb i32) (result i32)
-    (local $k i32) (local $bad i32) (local $wrong i32)
+    (i32.add (local.get $wrong) (call $wrong_in (i32.add (local.get $actual) (local.get $blocks))
+      (i32.add (local.get $want) (local.get $blocks)) (i32.sub (local.get $n) (local.get $blocks)) (local.get $eb))))
+  ;; elements of eb bytes among the n bytes at a that differ in any byte from those at b
+  (func $wrong_in (param $a i32) (param $b i32) (param $n i32) (param $eb i32) (result i32)
+    (local $i i32) (local $k i32) (local $bad i32) (local $wrong i32)
     (block $done
       (loop $next
-        (br_if $done (i32.ge_u (local.get $from) (local.get $to)))
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
         (local.set $bad (i32.const 0))
         (local.set $k (i32.const 0))
         (block $elem
           (loop $byte
             (br_if $elem (i32.ge_u (local.get $k) (local.get $eb)))
             (local.set $bad (i32.or (local.get $bad)
-              (i32.ne (i32.load8_u offset=${L.ACTUAL} (i32.add (local.get $from) (local.get $k)))
-                      (i32.load8_u offset=${L.CODES} (i32.add (local.get $from) (local.get $k))))))
+              (i32.ne (i32.load8_u (i32.add (local.get $a) (i32.add (local.get $i) (local.get $k))))
+                      (i32.load8_u (i32.add (local.get $b) (i32.add (local.get $i) (local.get $k)))))))
             (local.set $k (i32.add (local.get $k) (i32.const 1)))
             (br $byte)))
         (local.set $wrong (i32.add (local.get $wrong) (local.get $bad)))
-        (local.set $from (i32.add (local.get $from) (local.get $eb)))
+        (local.set $i (i32.add (local.get $i) (local.get $eb)))
         (br $next)))
     (local.get $wrong))`;
 }
@@ -293,7 +300,7 @@ function countWrong(): string {
 function widenBf16(): string {
   return `  (func $widen_bf16 (export "widen_bf16") (param $src i32) (param $n i32)
     (local $f i32) (local $end i32) (local $tail i32) (local $x v128)
-    (local.set $f (i32.const ${L.F32}))
+    (local.set $f (i32.add (global.get $base) (i32.const ${L.F32})))
     (local.set $end (i32.add (local.get $src) (i32.shl (local.get $n) (i32.const 1))))
     (local.set $tail (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -8)) (i32.const 1))))
     (block $done
@@ -357,6 +364,8 @@ export function checkKernelsWat(): string {
 ;; (${CHECK_KERNELS_TILE} elements each).
 (module
   (memory (export "memory") ${pages})
+  ;; where this instance's layout starts: 0 over its own memory, a block of an arena over a device's
+  (global $base (export "base") (mut i32) (i32.const 0))
 ${WIDTHS.map(genFunction).join("\n")}
 ${WIDTHS.map(genX4Function).join("\n")}
 ${ARITH.map(genArithX4Function).join("\n")}

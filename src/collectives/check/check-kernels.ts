@@ -13,8 +13,11 @@
  * or where WebAssembly (SIMD) is missing or switched off, they return false / undefined and the
  * caller runs its JS loop.
  */
+import { HOST_BLOCK_BYTES, hostBlockOf } from "../../engine/index.js";
 import type { SrStream } from "../../numerics/index.js";
 import { jump, jumpMatrix } from "../../numerics/sr-jump.js";
+import { arenaMemoryOf } from "../../numerics/wasm/kernels.js";
+import { withImportedMemory } from "../../numerics/wasm/shared-memory.js";
 import { Dtype } from "../../spec/dtype.js";
 import { CHECK_KERNELS_WASM_BASE64 } from "./gen/check-kernels-binary.js";
 
@@ -50,13 +53,15 @@ export const CHECK_KERNELS_LAYOUT = {
 interface WasmApi {
   validate(bytes: Uint8Array): boolean;
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { readonly exports: unknown };
+  Instance: new (module: object, imports?: object) => { readonly exports: unknown };
 }
 const WASM = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
 type Fn = (...args: number[]) => number;
 interface Instance {
-  readonly memory: { readonly buffer: ArrayBuffer };
+  readonly memory: { readonly buffer: ArrayBufferLike };
+  /** Where the layout starts in the memory: 0 in the module's own, a host block in a device arena. */
+  readonly base: { value: number };
   readonly gen1: Fn;
   readonly gen2: Fn;
   readonly gen4: Fn;
@@ -84,16 +89,70 @@ export function useCheckKernels(on: boolean): void {
   enabled = on;
 }
 
+/** The module's bytes, decoded once. */
+let moduleBytes: Uint8Array | undefined;
+function checkBytes(): Uint8Array {
+  moduleBytes ??= Uint8Array.from(atob(CHECK_KERNELS_WASM_BASE64), (c) => c.charCodeAt(0));
+  return moduleBytes;
+}
+
 let instance: Instance | null | undefined;
 /** The one instance when enabled, made on first use (≈ 1 KiB, synchronous); null without WebAssembly SIMD. */
 function kernels(): Instance | null {
   if (!enabled) return null;
   if (instance === undefined) {
-    const bytes = Uint8Array.from(atob(CHECK_KERNELS_WASM_BASE64), (c) => c.charCodeAt(0));
+    const bytes = checkBytes();
     instance =
       WASM?.validate(bytes) === true ? (new WASM.Instance(new WASM.Module(bytes)).exports as Instance) : null;
   }
   return instance;
+}
+
+/** The module taking a device arena's memory as its import, plain and shared (null: cannot be made). */
+const overModules = new Map<boolean, object | null>();
+function overModule(shared: boolean): object | null {
+  let module = overModules.get(shared);
+  if (module === undefined) {
+    const bytes = withImportedMemory(checkBytes(), shared);
+    module = bytes !== undefined && WASM?.validate(bytes) === true ? new WASM.Module(bytes) : null;
+    overModules.set(shared, module);
+  }
+  return module;
+}
+
+/** This thread's instances over device arenas, by the arena's buffer (null: none there). */
+const OVER = new WeakMap<ArrayBufferLike, Instance | null>();
+
+/**
+ * The instance over the device arena whose buffer is `buffer`, its layout in this thread's host
+ * block there (engine hostBlockOf), made on first use: inputs are drawn and outputs checked in that
+ * memory, with no copy. Undefined when `buffer` is no such arena (or the module does not run).
+ */
+function kernelsOver(buffer: ArrayBufferLike): Instance | undefined {
+  if (kernels() === null) return undefined;
+  let over = OVER.get(buffer);
+  if (over === undefined) {
+    const base = hostBlockOf(buffer);
+    const memory = arenaMemoryOf(buffer);
+    const shared = typeof SharedArrayBuffer !== "undefined" && buffer instanceof SharedArrayBuffer;
+    // Its layout up to the draw's block, which it never uses (it draws straight into device pages).
+    const fits = base !== undefined && CHECK_KERNELS_LAYOUT.BLOCK <= HOST_BLOCK_BYTES;
+    const module = fits && memory !== undefined ? overModule(shared) : null;
+    over = null;
+    if (module !== null && WASM !== undefined) {
+      over = new WASM.Instance(module, { env: { memory } }).exports as Instance;
+      over.base.value = base as number;
+    }
+    OVER.set(buffer, over);
+  }
+  return over ?? undefined;
+}
+
+/** The instance whose memory is `buffer`: the module's own, or one over a device arena. */
+function instanceOf(buffer: ArrayBufferLike): Instance | undefined {
+  const own = kernels();
+  if (own === null) return undefined;
+  return own.memory.buffer === buffer ? own : kernelsOver(buffer);
 }
 
 /**
@@ -220,29 +279,42 @@ export interface CheckTiles {
   readonly want: Uint8Array;
 }
 
-/** An FP32, a float64 and a code tile: the module's (so the tile functions run), else plain arrays. */
-export function checkTiles(): CheckTiles {
-  const wasm = kernels();
+/** The tiles of each instance, made once. */
+const TILES = new WeakMap<Instance, CheckTiles>();
+
+/**
+ * An FP32, a float64 and a code tile: those of the instance over the device arena `near` is in
+ * (so device bytes there are decoded and compared in place), else the module's own (so the tile
+ * functions run, after a copy in), else plain arrays.
+ */
+export function checkTiles(near?: ArrayBufferLike): CheckTiles {
+  const wasm = (near === undefined ? undefined : kernelsOver(near)) ?? kernels();
   if (wasm === null) {
     return { f32: new Float32Array(TILE), acc: new Float64Array(TILE), want: new Uint8Array(8 * TILE) };
   }
-  const { F32, ACC, CODES } = CHECK_KERNELS_LAYOUT;
-  const buffer = wasm.memory.buffer;
-  return {
-    f32: new Float32Array(buffer, F32, TILE),
-    acc: new Float64Array(buffer, ACC, TILE),
-    want: new Uint8Array(buffer, CODES, 8 * TILE),
-  };
+  let tiles = TILES.get(wasm);
+  if (tiles === undefined) {
+    const { F32, ACC, CODES } = CHECK_KERNELS_LAYOUT;
+    const buffer = wasm.memory.buffer;
+    const base = wasm.base.value;
+    tiles = {
+      f32: new Float32Array(buffer, base + F32, TILE),
+      acc: new Float64Array(buffer, base + ACC, TILE),
+      want: new Uint8Array(buffer, base + CODES, 8 * TILE),
+    };
+    TILES.set(wasm, tiles);
+  }
+  return tiles;
 }
 
 /** The instance when `f32` and `acc` start its tiles and `len` fits them; else undefined. */
 function onTiles(f32: Float32Array, acc: Float64Array, len: number): Instance | undefined {
-  const wasm = kernels();
-  if (wasm === null || len > TILE) return undefined;
-  const buffer = wasm.memory.buffer;
+  if (len > TILE || f32.buffer !== acc.buffer) return undefined;
+  const wasm = instanceOf(f32.buffer);
+  if (wasm === undefined) return undefined;
   const { F32, ACC } = CHECK_KERNELS_LAYOUT;
-  if (f32.buffer !== buffer || acc.buffer !== buffer) return undefined;
-  return f32.byteOffset === F32 && acc.byteOffset === ACC ? wasm : undefined;
+  const base = wasm.base.value;
+  return f32.byteOffset === base + F32 && acc.byteOffset === base + ACC ? wasm : undefined;
 }
 
 /**
@@ -279,43 +351,50 @@ export function wasmMaxAbsErr(x: Float32Array, acc: Float64Array, len: number): 
 
 /**
  * Elements of `actual` whose `eb` bytes differ from `want`'s (verify.ts countWrong over equal
- * lengths), when `want` starts the module's code tile: `actual` is copied in beside it and compared
- * 16 bytes at a time, element by element only inside a block that differs. Undefined when it did
- * not run.
+ * lengths), when `want` starts an instance's code tile: `actual` is read in place when it lies in
+ * that instance's memory (a device arena's), else copied in beside it, and compared 16 bytes at a
+ * time, element by element only inside a block that differs. Undefined when it did not run.
  */
 export function wasmCountWrong(actual: Uint8Array, want: Uint8Array, eb: number): number | undefined {
-  const wasm = kernels();
+  const wasm = instanceOf(want.buffer);
   const { CODES, ACTUAL } = CHECK_KERNELS_LAYOUT;
   const n = actual.length;
-  if (wasm === null || want.buffer !== wasm.memory.buffer || want.byteOffset !== CODES) return undefined;
+  if (wasm === undefined || want.byteOffset !== wasm.base.value + CODES) return undefined;
   if (n !== want.length || n > 8 * TILE || n % eb !== 0 || 16 % eb !== 0) return undefined;
-  new Uint8Array(wasm.memory.buffer, ACTUAL, n).set(actual);
-  return wasm.count_wrong(n, eb);
+  let at = actual.byteOffset;
+  if (actual.buffer !== want.buffer) {
+    at = wasm.base.value + ACTUAL;
+    new Uint8Array(wasm.memory.buffer, at, n).set(actual);
+  }
+  return wasm.count_wrong(at, n, eb);
 }
 
 /**
  * f32[0, len) ← the FP32 values of the `len` codes of `dt` in `codes`, bits exact (numerics
- * decodeToF32), when `f32` is the module's FP32 tile and `dt` is bf16 (code << 16 in the module,
- * after one copy in unless the codes already sit in its memory) or FP32 (a copy). No staging
- * through the numerics module. False when it did not run: the caller decodes.
+ * decodeToF32), when `f32` is an instance's FP32 tile and `dt` is bf16 (code << 16 in the module,
+ * in place when the codes lie in that instance's memory — a device arena's — else after one copy
+ * in) or FP32 (a copy). No staging through the numerics module. False when it did not run: the
+ * caller decodes.
  */
 export function wasmDecodeTile(dt: Dtype, codes: Uint8Array, f32: Float32Array, len: number): boolean {
-  const wasm = kernels();
-  if (wasm === null || len > TILE || f32.buffer !== wasm.memory.buffer) return false;
-  if (f32.byteOffset !== CHECK_KERNELS_LAYOUT.F32) return false;
+  const wasm = len > TILE ? undefined : instanceOf(f32.buffer);
+  if (wasm === undefined) return false;
+  const { ACTUAL, F32 } = CHECK_KERNELS_LAYOUT;
+  const base = wasm.base.value;
+  if (f32.byteOffset !== base + F32) return false;
   if (dt === Dtype.FP32) {
     new Uint8Array(f32.buffer, f32.byteOffset, 4 * len).set(codes.subarray(0, 4 * len));
     return true;
   }
   if (dt !== Dtype.BFLOAT16) return false;
-  const { ACTUAL, F32 } = CHECK_KERNELS_LAYOUT;
   const bytes = 2 * len;
-  const inModule = codes.buffer === wasm.memory.buffer;
-  if (inModule && codes.byteOffset + bytes > F32 && codes.byteOffset < F32 + 4 * len) return false;
+  const inPlace = codes.buffer === f32.buffer;
+  if (inPlace && codes.byteOffset + bytes > base + F32 && codes.byteOffset < base + F32 + 4 * len)
+    return false;
   let src = codes.byteOffset;
-  if (!inModule) {
-    new Uint8Array(wasm.memory.buffer, ACTUAL, bytes).set(codes.subarray(0, bytes));
-    src = ACTUAL;
+  if (!inPlace) {
+    src = base + ACTUAL;
+    new Uint8Array(f32.buffer, src, bytes).set(codes.subarray(0, bytes));
   }
   wasm.widen_bf16(src, len);
   return true;

@@ -77,9 +77,10 @@ export function checkOutputs(
     return checkExchange(dtype, ranks, exchangeGeometry(req), read);
   }
   const eb = dtypeBytes(dtype);
-  const { f32, acc, want: encoded } = checkTiles();
+  let tiles = checkTiles();
   const input = (q: number, from: number, len: number) => {
     const codes = read(q, "input", from, len);
+    const { f32 } = tiles;
     if (!wasmDecodeTile(dtype, codes, f32, len)) decodeToF32(dtype, codes, 0, len, f32, 0);
     return f32;
   };
@@ -88,6 +89,9 @@ export function checkOutputs(
   let maxAbsErr = 0;
   for (let o = range.from; o < range.to; o += CHECK_TILE) {
     const len = Math.min(CHECK_TILE, range.to - o);
+    // The tiles beside the device bytes (their arena's host block), so most are read in place.
+    tiles = checkTiles(read(0, "output", o, len).buffer);
+    const { f32, acc, want: encoded } = tiles;
     const exact = acc.subarray(0, len);
     // Ranks that share the exact result share its encoding and that encoding's error.
     let want: Uint8Array | undefined;

@@ -10,7 +10,8 @@
  * first, then 1 GiB each. A Device that touches a few pages costs one small arena (≈ 0.8 ms to make
  * here); one that touches more gets a large one at once (≈ 6 ms, address space only until touched),
  * so the buffers of a large run share an arena and reduce in place (growing by doubling spread the
- * sources of a 3 × 64 MiB reduce over four arenas).
+ * sources of a 3 × 64 MiB reduce over four arenas). After the scratch block comes a host block
+ * ({@link HOST_BLOCK_BYTES}), each thread's.
  *
  * Arenas are reused: a released memory hands its arenas back to a process-wide free list (at most
  * {@link POOL_MAX_BYTES}; {@link releaseFreeArenas} empties it) and the next device takes them
@@ -28,8 +29,16 @@ import { isShared } from "./fill-bytes.js";
 /** The reduce scratch of every arena (numerics reserveReduceScratch): one max-size CCE packet. */
 const SCRATCH_ELEMENTS = 1 << 14;
 const SCRATCH_IO_BYTES = 1 << 16;
-/** Bytes at the start of every arena that hold its reduce scratch. */
-export const ARENA_SCRATCH_BYTES = reduceScratchBytes(SCRATCH_ELEMENTS, SCRATCH_IO_BYTES);
+/** Bytes of a thread's reduce scratch in an arena. */
+const REDUCE_SCRATCH_BYTES = reduceScratchBytes(SCRATCH_ELEMENTS, SCRATCH_IO_BYTES);
+/**
+ * Bytes of a thread's host block in an arena, after its reduce scratch: room for a host-side kernel
+ * module's working tiles over the arena (the collectives' check module, which then draws inputs
+ * straight into device pages and checks outputs where they lie), untouched until one uses it.
+ */
+export const HOST_BLOCK_BYTES = 1 << 20;
+/** Bytes at the start of every arena that a thread keeps: its reduce scratch, then its host block. */
+export const ARENA_SCRATCH_BYTES = REDUCE_SCRATCH_BYTES + HOST_BLOCK_BYTES;
 /**
  * Scratch blocks a shared arena holds, one a thread working on it (collectives/threads: the
  * calling thread's first, then each worker's at {@link workerScratchAt}): at most this many
@@ -88,7 +97,7 @@ function takeArena(bytes: number, size: number, shared: boolean): ArenaEntry {
   }
   if (best >= 0) return freeArenas.splice(best, 1)[0] as ArenaEntry;
   const arena = new WasmArena(size, shared);
-  reserveReduceScratch(arena, SCRATCH_ELEMENTS, SCRATCH_IO_BYTES);
+  reserveBlocks(arena, 0);
   return { arena, dirtyBytes: 0 };
 }
 
@@ -158,6 +167,24 @@ export class PageArenas {
 /** Where worker `slot` (1..SHARED_SCRATCH_SLOTS − 1) keeps its reduce scratch in a shared arena. */
 export const workerScratchAt = (slot: number): number => slot * ARENA_SCRATCH_BYTES;
 
+/** This thread's host block in each arena it made or adopted, by the arena's buffer. */
+const HOST_BLOCKS = new WeakMap<ArrayBufferLike, number>();
+
+/** Thread `slot`'s reduce scratch and host block in `arena`, this thread's from now on. */
+function reserveBlocks(arena: WasmArena, slot: number): void {
+  const at = workerScratchAt(slot);
+  reserveReduceScratch(arena, SCRATCH_ELEMENTS, SCRATCH_IO_BYTES, at);
+  HOST_BLOCKS.set(arena.buffer, at + REDUCE_SCRATCH_BYTES);
+}
+
+/**
+ * Where this thread's host block ({@link HOST_BLOCK_BYTES}) starts in the arena whose buffer is
+ * `buffer`; undefined when `buffer` is no arena this thread made or adopted.
+ */
+export function hostBlockOf(buffer: ArrayBufferLike): number | undefined {
+  return HOST_BLOCKS.get(buffer);
+}
+
 /**
  * The shared arenas another thread made, from their handles, as this thread's: the same bytes, this
  * thread's kernels over them, and its reduce scratch in block `slot` of each (never the maker's).
@@ -168,7 +195,7 @@ export function adoptArenas(handles: readonly object[], slot: number): ArrayBuff
     throw new RangeError(`scratch slot ${slot}: expected 1..${SHARED_SCRATCH_SLOTS - 1}`);
   return handles.map((h) => {
     const arena = WasmArena.over(h);
-    reserveReduceScratch(arena, SCRATCH_ELEMENTS, SCRATCH_IO_BYTES, workerScratchAt(slot));
+    reserveBlocks(arena, slot);
     return arena.buffer;
   });
 }

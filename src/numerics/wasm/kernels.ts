@@ -208,6 +208,14 @@ function kernelsOf(buffer: ArrayBufferLike): Kernels | undefined {
 }
 
 /**
+ * The WebAssembly.Memory of the arena whose buffer is `buffer` (undefined: none of this thread's
+ * kernels has it): what another module imports to work on the arena's bytes in place.
+ */
+export function arenaMemoryOf(buffer: ArrayBufferLike): object | undefined {
+  return kernelsOf(buffer)?.memory;
+}
+
+/**
  * A kernel instance with a memory of exactly `pages` pages that never grows (views stay valid);
  * `shared`: over a shared memory (undefined when none can be made).
  */

@@ -108,9 +108,10 @@ const name = (text: string): number[] => [...leb(text.length), ...Array.from(tex
 /**
  * `module` (a WebAssembly binary defining one memory and importing nothing) taking a shared memory
  * as its import `env.memory` instead: another thread's instance over an arena made on this one, so
- * both run the kernels on the same bytes. Undefined when the module is not of that form.
+ * both run the kernels on the same bytes (`shared` false: a plain memory, another module's instance
+ * over an arena of this thread). Undefined when the module is not of that form.
  */
-export function withImportedMemory(module: Uint8Array): Uint8Array | undefined {
+export function withImportedMemory(module: Uint8Array, shared = true): Uint8Array | undefined {
   const all = sections(module);
   const memory = all.find((s) => s.id === MEMORY_SECTION);
   if (memory?.minPages === undefined || all.some((s) => s.id === IMPORT_SECTION)) return undefined;
@@ -118,7 +119,7 @@ export function withImportedMemory(module: Uint8Array): Uint8Array | undefined {
     ...name(MEMORY_IMPORT_NAME.module),
     ...name(MEMORY_IMPORT_NAME.field),
     MEMORY_IMPORT,
-    ...sharedLimits(memory.minPages),
+    ...(shared ? sharedLimits(memory.minPages) : [0, ...leb(memory.minPages)]),
   ];
   const withoutMemory = splice(module, memory.at, memory.end, []);
   // The import section goes after the type section (id 1), before every other.
