@@ -448,7 +448,7 @@ function runOnDevice(
     if (threads > 1) writeInputsOnThreads(machine, spec, threads);
     else {
       const write = (r: number, from: number, b: Uint8Array) => machine.writeInput(r, from, b);
-      generateInputs(spec, write, { blocks: true });
+      generateInputs(spec, write, { blocks: true, target: machine.inputTarget() });
     }
     const progress = onProgress && ((done: number) => onProgress(done / plan.legs.length));
     const executing = Math.min(threads, SHARED_SCRATCH_SLOTS, run.ranks);

@@ -8,6 +8,7 @@ import {
   makeInputs,
   useCheckKernels,
 } from "../../src/collectives/index.js";
+import { PageArenas } from "../../src/engine/memory/page-arenas.js";
 import { encodeFromF32, SrStream } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes, dtypeName, isFloatDtype } from "../../src/spec/index.js";
 
@@ -102,6 +103,38 @@ describe("generateInputs = the per-element definition", () => {
       { blocks: true },
     );
     expect(seen).toEqual(["0:0:1048576", "0:524288:80000", "1:0:1048576", "1:524288:80000"]);
+  });
+  it("drawn straight into device pages (pages cut at any byte): the same bytes, the rest by the sink", () => {
+    const PAGE = 1 << 20;
+    for (const dt of [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E4, Dtype.INT8]) {
+      const eb = dtypeBytes(dt);
+      const count = (3 << 20) / (2 * eb) + 333; // each rank's input spans pages: 1.5 MiB and more
+      const spec = { kind: "exact", dtype: dt, ranks: 3, count, seed: 5 } as const;
+      const want = makeInputs(spec).bytes;
+      // Rank r's input at byte 64 + r · (its bytes + 64) of device pages (page 1 is not device memory).
+      const arenas = new PageArenas();
+      const pages = Array.from({ length: 12 }, (_, k) => (k === 1 ? undefined : arenas.page(PAGE).view));
+      const at = (r: number, e: number) => 64 + r * (count * eb + 64) + e * eb;
+      const span = (r: number, e: number, bytes: number) =>
+        pages[Math.floor(at(r, e) / PAGE)]?.subarray(
+          at(r, e) % PAGE,
+          Math.min(PAGE, (at(r, e) % PAGE) + bytes),
+        );
+      const got = want.map((w) => new Uint8Array(w.length));
+      const drawn: number[] = [];
+      const target = {
+        view: span,
+        written: (r: number, e: number, bytes: number) => {
+          got[r]!.set(span(r, e, bytes)!, e * eb);
+          drawn.push(bytes);
+        },
+      };
+      generateInputs(spec, (r, from, b) => got[r]!.set(b, from * eb), { blocks: true, target });
+      for (let r = 0; r < 3; r++)
+        expect(firstDifference(got[r]!, want[r]!), `${dtypeName(dt)} rank ${r}`).toBe(-1);
+      expect(drawn.length, dtypeName(dt)).toBeGreaterThan(3);
+      arenas.release();
+    }
   });
   it("hands each tile to the sink once, in rank then element order", () => {
     const seen: string[] = [];

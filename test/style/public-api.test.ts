@@ -53,6 +53,8 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "asks whether this runtime has worker threads, as the run does",
   "test/collectives/check-kernels.test.ts → src/engine/memory/page-arenas.js":
     "makes a device arena (this thread's host block in it) without a device; only device memory makes them",
+  "test/collectives/inputs.test.ts → src/engine/memory/page-arenas.js":
+    "draws inputs into device pages of an arena without a device; only device memory makes them",
   "test/numerics/shared-arena.test.ts → src/numerics/wasm/shared-memory.js":
     "pins the kernels module rewritten to share or import its memory; only the kernels loader uses it",
 };

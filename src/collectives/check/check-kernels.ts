@@ -80,8 +80,12 @@ interface Instance {
   readonly widen_bf16: Fn;
 }
 
-/** The jumps of a quarter tile and of a quarter block, by their length (made on first use). */
+/**
+ * The jumps of a quarter of each length drawn (a tile, a block, the part of a device page an input
+ * covers), made on first use; emptied past QUARTER_JUMPS_MAX lengths (≈ 1 ms to make one again).
+ */
 const quarterJumps = new Map<number, ReturnType<typeof jumpMatrix>>();
+const QUARTER_JUMPS_MAX = 64;
 
 let enabled = true;
 /** Switch the module off (`false`) or back on: for tests, which hold it against the JS loops. */
@@ -195,6 +199,7 @@ function formulaOf(codes: Uint8Array, width: 1 | 2 | 4, off: number): Formula | 
 export class WasmCodeDraw {
   private constructor(
     private readonly wasm: Instance,
+    private readonly codes: Uint8Array,
     private readonly width: 1 | 2 | 4,
     private readonly off: number,
     private readonly formula: Formula | undefined,
@@ -208,7 +213,7 @@ export class WasmCodeDraw {
     const wasm = kernels();
     if (wasm === null || codes.length > CHECK_KERNELS_LAYOUT.TABLE_CODES * width) return undefined;
     new Uint8Array(wasm.memory.buffer).set(codes, CHECK_KERNELS_LAYOUT.TABLE);
-    return new WasmCodeDraw(wasm, width, off, formulaOf(codes, width, off));
+    return new WasmCodeDraw(wasm, codes, width, off, formulaOf(codes, width, off));
   }
 
   /** The most codes one {@link draw} gives: a block. */
@@ -224,36 +229,62 @@ export class WasmCodeDraw {
    * @throws RangeError when `n` is more than a block.
    */
   draw(rng: SrStream, span: number, n: number): Uint8Array {
-    const { STATE, BLOCK } = CHECK_KERNELS_LAYOUT;
+    const { BLOCK } = CHECK_KERNELS_LAYOUT;
     if (n > this.blockElements) throw new RangeError(`draw: n ${n} is more than ${this.blockElements}`);
-    const buffer = this.wasm.memory.buffer;
+    this.fill(this.wasm, rng, span, BLOCK, n, (n === this.blockElements ? n : TILE) / 4);
+    return new Uint8Array(this.wasm.memory.buffer, BLOCK, n * this.width);
+  }
+
+  /**
+   * {@link draw}'s codes for `out.length / width` words, written straight into `out` — bytes of a
+   * device arena with this thread's host block (a page's, say) — in four lanes of a quarter each, the
+   * tail (< 16) one word at a time: the same bytes, `rng` left the same. False, with nothing drawn,
+   * when `out` lies in no such arena.
+   */
+  drawInto(rng: SrStream, span: number, out: Uint8Array): boolean {
+    const wasm = out.length % this.width === 0 ? kernelsOver(out.buffer) : undefined;
+    if (wasm === undefined) return false;
+    // The table, which the tail's one-word draw reads whatever the dtype.
+    if (LOADED_TABLE.get(wasm) !== this.codes) {
+      new Uint8Array(wasm.memory.buffer, wasm.base.value + CHECK_KERNELS_LAYOUT.TABLE).set(this.codes);
+      LOADED_TABLE.set(wasm, this.codes);
+    }
+    const n = out.length / this.width;
+    this.fill(wasm, rng, span, out.byteOffset, n, Math.floor(n / 16) * 4);
+    return true;
+  }
+
+  /**
+   * `n` codes at byte `out` of `wasm`'s memory: lanes of `quarter` codes each (a multiple of 4)
+   * while four quarters fit, then one word at a time.
+   */
+  private fill(wasm: Instance, rng: SrStream, span: number, out: number, n: number, quarter: number): void {
     const w = this.width;
     let at = 0;
-    while (n - at >= TILE) {
-      const quarter = (n === this.blockElements ? n : TILE) / 4;
-      this.drawLanes(rng, span, BLOCK + at * w, quarter);
+    while (quarter > 0 && n - at >= 4 * quarter) {
+      this.drawLanes(wasm, rng, span, out + at * w, quarter);
       at += 4 * quarter;
     }
     if (at < n) {
-      const state = new Uint32Array(buffer, STATE, 4);
+      const state = new Uint32Array(wasm.memory.buffer, wasm.base.value + CHECK_KERNELS_LAYOUT.STATE, 4);
       state.set(rng.stateWords());
-      (w === 1 ? this.wasm.gen1 : w === 2 ? this.wasm.gen2 : this.wasm.gen4)(span, BLOCK + at * w, n - at);
+      (w === 1 ? wasm.gen1 : w === 2 ? wasm.gen2 : wasm.gen4)(span, out + at * w, n - at);
       rng.stateWords().set(state);
     }
-    return new Uint8Array(buffer, BLOCK, n * w);
   }
 
   /**
    * 4 · quarter codes at `out` in four lanes, each a quarter of them: the stream jumped 0, ¼, ½ and
    * ¾ ahead.
    */
-  private drawLanes(rng: SrStream, span: number, out: number, quarter: number): void {
+  private drawLanes(wasm: Instance, rng: SrStream, span: number, out: number, quarter: number): void {
     let jumpQuarter = quarterJumps.get(quarter);
     if (jumpQuarter === undefined) {
+      if (quarterJumps.size >= QUARTER_JUMPS_MAX) quarterJumps.clear();
       jumpQuarter = jumpMatrix(quarter);
       quarterJumps.set(quarter, jumpQuarter);
     }
-    const lanes = new Uint32Array(this.wasm.memory.buffer, CHECK_KERNELS_LAYOUT.LANES, 16);
+    const lanes = new Uint32Array(wasm.memory.buffer, wasm.base.value + CHECK_KERNELS_LAYOUT.LANES, 16);
     const s = new Uint32Array(4);
     s.set(rng.stateWords());
     const next = new Uint32Array(4);
@@ -265,12 +296,15 @@ export class WasmCodeDraw {
       }
     }
     const w = this.width;
-    if (this.formula !== undefined) this.wasm[this.formula.name](span, out, quarter, this.off);
-    else (w === 1 ? this.wasm.gen1_x4 : w === 2 ? this.wasm.gen2_x4 : this.wasm.gen4_x4)(span, out, quarter);
+    if (this.formula !== undefined) wasm[this.formula.name](span, out, quarter, this.off);
+    else (w === 1 ? wasm.gen1_x4 : w === 2 ? wasm.gen2_x4 : wasm.gen4_x4)(span, out, quarter);
     const state = rng.stateWords();
     for (let i = 0; i < 4; i++) state[i] = lanes[4 * i + 3] as number;
   }
 }
+
+/** The code table each instance over an arena holds (a draw loads its own when it differs). */
+const LOADED_TABLE = new WeakMap<Instance, Uint8Array>();
 
 export interface CheckTiles {
   readonly f32: Float32Array;

@@ -76,6 +76,11 @@ class CodeTable {
     return this.wasm?.blockElements ?? TILE;
   }
 
+  /** {@link draw}'s codes straight into `out` (device memory); false when they cannot go there. */
+  drawInto(rng: SrStream, out: Uint8Array): boolean {
+    return this.wasm?.drawInto(rng, this.span, out) ?? false;
+  }
+
   /**
    * The codes of the next `len` (≤ {@link block}) words w of `rng`: element i ← the code of
    * ⌊w_i / 2^32 · span⌋, in the module's memory or in `out` (`words`: scratch for the JS path).
@@ -106,10 +111,24 @@ export interface InputSpec {
   readonly seed: number;
 }
 
-/** How generateInputs hands the data over: `blocks` a device page at a time; only ranks `part`. */
+/**
+ * Where exact data drawn by table may go straight into device memory: the bytes of rank `rank`'s
+ * input from element `firstElem` up to the end of their device page (at most `maxBytes`), to be
+ * overwritten whole (undefined: they go through the sink); then `written` names them.
+ */
+export interface InputTarget {
+  view(rank: number, firstElem: number, maxBytes: number): Uint8Array | undefined;
+  written(rank: number, firstElem: number, bytes: number): void;
+}
+
+/**
+ * How generateInputs hands the data over: `blocks` a device page at a time; only ranks `part`;
+ * `target`: drawn into device memory where it can be (the same bytes).
+ */
 export interface InputDelivery {
   readonly blocks?: boolean;
   readonly part?: RankPart;
+  readonly target?: InputTarget;
 }
 
 /** Ranks [first, end) of a run's inputs: the part one thread generates. */
@@ -149,7 +168,7 @@ export function inputWordsBefore(spec: Omit<InputSpec, "seed">, r: number): numb
  */
 export function generateInputs(spec: InputSpec, sink: InputSink, delivery: InputDelivery = {}): void {
   const { kind, dtype: dt, ranks, count, seed } = spec;
-  const { blocks = false, part = { first: 0, end: ranks } } = delivery;
+  const { blocks = false, part = { first: 0, end: ranks }, target } = delivery;
   const rng = new SrStream(seed >>> 0);
   jumpAhead(rng.stateWords(), inputWordsBefore(spec, part.first));
   const E = exactIntegerRange(dt);
@@ -165,7 +184,7 @@ export function generateInputs(spec: InputSpec, sink: InputSink, delivery: Input
   const sparse = E < ranks;
   const table = kind === "exact" ? CodeTable.of(dt, off, span) : undefined;
   if (table !== undefined && !sparse) {
-    drawByTable(table, rng, part, count, dtypeBytes(dt), sink, blocks);
+    drawByTable(table, rng, { part, count, eb: dtypeBytes(dt) }, { sink, blocks, target });
     return;
   }
   if (table?.zeroIsZeroBytes(off)) {
@@ -207,29 +226,37 @@ export function generateInputs(spec: InputSpec, sink: InputSink, delivery: Input
 }
 
 /**
- * Exact data by table ({@link generateInputs} without sparse ranks): a block of codes at a time
+ * Exact data by table ({@link generateInputs} without sparse ranks): where `target` takes them,
+ * the codes up to each device page's end drawn straight into it; else a block of codes at a time
  * (the module's: a device page), handed to `sink` whole (`blocks`) or a tile at a time.
  */
 function drawByTable(
   table: CodeTable,
   rng: SrStream,
-  part: RankPart,
-  count: number,
-  eb: number,
-  sink: InputSink,
-  blocks: boolean,
+  shape: { readonly part: RankPart; readonly count: number; readonly eb: number },
+  out: { readonly sink: InputSink; readonly blocks: boolean; readonly target: InputTarget | undefined },
 ): void {
+  const { part, count, eb } = shape;
+  const { sink, blocks, target } = out;
   const words = new Uint32Array(TILE);
   const b = new Uint8Array(TILE * eb);
   const piece = blocks ? table.block * eb : TILE * eb;
   for (let r = part.first; r < part.end; r++) {
-    for (let from = 0; from < count; from += table.block) {
-      const codes = table.draw(rng, Math.min(table.block, count - from), words, b);
+    for (let from = 0; from < count; ) {
+      const view = target?.view(r, from, (count - from) * eb);
+      if (view !== undefined && table.drawInto(rng, view)) {
+        target?.written(r, from, view.length);
+        from += view.length / eb;
+        continue;
+      }
+      const len = Math.min(table.block, count - from);
+      const codes = table.draw(rng, len, words, b);
       if (codes.length <= piece) sink(r, from, codes);
       else {
         for (let at = 0; at < codes.length; at += piece)
           sink(r, from + at / eb, codes.subarray(at, Math.min(codes.length, at + piece)));
       }
+      from += len;
     }
   }
 }

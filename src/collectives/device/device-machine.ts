@@ -22,7 +22,7 @@
  * Timing does not come from here (see schedule.ts): the engine's events only feed the trace.
  */
 import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
-import { Device, type EngineEvent, HBM_BASE, type MemorySpan } from "../../engine/index.js";
+import { Device, type EngineEvent, HBM_BASE, type MemorySpan, PAGE_BYTES } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
@@ -43,6 +43,7 @@ import {
 import { hbmStackOf } from "../../spec/address-map.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
+import type { InputTarget } from "../check/inputs.js";
 import { legCallMaker, legCalls } from "../plan/leg-calls.js";
 import { legAluOp } from "../plan/leg-math.js";
 import { isSb2sb, legPackets, queueSeed } from "../plan/packets.js";
@@ -301,6 +302,24 @@ export class DeviceMachine {
   /** Write input bytes of a rank, starting at element `firstElem` (inputs/generateInputs' sink). */
   writeInput(rank: number, firstElem: number, bytes: Uint8Array): void {
     this.device.memory.write(this.layout.addr({ rank, buffer: "input", elem: firstElem }), bytes);
+  }
+
+  /**
+   * Inputs drawn straight into device memory (inputs.ts InputTarget): the bytes from an element to
+   * its page's end, a view to overwrite whole, reported written after; the same bytes as
+   * {@link writeInput} writes, without the copy.
+   */
+  inputTarget(): InputTarget {
+    const mem = this.device.memory;
+    const addr = (rank: number, elem: number) => this.layout.addr({ rank, buffer: "input", elem });
+    return {
+      view: (rank, firstElem, maxBytes) => {
+        const a = addr(rank, firstElem);
+        const toPageEnd = PAGE_BYTES - Number(a % BigInt(PAGE_BYTES));
+        return mem.poke(a, Math.min(maxBytes, toPageEnd), "write", true);
+      },
+      written: (rank, firstElem, bytes) => mem.overwritten(Number(addr(rank, firstElem)), bytes),
+    };
   }
 
   /**
