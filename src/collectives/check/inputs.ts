@@ -10,6 +10,7 @@
 import { decodeToF32, encodeFromF32, SrStream } from "../../numerics/index.js";
 import { jumpAhead } from "../../numerics/sr-jump.js";
 import { type Dtype, dtypeBytes, isFloatDtype } from "../../spec/dtype.js";
+import type { InputTarget } from "../device/buffer-layout.js";
 import type { ReduceOp } from "../plan/plan.js";
 import { WasmCodeDraw } from "./check-kernels.js";
 import { exactIntegerRange, isUnsignedDtype } from "./dtypes.js";
@@ -109,16 +110,6 @@ export interface InputSpec {
   readonly ranks: number;
   readonly count: number;
   readonly seed: number;
-}
-
-/**
- * Where exact data drawn by table may go straight into device memory: the bytes of rank `rank`'s
- * input from element `firstElem` up to the end of their device page (at most `maxBytes`), to be
- * overwritten whole (undefined: they go through the sink); then `written` names them.
- */
-export interface InputTarget {
-  view(rank: number, firstElem: number, maxBytes: number): Uint8Array | undefined;
-  written(rank: number, firstElem: number, bytes: number): void;
 }
 
 /**

@@ -24,6 +24,16 @@ export const OUTPUT_FILL = 0xa5;
 /** Reads `len` elements of a rank's buffer from `from`: a view valid until the next read. */
 export type BufferReader = (rank: number, buffer: BufferName, from: number, len: number) => Uint8Array;
 
+/**
+ * Where inputs may be drawn straight into device memory (check/inputs.ts): the bytes of rank
+ * `rank`'s input from element `firstElem` up to the end of their device page (at most `maxBytes`),
+ * to be overwritten whole (undefined: they go through the sink); then `written` names them.
+ */
+export interface InputTarget {
+  view(rank: number, firstElem: number, maxBytes: number): Uint8Array | undefined;
+  written(rank: number, firstElem: number, bytes: number): void;
+}
+
 const BUFFERS: readonly BufferName[] = ["input", "output", "scratch"];
 const align = (x: bigint, a: bigint) => ((x + a - 1n) / a) * a;
 

@@ -43,7 +43,6 @@ import {
 import { hbmStackOf } from "../../spec/address-map.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
-import type { InputTarget } from "../check/inputs.js";
 import { legCallMaker, legCalls } from "../plan/leg-calls.js";
 import { legAluOp } from "../plan/leg-math.js";
 import { isSb2sb, legPackets, queueSeed } from "../plan/packets.js";
@@ -54,6 +53,7 @@ import {
   BufferLayout,
   type BufferReader,
   GUARD_FILL,
+  type InputTarget,
   OUTPUT_FILL,
   type StackPlacement,
 } from "./buffer-layout.js";
