@@ -21,7 +21,9 @@ import {
   splitParts,
 } from "../../src/collectives/index.js";
 import { legWaits } from "../../src/collectives/threads/leg-waits.js";
+import { overwrittenPages } from "../../src/collectives/threads/split-pages.js";
 import { executeOnThreads } from "../../src/collectives/threads/threaded-execute.js";
+import { PAGE_BYTES } from "../../src/engine/index.js";
 import { archProfile } from "../../src/hal/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 
@@ -153,15 +155,15 @@ describe("a functional run on threads", () => {
 
 describe("the legs split over threads", () => {
   const profile = archProfile("trn2");
-  /** A machine for a plan of the given legs (a ring all-reduce's buffers: 8 ranks × 1024 bf16). */
-  const machineOf = (legs: Leg[], sharedMemory = false) => {
+  /** A machine for a plan of the given legs (a ring all-reduce's buffers: 8 ranks × `count` bf16). */
+  const machineOf = (legs: Leg[], sharedMemory = false, count = 1024) => {
     const plan = buildPlan({
       topology: buildTopology(profile, 8, 1),
       collective: "allr",
       algorithm: "ring",
       dtype: Dtype.BFLOAT16,
       op: "sum",
-      count: 1024,
+      count,
     });
     return new DeviceMachine({ ...plan, legs }, profile, { overflow: "nan", sharedMemory });
   };
@@ -194,6 +196,41 @@ describe("the legs split over threads", () => {
     expect([...legWaits(m.plan, m.layout, 2)]).toEqual([-1, -1, -1, -1, -1, 1, 0, -1, 2, -1, -1, 4]);
     // On one thread no leg waits: plan order is kept.
     expect([...legWaits(m.plan, m.layout, 1)]).toEqual([-1, -1, -1, -1, -1, -1]);
+  });
+
+  it("need not set a page that legs overwrite whole before anything reads it", () => {
+    const count = 1 << 21; // 4 MiB buffers
+    const layout = machineOf([], false, count).layout;
+    const half = PAGE_BYTES / 4; // bf16 elements in half a page
+    /** Half page k of rank r's output, from its first whole page. */
+    const at = (r: number, k: number): BufRef => {
+      const a = Number(layout.addr(ref(r, 0), 0));
+      return ref(r, (Math.ceil(a / PAGE_BYTES) * PAGE_BYTES - a) / 2 + k * half);
+    };
+    const pageOf = (r: BufRef) => Math.floor(Number(layout.addr(r, 0)) / PAGE_BYTES);
+    const input: BufRef = { rank: 0, buffer: "input", elem: 0 };
+    const copy = (id: number, src: BufRef, dst: BufRef): Leg => ({
+      ...leg(id, id % 2, src, dst),
+      count: half,
+    });
+    const legs = [
+      // Rank 2's page: written whole, in two halves on two threads.
+      copy(0, input, at(2, 0)),
+      copy(1, input, at(2, 1)),
+      // Rank 3's: its second half read before it is written.
+      copy(2, input, at(3, 0)),
+      copy(3, at(3, 1), at(7, 4)),
+      copy(4, input, at(3, 1)),
+      // Rank 4's: only its written half read before the other half is written.
+      copy(5, input, at(4, 0)),
+      copy(6, at(4, 0), at(7, 6)),
+      copy(7, input, at(4, 1)),
+      // Rank 5's: half written.
+      copy(8, input, at(5, 0)),
+    ];
+    const whole = overwrittenPages(machineOf(legs, false, count));
+    expect([2, 3, 4, 5].map((r) => whole.has(pageOf(at(r, 0))))).toEqual([true, false, true, false]);
+    expect(whole.has(pageOf(at(7, 4)))).toBe(false);
   });
 
   for (const [where, rank] of [

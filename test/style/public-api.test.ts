@@ -45,6 +45,8 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins the jump matrix to n state updates; only the SR lanes and the check module's draw use it",
   "test/collectives/threads.test.ts → src/collectives/threads/leg-waits.js":
     "pins which legs wait for which between threads; only the threaded execution uses the waits",
+  "test/collectives/threads.test.ts → src/collectives/threads/split-pages.js":
+    "pins which pages a split run need not set; only the threaded execution asks",
   "test/collectives/threads.test.ts → src/collectives/threads/threaded-execute.js":
     "runs a plan with a faulting leg split over threads; a run's plans never fault so",
   "test/cli/threads.test.ts → src/collectives/run-collective.js":
