@@ -6,7 +6,7 @@ import { narrowFloatFormat } from "./float-formats.js";
 import { fmaF32 } from "./fma.js";
 import { type OverflowPolicy, RNE, type Rounding } from "./rounding.js";
 import { SrStream } from "./sr-stream.js";
-import { wasmAlu, wasmClamp, wasmReduce2, wasmReduce4 } from "./wasm/kernels.js";
+import { wasmAlu, wasmClamp, wasmReduce2, wasmReduceMany } from "./wasm/kernels.js";
 
 /** The CCE ALU operations (SDMA_CCETYPE ADD 0, FMA 1, MAX 2, MIN 3; seed 000 §1.1, §4.1). */
 export type AluOp = "add" | "fma" | "min" | "max";
@@ -308,8 +308,8 @@ function startBlock(
 /**
  * The whole reduce in one kernel with no accumulator, everything in one WasmArena: two sources of
  * the output's dtype (wasmReduce2; FMA with FP32 scales; SR draws a long span's words into
- * `scratch`) or four ADD sources of it, RNE (wasmReduce4: a kangaring reduce); false when that
- * does not apply.
+ * `scratch`) or three or four ADD sources of it, RNE (wasmReduceMany: a kangaring reduce); false
+ * when that does not apply.
  */
 function reduceWhole(
   op: AluOp,
@@ -323,8 +323,8 @@ function reduceWhole(
   scratch: Float32Array,
 ): boolean {
   const n = sources.length;
-  const four = n === 4 && op === "add" && rounding.mode === "rne";
-  if (n !== 2 && !four) return false;
+  const many = (n === 3 || n === 4) && op === "add" && rounding.mode === "rne";
+  if (n !== 2 && !many) return false;
   const span = count * dtypeBytes(outDt);
   if (!Number.isInteger(count) || count < 0 || !fits(out, outOffset, span)) return false;
   // Indexed, no array made: the engine calls this for every compute packet.
@@ -336,7 +336,7 @@ function reduceWhole(
   const codes = fmt === undefined ? undefined : overflowCodes(fmt, overflow);
   const finite = codes?.finite ?? 0;
   const inf = codes?.inf ?? 0;
-  if (four) return wasmReduce4(op, outDt, sources, count, out, outOffset, finite, inf);
+  if (many) return wasmReduceMany(op, outDt, sources, count, out, outOffset, finite, inf);
   const a = sources[0] as EncodedSource;
   const b = sources[1] as EncodedSource;
   const scale0 = a.scale ?? 0;

@@ -135,7 +135,7 @@ export function reduceInto(
   const target = out.bytes.buffer === k.acc.buffer ? out : stagedOut(k, out);
   const fused =
     options.constant === undefined &&
-    (reduceTwo(op, sources, target, k, options) || reduceFour(op, sources, target, k, options));
+    (reduceTwo(op, sources, target, k, options) || reduceMany(op, sources, target, k, options));
   if (!fused) reduceSteps(op, sources, target, k, options);
   if (target !== out) out.bytes.set(k.out.subarray(0, outBytes), out.offset);
 }
@@ -199,19 +199,20 @@ function reduceTwo(
   return true;
 }
 
-/** The four sources of a four-source reduce, reused reduce after reduce (alu.ts keeps no reference). */
+/** The sources of a three- or four-source reduce, reused reduce after reduce (alu.ts keeps no reference). */
 const quad: Mutable<EncodedSource>[] = [0, 1, 2, 3].map(() => ({
   dt: 0 as Dtype,
   bytes: at.bytes,
   byteOffset: 0,
 }));
+const triple = quad.slice(0, 3);
 
 /**
- * Four ADD sources of the output's dtype, RNE, all in `k`'s arena (a kangaring reduce): the whole
- * reduce and its encode in one pass (aluReduceEncoded: one kernel with no accumulator, `add4_<dt>`);
- * false, having done nothing, otherwise.
+ * Three or four ADD sources of the output's dtype, RNE, all in `k`'s arena (a kangaring reduce):
+ * the whole reduce and its encode in one pass (aluReduceEncoded: one kernel with no accumulator,
+ * `add3_<dt>` / `add4_<dt>`); false, having done nothing, otherwise.
  */
-function reduceFour(
+function reduceMany(
   op: AluOp,
   sources: readonly ReduceSource[],
   out: Span,
@@ -219,8 +220,9 @@ function reduceFour(
   options: ReduceOptions,
 ): boolean {
   const { rounding, overflow } = options;
-  if (sources.length !== 4 || op !== "add" || rounding.mode !== "rne") return false;
-  for (let i = 0; i < 4; i++) {
+  const n = sources.length;
+  if ((n !== 3 && n !== 4) || op !== "add" || rounding.mode !== "rne") return false;
+  for (let i = 0; i < n; i++) {
     const s = sources[i] as ReduceSource;
     if (s.dtype !== out.dtype || s.bytes.buffer !== k.acc.buffer) return false;
     const q = quad[i] as Mutable<EncodedSource>;
@@ -228,7 +230,8 @@ function reduceFour(
     q.bytes = s.bytes;
     q.byteOffset = s.offset;
   }
-  aluReduceEncoded(op, k.acc, quad, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
+  const srcs = n === 3 ? triple : quad;
+  aluReduceEncoded(op, k.acc, srcs, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
   return true;
 }
 

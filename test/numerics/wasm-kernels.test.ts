@@ -421,14 +421,15 @@ describe("aluReduceEncoded (one pass, blocked) = the steps over the whole span (
   ]);
   cases.push(["fp16 MAX 4 sources → fp16 RNE (the steps)", "max", Dtype.FP16, Dtype.FP16, 4, () => RNE]);
   for (const dt of KERNEL_DTYPES) {
-    cases.push([
-      `${name(dt)} add 4 sources → ${name(dt)} RNE (the four-source kernel)`,
-      "add",
-      dt,
-      dt,
-      4,
-      () => RNE,
-    ]);
+    for (const n of [3, 4])
+      cases.push([
+        `${name(dt)} add ${n} sources → ${name(dt)} RNE (the ${n}-source kernel)`,
+        "add",
+        dt,
+        dt,
+        n,
+        () => RNE,
+      ]);
     for (const op of ["add", "min", "max", "fma"] as const) {
       cases.push([
         `${name(dt)} ${op} 2 sources → ${name(dt)} RNE (the two-source kernel)`,
@@ -598,16 +599,16 @@ describe("every dtype × op runs in its kernel and equals the JS loop", () => {
         return out.slice(0, 4 * COUNT);
       },
     ],
-    [
-      "add of four sources, RNE",
-      (dt) => `add4_${kernelName(dt)}`,
+    ...[3, 4].map((n): [string, (dt: Dtype) => string | undefined, Run] => [
+      `add of ${n} sources, RNE`,
+      (dt) => `add${n}_${kernelName(dt)}`,
       (arena, dt) => {
         const { a, b, acc, out } = layout(arena, dt);
-        const sources = [a, b, b, a].map((bytes) => ({ dt, bytes, byteOffset: 0 }));
+        const sources = [a, b, b, a].slice(0, n).map((bytes) => ({ dt, bytes, byteOffset: 0 }));
         aluReduceEncoded("add", acc, sources, COUNT, new Float32Array(16), dt, out, 0, RNE, "satfinite");
         return out.slice(0, dtypeBytes(dt) * COUNT);
       },
-    ],
+    ]),
     ...(["add", "min", "max", "fma"] as const).flatMap((op) =>
       (["RNE", "SR"] as const).map((r): [string, (dt: Dtype) => string | undefined, Run] => [
         `${op} of two sources, ${r}`,

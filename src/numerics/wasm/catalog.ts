@@ -51,12 +51,16 @@ export type WasmCombine = (typeof ALU_COMBINES)[number];
 export const TWO_SOURCE_OPS = ["add", "min", "max", "fma"] as const;
 export type TwoSourceOp = (typeof TWO_SOURCE_OPS)[number];
 /**
- * The ops of the four-source kernels (`<op>4_<dt>`, RNE): out = the code of
- * op(op(op(s0, s1), s2), s3), FP32 in between (a kangaring all-reduce's reduce in one pass). ADD
- * only: the sum is the all-reduce run most, and each op adds a kernel a dtype to the module.
+ * The ops of the three- and four-source kernels (`<op>3_<dt>`, `<op>4_<dt>`, RNE): out = the code
+ * of op(op(s0, s1), s2) and op(op(op(s0, s1), s2), s3), FP32 in between (a kangaring all-reduce's
+ * reduce in one pass: four sources at its first step, three after). ADD only: the sum is the
+ * all-reduce run most, and each op adds kernels a dtype to the module.
  */
-export const FOUR_SOURCE_OPS = ["add"] as const;
-export type FourSourceOp = (typeof FOUR_SOURCE_OPS)[number];
+export const MANY_SOURCE_OPS = ["add"] as const;
+export type ManySourceOp = (typeof MANY_SOURCE_OPS)[number];
+/** The source counts of those kernels. */
+export const MANY_SOURCE_COUNTS = [3, 4] as const;
+export type ManySourceCount = (typeof MANY_SOURCE_COUNTS)[number];
 /** The ops of the clamp kernels (`<op>c_fp32`): acc = op(acc, a broadcast constant). */
 export const CLAMP_OPS = ["min", "max"] as const;
 export type ClampOp = (typeof CLAMP_OPS)[number];
@@ -72,8 +76,8 @@ export const kernelName = {
   /** out ← the code of op(a, src), both of `k`; SR kernels exist for the narrow floats and bf16. */
   two: (op: TwoSourceOp, k: KernelDtype, r: TwoSourceRounding) =>
     `${op}2_${k.name}${r === "rne" ? "" : `_${r}`}`,
-  /** out ← the RNE code of op over four sources of `k`, in order. */
-  four: (op: FourSourceOp, k: KernelDtype) => `${op}4_${k.name}`,
+  /** out ← the RNE code of op over `n` sources of `k`, in order. */
+  many: (op: ManySourceOp, k: KernelDtype, n: ManySourceCount) => `${op}${n}_${k.name}`,
   /** FP32 bits → codes (no FP32 kernel), RNE or SR (no SR kernel for the integers). */
   enc: (k: KernelDtype, sr: boolean) => `enc_${k.name}${sr ? "_sr" : ""}`,
   clamp: (op: ClampOp) => `${op}c_${F32_KERNELS.name}`,

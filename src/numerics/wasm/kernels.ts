@@ -5,10 +5,12 @@ import type { SrStream } from "../sr-stream.js";
 import { BufferTag } from "./buffer-tag.js";
 import {
   ALU_COMBINES,
-  FOUR_SOURCE_OPS,
-  type FourSourceOp,
   KERNEL_DTYPE_OF,
   kernelName,
+  MANY_SOURCE_COUNTS,
+  MANY_SOURCE_OPS,
+  type ManySourceCount,
+  type ManySourceOp,
   TWO_SOURCE_OPS,
   type TwoSourceOp,
   type TwoSourceRounding,
@@ -34,7 +36,7 @@ interface WasmApi {
 }
 const WASM = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
-export type { FourSourceOp, TwoSourceOp, WasmCombine };
+export type { ManySourceOp, TwoSourceOp, WasmCombine };
 
 export type Kernel = (...args: number[]) => void;
 interface WasmGlobal {
@@ -51,8 +53,8 @@ export interface DtypeKernels {
   readonly twoSr: Readonly<Record<TwoSourceOp, Kernel | undefined>>;
   /** The same SR kernels taking their random words from memory (sr-lanes.ts draws them). */
   readonly twoSrw: Readonly<Record<TwoSourceOp, Kernel | undefined>>;
-  /** out ← this dtype's RNE code of op over four sources of this dtype, in order. */
-  readonly four: Readonly<Record<FourSourceOp, Kernel>>;
+  /** out ← this dtype's RNE code of op over three / four sources of this dtype, in order. */
+  readonly many: Readonly<Record<ManySourceCount, Readonly<Record<ManySourceOp, Kernel>>>>;
   readonly enc: Kernel;
   readonly encSr: Kernel | undefined;
   /** Narrow floats take the overflow policy's magnitude codes; integers do not. */
@@ -91,10 +93,12 @@ function bind(exports: Record<string, unknown>): Kernels {
       two: two("rne"),
       twoSr: two("sr"),
       twoSrw: two("srw"),
-      four: Object.fromEntries(FOUR_SOURCE_OPS.map((op) => [op, fn(kernelName.four(op, kd))])) as Record<
-        FourSourceOp,
-        Kernel
-      >,
+      many: Object.fromEntries(
+        MANY_SOURCE_COUNTS.map((n) => [
+          n,
+          Object.fromEntries(MANY_SOURCE_OPS.map((op) => [op, fn(kernelName.many(op, kd, n))])),
+        ]),
+      ) as DtypeKernels["many"],
       width: dtypeBytes(dt),
       dec: fn(kernelName.dec(kd)),
       combine,
@@ -543,21 +547,21 @@ export function wasmReduce2(
   return true;
 }
 
-/** A source of {@link wasmReduce4}: its bytes from `byteOffset` of the view. */
+/** A source of {@link wasmReduceMany}: its bytes from `byteOffset` of the view. */
 export interface ReduceSpan {
   readonly bytes: Uint8Array;
   readonly byteOffset: number;
 }
 
 /**
- * A four-source reduce in one pass with no accumulator: out[i] ← the `dt` RNE code of
- * op(op(op(s0[i], s1[i]), s2[i]), s3[i]), FP32 in between, NaN canonical. Sources and output are
- * `count` elements of `dt`, all in one WasmArena, the output apart from each source or exactly on
- * it. False when no kernel ran: the caller runs the steps (aluLoadEncoded, aluApplyEncoded,
- * encodeFromF32), which give the same bytes.
+ * A three- or four-source reduce in one pass with no accumulator: out[i] ← the `dt` RNE code of
+ * op(op(s0[i], s1[i]), s2[i]) (three) or op(op(op(s0[i], s1[i]), s2[i]), s3[i]) (four), FP32 in
+ * between, NaN canonical. Sources and output are `count` elements of `dt`, all in one WasmArena,
+ * the output apart from each source or exactly on it. False when no kernel ran: the caller runs
+ * the steps (aluLoadEncoded, aluApplyEncoded, encodeFromF32), which give the same bytes.
  */
-export function wasmReduce4(
-  op: FourSourceOp,
+export function wasmReduceMany(
+  op: ManySourceOp,
   dt: Dtype,
   sources: readonly ReduceSpan[],
   count: number,
@@ -566,20 +570,20 @@ export function wasmReduce4(
   overflowCode: number,
   infCode: number,
 ): boolean {
+  const n = sources.length;
   const dk = kernelsFor(dt, count);
-  const direct = dk && sources.length === 4 ? kernelsOf(out.buffer) : undefined;
+  const direct = dk && (n === 3 || n === 4) ? kernelsOf(out.buffer) : undefined;
   if (dk === undefined || direct === undefined) return false;
   const len = count * dk.width;
   const outAt = out.byteOffset + outOffset;
-  // Indexed, no array made: the engine calls this for every four-source packet.
-  const s0 = sources[0] as ReduceSpan;
-  const s1 = sources[1] as ReduceSpan;
-  const s2 = sources[2] as ReduceSpan;
-  const s3 = sources[3] as ReduceSpan;
-  if (!sharesArena(s0, out, outAt, len) || !sharesArena(s1, out, outAt, len)) return false;
-  if (!sharesArena(s2, out, outAt, len) || !sharesArena(s3, out, outAt, len)) return false;
-  const kernel = (direct.byDtype[dt] as DtypeKernels).four[op];
-  traced(kernel)(addrOf(s0), addrOf(s1), addrOf(s2), addrOf(s3), outAt, count, overflowCode, infCode);
+  // Indexed, no array made: the engine calls this for every three- and four-source packet.
+  for (let i = 0; i < n; i++) if (!sharesArena(sources[i] as ReduceSpan, out, outAt, len)) return false;
+  const s0 = addrOf(sources[0] as ReduceSpan);
+  const s1 = addrOf(sources[1] as ReduceSpan);
+  const s2 = addrOf(sources[2] as ReduceSpan);
+  const kernel = traced((direct.byDtype[dt] as DtypeKernels).many[n as ManySourceCount][op]);
+  if (n === 3) kernel(s0, s1, s2, outAt, count, overflowCode, infCode);
+  else kernel(s0, s1, s2, addrOf(sources[3] as ReduceSpan), outAt, count, overflowCode, infCode);
   return true;
 }
 

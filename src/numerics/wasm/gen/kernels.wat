@@ -15,7 +15,8 @@
 ;;   + 0), each rounded once to FP32 (an FMA reduce of two sources);
 ;;   <op>2_<dt>_srw(..., words): the _sr kernel with random word i read at words + 4i, not stepped.
 ;; - add4_<dt>(a, m1, m2, src, out, n, overflow, inf): out = the <dt> RNE code of
-;;   op(op(op(a, m1), m2), src), all four sources of <dt>, FP32 in between (a four-source reduce).
+;;   op(op(op(a, m1), m2), src), all four sources of <dt>, FP32 in between (a four-source reduce);
+;;   add3_<dt>(a, m1, src, out, n, overflow, inf) likewise over three.
 ;; - sr_words(lanes, out, len): 4·len words of the SR stream in four SIMD lanes, lane k (its state at
 ;;   lanes) drawing words k·len .. k·len + len − 1 into out (numerics/wasm/sr-lanes.ts).
 ;; - minc / maxc_fp32(src, out, n, constant): out = minimum / maximum(src, constant), NaN canonical
@@ -19681,7 +19682,65 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = uint64 RNE code of add over four sources, in order
+  ;; out[i] = uint64 RNE code of add over 3 sources, in order
+  (func (export "add3_uint64") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_u (i64.load (local.get $acc)))) (f32.convert_i64_u (i64.load offset=8 (local.get $acc)))) (f32.convert_i64_u (i64.load offset=16 (local.get $acc)))) (f32.convert_i64_u (i64.load offset=24 (local.get $acc)))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_u (i64.load (local.get $m1)))) (f32.convert_i64_u (i64.load offset=8 (local.get $m1)))) (f32.convert_i64_u (i64.load offset=16 (local.get $m1)))) (f32.convert_i64_u (i64.load offset=24 (local.get $m1)))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_u (i64.load (local.get $src)))) (f32.convert_i64_u (i64.load offset=8 (local.get $src)))) (f32.convert_i64_u (i64.load offset=16 (local.get $src)))) (f32.convert_i64_u (i64.load offset=24 (local.get $src)))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (i64.store (local.get $out) (i64.trunc_sat_f32_u (f32.nearest (f32x4.extract_lane 0 (local.get $r)))))
+        (i64.store offset=8 (local.get $out) (i64.trunc_sat_f32_u (f32.nearest (f32x4.extract_lane 1 (local.get $r)))))
+        (i64.store offset=16 (local.get $out) (i64.trunc_sat_f32_u (f32.nearest (f32x4.extract_lane 2 (local.get $r)))))
+        (i64.store offset=24 (local.get $out) (i64.trunc_sat_f32_u (f32.nearest (f32x4.extract_lane 3 (local.get $r)))))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_u (i64.load offset=32 (local.get $acc)))) (f32.convert_i64_u (i64.load offset=40 (local.get $acc)))) (f32.convert_i64_u (i64.load offset=48 (local.get $acc)))) (f32.convert_i64_u (i64.load offset=56 (local.get $acc)))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_u (i64.load offset=32 (local.get $m1)))) (f32.convert_i64_u (i64.load offset=40 (local.get $m1)))) (f32.convert_i64_u (i64.load offset=48 (local.get $m1)))) (f32.convert_i64_u (i64.load offset=56 (local.get $m1)))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_u (i64.load offset=32 (local.get $src)))) (f32.convert_i64_u (i64.load offset=40 (local.get $src)))) (f32.convert_i64_u (i64.load offset=48 (local.get $src)))) (f32.convert_i64_u (i64.load offset=56 (local.get $src)))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (i64.store offset=32 (local.get $out) (i64.trunc_sat_f32_u (f32.nearest (f32x4.extract_lane 0 (local.get $r)))))
+        (i64.store offset=40 (local.get $out) (i64.trunc_sat_f32_u (f32.nearest (f32x4.extract_lane 1 (local.get $r)))))
+        (i64.store offset=48 (local.get $out) (i64.trunc_sat_f32_u (f32.nearest (f32x4.extract_lane 2 (local.get $r)))))
+        (i64.store offset=56 (local.get $out) (i64.trunc_sat_f32_u (f32.nearest (f32x4.extract_lane 3 (local.get $r)))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 64)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 64)))
+        (local.set $src (i32.add (local.get $src) (i32.const 64)))
+        (local.set $out (i32.add (local.get $out) (i32.const 64)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.splat (f32.convert_i64_u (i64.load (local.get $acc)))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.splat (f32.convert_i64_u (i64.load (local.get $m1)))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.splat (f32.convert_i64_u (i64.load (local.get $src)))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (i64.store (local.get $out) (i64.trunc_sat_f32_u (f32.nearest (f32x4.extract_lane 0 (local.get $r)))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 8)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 8)))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = uint64 RNE code of add over 4 sources, in order
   (func (export "add4_uint64") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     
@@ -19747,7 +19806,62 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = int8 RNE code of add over four sources, in order
+  ;; out[i] = int8 RNE code of add over 3 sources, in order
+  (func (export "add3_int8") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load32_zero (local.get $acc))))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load32_zero (local.get $m1))))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load32_zero (local.get $src))))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store32_lane 0 (local.get $out) (i8x16.narrow_i16x8_s (i16x8.narrow_i32x4_s (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_s (local.get $c) (local.get $c))))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load32_zero offset=4 (local.get $acc))))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load32_zero offset=4 (local.get $m1))))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load32_zero offset=4 (local.get $src))))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store32_lane offset=4 0 (local.get $out) (i8x16.narrow_i16x8_s (i16x8.narrow_i32x4_s (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_s (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 8)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 8)))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load8_lane 0 (local.get $acc) (v128.const i32x4 0 0 0 0))))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load8_lane 0 (local.get $m1) (v128.const i32x4 0 0 0 0))))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store8_lane 0 (local.get $out) (i8x16.narrow_i16x8_s (i16x8.narrow_i32x4_s (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_s (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 1)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 1)))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 1)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = int8 RNE code of add over 4 sources, in order
   (func (export "add4_int8") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     
@@ -19810,7 +19924,62 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = uint8 RNE code of add over four sources, in order
+  ;; out[i] = uint8 RNE code of add over 3 sources, in order
+  (func (export "add3_uint8") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $acc))))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $m1))))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $src))))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store32_lane 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_s (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_s (local.get $c) (local.get $c))))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $acc))))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $m1))))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $src))))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store32_lane offset=4 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_s (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_s (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 8)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 8)))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $acc) (v128.const i32x4 0 0 0 0))))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $m1) (v128.const i32x4 0 0 0 0))))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store8_lane 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_s (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_s (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 1)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 1)))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 1)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = uint8 RNE code of add over 4 sources, in order
   (func (export "add4_uint8") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     
@@ -19873,7 +20042,62 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = int16 RNE code of add over four sources, in order
+  ;; out[i] = int16 RNE code of add over 3 sources, in order
+  (func (export "add3_int16") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_s (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_s (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_s (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store64_lane 0 (local.get $out) (i16x8.narrow_i32x4_s (local.get $c) (local.get $c)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_s offset=8 (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_s offset=8 (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_s offset=8 (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store64_lane offset=8 0 (local.get $out) (i16x8.narrow_i32x4_s (local.get $c) (local.get $c)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 16)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (v128.load16_lane 0 (local.get $acc) (v128.const i32x4 0 0 0 0)))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (v128.load16_lane 0 (local.get $m1) (v128.const i32x4 0 0 0 0)))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store16_lane 0 (local.get $out) (i16x8.narrow_i32x4_s (local.get $c) (local.get $c)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 2)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 2)))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $out (i32.add (local.get $out) (i32.const 2)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = int16 RNE code of add over 4 sources, in order
   (func (export "add4_int16") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     
@@ -19936,7 +20160,62 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = uint16 RNE code of add over four sources, in order
+  ;; out[i] = uint16 RNE code of add over 3 sources, in order
+  (func (export "add3_uint16") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_u (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_u (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_u (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store64_lane 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_u offset=8 (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_u offset=8 (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load16x4_u offset=8 (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store64_lane offset=8 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 16)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $acc) (v128.const i32x4 0 0 0 0)))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $m1) (v128.const i32x4 0 0 0 0)))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store16_lane 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 2)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 2)))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $out (i32.add (local.get $out) (i32.const 2)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = uint16 RNE code of add over 4 sources, in order
   (func (export "add4_uint16") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     
@@ -19999,7 +20278,87 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = bf16 RNE code of add over four sources, in order
+  ;; out[i] = bf16 RNE code of add over 3 sources, in order
+  (func (export "add3_bf16") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $ov v128) (local $iv v128)
+    (local.set $ov (i32x4.splat (local.get $overflow))) (local.set $iv (i32x4.splat (local.get $inf)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (i32x4.shl (v128.load16x4_u (local.get $acc)) (i32.const 16)))
+        (local.set $b (local.get $x))
+        (local.set $x (i32x4.shl (v128.load16x4_u (local.get $m1)) (i32.const 16)))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (i32x4.shl (v128.load16x4_u (local.get $src)) (i32.const 16)))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $m) (i32x4.add (v128.const i32x4 32767 32767 32767 32767) (v128.and (i32x4.shr_u (local.get $r) (i32.const 16)) (v128.const i32x4 1 1 1 1)))) (i32.const 16)))
+        (if (v128.any_true (i32x4.gt_s (local.get $c) (v128.const i32x4 32639 32639 32639 32639))) (then
+          (local.set $c (v128.bitselect
+            (v128.bitselect (local.get $ov)
+              (v128.bitselect (local.get $iv) (v128.const i32x4 32704 32704 32704 32704) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+              (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (local.get $c) (i32x4.gt_s (local.get $c) (v128.const i32x4 32639 32639 32639 32639))))))
+        (local.set $c (v128.or (local.get $c) (v128.and (i32x4.shr_u (local.get $r) (i32.const 16)) (v128.const i32x4 32768 32768 32768 32768))))
+        (v128.store64_lane 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)))
+        (local.set $x (i32x4.shl (v128.load16x4_u offset=8 (local.get $acc)) (i32.const 16)))
+        (local.set $b (local.get $x))
+        (local.set $x (i32x4.shl (v128.load16x4_u offset=8 (local.get $m1)) (i32.const 16)))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (i32x4.shl (v128.load16x4_u offset=8 (local.get $src)) (i32.const 16)))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $m) (i32x4.add (v128.const i32x4 32767 32767 32767 32767) (v128.and (i32x4.shr_u (local.get $r) (i32.const 16)) (v128.const i32x4 1 1 1 1)))) (i32.const 16)))
+        (if (v128.any_true (i32x4.gt_s (local.get $c) (v128.const i32x4 32639 32639 32639 32639))) (then
+          (local.set $c (v128.bitselect
+            (v128.bitselect (local.get $ov)
+              (v128.bitselect (local.get $iv) (v128.const i32x4 32704 32704 32704 32704) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+              (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (local.get $c) (i32x4.gt_s (local.get $c) (v128.const i32x4 32639 32639 32639 32639))))))
+        (local.set $c (v128.or (local.get $c) (v128.and (i32x4.shr_u (local.get $r) (i32.const 16)) (v128.const i32x4 32768 32768 32768 32768))))
+        (v128.store64_lane offset=8 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 16)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (i32x4.shl (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $acc) (v128.const i32x4 0 0 0 0))) (i32.const 16)))
+        (local.set $b (local.get $x))
+        (local.set $x (i32x4.shl (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $m1) (v128.const i32x4 0 0 0 0))) (i32.const 16)))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (i32x4.shl (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))) (i32.const 16)))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $m) (i32x4.add (v128.const i32x4 32767 32767 32767 32767) (v128.and (i32x4.shr_u (local.get $r) (i32.const 16)) (v128.const i32x4 1 1 1 1)))) (i32.const 16)))
+        (if (v128.any_true (i32x4.gt_s (local.get $c) (v128.const i32x4 32639 32639 32639 32639))) (then
+          (local.set $c (v128.bitselect
+            (v128.bitselect (local.get $ov)
+              (v128.bitselect (local.get $iv) (v128.const i32x4 32704 32704 32704 32704) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+              (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (local.get $c) (i32x4.gt_s (local.get $c) (v128.const i32x4 32639 32639 32639 32639))))))
+        (local.set $c (v128.or (local.get $c) (v128.and (i32x4.shr_u (local.get $r) (i32.const 16)) (v128.const i32x4 32768 32768 32768 32768))))
+        (v128.store16_lane 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 2)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 2)))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $out (i32.add (local.get $out) (i32.const 2)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = bf16 RNE code of add over 4 sources, in order
   (func (export "add4_bf16") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     (local $ov v128) (local $iv v128)
@@ -20087,7 +20446,141 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = fp16 RNE code of add over four sources, in order
+  ;; out[i] = fp16 RNE code of add over 3 sources, in order
+  (func (export "add3_fp16") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $ov v128) (local $iv v128)
+    (local.set $ov (i32x4.splat (local.get $overflow))) (local.set $iv (i32x4.splat (local.get $inf)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $c (v128.load16x4_u (local.get $acc)))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $b (local.get $x))
+        (local.set $c (v128.load16x4_u (local.get $m1)))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (v128.load16x4_u (local.get $src)))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 939524096 939524096 939524096 939524096)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 4095 4095 4095 4095) (v128.and (i32x4.shr_u (local.get $c) (i32.const 13)) (v128.const i32x4 1 1 1 1)))) (i32.const 13)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 31744 31744 31744 31744)) (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 31744 31744 31744 31744))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p24 0x1p24 0x1p24 0x1p24))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 32256 32256 32256 32256) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 15))))
+        (v128.store64_lane 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)))
+        (local.set $c (v128.load16x4_u offset=8 (local.get $acc)))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $b (local.get $x))
+        (local.set $c (v128.load16x4_u offset=8 (local.get $m1)))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (v128.load16x4_u offset=8 (local.get $src)))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 939524096 939524096 939524096 939524096)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 4095 4095 4095 4095) (v128.and (i32x4.shr_u (local.get $c) (i32.const 13)) (v128.const i32x4 1 1 1 1)))) (i32.const 13)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 31744 31744 31744 31744)) (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 31744 31744 31744 31744))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p24 0x1p24 0x1p24 0x1p24))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 32256 32256 32256 32256) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 15))))
+        (v128.store64_lane offset=8 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 16)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $c (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $acc) (v128.const i32x4 0 0 0 0))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $m1) (v128.const i32x4 0 0 0 0))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (v128.load16_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32767 32767 32767 32767)) (i32.const 13)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 32768 32768 32768 32768)) (i32.const 16))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 939524096 939524096 939524096 939524096)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 4095 4095 4095 4095) (v128.and (i32x4.shr_u (local.get $c) (i32.const 13)) (v128.const i32x4 1 1 1 1)))) (i32.const 13)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 31744 31744 31744 31744)) (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 31744 31744 31744 31744))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p24 0x1p24 0x1p24 0x1p24))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 32256 32256 32256 32256) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 15))))
+        (v128.store16_lane 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 2)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 2)))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (local.set $out (i32.add (local.get $out) (i32.const 2)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = fp16 RNE code of add over 4 sources, in order
   (func (export "add4_fp16") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     (local $ov v128) (local $iv v128)
@@ -20244,7 +20737,62 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = int32 RNE code of add over four sources, in order
+  ;; out[i] = int32 RNE code of add over 3 sources, in order
+  (func (export "add3_int32") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store (local.get $out) (local.get $c))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load offset=16 (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load offset=16 (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load offset=16 (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store offset=16 (local.get $out) (local.get $c))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 32)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 32)))
+        (local.set $src (i32.add (local.get $src) (i32.const 32)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load32_zero (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load32_zero (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_s (v128.load32_zero (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_s (f32x4.nearest (local.get $r))))
+        (v128.store32_lane 0 (local.get $out) (local.get $c))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 4)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 4)))
+        (local.set $src (i32.add (local.get $src) (i32.const 4)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = int32 RNE code of add over 4 sources, in order
   (func (export "add4_int32") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     
@@ -20307,7 +20855,62 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = uint32 RNE code of add over four sources, in order
+  ;; out[i] = uint32 RNE code of add over 3 sources, in order
+  (func (export "add3_uint32") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_u (f32x4.nearest (local.get $r))))
+        (v128.store (local.get $out) (local.get $c))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load offset=16 (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load offset=16 (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load offset=16 (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_u (f32x4.nearest (local.get $r))))
+        (v128.store offset=16 (local.get $out) (local.get $c))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 32)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 32)))
+        (local.set $src (i32.add (local.get $src) (i32.const 32)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load32_zero (local.get $acc))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load32_zero (local.get $m1))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.convert_i32x4_u (v128.load32_zero (local.get $src))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $c (i32x4.trunc_sat_f32x4_u (f32x4.nearest (local.get $r))))
+        (v128.store32_lane 0 (local.get $out) (local.get $c))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 4)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 4)))
+        (local.set $src (i32.add (local.get $src) (i32.const 4)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = uint32 RNE code of add over 4 sources, in order
   (func (export "add4_uint32") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     
@@ -20370,7 +20973,59 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = fp32 RNE code of add over four sources, in order
+  ;; out[i] = fp32 RNE code of add over 3 sources, in order
+  (func (export "add3_fp32") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (v128.load (local.get $acc)))
+        (local.set $b (local.get $x))
+        (local.set $x (v128.load (local.get $m1)))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (v128.load (local.get $src)))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store (local.get $out) (local.get $r))
+        (local.set $x (v128.load offset=16 (local.get $acc)))
+        (local.set $b (local.get $x))
+        (local.set $x (v128.load offset=16 (local.get $m1)))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (v128.load offset=16 (local.get $src)))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store offset=16 (local.get $out) (local.get $r))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 32)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 32)))
+        (local.set $src (i32.add (local.get $src) (i32.const 32)))
+        (local.set $out (i32.add (local.get $out) (i32.const 32)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (v128.load32_zero (local.get $acc)))
+        (local.set $b (local.get $x))
+        (local.set $x (v128.load32_zero (local.get $m1)))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (v128.load32_zero (local.get $src)))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (v128.store32_lane 0 (local.get $out) (local.get $r))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 4)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 4)))
+        (local.set $src (i32.add (local.get $src) (i32.const 4)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = fp32 RNE code of add over 4 sources, in order
   (func (export "add4_fp32") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     
@@ -20430,7 +21085,65 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = int64 RNE code of add over four sources, in order
+  ;; out[i] = int64 RNE code of add over 3 sources, in order
+  (func (export "add3_int64") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_s (i64.load (local.get $acc)))) (f32.convert_i64_s (i64.load offset=8 (local.get $acc)))) (f32.convert_i64_s (i64.load offset=16 (local.get $acc)))) (f32.convert_i64_s (i64.load offset=24 (local.get $acc)))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_s (i64.load (local.get $m1)))) (f32.convert_i64_s (i64.load offset=8 (local.get $m1)))) (f32.convert_i64_s (i64.load offset=16 (local.get $m1)))) (f32.convert_i64_s (i64.load offset=24 (local.get $m1)))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_s (i64.load (local.get $src)))) (f32.convert_i64_s (i64.load offset=8 (local.get $src)))) (f32.convert_i64_s (i64.load offset=16 (local.get $src)))) (f32.convert_i64_s (i64.load offset=24 (local.get $src)))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (i64.store (local.get $out) (i64.trunc_sat_f32_s (f32.nearest (f32x4.extract_lane 0 (local.get $r)))))
+        (i64.store offset=8 (local.get $out) (i64.trunc_sat_f32_s (f32.nearest (f32x4.extract_lane 1 (local.get $r)))))
+        (i64.store offset=16 (local.get $out) (i64.trunc_sat_f32_s (f32.nearest (f32x4.extract_lane 2 (local.get $r)))))
+        (i64.store offset=24 (local.get $out) (i64.trunc_sat_f32_s (f32.nearest (f32x4.extract_lane 3 (local.get $r)))))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_s (i64.load offset=32 (local.get $acc)))) (f32.convert_i64_s (i64.load offset=40 (local.get $acc)))) (f32.convert_i64_s (i64.load offset=48 (local.get $acc)))) (f32.convert_i64_s (i64.load offset=56 (local.get $acc)))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_s (i64.load offset=32 (local.get $m1)))) (f32.convert_i64_s (i64.load offset=40 (local.get $m1)))) (f32.convert_i64_s (i64.load offset=48 (local.get $m1)))) (f32.convert_i64_s (i64.load offset=56 (local.get $m1)))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.replace_lane 3 (f32x4.replace_lane 2 (f32x4.replace_lane 1 (f32x4.splat (f32.convert_i64_s (i64.load offset=32 (local.get $src)))) (f32.convert_i64_s (i64.load offset=40 (local.get $src)))) (f32.convert_i64_s (i64.load offset=48 (local.get $src)))) (f32.convert_i64_s (i64.load offset=56 (local.get $src)))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (i64.store offset=32 (local.get $out) (i64.trunc_sat_f32_s (f32.nearest (f32x4.extract_lane 0 (local.get $r)))))
+        (i64.store offset=40 (local.get $out) (i64.trunc_sat_f32_s (f32.nearest (f32x4.extract_lane 1 (local.get $r)))))
+        (i64.store offset=48 (local.get $out) (i64.trunc_sat_f32_s (f32.nearest (f32x4.extract_lane 2 (local.get $r)))))
+        (i64.store offset=56 (local.get $out) (i64.trunc_sat_f32_s (f32.nearest (f32x4.extract_lane 3 (local.get $r)))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 64)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 64)))
+        (local.set $src (i32.add (local.get $src) (i32.const 64)))
+        (local.set $out (i32.add (local.get $out) (i32.const 64)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x (f32x4.splat (f32.convert_i64_s (i64.load (local.get $acc)))))
+        (local.set $b (local.get $x))
+        (local.set $x (f32x4.splat (f32.convert_i64_s (i64.load (local.get $m1)))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $x (f32x4.splat (f32.convert_i64_s (i64.load (local.get $src)))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (i64.store (local.get $out) (i64.trunc_sat_f32_s (f32.nearest (f32x4.extract_lane 0 (local.get $r)))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 8)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 8)))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = int64 RNE code of add over 4 sources, in order
   (func (export "add4_int64") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     
@@ -20496,7 +21209,141 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = fp8_e3 RNE code of add over four sources, in order
+  ;; out[i] = fp8_e3 RNE code of add over 3 sources, in order
+  (func (export "add3_fp8_e3") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $ov v128) (local $iv v128)
+    (local.set $ov (i32x4.splat (local.get $overflow))) (local.set $iv (i32x4.splat (local.get $inf)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $acc)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $m1)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 1040187392 1040187392 1040187392 1040187392)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 262143 262143 262143 262143) (v128.and (i32x4.shr_u (local.get $c) (i32.const 19)) (v128.const i32x4 1 1 1 1)))) (i32.const 19)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 112 112 112 112)) (i32x4.lt_s (local.get $m) (v128.const i32x4 1048576000 1048576000 1048576000 1048576000)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 112 112 112 112))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p6 0x1p6 0x1p6 0x1p6))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 120 120 120 120) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 1048576000 1048576000 1048576000 1048576000))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 7))))
+        (v128.store32_lane 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c))))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $acc)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $m1)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 1040187392 1040187392 1040187392 1040187392)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 262143 262143 262143 262143) (v128.and (i32x4.shr_u (local.get $c) (i32.const 19)) (v128.const i32x4 1 1 1 1)))) (i32.const 19)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 112 112 112 112)) (i32x4.lt_s (local.get $m) (v128.const i32x4 1048576000 1048576000 1048576000 1048576000)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 112 112 112 112))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p6 0x1p6 0x1p6 0x1p6))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 120 120 120 120) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 1048576000 1048576000 1048576000 1048576000))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 7))))
+        (v128.store32_lane offset=4 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 8)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 8)))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $acc) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $m1) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 19)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p124 0x1p124 0x1p124 0x1p124)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 58720256 58720256 58720256 58720256))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 1040187392 1040187392 1040187392 1040187392)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 262143 262143 262143 262143) (v128.and (i32x4.shr_u (local.get $c) (i32.const 19)) (v128.const i32x4 1 1 1 1)))) (i32.const 19)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 112 112 112 112)) (i32x4.lt_s (local.get $m) (v128.const i32x4 1048576000 1048576000 1048576000 1048576000)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 112 112 112 112))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p6 0x1p6 0x1p6 0x1p6))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 120 120 120 120) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 1048576000 1048576000 1048576000 1048576000))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 7))))
+        (v128.store8_lane 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 1)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 1)))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 1)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = fp8_e3 RNE code of add over 4 sources, in order
   (func (export "add4_fp8_e3") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     (local $ov v128) (local $iv v128)
@@ -20653,7 +21500,141 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = fp8_e4 RNE code of add over four sources, in order
+  ;; out[i] = fp8_e4 RNE code of add over 3 sources, in order
+  (func (export "add3_fp8_e4") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $ov v128) (local $iv v128)
+    (local.set $ov (i32x4.splat (local.get $overflow))) (local.set $iv (i32x4.splat (local.get $inf)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $acc)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $m1)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 1006632960 1006632960 1006632960 1006632960)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 524287 524287 524287 524287) (v128.and (i32x4.shr_u (local.get $c) (i32.const 20)) (v128.const i32x4 1 1 1 1)))) (i32.const 20)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 120 120 120 120)) (i32x4.lt_s (local.get $m) (v128.const i32x4 1015021568 1015021568 1015021568 1015021568)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 120 120 120 120))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p9 0x1p9 0x1p9 0x1p9))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 124 124 124 124) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 1015021568 1015021568 1015021568 1015021568))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 7))))
+        (v128.store32_lane 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c))))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $acc)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $m1)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 1006632960 1006632960 1006632960 1006632960)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 524287 524287 524287 524287) (v128.and (i32x4.shr_u (local.get $c) (i32.const 20)) (v128.const i32x4 1 1 1 1)))) (i32.const 20)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 120 120 120 120)) (i32x4.lt_s (local.get $m) (v128.const i32x4 1015021568 1015021568 1015021568 1015021568)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 120 120 120 120))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p9 0x1p9 0x1p9 0x1p9))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 124 124 124 124) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 1015021568 1015021568 1015021568 1015021568))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 7))))
+        (v128.store32_lane offset=4 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 8)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 8)))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $acc) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $m1) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 20)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p120 0x1p120 0x1p120 0x1p120)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 125829120 125829120 125829120 125829120))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 1006632960 1006632960 1006632960 1006632960)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 524287 524287 524287 524287) (v128.and (i32x4.shr_u (local.get $c) (i32.const 20)) (v128.const i32x4 1 1 1 1)))) (i32.const 20)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 120 120 120 120)) (i32x4.lt_s (local.get $m) (v128.const i32x4 1015021568 1015021568 1015021568 1015021568)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 120 120 120 120))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p9 0x1p9 0x1p9 0x1p9))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 124 124 124 124) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 1015021568 1015021568 1015021568 1015021568))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 7))))
+        (v128.store8_lane 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 1)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 1)))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 1)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = fp8_e4 RNE code of add over 4 sources, in order
   (func (export "add4_fp8_e4") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     (local $ov v128) (local $iv v128)
@@ -20810,7 +21791,141 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $t))))
 
-  ;; out[i] = fp8_e5 RNE code of add over four sources, in order
+  ;; out[i] = fp8_e5 RNE code of add over 3 sources, in order
+  (func (export "add3_fp8_e5") (param $acc i32) (param $m1 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
+    (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
+    (local $ov v128) (local $iv v128)
+    (local.set $ov (i32x4.splat (local.get $overflow))) (local.set $iv (i32x4.splat (local.get $inf)))
+    (local.set $vn (i32.shr_u (local.get $n) (i32.const 3)))
+    (local.set $n (i32.and (local.get $n) (i32.const 7)))
+    (block $vdone
+      (loop $v
+        (br_if $vdone (i32.eqz (local.get $vn)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $acc)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $m1)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 939524096 939524096 939524096 939524096)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 1048575 1048575 1048575 1048575) (v128.and (i32x4.shr_u (local.get $c) (i32.const 21)) (v128.const i32x4 1 1 1 1)))) (i32.const 21)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 124 124 124 124)) (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 124 124 124 124))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p16 0x1p16 0x1p16 0x1p16))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 126 126 126 126) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 7))))
+        (v128.store32_lane 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c))))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $acc)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $m1)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=4 (local.get $src)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 939524096 939524096 939524096 939524096)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 1048575 1048575 1048575 1048575) (v128.and (i32x4.shr_u (local.get $c) (i32.const 21)) (v128.const i32x4 1 1 1 1)))) (i32.const 21)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 124 124 124 124)) (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 124 124 124 124))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p16 0x1p16 0x1p16 0x1p16))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 126 126 126 126) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 7))))
+        (v128.store32_lane offset=4 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 8)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 8)))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $vn (i32.sub (local.get $vn) (i32.const 1)))
+        (br $v)))
+    (block $done
+      (loop $t
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $acc) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (local.get $x))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $m1) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $b (f32x4.add (local.get $b) (local.get $x)))
+        (local.set $c (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load8_lane 0 (local.get $src) (v128.const i32x4 0 0 0 0)))))
+        (local.set $m (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 127 127 127 127)) (i32.const 21)))
+        (local.set $x (f32x4.mul (local.get $m) (v128.const f32x4 0x1p112 0x1p112 0x1p112 0x1p112)))
+        (if (v128.any_true (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))) (then
+          (local.set $x (v128.bitselect (v128.or (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)) (local.get $x) (i32x4.ge_s (local.get $m) (v128.const i32x4 260046848 260046848 260046848 260046848))))))
+        (local.set $x (v128.or (local.get $x) (i32x4.shl (v128.and (local.get $c) (v128.const i32x4 128 128 128 128)) (i32.const 24))))
+        (local.set $r (f32x4.add (local.get $b) (local.get $x)))
+        (if (v128.any_true (f32x4.ne (local.get $r) (local.get $r))) (then
+          (local.set $r (v128.bitselect (v128.const i32x4 2143289344 2143289344 2143289344 2143289344) (local.get $r) (f32x4.ne (local.get $r) (local.get $r))))))
+        (local.set $m (v128.and (local.get $r) (v128.const i32x4 2147483647 2147483647 2147483647 2147483647)))
+        (local.set $c (i32x4.sub (local.get $m) (v128.const i32x4 939524096 939524096 939524096 939524096)))
+        (local.set $c (i32x4.shr_u (i32x4.add (local.get $c) (i32x4.add (v128.const i32x4 1048575 1048575 1048575 1048575) (v128.and (i32x4.shr_u (local.get $c) (i32.const 21)) (v128.const i32x4 1 1 1 1)))) (i32.const 21)))
+        (if (v128.any_true (v128.or (i32x4.ge_s (local.get $c) (v128.const i32x4 124 124 124 124)) (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704)))) (then
+          (local.set $c (v128.bitselect (local.get $ov) (local.get $c) (i32x4.ge_s (local.get $c) (v128.const i32x4 124 124 124 124))))
+          (local.set $c (v128.bitselect
+          (i32x4.trunc_sat_f32x4_u (f32x4.nearest (f32x4.mul (local.get $m) (v128.const f32x4 0x1p16 0x1p16 0x1p16 0x1p16))))
+          (v128.bitselect (local.get $c)
+            (v128.bitselect (local.get $iv) (v128.const i32x4 126 126 126 126) (i32x4.eq (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+            (i32x4.lt_s (local.get $m) (v128.const i32x4 2139095040 2139095040 2139095040 2139095040)))
+          (i32x4.lt_s (local.get $m) (v128.const i32x4 947912704 947912704 947912704 947912704))))))
+        (local.set $c (v128.or (local.get $c) (i32x4.shl (i32x4.shr_u (local.get $r) (i32.const 31)) (i32.const 7))))
+        (v128.store8_lane 0 (local.get $out) (i8x16.narrow_i16x8_u (i16x8.narrow_i32x4_u (local.get $c) (local.get $c)) (i16x8.narrow_i32x4_u (local.get $c) (local.get $c))))
+        (local.set $acc (i32.add (local.get $acc) (i32.const 1)))
+        (local.set $m1 (i32.add (local.get $m1) (i32.const 1)))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 1)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $t))))
+
+  ;; out[i] = fp8_e5 RNE code of add over 4 sources, in order
   (func (export "add4_fp8_e5") (param $acc i32) (param $m1 i32) (param $m2 i32) (param $src i32) (param $out i32) (param $n i32) (param $overflow i32) (param $inf i32)
     (local $vn i32) (local $x v128) (local $r v128) (local $c v128) (local $m v128) (local $b v128)
     (local $ov v128) (local $iv v128)

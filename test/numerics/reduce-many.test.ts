@@ -1,0 +1,54 @@
+// A three- or four-source ADD (a kangaring reduce) runs as one kernel when its sources and output
+// share an arena with a reduce scratch (reduce.ts reduceMany → add3_<dt>, add4_<dt>) and gives the
+// steps' bytes: the
+// same reduce with its sources outside the arena (load, apply, apply-then-encode), NaN, ±inf, ±0
+// and subnormals among the scrambled codes, the output apart or exactly on the first source.
+import { describe, expect, it } from "vitest";
+import {
+  RNE,
+  reduceInto,
+  reserveReduceScratch,
+  WasmArena,
+  wasmKernelsRun,
+} from "../../src/numerics/index.js";
+import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
+import { scrambledCodes } from "../helpers/bytes.js";
+
+const COUNT = 2048 + 5;
+
+describe("a three- or four-source ADD reduce in one kernel = the steps", () => {
+  for (const n of [3, 4])
+    for (const dt of [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E4, Dtype.FP32, Dtype.INT8])
+      for (const inPlace of [false, true])
+        it(`${n} sources, ${dtypeName(dt)}, output ${inPlace ? "on the first source" : "apart"}`, () => {
+          const span = COUNT * dtypeBytes(dt);
+          const codes = Array.from({ length: n }, (_, k) => scrambledCodes(span, 17 + k));
+          const spanOf = (bytes: Uint8Array) => ({ dtype: dt, bytes, offset: 0, count: COUNT });
+          const want = codes[0]!.slice();
+          const steps = wasmKernelsRun(() =>
+            reduceInto(
+              "add",
+              codes.map((c, k) => spanOf(k === 0 ? want : c.slice())),
+              spanOf(want),
+              {
+                rounding: RNE,
+                overflow: "satfinite",
+              },
+            ),
+          );
+          expect(steps).not.toContain(`add${n}_${dtypeName(dt)}`);
+          const arena = new WasmArena((1 << 20) + 5 * span);
+          const base = reserveReduceScratch(arena, 1 << 14, 1 << 16);
+          const inArena = codes.map((c, k) => {
+            const bytes = arena.u8(base + k * span, span);
+            bytes.set(c);
+            return bytes;
+          });
+          const out = inPlace ? (inArena[0] as Uint8Array) : arena.u8(base + 4 * span, span);
+          const ran = wasmKernelsRun(() =>
+            reduceInto("add", inArena.map(spanOf), spanOf(out), { rounding: RNE, overflow: "satfinite" }),
+          );
+          expect(ran).toEqual([`add${n}_${dtypeName(dt)}`]);
+          expect(Buffer.compare(out, want)).toBe(0);
+        });
+});
