@@ -135,7 +135,9 @@ export function reduceInto(
   const target = out.bytes.buffer === k.acc.buffer ? out : stagedOut(k, out);
   const fused =
     options.constant === undefined &&
-    (reduceTwo(op, sources, target, k, options) || reduceMany(op, sources, target, k, options));
+    (reduceOne(op, sources, target, k, options) ||
+      reduceTwo(op, sources, target, k, options) ||
+      reduceMany(op, sources, target, k, options));
   if (!fused) reduceSteps(op, sources, target, k, options);
   if (target !== out) out.bytes.set(k.out.subarray(0, outBytes), out.offset);
 }
@@ -197,6 +199,60 @@ function reduceTwo(
   const { rounding, overflow } = options;
   aluReduceEncoded(op, k.acc, pair, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
   return true;
+}
+
+/** Each dtype's code of −0, the ADD start (aluIdentity), made on first use. */
+const addStartCodes: (Uint8Array | undefined)[] = [];
+function addStartCode(dt: Dtype): Uint8Array {
+  let code = addStartCodes[dt];
+  if (code === undefined) {
+    code = new Uint8Array(widthOf(dt));
+    encodeFromF32(dt, Float32Array.of(aluIdentity("add")), 0, 1, code, 0);
+    addStartCodes[dt] = code;
+  }
+  return code;
+}
+
+/**
+ * One ADD source of the output's dtype, RNE (kangaring's copies of a reduced piece to two outputs):
+ * the steps' start −0 plus the source, then encoded, in one pass — the two-source kernel of the
+ * source and a span of −0's code in `k.out` (IEEE addition commutes: the same bytes). A source
+ * outside `k`'s arena is copied into `k.input` first. False, having done nothing, when that does
+ * not apply or the output is `k.out` itself.
+ */
+function reduceOne(
+  op: AluOp,
+  sources: readonly ReduceSource[],
+  out: Span,
+  k: ReduceScratch,
+  options: ReduceOptions,
+): boolean {
+  const { rounding, overflow } = options;
+  if (sources.length !== 1 || op !== "add" || rounding.mode !== "rne" || out.bytes === k.out) return false;
+  const s0 = sources[0] as ReduceSource;
+  const bytes = out.count * widthOf(out.dtype);
+  if (s0.dtype !== out.dtype || k.out.length < bytes || k.input.length < bytes) return false;
+  fillCode(k.out, addStartCode(out.dtype), bytes);
+  const [p0, p1] = pair;
+  place(p0, s0, s0.bytes.buffer === k.acc.buffer ? undefined : k.input);
+  p0.dt = s0.dtype;
+  p0.scale = 0;
+  p1.bytes = k.out;
+  p1.byteOffset = 0;
+  p1.dt = out.dtype;
+  p1.scale = 0;
+  aluReduceEncoded(op, k.acc, pair, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
+  return true;
+}
+
+/** bytes[0, len) ← `code` over and over (len a multiple of its width): doubling copies, no view made. */
+function fillCode(bytes: Uint8Array, code: Uint8Array, len: number): void {
+  if (code.length === 1) {
+    bytes.fill(code[0] as number, 0, len);
+    return;
+  }
+  bytes.set(code);
+  for (let done = code.length; done < len; done *= 2) bytes.copyWithin(done, 0, Math.min(done, len - done));
 }
 
 /** The sources of a three- or four-source reduce, reused reduce after reduce (alu.ts keeps no reference). */

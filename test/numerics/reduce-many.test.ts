@@ -52,3 +52,33 @@ describe("a three- or four-source ADD reduce in one kernel = the steps", () => {
           expect(Buffer.compare(out, want)).toBe(0);
         });
 });
+
+describe("a one-source ADD reduce in one kernel (the source plus −0's codes) = the steps", () => {
+  for (const dt of [
+    Dtype.BFLOAT16,
+    Dtype.FP16,
+    Dtype.FP8_E4,
+    Dtype.FP8_E5,
+    Dtype.FP32,
+    Dtype.INT8,
+    Dtype.INT32,
+  ])
+    for (const inArena of [false, true])
+      it(`${dtypeName(dt)}, source ${inArena ? "in the arena" : "outside it"}`, () => {
+        const span = COUNT * dtypeBytes(dt);
+        const codes = scrambledCodes(span, 41);
+        const spanOf = (bytes: Uint8Array) => ({ dtype: dt, bytes, offset: 0, count: COUNT });
+        const want = new Uint8Array(span);
+        const options = { rounding: RNE, overflow: "satfinite" } as const;
+        const steps = wasmKernelsRun(() => reduceInto("add", [spanOf(codes.slice())], spanOf(want), options));
+        expect(steps).not.toContain(`add2_${dtypeName(dt)}`);
+        const arena = new WasmArena((1 << 20) + 2 * span);
+        const base = reserveReduceScratch(arena, 1 << 14, 1 << 16);
+        const source = inArena ? arena.u8(base, span) : new Uint8Array(span);
+        source.set(codes);
+        const out = arena.u8(base + span, span);
+        const ran = wasmKernelsRun(() => reduceInto("add", [spanOf(source)], spanOf(out), options));
+        expect(ran).toEqual([`add2_${dtypeName(dt)}`]);
+        expect(Buffer.compare(out, want)).toBe(0);
+      });
+});
