@@ -39,7 +39,7 @@ const RING_BYTES = 16 * 16;
 /** What a destination holds before a case: a packet that faults must leave it so. */
 const UNTOUCHED = 0xee;
 
-/** Capture a recording device's host side: ring bytes, the data regions, the register writes. */
+/** Capture a recording device's host side (ring bytes, data regions, register writes); its memory is released. */
 function capture(
   dev: Device,
   data: readonly { addr: bigint; bytes: number }[],
@@ -55,6 +55,7 @@ function capture(
     ...watch.map((w) => ({ addr: hex(w.addr), hex: toHex(new Uint8Array(w.bytes).fill(UNTOUCHED)) })),
   ];
   const writes = dev.regs.writesSince().map((w) => ({ addr: hex(w.addr), value: hex(w.value) }));
+  dev.memory.release(); // the case is captured: the next case's device reuses the arena
   return {
     arch: dev.profile.name,
     overflow: dev.overflow,
@@ -218,8 +219,12 @@ function run(input: Json): Json {
     for (const [index, value] of b.values.entries())
       if (value !== 0) semaphores.push({ block, index, value });
   }
+  const memory = c.watch.map((w) => ({ addr: w.addr, hex: toHex(dev.memory.read(BigInt(w.addr), w.bytes)) }));
+  // A device a case, thousands a check: released, the next one reuses its arena, where a new
+  // WebAssembly memory each kept the collector busy.
+  dev.memory.release();
   return {
-    memory: c.watch.map((w) => ({ addr: w.addr, hex: toHex(dev.memory.read(BigInt(w.addr), w.bytes)) })),
+    memory,
     semaphores,
     packets: report.events.map((e) => ({
       engine: e.engine,
