@@ -64,7 +64,9 @@ function postAll<R>(
     written.push(w);
   }
   const ring = (base: bigint) => f.memory.read(base, SLOTS * 16);
-  return { written, tx: ring(RING_REGION.base), rx: ring(RING_REGION.base + 0x8_0000n) };
+  const rings = { written, tx: ring(RING_REGION.base), rx: ring(RING_REGION.base + 0x8_0000n) };
+  f.memory.release(); // read as copies: the next vring reuses the arena, not a new one
+  return rings;
 }
 
 const view = (w: WrittenDescriptor) => ({
