@@ -90,7 +90,7 @@ export const COLLECTIVE_OPTIONS = {
   threads: {
     type: "string",
     value: "N",
-    help: "threads a functional run uses (default: the cores from 256 MiB of inputs, summed over the ranks, else 1): the inputs, each step's legs (split by rank, at most 8 threads) and the exact check run on workers over shared device memory, with the same bytes and rows; each step ends when every thread has, so a busy machine's other work can make more threads slower",
+    help: "threads a functional run uses (default: the cores from 256 MiB of inputs, summed over the ranks, else 1): the inputs, the legs (split by rank, at most 8 threads; a leg waits only for other threads' legs whose bytes it shares) and the exact check run on workers over shared device memory, with the same bytes and rows; on a machine whose cores are busy with other work, more threads can be slower",
   },
   "timing-only": { type: "boolean", help: "only the schedule: the same times, no data moved, not checked" },
   "timing-profile": {
