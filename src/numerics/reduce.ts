@@ -196,10 +196,25 @@ function reduceTwo(
   p0.scale = fma ? (s0.fma?.scale ?? 0) : 0;
   p1.dt = s1.dtype;
   p1.scale = fma ? (s1.fma?.scale ?? 0) : 0;
+  return reduceEncoded(op, pair, out, k, options);
+}
+
+/** The reduce of `srcs` and its encode into `out` in one pass (aluReduceEncoded), in `k`'s scratch. */
+function reduceEncoded(
+  op: AluOp,
+  srcs: readonly EncodedSource[],
+  out: Span,
+  k: ReduceScratch,
+  options: ReduceOptions,
+): true {
   const { rounding, overflow } = options;
-  aluReduceEncoded(op, k.acc, pair, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
+  aluReduceEncoded(op, k.acc, srcs, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
   return true;
 }
+
+/** ADD rounded to nearest even: the reduces the one-kernel ADDs of one to four sources stand for. */
+const isRneAdd = (op: AluOp, options: ReduceOptions): boolean =>
+  op === "add" && options.rounding.mode === "rne";
 
 /** Each dtype's code of −0, the ADD start (aluIdentity), made on first use. */
 const addStartCodes: (Uint8Array | undefined)[] = [];
@@ -227,8 +242,7 @@ function reduceOne(
   k: ReduceScratch,
   options: ReduceOptions,
 ): boolean {
-  const { rounding, overflow } = options;
-  if (sources.length !== 1 || op !== "add" || rounding.mode !== "rne" || out.bytes === k.out) return false;
+  if (sources.length !== 1 || !isRneAdd(op, options) || out.bytes === k.out) return false;
   const s0 = sources[0] as ReduceSource;
   const bytes = out.count * widthOf(out.dtype);
   if (s0.dtype !== out.dtype || k.out.length < bytes || k.input.length < bytes) return false;
@@ -241,8 +255,7 @@ function reduceOne(
   p1.byteOffset = 0;
   p1.dt = out.dtype;
   p1.scale = 0;
-  aluReduceEncoded(op, k.acc, pair, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
-  return true;
+  return reduceEncoded(op, pair, out, k, options);
 }
 
 /** bytes[0, len) ← `code` over and over (len a multiple of its width): doubling copies, no view made. */
@@ -275,9 +288,8 @@ function reduceMany(
   k: ReduceScratch,
   options: ReduceOptions,
 ): boolean {
-  const { rounding, overflow } = options;
   const n = sources.length;
-  if ((n !== 3 && n !== 4) || op !== "add" || rounding.mode !== "rne") return false;
+  if ((n !== 3 && n !== 4) || !isRneAdd(op, options)) return false;
   for (let i = 0; i < n; i++) {
     const s = sources[i] as ReduceSource;
     if (s.dtype !== out.dtype || s.bytes.buffer !== k.acc.buffer) return false;
@@ -286,9 +298,7 @@ function reduceMany(
     q.bytes = s.bytes;
     q.byteOffset = s.offset;
   }
-  const srcs = n === 3 ? triple : quad;
-  aluReduceEncoded(op, k.acc, srcs, out.count, k.src, out.dtype, out.bytes, out.offset, rounding, overflow);
-  return true;
+  return reduceEncoded(op, n === 3 ? triple : quad, out, k, options);
 }
 
 /** Point `into` at a source: in place, or (with `buffer`) copied to the start of `buffer`. */
