@@ -27,7 +27,6 @@ export {
 export { DmaQueue, Ring } from "./dma-queue.js";
 export type { EngineEvent, Work, WorkKind } from "./execute/events.js";
 export { gceCompress, gceDecompress, gceHeader, readGceHeader } from "./execute/gce-codec.js";
-export { isShared } from "./memory/fill-bytes.js";
 export {
   DeviceMemory,
   type DeviceMemoryOptions,

@@ -13,7 +13,7 @@
  * or where WebAssembly (SIMD) is missing or switched off, they return false / undefined and the
  * caller runs its JS loop.
  */
-import { HOST_BLOCK_BYTES, hostBlockOf, isShared } from "../../engine/index.js";
+import { HOST_BLOCK_BYTES, hostBlockOf } from "../../engine/index.js";
 import type { SrStream } from "../../numerics/index.js";
 import { jump, jumpMatrix } from "../../numerics/sr-jump.js";
 import { arenaMemoryOf } from "../../numerics/wasm/kernels.js";
@@ -123,6 +123,10 @@ function overModule(shared: boolean): object | null {
   }
   return module;
 }
+
+/** Whether a buffer is shared memory (a browser page without cross-origin isolation has none). */
+const isShared = (b: ArrayBufferLike): boolean =>
+  typeof SharedArrayBuffer !== "undefined" && b instanceof SharedArrayBuffer;
 
 /** This thread's instances over device arenas, by the arena's buffer (null: none there). */
 const OVER = new WeakMap<ArrayBufferLike, Instance | null>();
