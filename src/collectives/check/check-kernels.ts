@@ -17,7 +17,7 @@ import { HOST_BLOCK_BYTES, hostBlockOf } from "../../engine/index.js";
 import type { SrStream } from "../../numerics/index.js";
 import { jump, jumpMatrix } from "../../numerics/sr-jump.js";
 import { arenaMemoryOf } from "../../numerics/wasm/kernels.js";
-import { withImportedMemory } from "../../numerics/wasm/shared-memory.js";
+import { isSharedBuffer, withImportedMemory } from "../../numerics/wasm/shared-memory.js";
 import { Dtype } from "../../spec/dtype.js";
 import { CHECK_KERNELS_WASM_BASE64 } from "./gen/check-kernels-binary.js";
 
@@ -124,10 +124,6 @@ function overModule(shared: boolean): object | null {
   return module;
 }
 
-/** Whether a buffer is shared memory (a browser page without cross-origin isolation has none). */
-const isShared = (b: ArrayBufferLike): boolean =>
-  typeof SharedArrayBuffer !== "undefined" && b instanceof SharedArrayBuffer;
-
 /** This thread's instances over device arenas, by the arena's buffer (null: none there). */
 const OVER = new WeakMap<ArrayBufferLike, Instance | null>();
 
@@ -142,7 +138,7 @@ function kernelsOver(buffer: ArrayBufferLike): Instance | undefined {
   if (over === undefined) {
     const base = hostBlockOf(buffer);
     const memory = arenaMemoryOf(buffer);
-    const shared = isShared(buffer);
+    const shared = isSharedBuffer(buffer);
     // Its layout up to the draw's block, which it never uses (it draws straight into device pages).
     const fits = base !== undefined && CHECK_KERNELS_LAYOUT.BLOCK <= HOST_BLOCK_BYTES;
     const module = fits && memory !== undefined ? overModule(shared) : null;
@@ -328,7 +324,7 @@ const TILES = new WeakMap<Instance, CheckTiles>();
  * 64 MiB bf16 all-reduce's check 360–450 ms of CPU against 150 (its worker's half, copied in, 140–210).
  */
 export function checkTiles(near?: ArrayBufferLike): CheckTiles {
-  const wasm = (near === undefined || isShared(near) ? undefined : kernelsOver(near)) ?? kernels();
+  const wasm = (near === undefined || isSharedBuffer(near) ? undefined : kernelsOver(near)) ?? kernels();
   if (wasm === null) {
     return { f32: new Float32Array(TILE), acc: new Float64Array(TILE), want: new Uint8Array(8 * TILE) };
   }

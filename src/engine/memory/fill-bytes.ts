@@ -4,18 +4,15 @@
  * while `set` from a plain array copies at memory speed on either: so a shared page is set from a
  * block of the byte, and a plain one filled.
  */
+import { isSharedBuffer } from "../../numerics/wasm/shared-memory.js";
 
 /** Bytes of the block a shared page is set from (a copy that stays in L2). */
 const BLOCK = 1 << 16;
 const blocks = new Map<number, Uint8Array>();
 
-/** Whether a buffer is shared (a browser page without cross-origin isolation has no SharedArrayBuffer). */
-export const isShared = (b: ArrayBufferLike): boolean =>
-  typeof SharedArrayBuffer !== "undefined" && b instanceof SharedArrayBuffer;
-
 /** page[from, to) ← byte. */
 export function fillBytes(page: Uint8Array, byte: number, from: number, to: number): void {
-  if (to - from < 256 || !isShared(page.buffer)) {
+  if (to - from < 256 || !isSharedBuffer(page.buffer)) {
     page.fill(byte, from, to);
     return;
   }

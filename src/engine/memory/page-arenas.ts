@@ -24,7 +24,7 @@
  * pass over bytes about to be overwritten.
  */
 import { reduceScratchBytes, reserveReduceScratch, WasmArena } from "../../numerics/index.js";
-import { isShared } from "./fill-bytes.js";
+import { isSharedBuffer } from "../../numerics/wasm/shared-memory.js";
 
 /** The reduce scratch of every arena (numerics reserveReduceScratch): one max-size CCE packet. */
 const SCRATCH_ELEMENTS = 1 << 14;
@@ -92,7 +92,7 @@ function takeArena(bytes: number, size: number, shared: boolean): ArenaEntry {
   for (let i = 0; i < freeArenas.length; i++) {
     const buffer = (freeArenas[i] as ArenaEntry).arena.buffer;
     const len = buffer.byteLength;
-    if (isShared(buffer) !== shared || len < bytes) continue;
+    if (isSharedBuffer(buffer) !== shared || len < bytes) continue;
     if (best < 0 || len < (freeArenas[best] as ArenaEntry).arena.buffer.byteLength) best = i;
   }
   if (best >= 0) return freeArenas.splice(best, 1)[0] as ArenaEntry;

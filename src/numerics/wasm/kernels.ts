@@ -17,7 +17,7 @@ import {
   type WasmCombine,
 } from "./catalog.js";
 import { KERNELS_WASM_BASE64 } from "./gen/kernels-binary.js";
-import { MEMORY_IMPORT_NAME, withImportedMemory, withSharedMemory } from "./shared-memory.js";
+import { isSharedBuffer, MEMORY_IMPORT_NAME, withImportedMemory, withSharedMemory } from "./shared-memory.js";
 import { callTwoSr, srLaneSegments, srLanesServe, type TwoSrCall } from "./sr-lanes.js";
 import { residentWords, type SeedSpan, SR_WORDS_MAX, seedSpan } from "./sr-words.js";
 
@@ -282,11 +282,10 @@ export class WasmArena {
    */
   static over(handle: object): WasmArena {
     const arena = Object.create(WasmArena.prototype) as { buffer: ArrayBufferLike; handle: object };
-    if (typeof SharedArrayBuffer !== "undefined" && handle instanceof SharedArrayBuffer)
-      arena.buffer = handle;
+    if (isSharedBuffer(handle)) arena.buffer = handle;
     else {
       const buffer = (handle as Partial<WasmMemory>).buffer;
-      if (typeof SharedArrayBuffer === "undefined" || !(buffer instanceof SharedArrayBuffer))
+      if (!isSharedBuffer(buffer))
         throw new FieldError("WasmArena.over", "handle", String(handle), "a shared WebAssembly.Memory");
       arena.buffer = instantiateOver(handle as WasmMemory)?.memory.buffer ?? buffer;
     }

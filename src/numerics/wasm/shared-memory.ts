@@ -6,6 +6,10 @@
  * they compute do not depend on which.
  */
 
+/** Whether `b` is shared memory (a browser page without cross-origin isolation has none). */
+export const isSharedBuffer = (b: unknown): b is SharedArrayBuffer =>
+  typeof SharedArrayBuffer !== "undefined" && b instanceof SharedArrayBuffer;
+
 /** The most pages a shared arena may have: 2 GiB, WasmArena's largest (a shared memory needs a maximum). */
 export const SHARED_MAX_PAGES = 32768;
 
