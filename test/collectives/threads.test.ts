@@ -21,6 +21,7 @@ import {
   splitParts,
 } from "../../src/collectives/index.js";
 import { legWaits } from "../../src/collectives/threads/leg-waits.js";
+import { SILENCE, stopWorkerForTest } from "../../src/collectives/threads/pool.js";
 import { overwrittenPages } from "../../src/collectives/threads/split-pages.js";
 import { executeOnThreads } from "../../src/collectives/threads/threaded-execute.js";
 import { PAGE_BYTES } from "../../src/engine/index.js";
@@ -258,4 +259,22 @@ describe("the legs split over threads", () => {
       );
       expect(error?.message).not.toMatch(/another thread/);
     });
+
+  it("end with a typed error, not a hang, when a worker dies; the next run takes a new one", () => {
+    const legs = [leg(0, 0, ref(2, 0), ref(3, 0)), leg(1, 1, ref(2, 0), ref(4, 0))];
+    executeOnThreads(machineOf(legs, true), 2);
+    const limit = SILENCE.ms;
+    SILENCE.ms = 500;
+    try {
+      stopWorkerForTest(0);
+      expect(() => executeOnThreads(machineOf(legs, true), 2)).toThrow(
+        /said nothing for 0.5 s: it has stopped/,
+      );
+    } finally {
+      SILENCE.ms = limit;
+    }
+    const m = machineOf(legs, true);
+    executeOnThreads(m, 2);
+    expect(m.packets).toBeGreaterThan(0);
+  });
 });

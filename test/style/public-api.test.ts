@@ -51,6 +51,8 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "runs a plan with a faulting leg split over threads; a run's plans never fault so",
   "test/cli/threads.test.ts → src/collectives/run-collective.js":
     "pins the threads a run takes by its inputs' size; the run reads them, nothing else does",
+  "test/collectives/threads.test.ts → src/collectives/threads/pool.js":
+    "stops a worker behind the pool's back and shortens the silence limit: no run can do either",
   "test/cli/threads.test.ts → src/collectives/threads/pool.js":
     "asks whether this runtime has worker threads, as the run does",
   "test/collectives/check-kernels.test.ts → src/engine/memory/page-arenas.js":

@@ -6,6 +6,11 @@
  * turn in between. The workers read and write device memory in place (shared memory: engine
  * DeviceMemory.spansOf); what they compute is what the calling thread would, bit for bit.
  *
+ * A worker that dies (out of memory, say) posts no answer and raises no flag, and a thread blocked
+ * in Atomics.wait never sees its exit event: so every wait here ends after {@link SILENCE} of no
+ * word from the worker (an answer, a beat: {@link beat}) with a typed error, and the worker is
+ * dropped from the pool.
+ *
  * Node only, reached through `process.getBuiltinModule` so the library imports no `node:` module
  * for a browser: where it is missing a run uses one thread. The pool lives for the process; its
  * workers are unref'd, so they never keep it alive.
@@ -20,6 +25,7 @@ interface Port {
 interface WorkerLike {
   postMessage(message: unknown): void;
   unref(): void;
+  terminate(): unknown;
 }
 interface WorkerOptions {
   readonly eval?: boolean;
@@ -41,6 +47,37 @@ export function availableThreads(): number {
   const os = builtin<{ availableParallelism?: () => number }>("node:os");
   return Math.max(1, os?.availableParallelism?.() ?? 1);
 }
+
+/**
+ * How long a thread waits with no word from a worker (an answer, a beat) before it calls the worker
+ * stopped: far more than any task goes between beats (a leg, a rank's input, a part of the check,
+ * each bounded by the device memory a run may take), far less than for ever. `ms` is changed only
+ * by tests (the pool's own: a stopped worker).
+ */
+export const SILENCE = { ms: 300_000 };
+
+/** The error a wait ends with when `who` said nothing for {@link SILENCE}. */
+export const silentError = (who: string): Error =>
+  new Error(`${who} said nothing for ${SILENCE.ms / 1000} s: it has stopped (out of memory?)`);
+
+/** This worker's flag (worker.ts): where {@link beat} counts. */
+let ownFlag: Int32Array | undefined;
+
+/** Called once by a worker's entry with its flag, so {@link beat} reaches the waiting thread. */
+export function beatInto(flag: Int32Array): void {
+  ownFlag = flag;
+}
+
+/** On a worker, tell the waiting thread it is still working (a no-op on the calling thread). */
+export function beat(): void {
+  if (ownFlag === undefined) return;
+  Atomics.add(ownFlag, BEATS, 1);
+  Atomics.notify(ownFlag, ANSWERS);
+}
+
+/** A worker's flag: its answers given (raised after each), then its beats. */
+const ANSWERS = 0;
+const BEATS = 1;
 
 /**
  * A worker, its answer port, and the counts of answers it has given (raised after each) and of
@@ -84,7 +121,7 @@ import("tsx/esm/api").then((m) => { m.register(); return import(${url}); }).catc
 function workers(wt: WorkerThreads, n: number): Slot[] {
   while (slots.length < n) {
     const { port1, port2 } = new wt.MessageChannel();
-    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const flag = new Int32Array(new SharedArrayBuffer(8));
     const worker = newWorker(wt, { workerData: { port: port2, flag }, transferList: [port2] });
     worker.unref();
     slots.push({ worker, port: port1, flag, sent: 0 });
@@ -108,14 +145,35 @@ export function threadsAvailable(): boolean {
 
 type Answer = { value: unknown } | { error: string };
 
-/** Wait for a slot's answers to all it was sent; its answer to the last, those before dropped. */
+/**
+ * Wait for a slot's answers to all it was sent; its answer to the last, those before dropped. A
+ * worker silent for {@link SILENCE} is dropped from the pool and answers with why.
+ */
 function lastAnswer(wt: WorkerThreads, slot: Slot): Answer {
-  for (let n = Atomics.load(slot.flag, 0); n < slot.sent; n = Atomics.load(slot.flag, 0))
-    Atomics.wait(slot.flag, 0, n);
+  const { flag } = slot;
+  for (let n = Atomics.load(flag, ANSWERS), beats = Atomics.load(flag, BEATS); n < slot.sent; ) {
+    const woken = Atomics.wait(flag, ANSWERS, n, SILENCE.ms) !== "timed-out";
+    const now = Atomics.load(flag, BEATS);
+    if (!woken && now === beats && Atomics.load(flag, ANSWERS) === n) return drop(slot);
+    beats = now;
+    n = Atomics.load(flag, ANSWERS);
+  }
   let answer: Answer = { error: "no answer" };
   for (let m = wt.receiveMessageOnPort(slot.port); m !== undefined; m = wt.receiveMessageOnPort(slot.port))
     answer = m.message as Answer;
   return answer;
+}
+
+/** Stop the pool's worker `i` behind its back, as a crash would (tests: the silence limit). */
+export function stopWorkerForTest(i: number): void {
+  slots[i]?.worker.terminate();
+}
+
+/** A silent worker's answer: it is stopped and forgotten, so the next run makes a new one. */
+function drop(slot: Slot): Answer {
+  slots.splice(slots.indexOf(slot), 1);
+  slot.worker.terminate();
+  return { error: silentError("the worker").message };
 }
 
 /** The worker threads, or a UsageError where the runtime has none. */

@@ -13,6 +13,7 @@ import { CHECK_TILE, type CheckSpec, checkOutputs, type OutputRange } from "../c
 import type { BufferReader } from "../device/buffer-layout.js";
 import { DeviceMachine } from "../device/device-machine.js";
 import type { Plan } from "../plan/plan.js";
+import { beat } from "./pool.js";
 import { SpanBuffer } from "./spans.js";
 import { OtherThreadFailed, runShare } from "./threaded-execute.js";
 
@@ -82,8 +83,10 @@ function execute(t: ExecuteTask): number {
 function writeInputs(t: InputsTask): void {
   const eb = dtypeBytes(t.spec.dtype);
   const buffers = t.spans.map((s) => new SpanBuffer(s));
-  const sink = (r: number, from: number, bytes: Uint8Array) =>
+  const sink = (r: number, from: number, bytes: Uint8Array) => {
     (buffers[r - t.part.first] as SpanBuffer).write(from * eb, bytes);
+    if (from === 0) beat();
+  };
   generateInputs(t.spec, sink, { blocks: true, part: t.part });
 }
 

@@ -17,7 +17,7 @@ import { batches, type DeviceMachine } from "../device/device-machine.js";
 import { isSb2sb } from "../plan/packets.js";
 import type { Leg, Plan } from "../plan/plan.js";
 import { legThread, legWaits } from "./leg-waits.js";
-import { runOnWorkers } from "./pool.js";
+import { beat, runOnWorkers, SILENCE, silentError } from "./pool.js";
 import { overwrittenPages, writtenPages } from "./split-pages.js";
 import type { ExecuteTask } from "./tasks.js";
 import { splitParts } from "./threaded-run.js";
@@ -52,10 +52,14 @@ function tell(progress: Int32Array, slot: number, at: number): void {
   Atomics.notify(progress, slot);
 }
 
-/** Wait until thread k is past plan index `index`. @throws OtherThreadFailed when a thread failed. */
+/**
+ * Wait until thread k is past plan index `index`. @throws OtherThreadFailed when a thread failed;
+ * Error when thread k did no leg for pool.ts SILENCE (a worker that died).
+ */
 function waitPast(progress: Int32Array, k: number, index: number): void {
   for (let v = Atomics.load(progress, k); v <= index; v = Atomics.load(progress, k))
-    Atomics.wait(progress, k, v);
+    if (Atomics.wait(progress, k, v, SILENCE.ms) === "timed-out" && Atomics.load(progress, k) === v)
+      throw silentError(`thread ${k} of the run`);
   if (Atomics.load(progress, progress.length - 1) !== 0) throw new OtherThreadFailed();
 }
 
@@ -89,6 +93,7 @@ export function runShare(
       machine.post(leg);
       machine.run();
       tell(progress, slot, i + 1);
+      beat();
       onLeg?.(i + 1);
     }
     tell(progress, slot, legs.length);

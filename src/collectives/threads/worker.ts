@@ -3,12 +3,14 @@
  * raised after each answer; every message is a task, done and answered in order.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { beatInto } from "./pool.js";
 import { doTask, type WorkerTask } from "./tasks.js";
 
 const { port, flag } = workerData as {
   readonly port: { postMessage(message: unknown): void };
   readonly flag: Int32Array;
 };
+beatInto(flag);
 
 parentPort?.on("message", (message: unknown) => {
   let answer: unknown;
