@@ -121,8 +121,9 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         ;; the code numbers as byte offsets into the table
         (local.set $lo (i32x4.shl (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (i32.const 0)))
@@ -161,8 +162,9 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         ;; the code numbers as byte offsets into the table
         (local.set $lo (i32x4.shl (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (i32.const 1)))
@@ -201,8 +203,9 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         ;; the code numbers as byte offsets into the table
         (local.set $lo (i32x4.shl (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (i32.const 2)))
@@ -243,8 +246,9 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c0 (f32x4.convert_i32x4_s (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv))))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -254,8 +258,9 @@
         (local.set $s0 (v128.xor (local.get $s0) (local.get $s3)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $t)))
         (local.set $s3 (v128.or (i32x4.shl (local.get $s3) (i32.const 11)) (i32x4.shr_u (local.get $s3) (i32.const 21))))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c1 (f32x4.convert_i32x4_s (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv))))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -265,8 +270,9 @@
         (local.set $s0 (v128.xor (local.get $s0) (local.get $s3)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $t)))
         (local.set $s3 (v128.or (i32x4.shl (local.get $s3) (i32.const 11)) (i32x4.shr_u (local.get $s3) (i32.const 21))))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c2 (f32x4.convert_i32x4_s (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv))))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -276,8 +282,9 @@
         (local.set $s0 (v128.xor (local.get $s0) (local.get $s3)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $t)))
         (local.set $s3 (v128.or (i32x4.shl (local.get $s3) (i32.const 11)) (i32x4.shr_u (local.get $s3) (i32.const 21))))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c3 (f32x4.convert_i32x4_s (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv))))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -321,8 +328,9 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c0 (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv)))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -332,8 +340,9 @@
         (local.set $s0 (v128.xor (local.get $s0) (local.get $s3)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $t)))
         (local.set $s3 (v128.or (i32x4.shl (local.get $s3) (i32.const 11)) (i32x4.shr_u (local.get $s3) (i32.const 21))))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c1 (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv)))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -343,8 +352,9 @@
         (local.set $s0 (v128.xor (local.get $s0) (local.get $s3)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $t)))
         (local.set $s3 (v128.or (i32x4.shl (local.get $s3) (i32.const 11)) (i32x4.shr_u (local.get $s3) (i32.const 21))))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c2 (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv)))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -354,8 +364,9 @@
         (local.set $s0 (v128.xor (local.get $s0) (local.get $s3)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $t)))
         (local.set $s3 (v128.or (i32x4.shl (local.get $s3) (i32.const 11)) (i32x4.shr_u (local.get $s3) (i32.const 21))))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c3 (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv)))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -399,8 +410,9 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c0 (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv)))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -410,8 +422,9 @@
         (local.set $s0 (v128.xor (local.get $s0) (local.get $s3)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $t)))
         (local.set $s3 (v128.or (i32x4.shl (local.get $s3) (i32.const 11)) (i32x4.shr_u (local.get $s3) (i32.const 21))))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c1 (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv)))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -421,8 +434,9 @@
         (local.set $s0 (v128.xor (local.get $s0) (local.get $s3)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $t)))
         (local.set $s3 (v128.or (i32x4.shl (local.get $s3) (i32.const 11)) (i32x4.shr_u (local.get $s3) (i32.const 21))))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c2 (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv)))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
@@ -432,8 +446,9 @@
         (local.set $s0 (v128.xor (local.get $s0) (local.get $s3)))
         (local.set $s2 (v128.xor (local.get $s2) (local.get $t)))
         (local.set $s3 (v128.or (i32x4.shl (local.get $s3) (i32.const 11)) (i32x4.shr_u (local.get $s3) (i32.const 21))))
-        (local.set $w (i32x4.mul (local.get $s1) (v128.const i32x4 5 5 5 5)))
-        (local.set $w (i32x4.mul (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))) (v128.const i32x4 9 9 9 9)))
+        (local.set $w (i32x4.add (local.get $s1) (i32x4.shl (local.get $s1) (i32.const 2))))
+        (local.set $w (v128.or (i32x4.shl (local.get $w) (i32.const 7)) (i32x4.shr_u (local.get $w) (i32.const 25))))
+        (local.set $w (i32x4.add (local.get $w) (i32x4.shl (local.get $w) (i32.const 3))))
         (local.set $c3 (i32x4.sub (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31
             (i64x2.extmul_low_i32x4_u (local.get $w) (local.get $sp)) (i64x2.extmul_high_i32x4_u (local.get $w) (local.get $sp))) (local.get $offv)))
         (local.set $t (i32x4.shl (local.get $s1) (i32.const 9)))
