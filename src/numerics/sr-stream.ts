@@ -12,6 +12,17 @@ export interface RandomSource {
 }
 
 /**
+ * State words `from` into `to` (four each), element by element: a typed array's set() is a builtin
+ * call, ≈ 14 ns for four words against ≈ 3, and the engine does it for every SR packet.
+ */
+export function copyState(to: Uint32Array, from: Uint32Array): void {
+  to[0] = from[0] as number;
+  to[1] = from[1] as number;
+  to[2] = from[2] as number;
+  to[3] = from[3] as number;
+}
+
+/**
  * MODEL — the stochastic-rounding random source. The device RNG is unpublished
  * (../shared/GROUND_TRUTH.md); we use xoshiro128** (Blackman & Vigna, 2018): 128 bits of uint32
  * state, full period 2^128 − 1, passes BigCrush, four xors and two multiplies per word. The
@@ -24,8 +35,11 @@ export class SrStream implements RandomSource {
   // A typed array keeps the state unboxed: uint32 values above 2^31 in object fields would be
   // heap numbers in V8.
   private readonly state = new Uint32Array(4);
-  /** The last seed and the state it gave: {@link atSeed} tells whether the stream is still there. */
-  private seed = 0;
+  /**
+   * The last seed (NaN before the first, which no seed equals) and the state it gave: {@link atSeed}
+   * tells whether the stream is still there.
+   */
+  private seed = Number.NaN;
   private readonly seeded = new Uint32Array(4);
 
   /**
@@ -43,6 +57,12 @@ export class SrStream implements RandomSource {
    * @example rng.reseed(7);
    */
   reseed(seed: number): void {
+    // A queue's SR packets reseed with its one seed, packet after packet: the state it gave
+    // (≈ 4 ns against ≈ 18 for the expansion).
+    if (seed === this.seed) {
+      copyState(this.state, this.seeded);
+      return;
+    }
     if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
       throw new FieldError("sr-stream", "seed", seed, "0..4294967295");
     }
@@ -55,7 +75,7 @@ export class SrStream implements RandomSource {
       this.state[i] = z ^ (z >>> 16);
     }
     this.seed = seed;
-    this.seeded.set(this.state);
+    copyState(this.seeded, this.state);
     // fmix32 is a bijection, so four distinct Weyl inputs give four distinct words: never all zero.
   }
 

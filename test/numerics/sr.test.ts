@@ -58,6 +58,12 @@ describe("SrStream", () => {
     expect(Array.from({ length: 8 }, () => rng.nextU32())).toEqual(first);
     rng.reseed(8);
     expect(Array.from({ length: 8 }, () => rng.nextU32())).not.toEqual(first);
+    // Back to 7 from another seed, then 7 again (the same seed twice: the state it gave, kept).
+    for (let i = 0; i < 2; i++) {
+      rng.reseed(7);
+      expect(rng.atSeed()).toBe(7);
+      expect(Array.from({ length: 8 }, () => rng.nextU32())).toEqual(first);
+    }
   });
 
   it.each([-1, 2 ** 32, 1.5, Number.NaN])("refuses seed %s", (seed) => {

@@ -1,7 +1,7 @@
 import { FieldError } from "../../bits/errors.js";
 import { Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { narrowFloatFormat } from "../float-formats.js";
-import type { SrStream } from "../sr-stream.js";
+import { copyState, type SrStream } from "../sr-stream.js";
 import { BufferTag } from "./buffer-tag.js";
 import {
   ALU_COMBINES,
@@ -651,7 +651,7 @@ function seededSpan(k: Kernels, kernel: Kernel, sr: SrStream, scratch: Float32Ar
   const wordsAt = residentWords(k.memory.buffer, seed, span) ?? inScratch(k, span, scratch);
   if (wordsAt === undefined) return false;
   callTwoSr(traced(kernel), srCall, 0, count, wordsAt);
-  sr.stateWords().set(span.end);
+  copyState(sr.stateWords(), span.end);
   return true;
 }
 
