@@ -12,6 +12,7 @@ import {
 import { archProfile } from "../../src/hal/index.js";
 import { decodeToF32 } from "../../src/numerics/index.js";
 import { Dtype } from "../../src/spec/index.js";
+import { unorderedConflicts } from "../helpers/leg-conflicts.js";
 
 const COLLECTIVES: CollectiveName[] = ["allr", "redsct", "allg", "sendrecv"];
 const ALGOS: AlgorithmName[] = ["ring", "kangaring", "mesh"];
@@ -114,6 +115,33 @@ describe("plan shape", () => {
     for (const l of plan.legs.filter((x) => x.kind === "reduce-copy")) {
       for (const s of l.srcs) expect(s.scale).toBe(s.ref.buffer === "input" ? Math.fround(1 / 3) : 1);
     }
+  });
+  it("Ring and KangaRing all-reduce partials go to the output (no scratch), ordered before it is overwritten", () => {
+    // A cold process faults in every page a run touches: the output, written in full anyway, holds
+    // the partials, so the scratch is never touched. A reduce-scatter's output is one chunk: its
+    // partials stay in the scratch. Small counts leave chunks empty (live-chunks.ts).
+    for (const algorithm of ["ring", "kangaring"] as const)
+      for (const ranks of [2, 4, 6, 8, 16])
+        for (const collective of ["allr", "redsct"] as const)
+          for (const count of [ranks, 8 * 1000 + 40]) {
+            const plan = buildPlan({
+              topology: buildTopology(archProfile("trn2"), ranks),
+              collective,
+              algorithm,
+              dtype: Dtype.BFLOAT16,
+              op: "sum",
+              count: collective === "allr" ? count : count * ranks,
+            });
+            const what = `${algorithm} ${collective} n=${ranks} count=${count}`;
+            const scratch = plan.legs.filter(
+              (l) =>
+                l.dsts.some((d) => d.buffer === "scratch") || l.srcs.some((x) => x.ref.buffer === "scratch"),
+            );
+            if (collective === "allr") expect(scratch.length, what).toBe(0);
+            else if (ranks > (algorithm === "ring" ? 2 : 4) && count > ranks)
+              expect(scratch.length, what).toBeGreaterThan(0);
+            expect(unorderedConflicts(plan.legs), what).toEqual([]);
+          }
   });
   it("mesh folds more sources than the CCE takes through a partial", () => {
     const t32 = buildTopology(archProfile("trn2"), 32);

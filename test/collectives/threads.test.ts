@@ -199,6 +199,41 @@ describe("the legs split over threads", () => {
     expect([...legWaits(m.plan, m.layout, 1)]).toEqual([-1, -1, -1, -1, -1, -1]);
   });
 
+  for (const algorithm of ["ring", "kangaring"] as const)
+    for (const threads of [1, 2])
+      it(`an 8-rank ${algorithm} all-reduce on ${threads} thread(s) touches no page of the scratch`, () => {
+        // Its partials go to the output (group-ring.ts partialBuffer): every page a run touches is a
+        // first-touch fault in a cold process; the scratch stays only pre-filled (no memory).
+        const plan = buildPlan({
+          topology: buildTopology(profile, 8, 1),
+          collective: "allr",
+          algorithm,
+          dtype: Dtype.BFLOAT16,
+          op: "sum",
+          count: 4 << 20,
+        });
+        const m = new DeviceMachine(plan, profile, { overflow: "nan", sharedMemory: threads > 1 });
+        try {
+          m.prefill();
+          if (threads > 1) executeOnThreads(m, threads);
+          else m.execute();
+          const allocated = (buffer: "output" | "scratch") =>
+            Array.from({ length: 8 }, (_, r) => {
+              const { addr, bytes } = m.layout.buffer(r, buffer);
+              const first = Math.ceil(Number(addr) / PAGE_BYTES);
+              const pages = Array.from(
+                { length: bytes / PAGE_BYTES - 1 },
+                (_, k) => BigInt(first + k) * BigInt(PAGE_BYTES),
+              );
+              return pages.filter((a) => m.device.memory.peek(a, 1) !== undefined).length;
+            });
+          expect(allocated("scratch")).toEqual(new Array(8).fill(0));
+          expect(allocated("output")).toEqual(new Array(8).fill(7)); // its whole pages
+        } finally {
+          m.release();
+        }
+      });
+
   it("need not set a page that legs overwrite whole before anything reads it", () => {
     const count = 1 << 21; // 4 MiB buffers
     const layout = machineOf([], false, count).layout;

@@ -6,7 +6,8 @@
  * Reduce-scatter, G − 1 steps (one when G = 1): at step s, member (p, m) reduce-copies piece m of
  * chunk c = (p − s − 2) mod G, reading its own and its partners' inputs and the partial the same
  * member of group p − 1 made at step s − 1 (at step 0, group p − 1's inputs instead), into its
- * scratch — or, at the last step, its output, where c = p. Ring: 2R1W (own input + partial);
+ * partial buffer (all-reduce: its output; {@link partialBuffer}) — or, at the last step, its
+ * output, where c = p. Ring: 2R1W (own input + partial);
  * KangaRing: NR1W with N = 3 (own, partner, partial), 4 at step 0 (seed 000 §8 RING_2R1W /
  * KANGARING_NR1W; GROUND_TRUTH "KangaRing reduce-scatter is 3R1W").
  *
@@ -61,6 +62,8 @@ interface GroupRing {
   readonly at: (rank: number, buffer: BufferName, elem: number) => BufRef;
   readonly input: (rank: number, elem: number) => LegSource;
   readonly partial: (rank: number, elem: number) => LegSource;
+  /** Where a reduce-scatter step before the last writes its partial ({@link partialBuffer}). */
+  readonly partials: BufferName;
   /** The all-reduce's chunks that hold elements (the others emit no leg: live-chunks.ts). */
   readonly live: LiveChunks | undefined;
 }
@@ -71,6 +74,18 @@ function eachGroup(ring: GroupRing, offset: number, fn: (p: number, c: number) =
   if (live === undefined || live.all) for (let p = 0; p < emitted; p++) fn(p, mod(p - offset));
   else live.visit(G, -offset, emitted, fn);
 }
+
+/**
+ * Where the reduce-scatter's partials go: an all-reduce's into the output (full-size, and every
+ * element of it written again later, by the last step or the all-gather, with the final sum), so a
+ * run touches no scratch — a quarter of the 8-rank ring's device pages, each a first touch in a
+ * cold process; a reduce-scatter's output holds one chunk, so its partials go to the scratch.
+ * No hazard: the partial of chunk c in rank q's output is read by rank q + 1 at the next step, and
+ * rank q overwrites it only in the all-gather, with the final chunk c, whose chain of legs passes
+ * through that read (chunk c is reduced by ranks c + 2, …, c in turn, then passed on: c + 1, …, q).
+ */
+export const partialBuffer = (req: PlanRequest): BufferName =>
+  req.collective === "allr" ? "output" : "scratch";
 
 function groupRing(req: PlanRequest, g: number, issuers: number): GroupRing {
   const n = req.topology.ranks;
@@ -99,7 +114,9 @@ function groupRing(req: PlanRequest, g: number, issuers: number): GroupRing {
   };
   const at = (rank: number, buffer: BufferName, elem: number): BufRef => ({ rank, buffer, elem });
   const scale = inputScale(req);
+  const partials = partialBuffer(req);
   return {
+    partials,
     req,
     n,
     g,
@@ -113,7 +130,7 @@ function groupRing(req: PlanRequest, g: number, issuers: number): GroupRing {
     input: (rank, elem) =>
       scale === undefined ? { ref: at(rank, "input", elem) } : { ref: at(rank, "input", elem), scale },
     partial: (rank, elem) =>
-      scale === undefined ? { ref: at(rank, "scratch", elem) } : { ref: at(rank, "scratch", elem), scale: 1 },
+      scale === undefined ? { ref: at(rank, partials, elem) } : { ref: at(rank, partials, elem), scale: 1 },
     live: req.collective === "allr" ? new LiveChunks(chunks) : undefined,
   };
 }
@@ -162,7 +179,7 @@ function reduceScatter(ring: GroupRing, b: LegSink, first: number): number {
         const r = rankOf(p, m);
         // One leg per slice, its references moved along (the sink borrows it: see LegSink).
         const srcs = reduceSources(ring, p, m, s, 0);
-        const dst = at(r, last ? "output" : "scratch", 0) as MovableRef;
+        const dst = at(r, last ? "output" : ring.partials, 0) as MovableRef;
         const shift = last && req.collective !== "allr" ? piece(c, m).start : 0;
         const leg = { step, kind: "reduce-copy" as const, rank: r, queue: 0, srcs, dsts: [dst], count: 0 };
         // Indexed loops over the pieces, here and below: for-of made an iterator result a piece.
