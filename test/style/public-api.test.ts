@@ -35,6 +35,14 @@ const ENTRY =
 const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
   "test/collectives/check-kernels.test.ts → src/collectives/check/check-kernels.js":
     "pins the check module's tile functions to the JS loops they stand for; no caller outside check/",
+  "test/collectives/exact-sum.test.ts → src/collectives/check/check-kernels.js":
+    "pins the one-pass exact sum to the staged tile functions it replaced; no caller outside check/",
+  "test/collectives/exact-sum.test.ts → src/collectives/check/exact-result.js":
+    "the staged path's exactTile, which only the check calls",
+  "test/collectives/exact-sum.test.ts → src/collectives/check/verify.js":
+    "the staged path's encodeExact and the check's spec type, which only the check uses",
+  "test/collectives/exact-sum.test.ts → src/engine/memory/page-arenas.js":
+    "sums sources in a device arena without a device; only device memory makes them",
   "test/numerics/sr-lanes.test.ts → src/numerics/alu.js":
     "pins the SR lanes through the one-pass reduce step; the library reaches it through reduceInto only",
   "test/numerics/sr-words.test.ts → src/numerics/alu.js":

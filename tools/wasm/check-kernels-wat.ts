@@ -24,6 +24,7 @@ import {
   CHECK_KERNELS_TILE,
   CHECK_KERNELS_LAYOUT as L,
 } from "../../src/collectives/check/check-kernels.js";
+import { exactBf16Function } from "./check-exact-wat.js";
 import { xoshiroStep, xoshiroWord } from "./xoshiro-wat.js";
 
 const get = (name: string) => `(local.get $${name})`;
@@ -376,6 +377,7 @@ ${demote}
 ${maxAbsErr}
 ${countWrong()}
 ${widenBf16()}
+${exactBf16Function()}
 )
 `;
 }

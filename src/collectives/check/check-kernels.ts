@@ -14,7 +14,7 @@
  * caller runs its JS loop.
  */
 import { HOST_BLOCK_BYTES, hostBlockOf } from "../../engine/index.js";
-import type { SrStream } from "../../numerics/index.js";
+import { encodeFromF32, type OverflowPolicy, type SrStream } from "../../numerics/index.js";
 import { jump, jumpMatrix } from "../../numerics/sr-jump.js";
 import { arenaMemoryOf } from "../../numerics/wasm/kernels.js";
 import { isSharedBuffer, withImportedMemory } from "../../numerics/wasm/shared-memory.js";
@@ -43,10 +43,12 @@ export const CHECK_KERNELS_LAYOUT = {
   ACC: CODES + 20 * TILE,
   /** Four lanes' xoshiro128** states: state word i of lane k at 16 · i + 4 · k. */
   LANES: CODES + 28 * TILE,
+  /** The addresses of the sources of an exact sum (wasmExactSum), a word each. */
+  SOURCES: CODES + 28 * TILE + 64,
   /** A block of drawn input codes: one device page, so a block is written to device memory at once. */
-  BLOCK: CODES + 28 * TILE + 64,
+  BLOCK: CODES + 28 * TILE + 128,
   BLOCK_BYTES: 1 << 20,
-  END: CODES + 28 * TILE + 64 + (1 << 20),
+  END: CODES + 28 * TILE + 128 + (1 << 20),
 } as const;
 
 /* The slice of the WebAssembly JS API used here (tsconfig's lib declares none). */
@@ -78,6 +80,7 @@ interface Instance {
   readonly max_abs_err: Fn;
   readonly count_wrong: Fn;
   readonly widen_bf16: Fn;
+  readonly exact_bf16: Fn;
 }
 
 /**
@@ -328,6 +331,11 @@ export function checkTiles(near?: ArrayBufferLike): CheckTiles {
   if (wasm === null) {
     return { f32: new Float32Array(TILE), acc: new Float64Array(TILE), want: new Uint8Array(8 * TILE) };
   }
+  return tilesOf(wasm);
+}
+
+/** The tiles of `wasm`, made once. */
+function tilesOf(wasm: Instance): CheckTiles {
   let tiles = TILES.get(wasm);
   if (tiles === undefined) {
     const { F32, ACC, CODES } = CHECK_KERNELS_LAYOUT;
@@ -434,4 +442,86 @@ export function wasmDecodeTile(dt: Dtype, codes: Uint8Array, f32: Float32Array, 
   }
   wasm.widen_bf16(src, len);
   return true;
+}
+
+/** An exact sum's bf16 encoding (an instance's code tile) and its largest error. */
+export interface ExactSum {
+  readonly want: Uint8Array;
+  readonly err: number;
+}
+
+/** Sources a call of exact_bf16 sums: the SOURCES words. */
+const EXACT_SOURCES = 16;
+/** exact_bf16's flags: start from +0, store the sums to ACC, encode them. */
+const FIRST = 1;
+const STORE = 2;
+const WANT = 4;
+
+/** bf16's magnitude codes for a finite overflow and an infinity under each policy, as numerics encodes them. */
+const BF16_OVERFLOW = new Map<OverflowPolicy, { finite: number; inf: number }>();
+function bf16Overflow(policy: OverflowPolicy): { finite: number; inf: number } {
+  let codes = BF16_OVERFLOW.get(policy);
+  if (codes === undefined) {
+    const out = new Uint16Array(2);
+    encodeFromF32(
+      Dtype.BFLOAT16,
+      Float32Array.of(3.4028234663852886e38, Infinity),
+      0,
+      2,
+      new Uint8Array(out.buffer),
+      0,
+      undefined,
+      policy,
+    );
+    codes = { finite: (out[0] as number) & 0x7fff, inf: (out[1] as number) & 0x7fff };
+    BF16_OVERFLOW.set(policy, codes);
+  }
+  return codes;
+}
+
+/**
+ * The exact sum of `count` bf16 tiles of `len` elements — Σ source(q)·scale from +0 in q order
+ * (exact-result.ts reduceInto's add, step for step) — encoded to bf16 (verify.ts encodeExact) in
+ * `want`, with `err` the largest |want − sum| (maxAbsError of want): one pass over up to
+ * EXACT_SOURCES sources at a time, each read in place when it lies in the chosen instance's memory
+ * (that over source 0's arena, unless shared; else the module's own), else copied in. `source(q)`
+ * is called once for each q in order, its view used before the next call. Undefined when it does
+ * not run (no module, not bf16, more than a tile).
+ */
+export function wasmExactSum(
+  dt: Dtype,
+  count: number,
+  source: (q: number) => Uint8Array,
+  len: number,
+  scale: number,
+  overflow: OverflowPolicy,
+): ExactSum | undefined {
+  if (dt !== Dtype.BFLOAT16 || len > TILE || count < 1 || kernels() === null) return undefined;
+  const first = source(0);
+  const wasm =
+    (isSharedBuffer(first.buffer) ? undefined : kernelsOver(first.buffer)) ?? (kernels() as Instance);
+  const { finite, inf } = bf16Overflow(overflow);
+  const { buffer } = wasm.memory;
+  const base = wasm.base.value;
+  const words = new Int32Array(buffer, base + CHECK_KERNELS_LAYOUT.SOURCES, EXACT_SOURCES);
+  const bytes = 2 * len;
+  const room = Math.floor((8 * TILE) / Math.max(bytes, 1));
+  let [n, staged, flags, err] = [0, 0, FIRST, 0];
+  const flush = (last: boolean) => {
+    err = wasm.exact_bf16(n, len, scale, flags | (last ? WANT : STORE), finite, inf);
+    [n, staged, flags] = [0, 0, 0];
+  };
+  for (let q = 0; q < count; q++) {
+    const codes = q === 0 ? first : source(q);
+    const inPlace = codes.buffer === buffer;
+    if (n === EXACT_SOURCES || (!inPlace && staged === room)) flush(false);
+    let at = codes.byteOffset;
+    if (!inPlace) {
+      at = base + CHECK_KERNELS_LAYOUT.ACTUAL + bytes * staged++;
+      new Uint8Array(buffer, at, bytes).set(codes.subarray(0, bytes));
+    }
+    words[n++] = at;
+  }
+  flush(true);
+  return { want: tilesOf(wasm).want.subarray(0, bytes), err };
 }

@@ -4,11 +4,16 @@
  * random data is measured against. Computed a tile of outputs at a time, from inputs read a tile at
  * a time, so a check never holds a float64 copy of a whole result.
  */
+import type { OverflowPolicy } from "../../numerics/index.js";
+import type { Dtype } from "../../spec/dtype.js";
 import type { CollectiveName, ReduceOp } from "../plan/plan.js";
-import { wasmAccumulate } from "./check-kernels.js";
+import { type ExactSum, wasmAccumulate, wasmExactSum } from "./check-kernels.js";
 
 /** Elements [from, from + len) of rank q's input, decoded (the view may be reused by the next call). */
 export type InputTiles = (q: number, from: number, len: number) => Float32Array;
+
+/** What each input is multiplied by in a sum: avg's FP32 1 / ranks, else 1. */
+const sumScale = (op: ReduceOp, ranks: number) => (op === "avg" ? Math.fround(1 / ranks) : 1);
 
 /**
  * The reduction over every rank's input elements [from, from + len) into acc[0, len): in the check
@@ -24,7 +29,7 @@ function reduceInto(
 ): void {
   const start = op === "min" ? Number.POSITIVE_INFINITY : op === "max" ? Number.NEGATIVE_INFINITY : 0;
   acc.fill(start, 0, len);
-  const scale = op === "avg" ? Math.fround(1 / ranks) : 1;
+  const scale = sumScale(op, ranks);
   const combine = op === "max" || op === "min" ? op : "add";
   for (let q = 0; q < ranks; q++) {
     const v = input(q, from, len);
@@ -63,6 +68,32 @@ export function exactTile(
       done += n;
     }
   }
+}
+
+/** Elements [from, from + len) of rank q's input as the device holds them (a view used at once). */
+export type InputCodes = (q: number, from: number, len: number) => Uint8Array;
+
+/**
+ * {@link exactTile}'s output elements [o, o + len) of rank r, when they are a sum (allr, redsct;
+ * not max or min), encoded in the dtype with their largest error, in one pass over the inputs'
+ * codes (check-kernels.ts wasmExactSum): the same sum, step for step. Undefined when that pass
+ * does not apply or run; then exactTile.
+ */
+export function exactSumTile(
+  collective: CollectiveName,
+  op: ReduceOp,
+  dt: Dtype,
+  ranks: number,
+  count: number,
+  r: number,
+  o: number,
+  len: number,
+  codes: InputCodes,
+  overflow: OverflowPolicy,
+): ExactSum | undefined {
+  if ((collective !== "allr" && collective !== "redsct") || op === "max" || op === "min") return undefined;
+  const from = collective === "allr" ? o : r * (count / ranks) + o;
+  return wasmExactSum(dt, ranks, (q) => codes(q, from, len), len, sumScale(op, ranks), overflow);
 }
 
 /** Whether every rank's exact output is the same (all-reduce, all-gather). */

@@ -12,7 +12,7 @@ import { type ExchangeSpec, exchangeGeometry, isExchange } from "../plan/exchang
 import type { CollectiveName, ReduceOp } from "../plan/plan.js";
 import { CHECK_KERNELS_TILE, checkTiles, wasmDecodeTile, wasmDemote } from "./check-kernels.js";
 import { countWrong, maxAbsError, type OutputCheck } from "./compare.js";
-import { exactTile, sharedExact } from "./exact-result.js";
+import { exactSumTile, exactTile, sharedExact } from "./exact-result.js";
 import { checkExchange } from "./exchange-check.js";
 
 /** Elements checked at once: a tile of each input, the exact result and the output stay in cache. */
@@ -78,6 +78,9 @@ export function checkOutputs(
   }
   const eb = dtypeBytes(dtype);
   let tiles = checkTiles();
+  const codes = (q: number, from: number, len: number) => read(q, "input", from, len);
+  const sumOf = (r: number, o: number, len: number) =>
+    exactSumTile(collective, spec.op, dtype, ranks, spec.inputCount, r, o, len, codes, spec.overflow);
   const input = (q: number, from: number, len: number) => {
     const codes = read(q, "input", from, len);
     const { f32 } = tiles;
@@ -96,20 +99,30 @@ export function checkOutputs(
     // Ranks that share the exact result share its encoding and that encoding's error.
     let want: Uint8Array | undefined;
     let wantErr = -1;
+    // Whether `exact` holds the tile's exact result (the one-pass sum leaves it in registers).
+    let hasExact = false;
+    const exactOf = (r: number) => {
+      if (!hasExact) exactTile(collective, spec.op, ranks, spec.inputCount, r, o, len, input, exact);
+      hasExact = true;
+      return exact;
+    };
     for (let r = 0; r < ranks; r++) {
       if (r === 0 || !shared) {
-        exactTile(collective, spec.op, ranks, spec.inputCount, r, o, len, input, exact);
-        want = expected === undefined ? encodeExact(dtype, exact, spec.overflow, encoded, f32) : undefined;
-        wantErr = -1;
+        const sum = expected === undefined ? sumOf(r, o, len) : undefined;
+        hasExact = false;
+        want =
+          sum?.want ??
+          (expected === undefined ? encodeExact(dtype, exactOf(r), spec.overflow, encoded, f32) : undefined);
+        wantErr = sum?.err ?? -1;
       }
       const w = want ?? (expected?.[r] as Uint8Array).subarray(o * eb, (o + len) * eb);
       const out = read(r, "output", o, len);
       const bad = countWrong(out, w, dtype);
       wrong += bad;
       if (bad === 0 && want !== undefined) {
-        if (wantErr < 0) wantErr = maxAbsError(w, dtype, exact, f32);
+        if (wantErr < 0) wantErr = maxAbsError(w, dtype, exactOf(r), f32);
         maxAbsErr = Math.max(maxAbsErr, wantErr);
-      } else maxAbsErr = Math.max(maxAbsErr, maxAbsError(out, dtype, exact, f32));
+      } else maxAbsErr = Math.max(maxAbsErr, maxAbsError(out, dtype, exactOf(r), f32));
     }
   }
   return { wrong, maxAbsErr };

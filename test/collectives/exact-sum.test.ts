@@ -1,0 +1,159 @@
+// The check's one-pass exact sum (check-kernels.ts wasmExactSum, exact-result.ts exactSumTile) is
+// the staged path it replaces, bit for bit: the float64 sum tile by tile (exactResult's JS loops),
+// encodeExact's codes and maxAbsError's error; and a check through it finds every wrong element,
+// wherever it is, with the same count and error as the check with the module switched off.
+import { describe, expect, it } from "vitest";
+import { checkTiles, wasmDecodeTile, wasmExactSum } from "../../src/collectives/check/check-kernels.js";
+import { exactTile } from "../../src/collectives/check/exact-result.js";
+import { type CheckSpec, encodeExact } from "../../src/collectives/check/verify.js";
+import { checkOutputs, maxAbsError, useCheckKernels } from "../../src/collectives/index.js";
+import { PageArenas } from "../../src/engine/memory/page-arenas.js";
+import { OVERFLOW_POLICIES, type OverflowPolicy } from "../../src/numerics/index.js";
+import { Dtype } from "../../src/spec/index.js";
+
+const TILE = 16384;
+
+/** bf16 codes where the sum could part: zeros of both signs, infinities, NaNs, the largest, tiny. */
+function awkwardCodes(n: number, seed: number): Uint8Array {
+  const special = [
+    0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc1, 0x7f81, 0xffc0, 0x7f7f, 0xff7f, 0x0001, 0x3f80, 0x4780,
+  ];
+  const codes = new Uint16Array(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    codes[i] = x % 5 === 0 ? (special[(x >>> 8) % special.length] as number) : (x >>> 12) & 0xffff;
+  }
+  return new Uint8Array(codes.buffer);
+}
+
+/**
+ * The staged path verify.ts took before: each source decoded into the module's FP32 tile and added
+ * to its float64 tile (exactTile), that sum encoded (encodeExact) and its error (maxAbsError) —
+ * the same kernels and loops, so NaN's sign too is as it was.
+ */
+function staged(sources: readonly Uint8Array[], len: number, op: "sum" | "avg", overflow: OverflowPolicy) {
+  const { f32, acc, want } = checkTiles();
+  const input = (q: number, from: number, n: number) => {
+    const codes = (sources[q] as Uint8Array).subarray(2 * from, 2 * (from + n));
+    expect(wasmDecodeTile(Dtype.BFLOAT16, codes, f32, n)).toBe(true);
+    return f32;
+  };
+  const exact = acc.subarray(0, len);
+  exactTile("allr", op, sources.length, len, 0, 0, len, input, exact);
+  const codes = encodeExact(Dtype.BFLOAT16, exact, overflow, want, f32).slice();
+  return {
+    want: codes,
+    err: maxAbsError(codes, Dtype.BFLOAT16, exact, f32),
+    exact: Float64Array.from(exact),
+  };
+}
+
+describe("wasmExactSum is the staged sum, encoding and error", () => {
+  for (const count of [1, 3, 8, 17]) {
+    for (const len of [0, 1, 7, 8, 9, 1001, TILE]) {
+      it(`${count} sources × ${len} elements`, () => {
+        const sources = Array.from({ length: count }, (_, q) => awkwardCodes(len, 97 * q + len + 1));
+        for (const op of ["sum", "avg"] as const) {
+          for (const overflow of OVERFLOW_POLICIES) {
+            const scale = op === "avg" ? Math.fround(1 / count) : 1;
+            const got = wasmExactSum(
+              Dtype.BFLOAT16,
+              count,
+              (q) => sources[q] as Uint8Array,
+              len,
+              scale,
+              overflow,
+            );
+            const want = staged(sources, len, op, overflow);
+            expect(got, "the module runs").toBeDefined();
+            expect(Array.from(got?.want ?? []), `${op} ${overflow}`).toEqual(Array.from(want.want));
+            expect(got?.err, `${op} ${overflow}`).toBe(want.err);
+          }
+        }
+      });
+    }
+  }
+  it("reads sources in a device arena in place, with the same result", () => {
+    const arenas = new PageArenas();
+    const { view } = arenas.page(1 << 20);
+    const sources = Array.from({ length: 9 }, (_, q) => {
+      const s = view.subarray(q * 2 * TILE, (q + 1) * 2 * TILE);
+      s.set(awkwardCodes(TILE, q + 5));
+      return s;
+    });
+    const got = wasmExactSum(Dtype.BFLOAT16, 9, (q) => sources[q] as Uint8Array, TILE, 1, "ieee");
+    expect(got?.want.buffer).toBe(view.buffer);
+    const want = staged(sources, TILE, "sum", "ieee");
+    expect(Array.from(got?.want ?? [])).toEqual(Array.from(want.want));
+    expect(got?.err).toBe(want.err);
+    arenas.release();
+  });
+  it("declines other dtypes and more than a tile", () => {
+    const s = new Uint8Array(4 * (TILE + 1));
+    expect(wasmExactSum(Dtype.FP32, 1, () => s, 4, 1, "ieee")).toBeUndefined();
+    expect(wasmExactSum(Dtype.BFLOAT16, 1, () => s, TILE + 1, 1, "ieee")).toBeUndefined();
+  });
+});
+
+describe("a check through the one-pass sum finds every wrong element", () => {
+  const ranks = 8;
+  const count = 2 * TILE + 37;
+  /** Ranks' inputs (small integers: exact data) and outputs (their sum) in arena pages or plain arrays. */
+  function run(inArena: boolean) {
+    // Inputs and outputs in arenas of their own: the wanted codes are copied beside the outputs.
+    const arenas = [new PageArenas(), new PageArenas()];
+    const bytes = 2 * count;
+    const buf = (a: PageArenas) =>
+      inArena ? a.page(1 << 20).view.subarray(0, bytes) : new Uint8Array(bytes);
+    const inputs = Array.from({ length: ranks }, () => buf(arenas[0] as PageArenas));
+    const outputs = Array.from({ length: ranks }, () => buf(arenas[1] as PageArenas));
+    const f = new Float32Array(count);
+    const sums = new Float64Array(count);
+    for (const [q, input] of inputs.entries()) {
+      for (let i = 0; i < count; i++) f[i] = ((i * 7 + q * 13) % 33) - 16;
+      const codes = new Uint16Array(count);
+      for (let i = 0; i < count; i++)
+        codes[i] = new Uint32Array(Float32Array.of(f[i] as number).buffer)[0]! >>> 16;
+      input.set(new Uint8Array(codes.buffer));
+      for (let i = 0; i < count; i++) sums[i]! += f[i] as number;
+    }
+    const sumCodes = encodeExact(Dtype.BFLOAT16, sums, "ieee");
+    for (const out of outputs) out.set(sumCodes);
+    const read = (rank: number, name: string, from: number, len: number) =>
+      (name === "input" ? inputs : outputs)[rank]!.subarray(2 * from, 2 * (from + len));
+    return { arenas, outputs, read };
+  }
+  const spec: CheckSpec = {
+    collective: "allr",
+    op: "sum",
+    dtype: Dtype.BFLOAT16,
+    ranks,
+    inputCount: count,
+    outputCount: count,
+    overflow: "ieee",
+  };
+  for (const inArena of [false, true]) {
+    it(`a flipped byte of any rank, anywhere in a tile (${inArena ? "device arena" : "plain arrays"})`, () => {
+      const { arenas, outputs, read } = run(inArena);
+      expect(checkOutputs(spec, read)).toEqual({ wrong: 0, maxAbsErr: 0 });
+      const flips = [
+        [0, 0],
+        [7, 2 * count - 1],
+        [3, 2 * TILE - 1],
+        [3, 2 * TILE],
+        [5, 2 * TILE + 1],
+        [1, 4097],
+      ] as const;
+      for (const [r, at] of flips) outputs[r]![at]! ^= 0x40;
+      const fast = checkOutputs(spec, read);
+      useCheckKernels(false);
+      const slow = checkOutputs(spec, read);
+      useCheckKernels(true);
+      expect(fast.wrong).toBe(flips.length);
+      expect(fast).toEqual(slow);
+      expect(fast.maxAbsErr).toBeGreaterThan(0);
+      for (const a of arenas) a.release();
+    });
+  }
+});

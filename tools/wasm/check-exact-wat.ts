@@ -1,0 +1,156 @@
+// The check module's fused exact sum of bf16 tiles (check-kernels-wat.ts puts it in the module;
+// check/check-kernels.ts wasmExactSum binds it): in one pass over the tiles of up to
+// EXACT_SOURCES sources it does what widen_bf16 then acc_add did per source, and then demote,
+// numerics' bf16 RNE encode and max_abs_err did over the result — so each source's codes are read
+// once, in place, and the float64 sum never leaves the registers unless asked.
+import { CHECK_KERNELS_LAYOUT as L } from "../../src/collectives/check/check-kernels.js";
+
+const get = (name: string) => `(local.get $${name})`;
+const i32x4 = (c: number) => `(v128.const i32x4 ${c} ${c} ${c} ${c})`;
+
+/** FP32 bits of bf16 codes: lanes 0–3 (`low`) or 4–7 of the i16x8 `x`, each code << 16. */
+const widen = (x: string, low: boolean) =>
+  `(i32x4.shl (i32x4.extend_${low ? "low" : "high"}_i16x8_u ${x}) (i32.const 16))`;
+/** Lanes 2–3 of `x` moved to 0–1. */
+const high = (x: string) => `(i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 ${x} ${x})`;
+
+/**
+ * numerics float-encode.ts encodeBf16 (RNE) of the FP32 bits in `u`, each lane's code in its
+ * low half: a magnitude that rounds to inf or past it becomes $finite (a finite value), $inf (an
+ * infinity) or 0x7fc0 (NaN); the sign is u's.
+ */
+function encodeBf16(u: string): string {
+  const a = `(v128.and ${u} ${i32x4(0x7fffffff)})`;
+  return `(local.set $a ${a})
+        (local.set $r (i32x4.shr_u (i32x4.add (i32x4.add ${get("a")} ${i32x4(0x7fff)})
+          (v128.and (i32x4.shr_u ${get("a")} (i32.const 16)) ${i32x4(1)})) (i32.const 16)))
+        (local.set $r (v128.bitselect
+          (v128.bitselect ${get("finv")} (v128.bitselect ${get("infv")} ${i32x4(0x7fc0)} (i32x4.eq ${get("a")} ${i32x4(0x7f800000)}))
+            (i32x4.lt_u ${get("a")} ${i32x4(0x7f800000)}))
+          ${get("r")} (i32x4.ge_u ${get("r")} ${i32x4(0x7f80)})))
+        (v128.or (v128.and (i32x4.shr_u ${u} (i32.const 16)) ${i32x4(0x8000)}) ${get("r")})`;
+}
+
+/**
+ * $w ← max($w, |x − a|) lanewise with the cheap pmax (NaN-blind), and $nan ← $nan + |x − a|: a sum
+ * of magnitudes is NaN exactly when one of them is (inf + inf is inf).
+ */
+const worst = (x: string, a: string) =>
+  `(local.set $e (f64x2.abs (f64x2.sub ${x} ${a})))
+        (local.set $w (f64x2.pmax ${get("w")} ${get("e")}))
+        (local.set $nan (f64x2.add ${get("nan")} ${get("e")}))`;
+
+/**
+ * The body for `lanes` elements at byte offset $j of each source (8: the SIMD pass; 1: an element
+ * of the tail, its code alone in lane 0 of a v128 and its sum in lane 0 of $a0).
+ */
+function elements(lanes: 8 | 1): string {
+  const at = `(i32.add (i32.load offset=${L.SOURCES} (i32.add (global.get $base) (i32.shl ${get("k")} (i32.const 2)))) ${get("j")})`;
+  const load = lanes === 8 ? `(v128.load ${at})` : `(i32x4.splat (i32.load16_u ${at}))`;
+  const acc = lanes === 8 ? [0, 1, 2, 3] : [0];
+  // The FP32 bits in $lo (elements 0–3) and $hi (4–7), free until the sums are encoded.
+  const xs = [get("lo"), high(get("lo")), get("hi"), high(get("hi"))].map(
+    (f) => `(f64x2.promote_low_f32x4 ${f})`,
+  );
+  const accAt = (k: number) => `(i32.add ${get("d")} (i32.const ${16 * k}))`;
+  const start = acc
+    .map((k) =>
+      lanes === 8
+        ? `(local.set $a${k} (if (result v128) ${get("first")} (then ${i32x4(0)}) (else (v128.load ${accAt(k)}))))`
+        : `(local.set $a0 (if (result v128) ${get("first")} (then ${i32x4(0)}) (else (v128.load64_zero ${get("d")}))))`,
+    )
+    .join("\n        ");
+  const add = (scaled: boolean) =>
+    acc
+      .map(
+        (k) =>
+          `(local.set $a${k} (f64x2.add ${get(`a${k}`)} ${scaled ? `(f64x2.mul ${xs[k]} ${get("sc")})` : xs[k]}))`,
+      )
+      .join("\n            ");
+  // Each source's elements added to the sums, in source order; with `scaled`, each times $sc.
+  const sources = (scaled: boolean) => `(local.set $k (i32.const 0))
+        (block $srcs${lanes}${scaled}
+          (loop $src${lanes}${scaled}
+            (br_if $srcs${lanes}${scaled} (i32.ge_u ${get("k")} ${get("nsrc")}))
+            (local.set $x ${load})
+            (local.set $lo ${widen(get("x"), true)})
+            ${lanes === 8 ? `(local.set $hi ${widen(get("x"), false)})` : ""}
+            ${add(scaled)}
+            (local.set $k (i32.add ${get("k")} (i32.const 1)))
+            (br $src${lanes}${scaled})))`;
+  const store = acc
+    .map((k) =>
+      lanes === 8
+        ? `(v128.store ${accAt(k)} ${get(`a${k}`)})`
+        : `(v128.store64_lane 0 ${get("d")} ${get("a0")})`,
+    )
+    .join("\n            ");
+  // FP32 of the sums (lanes 0–3: elements 0–3; $h: 4–7), encoded, the codes packed to i16 lanes.
+  const demote = (p: string, q: string) =>
+    `(i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero ${get(p)}) (f32x4.demote_f64x2_zero ${get(q)}))`;
+  const want =
+    lanes === 8
+      ? `(local.set $lo ${encodeBf16(demote("a0", "a1"))})
+            (local.set $hi ${encodeBf16(demote("a2", "a3"))})
+            (v128.store (i32.add ${get("c")} ${get("j")})
+              (i8x16.shuffle 0 1 4 5 8 9 12 13 16 17 20 21 24 25 28 29 ${get("lo")} ${get("hi")}))
+            ${worst(`(f64x2.promote_low_f32x4 (i32x4.shl ${get("lo")} (i32.const 16)))`, get("a0"))}
+            ${worst(`(f64x2.promote_low_f32x4 ${high(`(i32x4.shl ${get("lo")} (i32.const 16))`)})`, get("a1"))}
+            ${worst(`(f64x2.promote_low_f32x4 (i32x4.shl ${get("hi")} (i32.const 16)))`, get("a2"))}
+            ${worst(`(f64x2.promote_low_f32x4 ${high(`(i32x4.shl ${get("hi")} (i32.const 16))`)})`, get("a3"))}`
+      : `(local.set $lo ${encodeBf16(`(f32x4.demote_f64x2_zero ${get("a0")})`)})
+            (v128.store16_lane 0 (i32.add ${get("c")} ${get("j")}) ${get("lo")})
+            ${worst(`(f64x2.promote_low_f32x4 (i32x4.shl ${get("lo")} (i32.const 16)))`, get("a0"))}`;
+  return `${start}
+        ;; x · 1 is x, bit for bit (a NaN from promote is already quiet): no multiply then
+        (if ${get("unit")} (then ${sources(false)}) (else ${sources(true)}))
+        (if ${get("store")}
+          (then
+            ${store}))
+        (if ${get("want")}
+          (then
+            ${want}))`;
+}
+
+/** A loop of {@link elements}(lanes) while $j is below $`until`, the cursors moved on each time. */
+const pass = (lanes: 8 | 1, until: string) => `(block $done${lanes}
+      (loop $next${lanes}
+        (br_if $done${lanes} (i32.ge_u ${get("j")} ${get(until)}))
+        ${elements(lanes)}
+        (local.set $j (i32.add ${get("j")} (i32.const ${2 * lanes})))
+        (local.set $d (i32.add ${get("d")} (i32.const ${8 * lanes})))
+        (br $next${lanes})))`;
+
+/**
+ * exact_bf16(nsrc, n, scale, flags, finite, inf): for element i < n, the float64 sum — from +0
+ * (flags & 1) or from the ACC tile — of each source's bf16 code at byte 2i, widened and times
+ * `scale`, in source order (acc_add's steps exactly); the sources' addresses are the nsrc words at
+ * SOURCES. flags & 2: the sums stored to ACC. flags & 4: their FP32 encoded to bf16 (RNE; a
+ * finite overflow becomes `finite`, an infinity `inf`) at CODES, and the result is max |code's
+ * value − sum|, +inf when any is NaN (max_abs_err); else 0.
+ */
+export function exactBf16Function(): string {
+  return `  (func $exact_bf16 (export "exact_bf16") (param $nsrc i32) (param $n i32) (param $scale f64)
+    (param $flags i32) (param $finite i32) (param $inf i32) (result f64)
+    (local $first i32) (local $store i32) (local $want i32) (local $unit i32) (local $j i32) (local $end i32) (local $tail i32)
+    (local $k i32) (local $d i32) (local $c i32) (local $x v128) (local $sc v128) (local $finv v128) (local $infv v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $a v128) (local $r v128)
+    (local $lo v128) (local $hi v128) (local $e v128) (local $w v128) (local $nan v128)
+    (local.set $first (i32.and ${get("flags")} (i32.const 1)))
+    (local.set $store (i32.and ${get("flags")} (i32.const 2)))
+    (local.set $want (i32.and ${get("flags")} (i32.const 4)))
+    (local.set $unit (f64.eq ${get("scale")} (f64.const 1)))
+    (local.set $sc (f64x2.splat ${get("scale")}))
+    (local.set $finv (i32x4.splat ${get("finite")}))
+    (local.set $infv (i32x4.splat ${get("inf")}))
+    (local.set $d (i32.add (global.get $base) (i32.const ${L.ACC})))
+    (local.set $c (i32.add (global.get $base) (i32.const ${L.CODES})))
+    (local.set $end (i32.shl ${get("n")} (i32.const 1)))
+    (local.set $tail (i32.and ${get("end")} (i32.const -16)))
+    ${pass(8, "tail")}
+    ${pass(1, "end")}
+    ;; a NaN difference anywhere: +inf, as max_abs_err
+    (local.set $e (f64x2.add ${get("nan")} (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 ${get("nan")} ${get("nan")})))
+    (select (f64.const inf) (f64.max (f64x2.extract_lane 0 ${get("w")}) (f64x2.extract_lane 1 ${get("w")}))
+      (f64.ne (f64x2.extract_lane 0 ${get("e")}) (f64x2.extract_lane 0 ${get("e")}))))`;
+}
