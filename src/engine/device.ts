@@ -155,6 +155,19 @@ export interface RunReport {
   readonly stalls: readonly QueueStall[];
 }
 
+/** What `runCount()` did: packets executed (faulted ones included), faults and stalls as {@link RunReport}. */
+export interface CountReport {
+  readonly executed: number;
+  readonly faults: readonly DescriptorFault[];
+  readonly stalls: readonly QueueStall[];
+}
+
+/** @throws FieldError when `budget` is not a packet budget. */
+function checkBudget(context: string, budget: unknown): void {
+  if (!PACKET_BUDGET_RULE.check(budget))
+    throw new FieldError(context, "packetBudget", budget, PACKET_BUDGET_RULE.allowed);
+}
+
 export class Device {
   readonly profile: ArchProfile;
   readonly memory: DeviceMemory;
@@ -189,6 +202,8 @@ export class Device {
   private hitOffset = 0;
   /** What {@link locate} last found. */
   private located: Located | undefined;
+  /** The queue index of each of the last WATCHDOG_RECENT packets executed in a run (ring order). */
+  private readonly recent = new Int32Array(WATCHDOG_RECENT);
 
   /**
    * @param arch a profile or its name (`trn1` | `trn2` | `trn3`, codename or arch code).
@@ -343,36 +358,65 @@ export class Device {
    * @throws FieldError when the budget is not a positive integer or Infinity.
    */
   run(packetBudget = this.packetBudget): RunReport {
-    if (!PACKET_BUDGET_RULE.check(packetBudget))
-      throw new FieldError("Device.run", "packetBudget", packetBudget, PACKET_BUDGET_RULE.allowed);
+    checkBudget("Device.run", packetBudget);
     const events: EngineEvent[] = [];
-    const faults: DescriptorFault[] = this.doorbellFaults.splice(0);
-    let n = 0;
-    for (let r = this.next(); r; r = n < packetBudget ? this.next() : undefined) {
-      n++;
-      if (r instanceof DescriptorFault) faults.push(r);
-      else events.push(r);
-    }
-    if (n >= packetBudget) {
-      const fault = this.watchdog(n, events);
-      if (fault) faults.push(fault);
-    }
-    const stalls = this.posted
-      .map((i) => this.queues[i]?.stall)
-      .filter((s): s is QueueStall => s !== undefined);
+    const { faults, stalls } = this.drain(packetBudget, events);
     return { events, faults, stalls };
   }
 
   /**
-   * The watchdog fault after `n` packets, naming the queues the last packets ran on (a ping-pong's
-   * both sides, not only the one holding work this instant); undefined when no work is left.
+   * {@link run} for a caller that only counts the packets: the same execution, faults, stalls and
+   * watchdog, with no event listed — with DeviceOptions.keepEvents false no event object is made
+   * at all (one is filled in place packet after packet), which a long run's collector pays for.
+   * @throws FieldError as {@link run}.
    */
-  private watchdog(n: number, events: readonly EngineEvent[]): WatchdogFault | undefined {
+  runCount(packetBudget = this.packetBudget): CountReport {
+    checkBudget("Device.runCount", packetBudget);
+    return this.drain(packetBudget, undefined);
+  }
+
+  /** Step until no queue can progress or `budget` packets ran; each event into `events` when given. */
+  private drain(budget: number, events: EngineEvent[] | undefined): CountReport {
+    const faults: DescriptorFault[] = this.doorbellFaults.length === 0 ? [] : this.doorbellFaults.splice(0);
+    // Nothing keeps the events: the executor may fill one object in place.
+    this.executor.reuseWork = events === undefined && !this.keepEvents;
+    let n = 0;
+    let done = 0;
+    try {
+      for (let r = this.next(); r; r = n < budget ? this.next() : undefined) {
+        n++;
+        if (r instanceof DescriptorFault) faults.push(r);
+        else {
+          this.recent[done++ % WATCHDOG_RECENT] = r.engine * this.profile.queuesPerEngine + r.queue;
+          events?.push(r);
+        }
+      }
+    } finally {
+      this.executor.reuseWork = false;
+    }
+    if (n >= budget) {
+      const fault = this.watchdog(n, done);
+      if (fault) faults.push(fault);
+    }
+    const stalls: QueueStall[] = [];
+    for (const i of this.posted) {
+      const s = this.queues[i]?.stall;
+      if (s !== undefined) stalls.push(s);
+    }
+    return { executed: n, faults, stalls };
+  }
+
+  /**
+   * The watchdog fault after `n` packets, naming the queues the last packets ran on (a ping-pong's
+   * both sides, not only the one holding work this instant; `done` of them executed, the queues of
+   * the last WATCHDOG_RECENT in {@link recent}); undefined when no work is left.
+   */
+  private watchdog(n: number, done: number): WatchdogFault | undefined {
     const busy = this.posted.map((i) => this.queues[i] as DmaQueue).find((q) => q.runnable && !q.stall);
     if (!busy) return undefined;
     const seen = new Set<number>([busy.engine * this.profile.queuesPerEngine + busy.queue]);
-    for (const e of events.slice(-WATCHDOG_RECENT))
-      seen.add(e.engine * this.profile.queuesPerEngine + e.queue);
+    for (let k = Math.max(0, done - WATCHDOG_RECENT); k < done; k++)
+      seen.add(this.recent[k % WATCHDOG_RECENT] as number);
     const queues = [...seen].sort((a, b) => a - b).map((i) => this.queues[i] as DmaQueue);
     return new WatchdogFault(this.ref(busy, "tx", busy.tx.head), n, queues);
   }

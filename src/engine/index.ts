@@ -18,6 +18,7 @@ export {
 export { type CcePlan, type PacketPlan, planPacket } from "./decode/packet-plan.js";
 export { PlanCache } from "./decode/plan-cache.js";
 export {
+  type CountReport,
   DEFAULT_PACKET_BUDGET,
   Device,
   type DeviceOptions,

@@ -6,7 +6,7 @@
  * here: the same dispatch on the call's kind, the same retry, the same fault join.
  */
 import { DeviceFault, type Einval } from "../bits/errors.js";
-import type { Device, RunReport } from "../engine/device.js";
+import type { CountReport, Device, RunReport } from "../engine/device.js";
 import { addDmaPacketCce, type CceRequest, postDmaPacketCce } from "./builders/cce-packet.js";
 import { addDmaPacket, type CopyRequest, postDmaPacket } from "./builders/copy-packet.js";
 import { RingFullError } from "./rings/ring-full.js";
@@ -73,8 +73,21 @@ export function postPacketBytes(vring: Vring, packet: HostPacket): Einval | unde
  * @throws DeviceFault naming every fault and stall.
  */
 export function drainDevice(device: Device, who: string): RunReport {
-  const report = device.run();
+  return refuseProblems(device.run(), who);
+}
+
+/**
+ * {@link drainDevice} for a host that only counts the packets (Device.runCount: no event listed);
+ * returns how many executed.
+ * @throws DeviceFault naming every fault and stall.
+ */
+export function drainDeviceCount(device: Device, who: string): number {
+  return refuseProblems(device.runCount(), who).executed;
+}
+
+/** The report, when it has no fault and no stall. @throws DeviceFault naming them all. */
+function refuseProblems<R extends CountReport | RunReport>(report: R, who: string): R {
+  if (report.faults.length === 0 && report.stalls.length === 0) return report;
   const problems = [...report.faults.map((f) => f.message), ...report.stalls.map((s) => s.reason)];
-  if (problems.length > 0) throw new DeviceFault(`${who}: ${problems.join("; ")}`);
-  return report;
+  throw new DeviceFault(`${who}: ${problems.join("; ")}`);
 }

@@ -82,6 +82,7 @@ export { kbinCceOpToSdmaCceOp, kbinDtypeToSdmaDtype } from "./descriptors/remaps
 export {
   addHostPacket,
   drainDevice,
+  drainDeviceCount,
   type HostPacket,
   postHostPacket,
   postPacketBytes,

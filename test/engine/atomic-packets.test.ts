@@ -123,6 +123,16 @@ describe("the run watchdog (D8)", () => {
     expect(dev.run(10).events.length).toBe(10);
   });
 
+  it("stops runCount() alike, with no event kept", () => {
+    const dev = pingPong({ packetBudget: 1000 });
+    dev.run(7);
+    const r = dev.runCount();
+    expect(r.executed).toBe(1000);
+    expect(r.faults).toHaveLength(1);
+    expect(r.faults[0]?.message).toMatch(/no completion after 1000 packets on queues 0\.0, 0\.1/);
+    expect(dev.runCount(10).executed).toBe(10);
+  });
+
   it("has a generous default and refuses a budget that is not a positive integer", () => {
     expect(new Device("trn2").packetBudget).toBe(1 << 22);
     expect(() => new Device("trn2", { packetBudget: 0 })).toThrow(/packetBudget\): 0 is out of range/);

@@ -89,6 +89,7 @@ const CLASSES: readonly ClassTable[] = [
         ...each("ns", 1, [0, 0], [-1, Number.NaN, Number.POSITIVE_INFINITY, "5", null]),
       ],
       run: each("packetBudget", 0, [1], [0, 0.5, -1, Number.NaN, "1", null]),
+      runCount: each("packetBudget", 0, [1], [0, 0.5, -1, Number.NaN, "1", null]),
     },
     noNumbers: { step: "no arguments" },
   },

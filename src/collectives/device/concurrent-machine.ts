@@ -18,7 +18,7 @@ import { UsageError } from "../../bits/errors.js";
 import { Device } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
-import { drainDevice, VringPool } from "../../runtime/index.js";
+import { drainDeviceCount, VringPool } from "../../runtime/index.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { legCalls } from "../plan/leg-calls.js";
 import { queueSeed } from "../plan/packets.js";
@@ -203,7 +203,7 @@ export class SharedDevice {
   }
 
   run(): void {
-    drainDevice(this.device, "device");
+    drainDeviceCount(this.device, "device");
   }
 
   /** Every group's legs: each round posts each group's next batch of independent legs, then runs. */

@@ -31,6 +31,7 @@ import {
   copyTemplateOf,
   DeferredDoorbell,
   drainDevice,
+  drainDeviceCount,
   type PacketTemplate,
   postHostPacket,
   postPacketBytes,
@@ -428,9 +429,12 @@ export class DeviceMachine {
   run(): void {
     for (const bell of this.bells) bell.flush();
     this.bells.length = 0;
+    if (this.opts.keepEvents === false) {
+      this.packets += drainDeviceCount(this.device, "device");
+      return;
+    }
     const report = drainDevice(this.device, "device");
     this.packets += report.events.length;
-    if (this.opts.keepEvents === false) return;
     // Queues run round-robin, so events come out interleaved; match them to legs by queue order
     // (a queue's legs in posting order, read from a cursor: no shift, no string keys).
     const byQueue = new Map<number, { readonly ids: number[]; next: number }>();

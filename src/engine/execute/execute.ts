@@ -8,7 +8,6 @@
  */
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import {
-  type AluOp,
   type OverflowPolicy,
   type ReduceOptions,
   type ReduceSource,
@@ -31,7 +30,8 @@ import {
 } from "../decode/packet-plan.js";
 import type { TransposePlan } from "../decode/transpose-plan.js";
 import type { DeviceMemory } from "../memory/memory.js";
-import type { EngineEvent, Work, WorkKind } from "./events.js";
+import { type Done, doneOf, type Reused } from "./done.js";
+import type { Work } from "./events.js";
 import { gceCompress, gceExpand, gceHeader, readGceHeader } from "./gce-codec.js";
 import { numberAt, PacketIo } from "./packet-io.js";
 
@@ -54,58 +54,6 @@ const EMPTY = new Uint8Array(0);
 /** Round to nearest even: every packet without a seed-init (numerics' RNE, as a value here). */
 const RNE: Rounding = { mode: "rne" };
 
-/** A packet's event: what it did, then where it ran (run()) and when (the device). */
-type Done = Mutable<EngineEvent>;
-
-/**
- * A packet's event with every field in its one literal: fields added to an object after its literal
- * live out of it, in a property array grown (and copied) as they come — three times a packet.
- * Two literals, as a copy's event has no `op` key at all.
- */
-function doneOf(
-  kind: WorkKind,
-  op: AluOp | undefined,
-  bytesRead: number,
-  bytesWritten: number,
-  sources: number,
-  destinations: number,
-): Done {
-  // Where and when: placeholders, set by run() and the device.
-  if (op === undefined) {
-    return {
-      kind,
-      bytesRead,
-      bytesWritten,
-      sources,
-      destinations,
-      engine: 0,
-      queue: 0,
-      descriptors: 0,
-      txSlot: 0,
-      rxSlot: 0,
-      barrier: false,
-      start: 0,
-      end: 0,
-    };
-  }
-  return {
-    kind,
-    op,
-    bytesRead,
-    bytesWritten,
-    sources,
-    destinations,
-    engine: 0,
-    queue: 0,
-    descriptors: 0,
-    txSlot: 0,
-    rxSlot: 0,
-    barrier: false,
-    start: 0,
-    end: 0,
-  };
-}
-
 export interface ExecContext {
   readonly profile: ArchProfile;
   readonly memory: DeviceMemory;
@@ -116,6 +64,16 @@ export interface ExecContext {
 type SourceSpan = Mutable<ReduceSource>;
 
 export class Executor {
+  /**
+   * Fill one event object in place packet after packet instead of making one each (the device
+   * sets this while nothing keeps the events: Device.runCount). Each is valid until the next packet.
+   */
+  reuseWork = false;
+  /** The objects filled in place (reuseWork), of doneOf's two shapes. */
+  private readonly reused: Reused = {
+    plain: doneOf("copy", undefined, 0, 0, 0, 0),
+    withOp: doneOf("cce", "add", 0, 0, 0, 0),
+  };
   private readonly io: PacketIo;
   /** The source spans of a packet of n sources, reused packet after packet (numerics keeps none). */
   private readonly spans: SourceSpan[][] = [];
@@ -135,6 +93,11 @@ export class Executor {
     bytesRead: 0,
   };
 
+  /** The objects to fill in place, when reuseWork is on. */
+  private reuse(): Reused | undefined {
+    return this.reuseWork ? this.reused : undefined;
+  }
+
   constructor(private readonly ctx: ExecContext) {
     this.io = new PacketIo(ctx.profile, ctx.memory);
     this.options = { rounding: RNE, overflow: ctx.overflow, constant: undefined };
@@ -149,7 +112,7 @@ export class Executor {
     if (plan.kind === "copy") done = this.copy(plan, engine);
     else if (plan.kind === "cce") done = this.cce(plan, sr);
     else if (plan.kind === "transpose") done = this.transpose(plan);
-    else done = doneOf("fence", undefined, 0, 0, 0, 0);
+    else done = doneOf("fence", undefined, 0, 0, 0, 0, this.reuse());
     // One object shape for every packet: the done part gets the rest assigned field by field (no
     // spread, no Object.assign of a temporary: both build objects on V8's slow path). The device
     // sets the ring slots.
@@ -187,7 +150,7 @@ export class Executor {
       const t = targets[i] as Segment;
       io.write(t.desc, segmentAddr(t), buf.subarray(i * elem, (i + 1) * elem));
     }
-    return doneOf("transpose", undefined, total, total, rows.length, targets.length);
+    return doneOf("transpose", undefined, total, total, rows.length, targets.length, this.reuse());
   }
 
   /** A plain copy; then, MARIANA, the embedded-semaphore writes its RX descriptors carry. */
@@ -214,7 +177,7 @@ export class Executor {
     if (!direct || !io.overwrite(plan.rx[0] as Segment, direct)) io.scatter(plan.rx, buf.subarray(0, total));
     // strong_ord_wr: each semaphore changes only after all of the packet's data has landed.
     for (const w of sems) io.writeU32(w.desc, w.addr, w.value);
-    return doneOf("copy", undefined, total, total, plan.tx.length, plan.rx.length);
+    return doneOf("copy", undefined, total, total, plan.tx.length, plan.rx.length, this.reuse());
   }
 
   /** A compute packet: the result (decompressed, or reduced from the sources), then delivered. */
@@ -362,7 +325,7 @@ export class Executor {
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
     const written = outBytes * (1 + plan.replicas.length) + (header?.len ?? 0);
     const destinations = plan.rx.length + plan.replicas.length;
-    return doneOf(kind, plan.op, r.bytesRead, written, plan.sources.length, destinations);
+    return doneOf(kind, plan.op, r.bytesRead, written, plan.sources.length, destinations, this.reuse());
   }
 
   /** The RX chain must take exactly what the packet produces; every destination must be writable. */
