@@ -51,6 +51,8 @@ interface CceResult {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const EMPTY = new Uint8Array(0);
+/** A copy's semaphore writes when its RX descriptors carry none (never written to). */
+const NO_SEMS: SemWrite[] = [];
 /** Round to nearest even: every packet without a seed-init (numerics' RNE, as a value here). */
 const RNE: Rounding = { mode: "rne" };
 
@@ -156,25 +158,31 @@ export class Executor {
   /** A plain copy; then, MARIANA, the embedded-semaphore writes its RX descriptors carry. */
   private copy(plan: CopyPlan, engine: number): Done {
     const io = this.io;
-    const total = plan.tx.reduce((n, s) => n + s.len, 0);
-    // One segment to one: page to page (direct), else through staging.
+    let total = 0;
+    for (const s of plan.tx) total += s.len;
+    // One segment to one: page to page (direct), page pieces to page pieces across a page boundary
+    // (paged), else read into staging first.
     const direct = io.directCopy(plan.tx, plan.rx);
-    const buf = direct ?? io.staging.get(total);
-    let off = 0;
-    if (direct === undefined) {
+    const paged = direct === undefined && io.pagesCopyable(plan.tx, plan.rx);
+    const staged = direct === undefined && !paged ? io.staging.get(total) : undefined;
+    if (staged !== undefined) {
+      let off = 0;
       for (const s of plan.tx) {
-        io.read(s.desc, segmentAddr(s), buf.subarray(off, off + s.len));
+        io.read(s.desc, segmentAddr(s), staged.subarray(off, off + s.len));
         off += s.len;
       }
     }
     io.checkWrites(plan.rx);
-    const sems: SemWrite[] = [];
+    const sems: SemWrite[] = plan.sems.length === 0 ? NO_SEMS : [];
     for (const d of plan.sems) {
       const w = resolveEmbeddedSem(this.ctx.profile, this.ctx.memory, engine, d);
       if (w) sems.push(w);
     }
     io.checkWrites(sems);
-    if (!direct || !io.overwrite(plan.rx[0] as Segment, direct)) io.scatter(plan.rx, buf.subarray(0, total));
+    const rx0 = plan.rx[0] as Segment;
+    if (paged) io.copyPages(plan.tx[0] as Segment, rx0);
+    else if (direct === undefined || !io.overwrite(rx0, direct))
+      io.scatter(plan.rx, direct ?? (staged as Uint8Array));
     // strong_ord_wr: each semaphore changes only after all of the packet's data has landed.
     for (const w of sems) io.writeU32(w.desc, w.addr, w.value);
     return doneOf("copy", undefined, total, total, plan.tx.length, plan.rx.length, this.reuse());

@@ -8,7 +8,7 @@ import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Descriptor } from "../decode/descriptor.js";
 import { DescriptorFault } from "../decode/faults.js";
 import { type Segment, segmentAddr } from "../decode/packet-plan.js";
-import { type DeviceMemory, MemoryFault, pageOffset } from "../memory/memory.js";
+import { type DeviceMemory, MemoryFault, PAGE_BYTES, pageOffset } from "../memory/memory.js";
 import { describeAddress } from "../memory/memory-map.js";
 import { checkWritable } from "../memory/preflight.js";
 
@@ -32,6 +32,9 @@ class Staging {
     return this.bytes.subarray(0, n);
   }
 }
+
+/** The span is an allocated page's, of plain memory (a test: nothing set). */
+const allocated = (m: DeviceMemory, at: number, n: number): boolean => m.pageToOverwrite(at, n) !== undefined;
 
 export class PacketIo {
   /** Copies, transposes, GCE payloads. */
@@ -165,6 +168,54 @@ export class PacketIo {
     const a = numberAt(s);
     const page = this.memory.pageAt(a, s.len);
     return page?.subarray(pageOffset(a), pageOffset(a) + s.len);
+  }
+
+  /**
+   * Whether a copy of one TX segment to one RX segment of as many bytes can go page piece to page
+   * piece ({@link copyPages}): both spans apart, every page they touch an allocated page of plain
+   * memory (so reading cannot fault). What {@link directCopy} leaves: a span across a page
+   * boundary, which would otherwise be read into staging and written out again.
+   */
+  pagesCopyable(tx: readonly Segment[], rx: readonly Segment[]): boolean {
+    if (tx.length !== 1 || rx.length !== 1) return false;
+    const s = tx[0] as Segment;
+    const d = rx[0] as Segment;
+    if (d.len !== s.len) return false;
+    const a = numberAt(s);
+    const b = numberAt(d);
+    if (a < b + s.len && b < a + s.len) return false;
+    return this.eachPiece(a, s.len, allocated) && this.eachPiece(b, s.len, allocated);
+  }
+
+  /** The copy {@link pagesCopyable} allowed (the destination checked): source pieces set, destination pieces overwritten. */
+  copyPages(s: Segment, d: Segment): void {
+    const a = numberAt(s);
+    const b = numberAt(d);
+    for (let done = 0; done < s.len; ) {
+      const n = Math.min(PAGE_BYTES - pageOffset(a + done), PAGE_BYTES - pageOffset(b + done), s.len - done);
+      const from = pageOffset(a + done);
+      const src = this.memory.pageAt(a + done, n) as Uint8Array;
+      (this.memory.pageToOverwrite(b + done, n) as Uint8Array).set(
+        src.subarray(from, from + n),
+        pageOffset(b + done),
+      );
+      this.memory.overwritten(b + done, n);
+      done += n;
+    }
+  }
+
+  /** `test(memory, at, n)` for each piece of [a, a + len) inside one page; false at the first false. */
+  private eachPiece(
+    a: number,
+    len: number,
+    test: (m: DeviceMemory, at: number, n: number) => boolean,
+  ): boolean {
+    for (let done = 0; done < len; ) {
+      const n = Math.min(PAGE_BYTES - pageOffset(a + done), len - done);
+      if (!test(this.memory, a + done, n)) return false;
+      done += n;
+    }
+    return true;
   }
 
   /**
