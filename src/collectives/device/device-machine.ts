@@ -25,7 +25,7 @@ import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
 import { Device, type EngineEvent, HBM_BASE, type MemorySpan, PAGE_BYTES } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
-import type { OverflowPolicy } from "../../numerics/index.js";
+import type { AluOp, OverflowPolicy } from "../../numerics/index.js";
 import {
   cceTemplateOf,
   copyTemplateOf,
@@ -48,7 +48,7 @@ import { legCallMaker, legCalls } from "../plan/leg-calls.js";
 import { legAluOp } from "../plan/leg-math.js";
 import { isSb2sb, legPackets, queueSeed } from "../plan/packets.js";
 import type { ElemRange } from "../plan/partition.js";
-import type { BufRef, Leg, Plan } from "../plan/plan.js";
+import type { BufRef, Leg, LegSource, Plan } from "../plan/plan.js";
 import { formatBytes } from "../report/format-bytes.js";
 import {
   BufferLayout,
@@ -58,6 +58,22 @@ import {
   OUTPUT_FILL,
   type StackPlacement,
 } from "./buffer-layout.js";
+
+/** Sources or destinations a leg may have for its shape to have a {@link shapeKey}. */
+const SHAPE_REFS = 64;
+const ALU_CODE = { add: 1, min: 2, max: 3 } as const;
+
+/**
+ * A number for everything a non-SB2SB leg's runtime request depends on besides its addresses and
+ * the plan's dtype (legCallMaker): the ALU op (none: a copy), the counts of sources and
+ * destinations, the packet's elements. NaN for an FMA leg (its scales are in the request too) or
+ * counts past SHAPE_REFS: such a leg's template is not shared.
+ */
+function shapeKey(alu: AluOp | undefined, srcs: number, dsts: number, count: number): number {
+  if (alu === "fma" || srcs >= SHAPE_REFS || dsts >= SHAPE_REFS) return Number.NaN;
+  const code = alu === undefined ? 0 : ALU_CODE[alu];
+  return ((count * SHAPE_REFS + srcs) * SHAPE_REFS + dsts) * 4 + code;
+}
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
 export const RING_SLOTS = 1024;
@@ -254,6 +270,8 @@ export class DeviceMachine {
   private readonly pending: number[] = [];
   /** The doorbells with counts to ring before the device next runs (one write a ring per leg). */
   private readonly bells: DeferredDoorbell[] = [];
+  /** Each vring's packet templates by leg shape (postPackets). */
+  private readonly shapes = new Map<Vring, Map<number, PacketTemplate>>();
   /** The address of a buffer element (legCalls' `addr`), made once rather than per leg. */
   private readonly addr = (ref: BufRef, plus: number): bigint => this.layout.addr(ref, plus);
 
@@ -395,34 +413,56 @@ export class DeviceMachine {
   private postPackets(leg: Leg): void {
     const { dtype, op } = this.plan;
     const vring = this.vring(leg);
-    const copy = legAluOp(leg, op) === undefined;
-    const bases = (refs: readonly BufRef[]) => Float64Array.from(refs, (r) => Number(this.addr(r, 0)));
-    const srcBase = bases((copy ? leg.srcs.slice(0, 1) : leg.srcs).map((s) => s.ref));
-    const dstBase = bases(copy ? leg.dsts.slice(0, 1) : leg.dsts);
-    const srcs = new Float64Array(srcBase.length);
-    const dsts = new Float64Array(dstBase.length);
+    const alu = legAluOp(leg, op);
+    const nSrcs = alu === undefined ? 1 : leg.srcs.length;
+    const nDsts = alu === undefined ? 1 : leg.dsts.length;
+    const srcBase = new Float64Array(nSrcs);
+    const dstBase = new Float64Array(nDsts);
+    for (let i = 0; i < nSrcs; i++) srcBase[i] = Number(this.addr((leg.srcs[i] as LegSource).ref, 0));
+    for (let i = 0; i < nDsts; i++) dstBase[i] = Number(this.addr(leg.dsts[i] as BufRef, 0));
+    const srcs = new Float64Array(nSrcs);
+    const dsts = new Float64Array(nDsts);
     const eb = dtypeBytes(dtype);
-    const request = legCallMaker(leg, dtype, op, this.addr);
+    // A leg's packets share a template per size; a shape posted before on this vring (another
+    // leg's) starts from its template too. The first of a shape is posted from its request.
+    const shapes = this.shapesOf(vring);
+    let request: ((pk: ElemRange) => Sb2sbPacket) | undefined;
     let shape: PacketTemplate | undefined;
     let shapeCount = -1;
     const once = (pk: ElemRange): void => {
-      if (shape !== undefined && pk.count === shapeCount && shape.postAt(vring, srcs, dsts)) return;
+      if (pk.count !== shapeCount) {
+        shape = shapes.get(shapeKey(alu, nSrcs, nDsts, pk.count));
+        shapeCount = pk.count;
+      }
+      if (shape?.postAt(vring, srcs, dsts) === true) return;
+      request ??= legCallMaker(leg, dtype, op, this.addr);
       const call = request(pk);
       const written = postPacketBytes(vring, call);
       if (isEinval(written))
         throw new DeviceFault(`leg ${leg.id}: the runtime refused the packet: ${written.message}`);
       shape = call.kind === "copy" ? copyTemplateOf(call.copy) : cceTemplateOf(vring, call.cce);
-      shapeCount = pk.count;
+      const key = shapeKey(alu, nSrcs, nDsts, pk.count);
+      if (shape !== undefined && !Number.isNaN(key)) shapes.set(key, shape);
     };
     const keep = this.opts.keepEvents !== false;
     const drain = () => this.run();
     for (const pk of legPackets(this.profile, leg, dtype)) {
       const off = pk.start * eb;
-      for (let i = 0; i < srcs.length; i++) srcs[i] = (srcBase[i] as number) + off;
-      for (let i = 0; i < dsts.length; i++) dsts[i] = (dstBase[i] as number) + off;
+      for (let i = 0; i < nSrcs; i++) srcs[i] = (srcBase[i] as number) + off;
+      for (let i = 0; i < nDsts; i++) dsts[i] = (dstBase[i] as number) + off;
       retryOnFullRing(once, drain, pk);
       if (keep) this.pending.push(leg.id);
     }
+  }
+
+  /** The templates posted on a vring, by {@link shapeKey}. */
+  private shapesOf(vring: Vring): Map<number, PacketTemplate> {
+    let shapes = this.shapes.get(vring);
+    if (shapes === undefined) {
+      shapes = new Map();
+      this.shapes.set(vring, shapes);
+    }
+    return shapes;
   }
 
   /** Run the device until every posted packet has executed. @throws DeviceFault on a fault or stall. */
