@@ -16,7 +16,8 @@ import {
 } from "../spec/packet-model.js";
 import type { Descriptor } from "./decode/descriptor.js";
 import type { DescriptorFault, QueueStall } from "./decode/faults.js";
-import { pageWords, SlotDescriptor } from "./decode/slot-descriptor.js";
+import { SlotDescriptor } from "./decode/slot-descriptor.js";
+import { pageWords } from "./memory/memory.js";
 
 /** The most engines / queues a device numbers (far above any profile's): the limit of a queue's ids. */
 const MAX_QUEUE_ID = 0xffff;

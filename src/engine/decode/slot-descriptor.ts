@@ -8,11 +8,9 @@
  */
 import { wordAt } from "../../bits/index.js";
 import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
+import { pageWords } from "../memory/memory.js";
 import type { Descriptor } from "./descriptor.js";
 import type { DescriptorRef } from "./faults.js";
-
-/** Whether a Uint32Array reads memory little-endian, as descriptor words are laid out (every host Node runs on). */
-const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 const EMPTY = new Uint8Array(0);
 
@@ -21,12 +19,6 @@ export interface RingName {
   readonly engine: number;
   readonly queue: number;
   readonly name: "tx" | "rx";
-}
-
-/** A page's bytes as words for {@link SlotDescriptor.point}, when the host and alignment allow. */
-export function pageWords(page: Uint8Array): Uint32Array | undefined {
-  if (!LITTLE_ENDIAN_HOST || page.byteOffset % 4 !== 0) return undefined;
-  return new Uint32Array(page.buffer, page.byteOffset, page.length >> 2);
 }
 
 export class SlotDescriptor implements Descriptor {
@@ -43,7 +35,8 @@ export class SlotDescriptor implements Descriptor {
   constructor(private readonly ring: RingName) {}
 
   /**
-   * Point at `slot`, whose 16 bytes are at byte `at` of `page` (`words`: the page as words, or
+   * Point at `slot`, whose 16 bytes are at byte `at` of `page` (`words`: the page as words,
+   * memory.ts {@link pageWords}, or
    * undefined to read them byte by byte), and read its words.
    */
   point(slot: number, page: Uint8Array, at: number, words: Uint32Array | undefined): this {

@@ -167,6 +167,18 @@ export function pageOffset(a: number): number {
   return a - Math.floor(a / PAGE_BYTES) * PAGE_BYTES;
 }
 
+/** Whether a Uint32Array reads memory little-endian, as descriptor words are laid out (every host Node runs on). */
+const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/**
+ * A page's bytes as little-endian words, to read or write a descriptor's four words at once, when
+ * the host and alignment allow; undefined otherwise (then byte by byte).
+ */
+export function pageWords(page: Uint8Array): Uint32Array | undefined {
+  if (!LITTLE_ENDIAN_HOST || page.byteOffset % 4 !== 0) return undefined;
+  return new Uint32Array(page.buffer, page.byteOffset, page.length >> 2);
+}
+
 /** Format an address the way faults and logs print it. */
 export function hexAddr(addr: bigint): string {
   return `0x${addr.toString(16)}`;

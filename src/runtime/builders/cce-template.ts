@@ -104,8 +104,10 @@ export class TemplateChain implements EncodedChain {
       if (at === NO_ADDRESS) continue;
       const n = (this.addrOf[k] === 0 ? sources : dests)[this.addrIndex[k] as number];
       if (n === undefined || !Number.isSafeInteger(n) || n < 0) return false;
-      this.words[at] = n % 2 ** 32;
-      this.words[at + 1] = Math.floor(n / 2 ** 32);
+      // Low and high words by a floor and a multiply (no floating modulo: it runs per address).
+      const hi = Math.floor(n / 2 ** 32);
+      this.words[at] = n - hi * 2 ** 32;
+      this.words[at + 1] = hi;
     }
     return true;
   }

@@ -8,7 +8,7 @@
  */
 import { MAX_U32, uintArg } from "../../bits/arg-check.js";
 import { FieldError } from "../../bits/errors.js";
-import { type DeviceMemory, pageOffset } from "../../engine/memory/memory.js";
+import { type DeviceMemory, pageOffset, pageWords } from "../../engine/memory/memory.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { RegisterFile } from "../../hal/register-file.js";
 import { queueRegisterAddress } from "../../spec/address-map.js";
@@ -91,6 +91,9 @@ export class DescriptorRing {
 
   /** The base as a Number for memory's fast path (inexact past 2^53, where no region's fast path is). */
   private readonly baseNumber: number;
+  /** The page {@link writeWords} last wrote in, and it as words. */
+  private lastPage: Uint8Array | undefined;
+  private lastWords: Uint32Array | undefined;
 
   /** Slots the host may fill now: the driver's udma_available_get, 16 slots always kept empty. */
   available(): number {
@@ -146,9 +149,21 @@ export class DescriptorRing {
       // Memory's number fast path first: the page itself, no view nor bigint made.
       const a = this.baseNumber + this.tail * DESCRIPTOR_BYTES;
       const page = memory.pageAt(a, len);
+      const from = page ? pageOffset(a) : 0;
+      const pageWords = page !== undefined && from % 4 === 0 ? this.wordsOf(page) : undefined;
+      if (pageWords !== undefined) {
+        // Four word stores a descriptor (a little-endian host: memory.ts pageWords).
+        for (let i = from / 4, j = 0; j < run; j++, k++, i += 4) {
+          pageWords[i] = (words[4 * k] as number) | (phaseBits[4 * k + this.phase] as number);
+          pageWords[i + 1] = words[4 * k + 1] as number;
+          pageWords[i + 2] = words[4 * k + 2] as number;
+          pageWords[i + 3] = words[4 * k + 3] as number;
+          this.advance();
+        }
+        continue;
+      }
       const at = page ? 0n : this.base + BigInt(this.tail * DESCRIPTOR_BYTES);
       const view = page ?? memory.poke(at, len, RING_WRITE[this.side]);
-      const from = page ? pageOffset(a) : 0;
       for (let j = 0; j < run; j++, k++) {
         const out = view ?? new Uint8Array(DESCRIPTOR_BYTES);
         const o = view ? from + j * DESCRIPTOR_BYTES : 0;
@@ -160,6 +175,15 @@ export class DescriptorRing {
         this.advance();
       }
     }
+  }
+
+  /** `page` as words (memory.ts pageWords), made once per page the ring is written in. */
+  private wordsOf(page: Uint8Array): Uint32Array | undefined {
+    if (page !== this.lastPage) {
+      this.lastPage = page;
+      this.lastWords = pageWords(page);
+    }
+    return this.lastWords;
   }
 
   /** Write staged descriptors (the next ones from the tail; the caller has checked they fit). */
