@@ -67,6 +67,18 @@ const packets: [string, Packet][] = [
       dest: DST,
     }),
   ],
+  [
+    "a bf16 ADD with a replica, both into the page",
+    ccePacket({
+      op: "add",
+      sources: [SRC, SRC + 64n],
+      elements: 16,
+      inDt: Dtype.BFLOAT16,
+      outDt: Dtype.BFLOAT16,
+      dest: DST,
+      extraDests: [DST + 256n],
+    }),
+  ],
   ["a copy into the page", { tx: [txData(SRC, 64, DEFAULT_COPY_META)], rx: [rxData(DST, 64)] }],
 ];
 
@@ -101,6 +113,19 @@ describe("a destination on a page still stale reads as one written out in full",
       });
     }
   }
+});
+
+describe("a replica on a stale page", () => {
+  it("holds the result's bytes, as the destination does", () => {
+    for (const [, prepare] of pages) {
+      releaseFreeArenas();
+      const [, packet] = packets.find(([what]) => what.includes("replica")) as [string, Packet];
+      const page = run(prepare, packet);
+      const at = Number(DST - PAGE);
+      expect(page.subarray(at + 256, at + 288)).toEqual(page.subarray(at, at + 32));
+      expect(page.subarray(at, at + 32).some((b) => b !== 0xa5 && b !== 0)).toBe(true);
+    }
+  });
 });
 
 describe("a copy whose source and destination overlap", () => {

@@ -328,7 +328,7 @@ export class Executor {
     if (!r.inPlace || plan.replicas.length > 0) {
       const out = r.out.subarray(r.outAt, r.outAt + outBytes);
       if (!r.inPlace) io.scatter(plan.rx, out);
-      for (const rep of plan.replicas) io.write(rep.desc, segmentAddr(rep), out);
+      for (const rep of plan.replicas) io.put(rep, out);
     }
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
     const written = outBytes * (1 + plan.replicas.length) + (header?.len ?? 0);

@@ -105,11 +105,25 @@ export class PacketIo {
 
   /** Write `data` across the segments in order. */
   scatter(rx: readonly Segment[], data: Uint8Array): void {
+    // One segment the data's length (most packets): no view made.
+    if (rx.length === 1 && (rx[0] as Segment).len === data.length) {
+      this.put(rx[0] as Segment, data);
+      return;
+    }
     let off = 0;
     for (const s of rx) {
-      this.write(s.desc, segmentAddr(s), data.subarray(off, off + s.len));
+      this.put(s, data.subarray(off, off + s.len));
       off += s.len;
     }
+  }
+
+  /**
+   * Write `data`, a segment's length, over a checked segment: through {@link overwrite} when it
+   * lies in an allocated page of plain memory (no bigint, no region search: a KangaRing packet's
+   * replicas and a staged result come here), else as {@link write}.
+   */
+  put(d: Segment, data: Uint8Array): void {
+    if (d.len !== data.length || !this.overwrite(d, data)) this.write(d.desc, segmentAddr(d), data);
   }
 
   /** Every segment must be writable (preflight.ts): a fault before the first byte is written. */
