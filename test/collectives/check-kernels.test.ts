@@ -138,6 +138,25 @@ describe("count_wrong is countWrong's loop", () => {
   });
 });
 
+describe("count_wrong finds one differing byte wherever it lies", () => {
+  it("in a 64-byte pass, a 16-byte block or the tail, for every element width", () => {
+    const { want } = checkTiles();
+    const n = 248; // three 64-byte passes, three 16-byte blocks, an 8-byte tail
+    const a = new Uint8Array(n).map((_, i) => i * 29 + 3);
+    const w = want.subarray(0, n);
+    for (const eb of [1, 2, 4, 8]) {
+      const counts = new Set<number | undefined>();
+      for (let at = 0; at < n; at++) {
+        w.set(a);
+        w[at]! ^= 0x80;
+        counts.add(wasmCountWrong(a, w, eb));
+      }
+      w.set(a);
+      expect([...counts, wasmCountWrong(a, w, eb)], `${eb}-byte elements`).toEqual([1, 0]);
+    }
+  });
+});
+
 describe("over a device arena, the check reads device bytes in place, with the same results", () => {
   /** A device page of a fresh arena (its host block this thread's), and the page-arenas to release. */
   function devicePage(bytes: number) {

@@ -414,6 +414,29 @@ export function wasmCountWrong(actual: Uint8Array, want: Uint8Array, eb: number)
 }
 
 /**
+ * `want` (codes at an instance's code tile) where {@link wasmCountWrong} reads `near` in place: as
+ * it is when `near` is its instance's memory, else a copy in the code tile of the instance over
+ * `near`'s arena (unless shared), else as it is (then the device bytes are copied in instead). A
+ * tile's outputs mostly lie in one or two arenas: one copy of want each, not one of every output.
+ * `copies` holds the copies made of this `want`.
+ */
+export function wantBeside(
+  want: Uint8Array,
+  near: ArrayBufferLike,
+  copies: Map<ArrayBufferLike, Uint8Array>,
+): Uint8Array {
+  if (near === want.buffer || isSharedBuffer(near)) return want;
+  let copy = copies.get(near);
+  if (copy === undefined) {
+    const wasm = instanceOf(want.buffer) === undefined ? undefined : kernelsOver(near);
+    copy = wasm === undefined ? want : tilesOf(wasm).want.subarray(0, want.length);
+    if (copy !== want) copy.set(want);
+    copies.set(near, copy);
+  }
+  return copy;
+}
+
+/**
  * f32[0, len) ← the FP32 values of the `len` codes of `dt` in `codes`, bits exact (numerics
  * decodeToF32), when `f32` is an instance's FP32 tile and `dt` is bf16 (code << 16 in the module,
  * in place when the codes lie in that instance's memory — a device arena's — else after one copy
