@@ -15,20 +15,23 @@ const widen = (x: string, low: boolean) =>
 const high = (x: string) => `(i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15 ${x} ${x})`;
 
 /**
- * numerics float-encode.ts encodeBf16 (RNE) of the FP32 bits in `u`, each lane's code in its
- * low half: a magnitude that rounds to inf or past it becomes $finite (a finite value), $inf (an
- * infinity) or 0x7fc0 (NaN); the sign is u's.
+ * numerics float-encode.ts encodeBf16 (RNE) of the FP32 bits in $u, each lane's code in the low
+ * half of the result: u + 0x7fff + (bit 16 of u), shifted down, keeps u's sign while the
+ * magnitude a = u & 0x7fffffff rounds below inf (a ≤ 0x7f7f7fff); past that (rare: a branch) it
+ * becomes $finite (a finite value), $inf (an infinity) or 0x7fc0 (NaN), with u's sign.
  */
-function encodeBf16(u: string): string {
-  const a = `(v128.and ${u} ${i32x4(0x7fffffff)})`;
-  return `(local.set $a ${a})
-        (local.set $r (i32x4.shr_u (i32x4.add (i32x4.add ${get("a")} ${i32x4(0x7fff)})
-          (v128.and (i32x4.shr_u ${get("a")} (i32.const 16)) ${i32x4(1)})) (i32.const 16)))
-        (local.set $r (v128.bitselect
-          (v128.bitselect ${get("finv")} (v128.bitselect ${get("infv")} ${i32x4(0x7fc0)} (i32x4.eq ${get("a")} ${i32x4(0x7f800000)}))
-            (i32x4.lt_u ${get("a")} ${i32x4(0x7f800000)}))
-          ${get("r")} (i32x4.ge_u ${get("r")} ${i32x4(0x7f80)})))
-        (v128.or (v128.and (i32x4.shr_u ${u} (i32.const 16)) ${i32x4(0x8000)}) ${get("r")})`;
+function encodeBf16(): string {
+  const special = `(v128.bitselect ${get("finv")}
+            (v128.bitselect ${get("infv")} ${i32x4(0x7fc0)} (i32x4.eq ${get("a")} ${i32x4(0x7f800000)}))
+            (i32x4.gt_s ${i32x4(0x7f800000)} ${get("a")}))`;
+  return `(local.set $a (v128.and ${get("u")} ${get("cAbs")}))
+        (local.set $r (i32x4.shr_u (i32x4.add (i32x4.add ${get("u")} ${get("cRnd")})
+          (v128.and (i32x4.shr_u ${get("u")} (i32.const 16)) ${get("cOne")})) (i32.const 16)))
+        (local.set $big (i32x4.gt_s ${get("a")} ${get("cBig")}))
+        (if (v128.any_true ${get("big")})
+          (then (local.set $r (v128.bitselect
+            (v128.or (v128.and (i32x4.shr_u ${get("u")} (i32.const 16)) ${i32x4(0x8000)}) ${special})
+            ${get("r")} ${get("big")}))))`;
 }
 
 /**
@@ -88,19 +91,26 @@ function elements(lanes: 8 | 1): string {
   // FP32 of the sums (lanes 0–3: elements 0–3; $h: 4–7), encoded, the codes packed to i16 lanes.
   const demote = (p: string, q: string) =>
     `(i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (f32x4.demote_f64x2_zero ${get(p)}) (f32x4.demote_f64x2_zero ${get(q)}))`;
+  // The codes' values as FP32 bits (code << 16) and the error of each pair of sums.
+  const errors = (codes: string, p: string, q?: string) =>
+    `(local.set $u (i32x4.shl ${get(codes)} (i32.const 16)))
+            ${worst(`(f64x2.promote_low_f32x4 ${get("u")})`, get(p))}
+            ${q === undefined ? "" : worst(`(f64x2.promote_low_f32x4 ${high(get("u"))})`, get(q))}`;
   const want =
     lanes === 8
-      ? `(local.set $lo ${encodeBf16(demote("a0", "a1"))})
-            (local.set $hi ${encodeBf16(demote("a2", "a3"))})
-            (v128.store (i32.add ${get("c")} ${get("j")})
-              (i8x16.shuffle 0 1 4 5 8 9 12 13 16 17 20 21 24 25 28 29 ${get("lo")} ${get("hi")}))
-            ${worst(`(f64x2.promote_low_f32x4 (i32x4.shl ${get("lo")} (i32.const 16)))`, get("a0"))}
-            ${worst(`(f64x2.promote_low_f32x4 ${high(`(i32x4.shl ${get("lo")} (i32.const 16))`)})`, get("a1"))}
-            ${worst(`(f64x2.promote_low_f32x4 (i32x4.shl ${get("hi")} (i32.const 16)))`, get("a2"))}
-            ${worst(`(f64x2.promote_low_f32x4 ${high(`(i32x4.shl ${get("hi")} (i32.const 16))`)})`, get("a3"))}`
-      : `(local.set $lo ${encodeBf16(`(f32x4.demote_f64x2_zero ${get("a0")})`)})
-            (v128.store16_lane 0 (i32.add ${get("c")} ${get("j")}) ${get("lo")})
-            ${worst(`(f64x2.promote_low_f32x4 (i32x4.shl ${get("lo")} (i32.const 16)))`, get("a0"))}`;
+      ? `(local.set $u ${demote("a0", "a1")})
+            ${encodeBf16()}
+            (local.set $lo ${get("r")})
+            (local.set $u ${demote("a2", "a3")})
+            ${encodeBf16()}
+            (local.set $hi ${get("r")})
+            (v128.store (i32.add ${get("c")} ${get("j")}) (i16x8.narrow_i32x4_u ${get("lo")} ${get("hi")}))
+            ${errors("lo", "a0", "a1")}
+            ${errors("hi", "a2", "a3")}`
+      : `(local.set $u (f32x4.demote_f64x2_zero ${get("a0")}))
+            ${encodeBf16()}
+            (v128.store16_lane 0 (i32.add ${get("c")} ${get("j")}) ${get("r")})
+            ${errors("r", "a0")}`;
   return `${start}
         ;; x · 1 is x, bit for bit (a NaN from promote is already quiet): no multiply then
         (if ${get("unit")} (then ${sources(false)}) (else ${sources(true)}))
@@ -135,12 +145,18 @@ export function exactBf16Function(): string {
     (local $first i32) (local $store i32) (local $want i32) (local $unit i32) (local $j i32) (local $end i32) (local $tail i32)
     (local $k i32) (local $d i32) (local $c i32) (local $x v128) (local $sc v128) (local $finv v128) (local $infv v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $a v128) (local $r v128)
-    (local $lo v128) (local $hi v128) (local $e v128) (local $w v128) (local $nan v128)
+    (local $lo v128) (local $hi v128) (local $e v128) (local $w v128) (local $nan v128) (local $u v128)
+    (local $big v128) (local $cAbs v128) (local $cRnd v128) (local $cOne v128) (local $cBig v128)
     (local.set $first (i32.and ${get("flags")} (i32.const 1)))
     (local.set $store (i32.and ${get("flags")} (i32.const 2)))
     (local.set $want (i32.and ${get("flags")} (i32.const 4)))
     (local.set $unit (f64.eq ${get("scale")} (f64.const 1)))
     (local.set $sc (f64x2.splat ${get("scale")}))
+    ;; the encode's constants, made once
+    (local.set $cAbs ${i32x4(0x7fffffff)})
+    (local.set $cRnd ${i32x4(0x7fff)})
+    (local.set $cOne ${i32x4(1)})
+    (local.set $cBig ${i32x4(0x7f7f7fff)})
     (local.set $finv (i32x4.splat ${get("finite")}))
     (local.set $infv (i32x4.splat ${get("inf")}))
     (local.set $d (i32.add (global.get $base) (i32.const ${L.ACC})))
