@@ -44,21 +44,26 @@ const worst = (x: string, a: string) =>
         (local.set $nan (f64x2.add ${get("nan")} ${get("e")}))`;
 
 /**
- * The body for `lanes` elements at byte offset $j of each source (8: the SIMD pass; 1: an element
- * of the tail, its code alone in lane 0 of a v128 and its sum in lane 0 of $a0).
+ * The body for `lanes` elements at byte offset $j of each source (16: the SIMD pass, two vectors of
+ * eight; 1: an element of the tail, its code alone in lane 0 of a v128 and its sum in lane 0 of $a0).
  */
-function elements(lanes: 8 | 1): string {
-  const at = `(i32.add (i32.load offset=${L.SOURCES} (i32.add (global.get $base) (i32.shl ${get("k")} (i32.const 2)))) ${get("j")})`;
-  const load = lanes === 8 ? `(v128.load ${at})` : `(i32x4.splat (i32.load16_u ${at}))`;
-  const acc = lanes === 8 ? [0, 1, 2, 3] : [0];
-  // The FP32 bits in $lo (elements 0–3) and $hi (4–7), free until the sums are encoded.
-  const xs = [get("lo"), high(get("lo")), get("hi"), high(get("hi"))].map(
-    (f) => `(f64x2.promote_low_f32x4 ${f})`,
+function elements(lanes: 16 | 1): string {
+  const simd = lanes === 16;
+  const vectors = simd ? [0, 1] : [0];
+  const at = `(i32.add (i32.load ${get("k")}) ${get("j")})`;
+  const load = (v: number) =>
+    simd ? `(v128.load offset=${16 * v} ${at})` : `(i32x4.splat (i32.load16_u ${at}))`;
+  const acc = simd ? [0, 1, 2, 3, 4, 5, 6, 7] : [0];
+  // Vector v's FP32 bits in $lo<v> (its elements 0–3) and $hi<v> (4–7), free until the sums are encoded.
+  const xs = vectors.flatMap((v) =>
+    [get(`lo${v}`), high(get(`lo${v}`)), get(`hi${v}`), high(get(`hi${v}`))].map(
+      (f) => `(f64x2.promote_low_f32x4 ${f})`,
+    ),
   );
   const accAt = (k: number) => `(i32.add ${get("d")} (i32.const ${16 * k}))`;
   const start = acc
     .map((k) =>
-      lanes === 8
+      simd
         ? `(local.set $a${k} (if (result v128) ${get("first")} (then ${i32x4(0)}) (else (v128.load ${accAt(k)}))))`
         : `(local.set $a0 (if (result v128) ${get("first")} (then ${i32x4(0)}) (else (v128.load64_zero ${get("d")}))))`,
     )
@@ -70,22 +75,26 @@ function elements(lanes: 8 | 1): string {
           `(local.set $a${k} (f64x2.add ${get(`a${k}`)} ${scaled ? `(f64x2.mul ${xs[k]} ${get("sc")})` : xs[k]}))`,
       )
       .join("\n            ");
-  // Each source's elements added to the sums, in source order; with `scaled`, each times $sc.
-  const sources = (scaled: boolean) => `(local.set $k (i32.const 0))
+  const widened = vectors
+    .map(
+      (v) => `(local.set $x ${load(v)})
+            (local.set $lo${v} ${widen(get("x"), true)})
+            ${simd ? `(local.set $hi${v} ${widen(get("x"), false)})` : ""}`,
+    )
+    .join("\n            ");
+  // Each source's elements added to the sums, in source order ($k walks the SOURCES words); with
+  // `scaled`, each times $sc.
+  const sources = (scaled: boolean) => `(local.set $k ${get("srcs")})
         (block $srcs${lanes}${scaled}
           (loop $src${lanes}${scaled}
-            (br_if $srcs${lanes}${scaled} (i32.ge_u ${get("k")} ${get("nsrc")}))
-            (local.set $x ${load})
-            (local.set $lo ${widen(get("x"), true)})
-            ${lanes === 8 ? `(local.set $hi ${widen(get("x"), false)})` : ""}
+            (br_if $srcs${lanes}${scaled} (i32.ge_u ${get("k")} ${get("srcsEnd")}))
+            ${widened}
             ${add(scaled)}
-            (local.set $k (i32.add ${get("k")} (i32.const 1)))
+            (local.set $k (i32.add ${get("k")} (i32.const 4)))
             (br $src${lanes}${scaled})))`;
   const store = acc
     .map((k) =>
-      lanes === 8
-        ? `(v128.store ${accAt(k)} ${get(`a${k}`)})`
-        : `(v128.store64_lane 0 ${get("d")} ${get("a0")})`,
+      simd ? `(v128.store ${accAt(k)} ${get(`a${k}`)})` : `(v128.store64_lane 0 ${get("d")} ${get("a0")})`,
     )
     .join("\n            ");
   // FP32 of the sums (lanes 0–3: elements 0–3; $h: 4–7), encoded, the codes packed to i16 lanes.
@@ -96,18 +105,22 @@ function elements(lanes: 8 | 1): string {
     `(local.set $u (i32x4.shl ${get(codes)} (i32.const 16)))
             ${worst(`(f64x2.promote_low_f32x4 ${get("u")})`, get(p))}
             ${q === undefined ? "" : worst(`(f64x2.promote_low_f32x4 ${high(get("u"))})`, get(q))}`;
-  const want =
-    lanes === 8
-      ? `(local.set $u ${demote("a0", "a1")})
+  const a = (v: number, k: number) => `a${4 * v + k}`;
+  const want = simd
+    ? vectors
+        .map(
+          (v) => `(local.set $u ${demote(a(v, 0), a(v, 1))})
             ${encodeBf16()}
-            (local.set $lo ${get("r")})
-            (local.set $u ${demote("a2", "a3")})
+            (local.set $lo${v} ${get("r")})
+            (local.set $u ${demote(a(v, 2), a(v, 3))})
             ${encodeBf16()}
-            (local.set $hi ${get("r")})
-            (v128.store (i32.add ${get("c")} ${get("j")}) (i16x8.narrow_i32x4_u ${get("lo")} ${get("hi")}))
-            ${errors("lo", "a0", "a1")}
-            ${errors("hi", "a2", "a3")}`
-      : `(local.set $u (f32x4.demote_f64x2_zero ${get("a0")}))
+            (local.set $hi${v} ${get("r")})
+            (v128.store offset=${16 * v} (i32.add ${get("c")} ${get("j")}) (i16x8.narrow_i32x4_u ${get(`lo${v}`)} ${get(`hi${v}`)}))
+            ${errors(`lo${v}`, a(v, 0), a(v, 1))}
+            ${errors(`hi${v}`, a(v, 2), a(v, 3))}`,
+        )
+        .join("\n            ")
+    : `(local.set $u (f32x4.demote_f64x2_zero ${get("a0")}))
             ${encodeBf16()}
             (v128.store16_lane 0 (i32.add ${get("c")} ${get("j")}) ${get("r")})
             ${errors("r", "a0")}`;
@@ -123,7 +136,7 @@ function elements(lanes: 8 | 1): string {
 }
 
 /** A loop of {@link elements}(lanes) while $j is below $`until`, the cursors moved on each time. */
-const pass = (lanes: 8 | 1, until: string) => `(block $done${lanes}
+const pass = (lanes: 16 | 1, until: string) => `(block $done${lanes}
       (loop $next${lanes}
         (br_if $done${lanes} (i32.ge_u ${get("j")} ${get(until)}))
         ${elements(lanes)}
@@ -144,14 +157,17 @@ export function exactBf16Function(): string {
     (param $flags i32) (param $finite i32) (param $inf i32) (result f64)
     (local $first i32) (local $store i32) (local $want i32) (local $unit i32) (local $j i32) (local $end i32) (local $tail i32)
     (local $k i32) (local $d i32) (local $c i32) (local $x v128) (local $sc v128) (local $finv v128) (local $infv v128)
-    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $a v128) (local $r v128)
-    (local $lo v128) (local $hi v128) (local $e v128) (local $w v128) (local $nan v128) (local $u v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $a v128)
+    (local $a4 v128) (local $a5 v128) (local $a6 v128) (local $a7 v128) (local $srcs i32) (local $srcsEnd i32)
+    (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128) (local $r v128) (local $e v128) (local $w v128) (local $nan v128) (local $u v128)
     (local $big v128) (local $cAbs v128) (local $cRnd v128) (local $cOne v128) (local $cBig v128)
     (local.set $first (i32.and ${get("flags")} (i32.const 1)))
     (local.set $store (i32.and ${get("flags")} (i32.const 2)))
     (local.set $want (i32.and ${get("flags")} (i32.const 4)))
     (local.set $unit (f64.eq ${get("scale")} (f64.const 1)))
     (local.set $sc (f64x2.splat ${get("scale")}))
+    (local.set $srcs (i32.add (global.get $base) (i32.const ${L.SOURCES})))
+    (local.set $srcsEnd (i32.add ${get("srcs")} (i32.shl ${get("nsrc")} (i32.const 2))))
     ;; the encode's constants, made once
     (local.set $cAbs ${i32x4(0x7fffffff)})
     (local.set $cRnd ${i32x4(0x7fff)})
@@ -162,8 +178,8 @@ export function exactBf16Function(): string {
     (local.set $d (i32.add (global.get $base) (i32.const ${L.ACC})))
     (local.set $c (i32.add (global.get $base) (i32.const ${L.CODES})))
     (local.set $end (i32.shl ${get("n")} (i32.const 1)))
-    (local.set $tail (i32.and ${get("end")} (i32.const -16)))
-    ${pass(8, "tail")}
+    (local.set $tail (i32.and ${get("end")} (i32.const -32)))
+    ${pass(16, "tail")}
     ${pass(1, "end")}
     ;; a NaN difference anywhere: +inf, as max_abs_err
     (local.set $e (f64x2.add ${get("nan")} (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 ${get("nan")} ${get("nan")})))
