@@ -9,6 +9,7 @@ import {
   checkTiles,
   wasmAccumulate,
   wasmCountWrong,
+  wasmCountWrongMany,
   wasmDecodeTile,
   wasmDemote,
   wasmMaxAbsErr,
@@ -198,5 +199,51 @@ describe("over a device arena, the check reads device bytes in place, with the s
     // Had either copied the codes in, the ACTUAL tile would hold them.
     expect(actualTile.every((b) => b === 0)).toBe(true);
     arenas.release();
+  });
+});
+
+const dtypeOf = (eb: number) =>
+  ({ 1: Dtype.INT8, 2: Dtype.BFLOAT16, 4: Dtype.FP32, 8: Dtype.INT64 })[eb] as Dtype;
+
+describe("count_wrong_many is count_wrong of each output", () => {
+  it("outputs in two arenas and outside any, more than 16 in one arena, flips anywhere", () => {
+    const arenas = [new PageArenas(), new PageArenas()];
+    const pages = arenas.map((a) => a.page(1 << 20).view);
+    const { want } = checkTiles(pages[0]?.buffer);
+    for (const eb of [1, 2, 4, 8]) {
+      for (const n of [248, 2 * CHECK_KERNELS_TILE]) {
+        const w = want.subarray(0, n);
+        w.forEach((_, i) => {
+          w[i] = i * 37 + eb;
+        });
+        // 18 outputs in the wanted codes' arena, 8 in another, 2 in plain arrays.
+        const place = (r: number) => (r < 18 ? 0 : r < 26 ? 1 : 2);
+        const outs = Array.from({ length: 28 }, (_, r) => {
+          const k = place(r);
+          const at = 64 * 1024 + (r % 18) * n;
+          const out = k === 2 ? new Uint8Array(n) : (pages[k] as Uint8Array).subarray(at, at + n);
+          out.set(w);
+          for (let f = 0; f < r % 4; f++) out[(r * 977 + f * 131) % n]! ^= 1 << f;
+          return out;
+        });
+        const naive = outs.map((out) => countWrong(Uint8Array.from(out), Uint8Array.from(w), dtypeOf(eb)));
+        const counted: number[] = [];
+        const got = wasmCountWrongMany(
+          w,
+          outs.length,
+          (r) => outs[r] as Uint8Array,
+          eb,
+          new Map(),
+          (r, out) => {
+            counted.push(r);
+            return countWrong(out, Uint8Array.from(w), dtypeOf(eb));
+          },
+        );
+        expect(got, `${eb}-byte elements × ${n / eb}`).toEqual(naive);
+        expect(naive.some((c) => c > 0)).toBe(true);
+        expect(counted).toEqual([26, 27]);
+      }
+    }
+    for (const a of arenas) a.release();
   });
 });

@@ -312,6 +312,54 @@ function countWrong(): string {
     (local.get $wrong))`;
 }
 
+/**
+ * count_wrong_many(nout, n, eb): count_wrong for each of nout outputs at once (their addresses the
+ * SOURCES words, their counts written to the words after them, at SOURCES + 64): each 64 bytes
+ * of the wanted codes are loaded once and tested against every output's, so the outputs are
+ * read as parallel streams; a pass that differs is counted element by element, and so is the tail.
+ */
+function countWrongMany(): string {
+  const diff = (k: number) => `(v128.xor (v128.load offset=${16 * k} (local.get $a)) (local.get $w${k}))`;
+  return `  (func $count_wrong_many (export "count_wrong_many") (param $nout i32) (param $n i32) (param $eb i32)
+    (local $i i32) (local $blocks i32) (local $want i32) (local $a i32) (local $p i32) (local $end i32)
+    (local $w0 v128) (local $w1 v128) (local $w2 v128) (local $w3 v128)
+    (local.set $want (i32.add (global.get $base) (i32.const ${L.CODES})))
+    (local.set $end (i32.add (i32.add (global.get $base) (i32.const ${L.SOURCES})) (i32.shl (local.get $nout) (i32.const 2))))
+    (local.set $p (i32.add (global.get $base) (i32.const ${L.SOURCES})))
+    (block $zeroed
+      (loop $zero
+        (br_if $zeroed (i32.ge_u (local.get $p) (local.get $end)))
+        (i32.store offset=64 (local.get $p) (i32.const 0))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (br $zero)))
+    (local.set $blocks (i32.and (local.get $n) (i32.const -64)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $blocks)))
+        ${[0, 1, 2, 3].map((k) => `(local.set $w${k} (v128.load offset=${16 * k} (i32.add (local.get $want) (local.get $i))))`).join("\n        ")}
+        (local.set $p (i32.add (global.get $base) (i32.const ${L.SOURCES})))
+        (block $outs
+          (loop $out
+            (br_if $outs (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $a (i32.add (i32.load (local.get $p)) (local.get $i)))
+            (if (v128.any_true (v128.or (v128.or ${diff(0)} ${diff(1)}) (v128.or ${diff(2)} ${diff(3)})))
+              (then (i32.store offset=64 (local.get $p) (i32.add (i32.load offset=64 (local.get $p))
+                (call $wrong_in (local.get $a) (i32.add (local.get $want) (local.get $i)) (i32.const 64) (local.get $eb))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 4)))
+            (br $out)))
+        (local.set $i (i32.add (local.get $i) (i32.const 64)))
+        (br $next)))
+    (local.set $p (i32.add (global.get $base) (i32.const ${L.SOURCES})))
+    (block $tails
+      (loop $tail
+        (br_if $tails (i32.ge_u (local.get $p) (local.get $end)))
+        (i32.store offset=64 (local.get $p) (i32.add (i32.load offset=64 (local.get $p))
+          (call $wrong_in (i32.add (i32.load (local.get $p)) (local.get $blocks)) (i32.add (local.get $want) (local.get $blocks))
+            (i32.sub (local.get $n) (local.get $blocks)) (local.get $eb))))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (br $tail))))`;
+}
+
 /** widen_bf16(src, n): F32[i] ← (u16 at src + 2i) << 16 for i < n, eight at a time, then the tail. */
 function widenBf16(): string {
   return `  (func $widen_bf16 (export "widen_bf16") (param $src i32) (param $n i32)
@@ -391,6 +439,7 @@ ${combine("min")}
 ${demote}
 ${maxAbsErr}
 ${countWrong()}
+${countWrongMany()}
 ${widenBf16()}
 ${exactBf16Function()}
 )

@@ -43,12 +43,15 @@ export const CHECK_KERNELS_LAYOUT = {
   ACC: CODES + 20 * TILE,
   /** Four lanes' xoshiro128** states: state word i of lane k at 16 · i + 4 · k. */
   LANES: CODES + 28 * TILE,
-  /** The addresses of the sources of an exact sum (wasmExactSum), a word each. */
+  /**
+   * The addresses of the sources of an exact sum (wasmExactSum) or of the outputs compared at once
+   * (wasmCountWrongMany), a word each (16); then the outputs' wrong counts.
+   */
   SOURCES: CODES + 28 * TILE + 64,
   /** A block of drawn input codes: one device page, so a block is written to device memory at once. */
-  BLOCK: CODES + 28 * TILE + 128,
+  BLOCK: CODES + 28 * TILE + 192,
   BLOCK_BYTES: 1 << 20,
-  END: CODES + 28 * TILE + 128 + (1 << 20),
+  END: CODES + 28 * TILE + 192 + (1 << 20),
 } as const;
 
 /* The slice of the WebAssembly JS API used here (tsconfig's lib declares none). */
@@ -81,6 +84,7 @@ interface Instance {
   readonly count_wrong: Fn;
   readonly widen_bf16: Fn;
   readonly exact_bf16: Fn;
+  readonly count_wrong_many: Fn;
 }
 
 /**
@@ -434,6 +438,49 @@ export function wantBeside(
     copies.set(near, copy);
   }
   return copy;
+}
+
+/**
+ * {@link wasmCountWrong} of each output `outs(r)`, r < count, against `want` (codes at an instance's
+ * code tile, `eb` bytes an element), with the outputs that lie in one arena compared at once
+ * (count_wrong_many, up to 16 a call) beside a copy of `want` there ({@link wantBeside}, `copies`).
+ * An output that lies in no such arena (a copy the reader made, which the next read overwrites)
+ * is left to the caller, at once: `countOne(r, out)`. Undefined when the module does not run.
+ */
+export function wasmCountWrongMany(
+  want: Uint8Array,
+  count: number,
+  outs: (r: number) => Uint8Array,
+  eb: number,
+  copies: Map<ArrayBufferLike, Uint8Array>,
+  countOne: (r: number, out: Uint8Array) => number,
+): number[] | undefined {
+  const n = want.length;
+  if (instanceOf(want.buffer) === undefined || n % eb !== 0 || 16 % eb !== 0) return undefined;
+  const counts = new Array<number>(count).fill(0);
+  const groups = new Map<Instance, number[]>();
+  for (let r = 0; r < count; r++) {
+    const out = outs(r);
+    const w = wantBeside(want, out.buffer, copies);
+    const wasm = out.length === n && w.buffer === out.buffer ? instanceOf(w.buffer) : undefined;
+    if (wasm === undefined || w.byteOffset !== wasm.base.value + CHECK_KERNELS_LAYOUT.CODES) {
+      counts[r] = countOne(r, out);
+      continue;
+    }
+    const group = groups.get(wasm) ?? [];
+    groups.set(wasm, group);
+    group.push(r, out.byteOffset);
+  }
+  for (const [wasm, group] of groups) {
+    const words = new Int32Array(wasm.memory.buffer, wasm.base.value + CHECK_KERNELS_LAYOUT.SOURCES, 32);
+    for (let g = 0; g < group.length; g += 32) {
+      const part = group.slice(g, g + 32);
+      for (let k = 0; k < part.length / 2; k++) words[k] = part[2 * k + 1] as number;
+      wasm.count_wrong_many(part.length / 2, n, eb);
+      for (let k = 0; k < part.length / 2; k++) counts[part[2 * k] as number] = words[16 + k] as number;
+    }
+  }
+  return counts;
 }
 
 /**

@@ -10,7 +10,14 @@ import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import type { BufferReader } from "../device/buffer-layout.js";
 import { type ExchangeSpec, exchangeGeometry, isExchange } from "../plan/exchange.js";
 import type { CollectiveName, ReduceOp } from "../plan/plan.js";
-import { CHECK_KERNELS_TILE, checkTiles, wantBeside, wasmDecodeTile, wasmDemote } from "./check-kernels.js";
+import {
+  CHECK_KERNELS_TILE,
+  checkTiles,
+  wantBeside,
+  wasmCountWrongMany,
+  wasmDecodeTile,
+  wasmDemote,
+} from "./check-kernels.js";
 import { countWrong, maxAbsError, type OutputCheck } from "./compare.js";
 import { exactSumTile, exactTile, sharedExact } from "./exact-result.js";
 import { checkExchange } from "./exchange-check.js";
@@ -92,6 +99,16 @@ export function checkOutputs(
   let maxAbsErr = 0;
   // The copies of a tile's wanted codes beside outputs in other arenas (wantBeside).
   const copies = new Map<ArrayBufferLike, Uint8Array>();
+  const countAll = (want: Uint8Array, o: number, len: number) =>
+    wasmCountWrongMany(
+      want,
+      ranks,
+      (r) => read(r, "output", o, len),
+      eb,
+      copies,
+      (_, out) => countWrong(out, wantBeside(want, out.buffer, copies), dtype),
+    );
+  let bads: number[] | undefined;
   for (let o = range.from; o < range.to; o += CHECK_TILE) {
     const len = Math.min(CHECK_TILE, range.to - o);
     // The tiles beside the device bytes (their arena's host block), so most are read in place.
@@ -117,13 +134,15 @@ export function checkOutputs(
           (expected === undefined ? encodeExact(dtype, exactOf(r), spec.overflow, encoded, f32) : undefined);
         wantErr = sum?.err ?? -1;
         copies.clear();
+        // Every rank's output against the one encoding at once (their streams read together).
+        bads = shared && want !== undefined ? countAll(want, o, len) : undefined;
       }
       const out = read(r, "output", o, len);
       const w =
         want === undefined
           ? (expected?.[r] as Uint8Array).subarray(o * eb, (o + len) * eb)
           : wantBeside(want, out.buffer, copies);
-      const bad = countWrong(out, w, dtype);
+      const bad = bads?.[r] ?? countWrong(out, w, dtype);
       wrong += bad;
       if (bad === 0 && want !== undefined) {
         if (wantErr < 0) wantErr = maxAbsError(w, dtype, exactOf(r), f32);

@@ -676,6 +676,47 @@
         (local.set $i (i32.add (local.get $i) (local.get $eb)))
         (br $next)))
     (local.get $wrong))
+  (func $count_wrong_many (export "count_wrong_many") (param $nout i32) (param $n i32) (param $eb i32)
+    (local $i i32) (local $blocks i32) (local $want i32) (local $a i32) (local $p i32) (local $end i32)
+    (local $w0 v128) (local $w1 v128) (local $w2 v128) (local $w3 v128)
+    (local.set $want (i32.add (global.get $base) (i32.const 262160)))
+    (local.set $end (i32.add (i32.add (global.get $base) (i32.const 720976)) (i32.shl (local.get $nout) (i32.const 2))))
+    (local.set $p (i32.add (global.get $base) (i32.const 720976)))
+    (block $zeroed
+      (loop $zero
+        (br_if $zeroed (i32.ge_u (local.get $p) (local.get $end)))
+        (i32.store offset=64 (local.get $p) (i32.const 0))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (br $zero)))
+    (local.set $blocks (i32.and (local.get $n) (i32.const -64)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $blocks)))
+        (local.set $w0 (v128.load offset=0 (i32.add (local.get $want) (local.get $i))))
+        (local.set $w1 (v128.load offset=16 (i32.add (local.get $want) (local.get $i))))
+        (local.set $w2 (v128.load offset=32 (i32.add (local.get $want) (local.get $i))))
+        (local.set $w3 (v128.load offset=48 (i32.add (local.get $want) (local.get $i))))
+        (local.set $p (i32.add (global.get $base) (i32.const 720976)))
+        (block $outs
+          (loop $out
+            (br_if $outs (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $a (i32.add (i32.load (local.get $p)) (local.get $i)))
+            (if (v128.any_true (v128.or (v128.or (v128.xor (v128.load offset=0 (local.get $a)) (local.get $w0)) (v128.xor (v128.load offset=16 (local.get $a)) (local.get $w1))) (v128.or (v128.xor (v128.load offset=32 (local.get $a)) (local.get $w2)) (v128.xor (v128.load offset=48 (local.get $a)) (local.get $w3)))))
+              (then (i32.store offset=64 (local.get $p) (i32.add (i32.load offset=64 (local.get $p))
+                (call $wrong_in (local.get $a) (i32.add (local.get $want) (local.get $i)) (i32.const 64) (local.get $eb))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 4)))
+            (br $out)))
+        (local.set $i (i32.add (local.get $i) (i32.const 64)))
+        (br $next)))
+    (local.set $p (i32.add (global.get $base) (i32.const 720976)))
+    (block $tails
+      (loop $tail
+        (br_if $tails (i32.ge_u (local.get $p) (local.get $end)))
+        (i32.store offset=64 (local.get $p) (i32.add (i32.load offset=64 (local.get $p))
+          (call $wrong_in (i32.add (i32.load (local.get $p)) (local.get $blocks)) (i32.add (local.get $want) (local.get $blocks))
+            (i32.sub (local.get $n) (local.get $blocks)) (local.get $eb))))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (br $tail))))
   (func $widen_bf16 (export "widen_bf16") (param $src i32) (param $n i32)
     (local $f i32) (local $end i32) (local $tail i32) (local $x v128)
     (local.set $f (i32.add (global.get $base) (i32.const 524304)))
