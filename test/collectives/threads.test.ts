@@ -24,7 +24,7 @@ import { legWaits } from "../../src/collectives/threads/leg-waits.js";
 import { SILENCE, stopWorkerForTest } from "../../src/collectives/threads/pool.js";
 import { overwrittenPages } from "../../src/collectives/threads/split-pages.js";
 import { executeOnThreads } from "../../src/collectives/threads/threaded-execute.js";
-import { PAGE_BYTES } from "../../src/engine/index.js";
+import { PAGE_BYTES, releaseFreeArenas } from "../../src/engine/index.js";
 import { archProfile } from "../../src/hal/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 
@@ -294,6 +294,23 @@ describe("the legs split over threads", () => {
       );
       expect(error?.message).not.toMatch(/another thread/);
     });
+
+  it("run on every thread when no new page is owed a byte (fresh memory reads as zero already)", () => {
+    releaseFreeArenas(); // fresh arenas: no new page needs setting before the legs
+    const legs = [leg(0, 0, ref(2, 0), ref(3, 0)), leg(1, 1, ref(2, 0), ref(4, 0))];
+    const m = machineOf(legs, true);
+    m.device.memory.write(
+      m.layout.addr(ref(2, 0)),
+      Uint8Array.from({ length: 32 }, (_, i) => i + 1),
+    );
+    executeOnThreads(m, 3);
+    expect(m.packets).toBeGreaterThan(0);
+    for (const r of [3, 4])
+      expect([...m.device.memory.read(m.layout.addr(ref(r, 0)), 32)]).toEqual(
+        Array.from({ length: 32 }, (_, i) => i + 1),
+      );
+    m.release();
+  });
 
   it("end with a typed error, not a hang, when a worker dies; the next run takes a new one", () => {
     const legs = [leg(0, 0, ref(2, 0), ref(3, 0)), leg(1, 1, ref(2, 0), ref(4, 0))];

@@ -4,7 +4,7 @@
 // a plain memory refuses to hand them out.
 import { describe, expect, it } from "vitest";
 import { FieldError } from "../../src/bits/index.js";
-import { DeviceMemory, PAGE_BYTES } from "../../src/engine/index.js";
+import { DeviceMemory, PAGE_BYTES, releaseFreeArenas } from "../../src/engine/index.js";
 
 function memory(shared: boolean): DeviceMemory {
   const m = new DeviceMemory({ shared });
@@ -54,12 +54,17 @@ describe("shared device memory", () => {
   });
 
   it("shares its pages: another memory adopts them, new ones owed their byte until set", () => {
-    const m = memory(true);
+    releaseFreeArenas();
+    const released = memory(true);
+    released.write(0n, new Uint8Array(3 * PAGE_BYTES).fill(9)); // the first 3 blocks of its arena
+    released.release();
+    const m = memory(true); // takes that arena: blocks 0–2 hold nines, the rest reads as zero
     m.write(10n, Uint8Array.of(1, 2, 3));
     m.fill(BigInt(2 * PAGE_BYTES), PAGE_BYTES, 0xab);
-    const shared = m.sharePages([0, 2, 3]);
-    // Page 0 holds its bytes; page 2 is owed its fill byte, page 3 zero; page 1 stays unallocated.
-    expect(shared.pages.filter((_, i) => i % 3 === 0)).toEqual([0, 2, 3]);
+    const shared = m.sharePages([0, 2, 3, 4]);
+    // Page 0 holds its bytes; page 2 is owed its fill byte, page 3 zero (its block held nines);
+    // page 4's block was never written: it reads as zero, owed nothing. Page 1 stays unallocated.
+    expect(shared.pages.filter((_, i) => i % 3 === 0)).toEqual([0, 2, 3, 4]);
     expect(shared.owed).toEqual([
       [2, 0xab],
       [3, 0],
@@ -74,10 +79,11 @@ describe("shared device memory", () => {
     expect(m.read(BigInt(2 * PAGE_BYTES), PAGE_BYTES).every((b) => b === 0xab)).toBe(true);
     other.write(BigInt(3 * PAGE_BYTES + 5), Uint8Array.of(9));
     expect(m.read(BigInt(3 * PAGE_BYTES), 8)).toEqual(Uint8Array.of(0, 0, 0, 0, 0, 9, 0, 0));
+    expect(m.read(BigInt(3 * PAGE_BYTES), 2 * PAGE_BYTES).filter((b) => b !== 0)).toEqual(Uint8Array.of(9));
     expect(() => other.write(BigInt(PAGE_BYTES), Uint8Array.of(1))).toThrow(/another thread's pages/);
     m.unseal();
     m.write(BigInt(PAGE_BYTES), Uint8Array.of(1));
-    expect(m.allocatedBytes).toBe(4 * PAGE_BYTES);
+    expect(m.allocatedBytes).toBe(5 * PAGE_BYTES);
     expect(() => memory(false).sharePages([0])).toThrow(/sharePages.*shared/);
   });
 

@@ -125,6 +125,9 @@ export function executeOnThreads(
   const shared: SharedPages = { ...pages, owed: pages.owed.filter(([pageNo]) => !whole.has(pageNo)) };
   try {
     const parts = splitParts(shared.owed.length, threads);
+    // Every thread runs its share, with pages to set or none (fewer owed pages than threads: all
+    // new pages may read right already, and a thread missing from the run would be waited for).
+    while (parts.length < threads) parts.push({ first: shared.owed.length, end: shared.owed.length });
     const { overflow, srSeed } = machine.opts;
     const plan = JSON.stringify(machine.plan);
     const progress = newProgress(threads);

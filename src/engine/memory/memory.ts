@@ -81,9 +81,9 @@ export type MemorySpan = Uint8Array | { readonly byte: number; readonly length: 
 /**
  * A shared memory's pages as other threads take them over ({@link DeviceMemory.sharePages},
  * {@link DeviceMemory.adoptPages}): the arenas' handles (page-arenas.ts); per page three numbers —
- * its page number, its arena's index and its byte offset there; the pages new to the run, each
- * with the byte it must be set to before use ({@link DeviceMemory.setPages}); and the pages only
- * filled, with their byte.
+ * its page number, its arena's index and its byte offset there; the pages new to the run that do
+ * not read as their byte yet, each with the byte it must be set to before use
+ * ({@link DeviceMemory.setPages}); and the pages only filled, with their byte.
  */
 export interface SharedPages {
   readonly handles: readonly object[];
@@ -600,7 +600,8 @@ export class DeviceMemory {
    * `pageNos` not allocated yet, in the order given, set what is stale in every allocated page, and
    * hand out the table another thread adopts ({@link adoptPages}). The new pages are not set here:
    * each is owed the byte it reads as (its fill byte, else 0) until {@link setPages} sets it — so
-   * their first touch can be split over the threads. Until {@link unseal} this memory allocates no
+   * their first touch can be split over the threads — but for a zero page whose block no memory
+   * wrote (it reads as zero: setting it would only touch all of it). Until {@link unseal} this memory allocates no
    * page (a page no other thread knows): a write that needs one throws.
    * @throws FieldError when the memory is not shared; MemoryBudgetError past the budget.
    */
@@ -614,8 +615,10 @@ export class DeviceMemory {
     const owed: [number, number][] = [];
     for (const pageNo of wanted) {
       if (this.pages.has(pageNo)) continue;
-      owed.push([pageNo, this.filled.get(pageNo) ?? 0]);
-      this.allocate(pageNo, true);
+      // A block no memory wrote reads as zero already: setting it would only touch all of it (a
+      // queue's rings take 32 KiB of their page).
+      const page = this.allocateOwing(pageNo, true);
+      if (page.owed > 0) owed.push([pageNo, page.byte]);
     }
     this.lazy.settleAll((pageNo) => this.pages.get(pageNo) as Uint8Array);
     const pages: number[] = [];
@@ -683,18 +686,29 @@ export class DeviceMemory {
    * `overwritten`: the caller writes all of it at once (nothing to set).
    */
   private allocate(pageNo: number, overwritten = false): Uint8Array {
+    return this.allocateOwing(pageNo, overwritten).view;
+  }
+
+  /**
+   * {@link allocate}, and what of the page does not read as its `byte` yet: its first `owed` bytes
+   * (a fill byte other than zero: all of it; zero: what a released memory wrote there; 0: none).
+   */
+  private allocateOwing(
+    pageNo: number,
+    overwritten: boolean,
+  ): { readonly view: Uint8Array; readonly byte: number; readonly owed: number } {
     if (this.sealed !== undefined)
       throw new Error(`device page ${pageNo} was not shared before the run, and ${this.sealed}`);
     if (this.allocatedBytes + PAGE_BYTES > this.budgetBytes)
       throw new MemoryBudgetError(BigInt(pageNo) << PAGE_SHIFT, this.budgetBytes, this.allocatedBytes);
-    const byte = this.filled.size > 0 ? this.filled.get(pageNo) : undefined;
-    if (byte !== undefined) this.filled.delete(pageNo);
+    const filled = this.filled.size > 0 ? this.filled.get(pageNo) : undefined;
+    if (filled !== undefined) this.filled.delete(pageNo);
     const { view, dirty } = this.arenas.page(PAGE_BYTES);
-    const reads = byte ?? 0;
-    // A fill byte other than zero is owed over the whole page; zero only where the block is dirty.
-    if (!overwritten) this.lazy.track(pageNo, reads, reads !== 0 ? PAGE_BYTES : dirty);
+    const byte = filled ?? 0;
+    const owed = byte !== 0 ? PAGE_BYTES : dirty;
+    if (!overwritten) this.lazy.track(pageNo, byte, owed);
     this.pages.set(pageNo, view);
-    return view;
+    return { view, byte, owed };
   }
 
   private mmioWrite(region: Region, addr: bigint, data: Uint8Array): void {
