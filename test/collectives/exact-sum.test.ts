@@ -3,7 +3,12 @@
 // encodeExact's codes and maxAbsError's error; and a check through it finds every wrong element,
 // wherever it is, with the same count and error as the check with the module switched off.
 import { describe, expect, it } from "vitest";
-import { checkTiles, wasmDecodeTile, wasmExactSum } from "../../src/collectives/check/check-kernels.js";
+import {
+  checkTiles,
+  exactFp32Passes,
+  wasmDecodeTile,
+  wasmExactSum,
+} from "../../src/collectives/check/check-kernels.js";
 import { exactTile } from "../../src/collectives/check/exact-result.js";
 import { type CheckSpec, encodeExact } from "../../src/collectives/check/verify.js";
 import { checkOutputs, maxAbsError, useCheckKernels } from "../../src/collectives/index.js";
@@ -103,6 +108,45 @@ describe("wasmExactSum is the staged sum, encoding and error", () => {
       const want = staged(sources, pairs.length, "sum", overflow);
       expect(got?.want, overflow).toEqual(codesOf(want.want));
       expect(got?.err, overflow).toBe(want.err);
+    }
+  });
+  it("sums in FP32 exactly while that is exact, else in float64, with the same result", () => {
+    // Exponent fields drawn in [lo, hi] (0: subnormals and zeros, as 1), each pass holding both
+    // ends: FP32 holds the sums of `count` ≤ 2^lg when hi − max(lo, 1) ≤ 16 − lg and hi + lg ≤ 254.
+    const len = 16 * 5 + 3;
+    for (const count of [1, 2, 3, 8, 16]) {
+      const lg = Math.ceil(Math.log2(count));
+      const span = 16 - lg;
+      const cases = [
+        [0, 1 + span, true],
+        [0, 2 + span, false],
+        [120, 120 + span, true],
+        [120, 121 + span, false],
+        [250 - lg, 254 - lg, true],
+        [250 - lg, 255 - lg, false],
+      ] as const;
+      for (const [c, [lo, hi, fp32]] of cases.entries()) {
+        const sources = Array.from({ length: count }, (_, q) => {
+          const codes = new Uint16Array(len);
+          let x = 31 * q + 7 * c + count;
+          for (let i = 0; i < len; i++) {
+            x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+            const e = q > 0 || i % 16 > 1 ? lo + ((x >>> 8) % (hi - lo + 1)) : i % 16 === 0 ? hi : lo;
+            codes[i] =
+              ((x >>> 31) << 15) | (e << 7) | ((x >>> 16) & 0x7f) | (q === 0 && i % 16 === 1 ? 1 : 0);
+          }
+          return new Uint8Array(codes.buffer);
+        });
+        for (const overflow of OVERFLOW_POLICIES) {
+          const before = exactFp32Passes();
+          const got = fused(Dtype.BFLOAT16, count, (q) => sources[q] as Uint8Array, len, 1, overflow);
+          const label = `${count} sources, exponents ${lo}–${hi}, ${overflow}`;
+          expect(exactFp32Passes() - before, label).toBe(fp32 ? 5 : 0);
+          const want = staged(sources, len, "sum", overflow);
+          expect(got?.want, label).toEqual(codesOf(want.want));
+          expect(got?.err, label).toBe(want.err);
+        }
+      }
     }
   });
   it("reads sources in a device arena in place, with the same result", () => {

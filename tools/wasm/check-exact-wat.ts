@@ -43,6 +43,94 @@ const worst = (x: string, a: string) =>
         (local.set $w (f64x2.pmax ${get("w")} ${get("e")}))
         (local.set $nan (f64x2.add ${get("nan")} ${get("e")}))`;
 
+/** An i16x8 reduced across its lanes by `op` (max_u, min_u): the result in lane 0, as an i32. */
+const across = (op: string, v: string) => {
+  const halve = (x: string, bytes: string) => `(i16x8.${op} ${x} (i8x16.shuffle ${bytes} ${x} ${x}))`;
+  const r1 = halve(v, "8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15");
+  return `(local.set $mx ${r1})
+            (local.set $mx ${halve(get("mx"), "4 5 6 7 4 5 6 7 4 5 6 7 4 5 6 7")})
+            (i16x8.extract_lane_u 0 ${halve(get("mx"), "2 3 2 3 2 3 2 3 2 3 2 3 2 3 2 3")})`;
+};
+/** A bf16 magnitude code's exponent field, a subnormal's (and zero's) taken as 1: its scale is 2^(e − 134). */
+const exponent = (code: string) =>
+  `(local.set $t (i32.shr_u ${code} (i32.const 7)))
+            (select ${get("t")} (i32.const 1) (i32.gt_u ${get("t")} (i32.const 1)))`;
+
+/**
+ * The FP32 sums of the pass's 16 elements (in $f0–$f3, from +0, in source order) and whether
+ * they are exact. Each nonzero element is a multiple of 2^(emin − 134) below 2^(emax − 126) (e
+ * its exponent field, a subnormal's 1), so every partial sum of nsrc ≤ 2^$lg of them is a whole
+ * multiple of 2^(emin − 134) below 2^(emax − 126 + $lg): exactly an FP32 (24-bit significand, no
+ * overflow) when emax − emin + 8 + $lg ≤ 24 and emax + $lg ≤ 254; NaN and inf (e = 255) fail the
+ * second. Exact FP32 sums are the float64 sums, signed zeros too, so the result is the same.
+ */
+function fp32Sums(): string {
+  const at = `(i32.add (i32.load ${get("k")}) ${get("j")})`;
+  const unpack = (x: string, low: boolean) =>
+    low
+      ? `(i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 ${get("z")} ${x})`
+      : `(i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 ${get("z")} ${x})`;
+  const bounds = (x: string) => `(local.set $${x} (v128.and ${get(x)} ${get("c16")}))
+            (local.set $mx (i16x8.max_u ${get("mx")} ${get(x)}))
+            (local.set $mn (i16x8.min_u ${get("mn")} (v128.or ${get(x)} (i16x8.eq ${get(x)} ${get("z")}))))`;
+  return `(local.set $f0 ${get("z")}) (local.set $f1 ${get("z")}) (local.set $f2 ${get("z")}) (local.set $f3 ${get("z")})
+        (local.set $mx ${get("z")})
+        (local.set $mn ${i32x4(-1)})
+        (local.set $k ${get("srcs")})
+        (block $fsrcs
+          (loop $fsrc
+            (br_if $fsrcs (i32.ge_u ${get("k")} ${get("srcsEnd")}))
+            (local.set $x (v128.load ${at}))
+            (local.set $y (v128.load offset=16 ${at}))
+            (local.set $f0 (f32x4.add ${get("f0")} ${unpack(get("x"), true)}))
+            (local.set $f1 (f32x4.add ${get("f1")} ${unpack(get("x"), false)}))
+            (local.set $f2 (f32x4.add ${get("f2")} ${unpack(get("y"), true)}))
+            (local.set $f3 (f32x4.add ${get("f3")} ${unpack(get("y"), false)}))
+            ${bounds("x")}
+            ${bounds("y")}
+            (local.set $k (i32.add ${get("k")} (i32.const 4)))
+            (br $fsrc)))
+        (local.set $emax ${exponent(across("max_u", get("mx")))})
+        (local.set $emin ${exponent(across("min_u", get("mn")))})
+        (i32.and (i32.le_s (i32.sub ${get("emax")} ${get("emin")}) (i32.sub (i32.const 16) ${get("lg")}))
+          (i32.le_s (i32.add ${get("emax")} ${get("lg")}) (i32.const 254)))`;
+}
+
+/** The exact FP32 sums $f0–$f3 as the float64 sums $a0–$a7 (elements 0–1, 2–3, …). */
+const promoted = () =>
+  ["f0", "f1", "f2", "f3"]
+    .flatMap((f, i) => [
+      `(local.set $a${2 * i} (f64x2.promote_low_f32x4 ${get(f)}))`,
+      `(local.set $a${2 * i + 1} (f64x2.promote_low_f32x4 ${high(get(f))}))`,
+    ])
+    .join("\n            ");
+
+/**
+ * The pass's codes and errors from its exact FP32 sums $f0–$f3, as the float64 path's: the sums
+ * are its sums, so the codes are; and a code's error is exact in FP32 (RNE's rounding error has
+ * at most 16 significant bits; a finite overflow under satfinite differs by < 2^120 in steps of
+ * 2^104; inf and NaN stay so), so the FP32 $w32 and $nan32 are its $w and $nan, in part.
+ */
+function fp32Want(): string {
+  const err = (codes: string, f: string) =>
+    `(local.set $e (f32x4.abs (f32x4.sub (i32x4.shl ${get(codes)} (i32.const 16)) ${get(f)})))
+            (local.set $w32 (f32x4.pmax ${get("w32")} ${get("e")}))
+            (local.set $nan32 (f32x4.add ${get("nan32")} ${get("e")}))`;
+  return [0, 1]
+    .map(
+      (v) => `(local.set $u ${get(`f${2 * v}`)})
+            ${encodeBf16()}
+            (local.set $lo${v} ${get("r")})
+            (local.set $u ${get(`f${2 * v + 1}`)})
+            ${encodeBf16()}
+            (local.set $hi${v} ${get("r")})
+            (v128.store offset=${16 * v} (i32.add ${get("c")} ${get("j")}) (i16x8.narrow_i32x4_u ${get(`lo${v}`)} ${get(`hi${v}`)}))
+            ${err(`lo${v}`, `f${2 * v}`)}
+            ${err(`hi${v}`, `f${2 * v + 1}`)}`,
+    )
+    .join("\n            ");
+}
+
 /**
  * The body for `lanes` elements at byte offset $j of each source (16: the SIMD pass, two vectors of
  * eight; 1: an element of the tail, its code alone in lane 0 of a v128 and its sum in lane 0 of $a0).
@@ -124,7 +212,7 @@ function elements(lanes: 16 | 1): string {
             ${encodeBf16()}
             (v128.store16_lane 0 (i32.add ${get("c")} ${get("j")}) ${get("r")})
             ${errors("r", "a0")}`;
-  return `${start}
+  const float64 = `${start}
         ;; x · 1 is x, bit for bit (a NaN from promote is already quiet): no multiply then
         (if ${get("unit")} (then ${sources(false)}) (else ${sources(true)}))
         (if ${get("store")}
@@ -133,6 +221,21 @@ function elements(lanes: 16 | 1): string {
         (if ${get("want")}
           (then
             ${want}))`;
+  if (!simd) return float64;
+  // The SIMD pass sums in FP32 while that is exact (twice the lanes); once a pass is not, float64.
+  return `(if (if (result i32) ${get("fast")} (then ${fp32Sums()}) (else (i32.const 0)))
+          (then
+            (global.set $fp32_passes (i32.add (global.get $fp32_passes) (i32.const 1)))
+            (if ${get("store")}
+              (then
+                ${promoted()}
+                ${store}))
+            (if ${get("want")}
+              (then
+                ${fp32Want()})))
+          (else
+            (local.set $fast (i32.const 0))
+            ${float64}))`;
 }
 
 /** A loop of {@link elements}(lanes) while $j is below $`until`, the cursors moved on each time. */
@@ -160,8 +263,15 @@ export function exactBf16Function(): string {
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $a v128)
     (local $a4 v128) (local $a5 v128) (local $a6 v128) (local $a7 v128) (local $srcs i32) (local $srcsEnd i32)
     (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128) (local $r v128) (local $e v128) (local $w v128) (local $nan v128) (local $u v128)
-    (local $big v128) (local $cAbs v128) (local $cRnd v128) (local $cOne v128) (local $cBig v128)
+    (local $big v128) (local $fast i32) (local $lg i32) (local $t i32) (local $emax i32) (local $emin i32)
+    (local $y v128) (local $z v128) (local $c16 v128) (local $mx v128) (local $mn v128)
+    (local $w32 v128) (local $nan32 v128) (local $f0 v128) (local $f1 v128) (local $f2 v128) (local $f3 v128) (local $cAbs v128) (local $cRnd v128) (local $cOne v128) (local $cBig v128)
     (local.set $first (i32.and ${get("flags")} (i32.const 1)))
+    ;; FP32 sums need a start of +0 and no scale; $lg = ceil(log2 nsrc)
+    (local.set $fast (i32.and ${get("first")} (f64.eq ${get("scale")} (f64.const 1))))
+    (local.set $lg (i32.sub (i32.const 32) (i32.clz (i32.sub ${get("nsrc")} (i32.const 1)))))
+    (local.set $z ${i32x4(0)})
+    (local.set $c16 ${i32x4(0x7fff7fff)})
     (local.set $store (i32.and ${get("flags")} (i32.const 2)))
     (local.set $want (i32.and ${get("flags")} (i32.const 4)))
     (local.set $unit (f64.eq ${get("scale")} (f64.const 1)))
@@ -181,6 +291,11 @@ export function exactBf16Function(): string {
     (local.set $tail (i32.and ${get("end")} (i32.const -32)))
     ${pass(16, "tail")}
     ${pass(1, "end")}
+    ;; the FP32 passes' errors joined to the float64 passes'
+    (local.set $w (f64x2.pmax (f64x2.pmax ${get("w")} (f64x2.promote_low_f32x4 ${get("w32")}))
+      (f64x2.promote_low_f32x4 ${high(get("w32"))})))
+    (local.set $nan (f64x2.add (f64x2.add ${get("nan")} (f64x2.promote_low_f32x4 ${get("nan32")}))
+      (f64x2.promote_low_f32x4 ${high(get("nan32"))})))
     ;; a NaN difference anywhere: +inf, as max_abs_err
     (local.set $e (f64x2.add ${get("nan")} (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 ${get("nan")} ${get("nan")})))
     (select (f64.const inf) (f64.max (f64x2.extract_lane 0 ${get("w")}) (f64x2.extract_lane 1 ${get("w")}))

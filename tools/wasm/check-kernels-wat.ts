@@ -430,6 +430,8 @@ export function checkKernelsWat(): string {
   (memory (export "memory") ${pages})
   ;; where this instance's layout starts: 0 over its own memory, a block of an arena over a device's
   (global $base (export "base") (mut i32) (i32.const 0))
+  ;; exact_bf16's passes summed in FP32 (read by tests: the fast path is taken)
+  (global $fp32_passes (export "fp32_passes") (mut i32) (i32.const 0))
 ${WIDTHS.map(genFunction).join("\n")}
 ${WIDTHS.map(genX4Function).join("\n")}
 ${ARITH.map(genArithX4Function).join("\n")}

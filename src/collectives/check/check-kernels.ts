@@ -84,6 +84,8 @@ interface Instance {
   readonly count_wrong: Fn;
   readonly widen_bf16: Fn;
   readonly exact_bf16: Fn;
+  /** exact_bf16's passes summed in FP32, this instance's. */
+  readonly fp32_passes: { value: number };
   readonly count_wrong_many: Fn;
 }
 
@@ -518,6 +520,11 @@ export function wasmDecodeTile(dt: Dtype, codes: Uint8Array, f32: Float32Array, 
 export interface ExactSum {
   readonly want: Uint8Array;
   readonly err: number;
+}
+
+/** The passes of 16 elements wasmExactSum summed in FP32 (being exact) in the module's own instance: for tests. */
+export function exactFp32Passes(): number {
+  return kernels()?.fp32_passes.value ?? 0;
 }
 
 /** Sources a call of exact_bf16 sums: the SOURCES words. */
