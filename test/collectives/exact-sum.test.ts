@@ -231,4 +231,22 @@ describe("a check through the one-pass sum finds every wrong element", () => {
       for (const a of arenas) a.release();
     });
   }
+
+  it("gives a wrong output's error when the reader stages every span in one tile", () => {
+    // A device reader copies a span across pages into one reused tile: reading the inputs for
+    // the exact result must not leave the output read before them overwritten.
+    const { arenas, outputs, read } = run(false);
+    const staging = new Uint8Array(2 * TILE);
+    const staged = (rank: number, name: string, from: number, len: number) => {
+      const tile = staging.subarray(0, 2 * len);
+      tile.set(read(rank, name, from, len));
+      return tile;
+    };
+    // 1000 where the sum is at most 128 in magnitude: an error no input's bytes give.
+    outputs[2]!.set([0x7a, 0x44], 2 * (TILE + 4));
+    const direct = checkOutputs(spec, read);
+    expect(direct.maxAbsErr).toBeGreaterThan(800);
+    expect(checkOutputs(spec, staged)).toEqual(direct);
+    for (const a of arenas) a.release();
+  });
 });

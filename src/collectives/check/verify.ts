@@ -147,7 +147,11 @@ export function checkOutputs(
       if (bad === 0 && want !== undefined) {
         if (wantErr < 0) wantErr = maxAbsError(w, dtype, exactOf(r), f32);
         maxAbsErr = Math.max(maxAbsErr, wantErr);
-      } else maxAbsErr = Math.max(maxAbsErr, maxAbsError(out, dtype, exactOf(r), f32));
+      } else {
+        // The exact result first: reading the inputs may reuse the tile `out` was staged in.
+        exactOf(r);
+        maxAbsErr = Math.max(maxAbsErr, maxAbsError(read(r, "output", o, len), dtype, exact, f32));
+      }
     }
   }
   return { wrong, maxAbsErr };
