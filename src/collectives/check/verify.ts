@@ -63,6 +63,27 @@ export interface OutputRange {
 }
 
 /**
+ * Every rank's wrong elements in output elements [o, o + len) against one encoding `want`, their
+ * streams read together; `copies`: want's copies beside outputs in other arenas (wantBeside).
+ */
+function rankWrongCounts(
+  read: BufferReader,
+  ranks: number,
+  dtype: Dtype,
+  copies: Map<ArrayBufferLike, Uint8Array>,
+) {
+  return (want: Uint8Array, o: number, len: number) =>
+    wasmCountWrongMany(
+      want,
+      ranks,
+      (r) => read(r, "output", o, len),
+      dtypeBytes(dtype),
+      copies,
+      (_, out) => countWrong(out, wantBeside(want, out.buffer, copies), dtype),
+    );
+}
+
+/**
  * Check every rank's output tile by tile: bits against `expected` (each rank's whole expected
  * output — the scalar reference's) or, when it is undefined, against the exact result encoded in
  * the dtype (exact data); the error against the exact result either way. The exact result comes from
@@ -99,15 +120,7 @@ export function checkOutputs(
   let maxAbsErr = 0;
   // The copies of a tile's wanted codes beside outputs in other arenas (wantBeside).
   const copies = new Map<ArrayBufferLike, Uint8Array>();
-  const countAll = (want: Uint8Array, o: number, len: number) =>
-    wasmCountWrongMany(
-      want,
-      ranks,
-      (r) => read(r, "output", o, len),
-      eb,
-      copies,
-      (_, out) => countWrong(out, wantBeside(want, out.buffer, copies), dtype),
-    );
+  const countAll = rankWrongCounts(read, ranks, dtype, copies);
   let bads: number[] | undefined;
   for (let o = range.from; o < range.to; o += CHECK_TILE) {
     const len = Math.min(CHECK_TILE, range.to - o);
