@@ -78,6 +78,13 @@ export function beat(): void {
 /** A worker's flag: its answers given (raised after each), then its beats. */
 const ANSWERS = 0;
 const BEATS = 1;
+const FLAG_WORDS = 2;
+
+/** On a worker, after posting an answer: the waiting thread's count of answers raised. */
+export function answered(flag: Int32Array): void {
+  Atomics.add(flag, ANSWERS, 1);
+  Atomics.notify(flag, ANSWERS);
+}
 
 /**
  * A worker, its answer port, and the counts of answers it has given (raised after each) and of
@@ -121,7 +128,7 @@ import("tsx/esm/api").then((m) => { m.register(); return import(${url}); }).catc
 function workers(wt: WorkerThreads, n: number): Slot[] {
   while (slots.length < n) {
     const { port1, port2 } = new wt.MessageChannel();
-    const flag = new Int32Array(new SharedArrayBuffer(8));
+    const flag = new Int32Array(new SharedArrayBuffer(4 * FLAG_WORDS));
     const worker = newWorker(wt, { workerData: { port: port2, flag }, transferList: [port2] });
     worker.unref();
     slots.push({ worker, port: port1, flag, sent: 0 });
@@ -171,7 +178,8 @@ export function stopWorkerForTest(i: number): void {
 
 /** A silent worker's answer: it is stopped and forgotten, so the next run makes a new one. */
 function drop(slot: Slot): Answer {
-  slots.splice(slots.indexOf(slot), 1);
+  const at = slots.indexOf(slot);
+  if (at >= 0) slots.splice(at, 1);
   slot.worker.terminate();
   return { error: silentError("the worker").message };
 }

@@ -57,9 +57,12 @@ function tell(progress: Int32Array, slot: number, at: number): void {
  * Error when thread k did no leg for pool.ts SILENCE (a worker that died).
  */
 function waitPast(progress: Int32Array, k: number, index: number): void {
-  for (let v = Atomics.load(progress, k); v <= index; v = Atomics.load(progress, k))
+  for (let v = Atomics.load(progress, k); v <= index; v = Atomics.load(progress, k)) {
     if (Atomics.wait(progress, k, v, SILENCE.ms) === "timed-out" && Atomics.load(progress, k) === v)
       throw silentError(`thread ${k} of the run`);
+    // Thread k moved: a worker waiting on it is not silent (the calling thread would drop it).
+    beat();
+  }
   if (Atomics.load(progress, progress.length - 1) !== 0) throw new OtherThreadFailed();
 }
 

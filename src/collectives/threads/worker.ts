@@ -3,7 +3,7 @@
  * raised after each answer; every message is a task, done and answered in order.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { beatInto } from "./pool.js";
+import { answered, beatInto } from "./pool.js";
 import { doTask, type WorkerTask } from "./tasks.js";
 
 const { port, flag } = workerData as {
@@ -20,6 +20,5 @@ parentPort?.on("message", (message: unknown) => {
     answer = { error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
   }
   port.postMessage(answer);
-  Atomics.add(flag, 0, 1);
-  Atomics.notify(flag, 0);
+  answered(flag);
 });
