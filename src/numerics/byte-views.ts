@@ -12,7 +12,7 @@ export interface WordArrayConstructor<T extends WordArray> {
 
 // Device memory is little-endian; a typed-array view reads in host order. Every host Node 20
 // ships for but s390x is little-endian; refuse rather than silently swap.
-const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+export const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function checkHost(): void {
   if (!HOST_IS_LITTLE_ENDIAN) throw new UsageError("numerics: typed-array codecs need a little-endian host");

@@ -18,6 +18,7 @@ import {
 } from "../../bits/arg-check.js";
 import { DeviceFault, FieldError, UsageError } from "../../bits/errors.js";
 import { checkOptions } from "../../bits/option-check.js";
+import { HOST_IS_LITTLE_ENDIAN } from "../../numerics/byte-views.js";
 import { fillBytes } from "./fill-bytes.js";
 import { LazyClear } from "./lazy-clear.js";
 import { adoptArenas, PageArenas, SHARED_SCRATCH_SLOTS } from "./page-arenas.js";
@@ -167,15 +168,12 @@ export function pageOffset(a: number): number {
   return a - Math.floor(a / PAGE_BYTES) * PAGE_BYTES;
 }
 
-/** Whether a Uint32Array reads memory little-endian, as descriptor words are laid out (every host Node runs on). */
-const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
-
 /**
  * A page's bytes as little-endian words, to read or write a descriptor's four words at once, when
  * the host and alignment allow; undefined otherwise (then byte by byte).
  */
 export function pageWords(page: Uint8Array): Uint32Array | undefined {
-  if (!LITTLE_ENDIAN_HOST || page.byteOffset % 4 !== 0) return undefined;
+  if (!HOST_IS_LITTLE_ENDIAN || page.byteOffset % 4 !== 0) return undefined;
   return new Uint32Array(page.buffer, page.byteOffset, page.length >> 2);
 }
 
