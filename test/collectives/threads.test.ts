@@ -3,6 +3,7 @@
 // functional run with worker threads over shared device memory gives every output byte and the row
 // of the run on one thread.
 import { describe, expect, it } from "vitest";
+import { SdmakitError } from "../../src/bits/index.js";
 import {
   type BufRef,
   buildPlan,
@@ -319,9 +320,14 @@ describe("the legs split over threads", () => {
     SILENCE.ms = 500;
     try {
       stopWorkerForTest(0);
-      expect(() => executeOnThreads(machineOf(legs, true), 2)).toThrow(
-        /said nothing for 0.5 s: it has stopped/,
-      );
+      let error: unknown;
+      try {
+        executeOnThreads(machineOf(legs, true), 2);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(SdmakitError);
+      expect((error as Error).message).toMatch(/said nothing for 0.5 s: it has stopped/);
     } finally {
       SILENCE.ms = limit;
     }

@@ -15,7 +15,7 @@
  * for a browser: where it is missing a run uses one thread. The pool lives for the process; its
  * workers are unref'd, so they never keep it alive.
  */
-import { UsageError } from "../../bits/errors.js";
+import { SdmakitError, UsageError } from "../../bits/errors.js";
 import type { WorkerTask } from "./tasks.js";
 
 /* The slice of node:worker_threads used here (reached at run time, not imported). */
@@ -57,8 +57,8 @@ export function availableThreads(): number {
 export const SILENCE = { ms: 300_000 };
 
 /** The error a wait ends with when `who` said nothing for {@link SILENCE}. */
-export const silentError = (who: string): Error =>
-  new Error(`${who} said nothing for ${SILENCE.ms / 1000} s: it has stopped (out of memory?)`);
+export const silentError = (who: string): SdmakitError =>
+  new SdmakitError(`${who} said nothing for ${SILENCE.ms / 1000} s: it has stopped (out of memory?)`);
 
 /** This worker's flag (worker.ts): where {@link beat} counts. */
 let ownFlag: Int32Array | undefined;
@@ -150,7 +150,8 @@ export function threadsAvailable(): boolean {
   return typeof SharedArrayBuffer !== "undefined" && builtin("node:worker_threads") !== undefined;
 }
 
-type Answer = { value: unknown } | { error: string };
+/** A worker's answer: its value, its task's error, or (`silent`) the pool's error for a silent worker. */
+type Answer = { value: unknown } | { error: string; silent?: SdmakitError };
 
 /**
  * Wait for a slot's answers to all it was sent; its answer to the last, those before dropped. A
@@ -181,7 +182,8 @@ function drop(slot: Slot): Answer {
   const at = slots.indexOf(slot);
   if (at >= 0) slots.splice(at, 1);
   slot.worker.terminate();
-  return { error: silentError("the worker").message };
+  const silent = silentError("the worker");
+  return { error: silent.message, silent };
 }
 
 /** The worker threads, or a UsageError where the runtime has none. */
@@ -213,7 +215,7 @@ export function runOnWorkers<T>(tasks: readonly WorkerTask[], own: () => void): 
   const answers = ready.map((slot) => lastAnswer(wt, slot));
   if (failure !== undefined) throw failure;
   return answers.map((a) => {
-    if ("error" in a) throw new Error(`worker thread: ${a.error}`);
+    if ("error" in a) throw a.silent ?? new Error(`worker thread: ${a.error}`);
     return a.value as T;
   });
 }
