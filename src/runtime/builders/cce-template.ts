@@ -34,6 +34,16 @@ const ADDRESS_LAYOUT = { source: UDMA_TX, replication: REPLICATION_DESC, rx: UDM
 const U64_MAX = 2n ** 64n - 1n;
 const NO_ADDRESS = -1;
 
+/**
+ * words[at], words[at + 1] ← the low and high 32 bits of `n`, an exact integer below 2^53: by a floor
+ * and a multiply (no floating modulo: it runs per address).
+ */
+function putAddress(words: Uint32Array, at: number, n: number): void {
+  const hi = Math.floor(n / 2 ** 32);
+  words[at] = n - hi * 2 ** 32;
+  words[at + 1] = hi;
+}
+
 /** One ring's side of a template: the words and phase bits to post, and where the addresses go. */
 export class TemplateChain implements EncodedChain {
   readonly count: number;
@@ -87,9 +97,11 @@ export class TemplateChain implements EncodedChain {
       if (typeof a !== "bigint" || a < 0n || a > U64_MAX) return false;
       // Split through the exact Number below 2^53 (no bigint made); the bigint ops past it.
       const n = Number(a);
-      const safe = n <= Number.MAX_SAFE_INTEGER;
-      this.words[at] = safe ? n % 2 ** 32 : Number(BigInt.asUintN(32, a));
-      this.words[at + 1] = safe ? Math.floor(n / 2 ** 32) : Number(a >> 32n);
+      if (n <= Number.MAX_SAFE_INTEGER) putAddress(this.words, at, n);
+      else {
+        this.words[at] = Number(BigInt.asUintN(32, a));
+        this.words[at + 1] = Number(a >> 32n);
+      }
     }
     return true;
   }
@@ -104,10 +116,7 @@ export class TemplateChain implements EncodedChain {
       if (at === NO_ADDRESS) continue;
       const n = (this.addrOf[k] === 0 ? sources : dests)[this.addrIndex[k] as number];
       if (n === undefined || !Number.isSafeInteger(n) || n < 0) return false;
-      // Low and high words by a floor and a multiply (no floating modulo: it runs per address).
-      const hi = Math.floor(n / 2 ** 32);
-      this.words[at] = n - hi * 2 ** 32;
-      this.words[at + 1] = hi;
+      putAddress(this.words, at, n);
     }
     return true;
   }

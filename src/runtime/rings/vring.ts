@@ -150,14 +150,14 @@ export class DescriptorRing {
       const a = this.baseNumber + this.tail * DESCRIPTOR_BYTES;
       const page = memory.pageAt(a, len);
       const from = page ? pageOffset(a) : 0;
-      const pageWords = page !== undefined && from % 4 === 0 ? this.wordsOf(page) : undefined;
-      if (pageWords !== undefined) {
+      const slotWords = page !== undefined && from % 4 === 0 ? this.wordsOf(page) : undefined;
+      if (slotWords !== undefined) {
         // Four word stores a descriptor (a little-endian host: memory.ts pageWords).
         for (let i = from / 4, j = 0; j < run; j++, k++, i += 4) {
-          pageWords[i] = (words[4 * k] as number) | (phaseBits[4 * k + this.phase] as number);
-          pageWords[i + 1] = words[4 * k + 1] as number;
-          pageWords[i + 2] = words[4 * k + 2] as number;
-          pageWords[i + 3] = words[4 * k + 3] as number;
+          slotWords[i] = (words[4 * k] as number) | (phaseBits[4 * k + this.phase] as number);
+          slotWords[i + 1] = words[4 * k + 1] as number;
+          slotWords[i + 2] = words[4 * k + 2] as number;
+          slotWords[i + 3] = words[4 * k + 3] as number;
           this.advance();
         }
         continue;
