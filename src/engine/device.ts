@@ -147,19 +147,17 @@ interface Located {
   reg: QueueReg | undefined;
 }
 
-/** What `run()` did. */
-export interface RunReport {
-  readonly events: readonly EngineEvent[];
+/** What `runCount()` did: packets executed (faulted ones included), and those that could not run. */
+export interface CountReport {
+  readonly executed: number;
   readonly faults: readonly DescriptorFault[];
   /** Queues left with posted work they cannot consume, and why. */
   readonly stalls: readonly QueueStall[];
 }
 
-/** What `runCount()` did: packets executed (faulted ones included), faults and stalls as {@link RunReport}. */
-export interface CountReport {
-  readonly executed: number;
-  readonly faults: readonly DescriptorFault[];
-  readonly stalls: readonly QueueStall[];
+/** What `run()` did: the events of the packets executed, and those that could not run. */
+export interface RunReport extends Omit<CountReport, "executed"> {
+  readonly events: readonly EngineEvent[];
 }
 
 /** @throws FieldError when `budget` is not a packet budget. */
