@@ -15,7 +15,7 @@ import {
   wasmMaxAbsErr,
 } from "../../src/collectives/check/check-kernels.js";
 import { countWrong } from "../../src/collectives/index.js";
-import { hostBlockOf } from "../../src/engine/index.js";
+import { hostBlockOf, PAGE_BYTES } from "../../src/engine/index.js";
 import { PageArenas } from "../../src/engine/memory/page-arenas.js";
 import { decodeToF32 } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/index.js";
@@ -165,7 +165,7 @@ describe("over a device arena, the check reads device bytes in place, with the s
     return { view: arenas.page(bytes).view, arenas };
   }
   it("the tiles lie in the arena's host block; other buffers get the module's own", () => {
-    const { view, arenas } = devicePage(1 << 20);
+    const { view, arenas } = devicePage(PAGE_BYTES);
     const tiles = checkTiles(view.buffer);
     expect(tiles.f32.buffer).toBe(view.buffer);
     expect(tiles.f32.byteOffset).toBe((hostBlockOf(view.buffer) as number) + CHECK_KERNELS_LAYOUT.F32);
@@ -173,7 +173,7 @@ describe("over a device arena, the check reads device bytes in place, with the s
     arenas.release();
   });
   it("bf16 decode and the wrong count from the page itself: as the staged path, nothing copied in", () => {
-    const { view, arenas } = devicePage(1 << 20);
+    const { view, arenas } = devicePage(PAGE_BYTES);
     const len = CHECK_KERNELS_TILE;
     const codes = view.subarray(4096, 4096 + 2 * len);
     for (let i = 0; i < codes.length; i++) codes[i] = (i * 131 + 7) & 0xff;
@@ -208,7 +208,7 @@ const dtypeOf = (eb: number) =>
 describe("count_wrong_many is count_wrong of each output", () => {
   it("outputs in two arenas and outside any, more than 16 in one arena, flips anywhere", () => {
     const arenas = [new PageArenas(), new PageArenas()];
-    const pages = arenas.map((a) => a.page(1 << 20).view);
+    const pages = arenas.map((a) => a.page(PAGE_BYTES).view);
     const { want } = checkTiles(pages[0]?.buffer);
     for (const eb of [1, 2, 4, 8]) {
       for (const n of [248, 2 * CHECK_KERNELS_TILE]) {

@@ -10,13 +10,12 @@ import {
   wasmExactSum,
 } from "../../src/collectives/check/check-kernels.js";
 import { exactTile } from "../../src/collectives/check/exact-result.js";
-import { type CheckSpec, encodeExact } from "../../src/collectives/check/verify.js";
+import { type CheckSpec, encodeExact, CHECK_TILE as TILE } from "../../src/collectives/check/verify.js";
 import { checkOutputs, maxAbsError, useCheckKernels } from "../../src/collectives/index.js";
+import { PAGE_BYTES } from "../../src/engine/index.js";
 import { PageArenas } from "../../src/engine/memory/page-arenas.js";
 import { OVERFLOW_POLICIES, type OverflowPolicy } from "../../src/numerics/index.js";
 import { Dtype } from "../../src/spec/index.js";
-
-const TILE = 16384;
 
 /** bf16 codes where the sum could part: zeros of both signs, infinities, NaNs, the largest, tiny. */
 function awkwardCodes(n: number, seed: number): Uint8Array {
@@ -151,7 +150,7 @@ describe("wasmExactSum is the staged sum, encoding and error", () => {
   });
   it("reads sources in a device arena in place, with the same result", () => {
     const arenas = new PageArenas();
-    const { view } = arenas.page(1 << 20);
+    const { view } = arenas.page(PAGE_BYTES);
     const sources = Array.from({ length: 9 }, (_, q) => {
       const s = view.subarray(q * 2 * TILE, (q + 1) * 2 * TILE);
       s.set(awkwardCodes(TILE, q + 5));
@@ -180,7 +179,7 @@ describe("a check through the one-pass sum finds every wrong element", () => {
     const arenas = [new PageArenas(), new PageArenas()];
     const bytes = 2 * count;
     const buf = (a: PageArenas) =>
-      inArena ? a.page(1 << 20).view.subarray(0, bytes) : new Uint8Array(bytes);
+      inArena ? a.page(PAGE_BYTES).view.subarray(0, bytes) : new Uint8Array(bytes);
     const inputs = Array.from({ length: ranks }, () => buf(arenas[0] as PageArenas));
     const outputs = Array.from({ length: ranks }, () => buf(arenas[1] as PageArenas));
     const f = new Float32Array(count);
