@@ -329,7 +329,7 @@ function countWrongMany(): string {
     (block $zeroed
       (loop $zero
         (br_if $zeroed (i32.ge_u (local.get $p) (local.get $end)))
-        (i32.store offset=64 (local.get $p) (i32.const 0))
+        (i32.store offset=${L.COUNTS - L.SOURCES} (local.get $p) (i32.const 0))
         (local.set $p (i32.add (local.get $p) (i32.const 4)))
         (br $zero)))
     (local.set $blocks (i32.and (local.get $n) (i32.const -64)))
@@ -343,7 +343,7 @@ function countWrongMany(): string {
             (br_if $outs (i32.ge_u (local.get $p) (local.get $end)))
             (local.set $a (i32.add (i32.load (local.get $p)) (local.get $i)))
             (if (v128.any_true (v128.or (v128.or ${diff(0)} ${diff(1)}) (v128.or ${diff(2)} ${diff(3)})))
-              (then (i32.store offset=64 (local.get $p) (i32.add (i32.load offset=64 (local.get $p))
+              (then (i32.store offset=${L.COUNTS - L.SOURCES} (local.get $p) (i32.add (i32.load offset=${L.COUNTS - L.SOURCES} (local.get $p))
                 (call $wrong_in (local.get $a) (i32.add (local.get $want) (local.get $i)) (i32.const 64) (local.get $eb))))))
             (local.set $p (i32.add (local.get $p) (i32.const 4)))
             (br $out)))
@@ -353,7 +353,7 @@ function countWrongMany(): string {
     (block $tails
       (loop $tail
         (br_if $tails (i32.ge_u (local.get $p) (local.get $end)))
-        (i32.store offset=64 (local.get $p) (i32.add (i32.load offset=64 (local.get $p))
+        (i32.store offset=${L.COUNTS - L.SOURCES} (local.get $p) (i32.add (i32.load offset=${L.COUNTS - L.SOURCES} (local.get $p))
           (call $wrong_in (i32.add (i32.load (local.get $p)) (local.get $blocks)) (i32.add (local.get $want) (local.get $blocks))
             (i32.sub (local.get $n) (local.get $blocks)) (local.get $eb))))
         (local.set $p (i32.add (local.get $p) (i32.const 4)))

@@ -26,6 +26,8 @@ export const CHECK_KERNELS_TILE = 16384;
 const TILE = CHECK_KERNELS_TILE;
 const TABLE_CODES = 1 << 16;
 const CODES = 16 + 4 * TABLE_CODES;
+/** Sources one exact-sum call reads, outputs one compare call reads. */
+const SOURCES_MAX = 16;
 /** Byte offsets in the module's memory (each tile a multiple of 16 bytes). */
 export const CHECK_KERNELS_LAYOUT = {
   /** xoshiro128** state, four words. */
@@ -45,13 +47,16 @@ export const CHECK_KERNELS_LAYOUT = {
   LANES: CODES + 28 * TILE,
   /**
    * The addresses of the sources of an exact sum (wasmExactSum) or of the outputs compared at once
-   * (wasmCountWrongMany), a word each (16); then the outputs' wrong counts.
+   * (wasmCountWrongMany), a word each, up to SOURCES_MAX.
    */
   SOURCES: CODES + 28 * TILE + 64,
+  SOURCES_MAX,
+  /** The compared outputs' wrong counts, a word each, after their addresses. */
+  COUNTS: CODES + 28 * TILE + 64 + 4 * SOURCES_MAX,
   /** A block of drawn input codes: one device page, so a block is written to device memory at once. */
-  BLOCK: CODES + 28 * TILE + 192,
+  BLOCK: CODES + 28 * TILE + 64 + 8 * SOURCES_MAX,
   BLOCK_BYTES: 1 << 20,
-  END: CODES + 28 * TILE + 192 + (1 << 20),
+  END: CODES + 28 * TILE + 64 + 8 * SOURCES_MAX + (1 << 20),
 } as const;
 
 /* The slice of the WebAssembly JS API used here (tsconfig's lib declares none). */
@@ -474,12 +479,17 @@ export function wasmCountWrongMany(
     group.push(r, out.byteOffset);
   }
   for (const [wasm, group] of groups) {
-    const words = new Int32Array(wasm.memory.buffer, wasm.base.value + CHECK_KERNELS_LAYOUT.SOURCES, 32);
-    for (let g = 0; g < group.length; g += 32) {
-      const part = group.slice(g, g + 32);
+    const words = new Int32Array(
+      wasm.memory.buffer,
+      wasm.base.value + CHECK_KERNELS_LAYOUT.SOURCES,
+      2 * SOURCES_MAX,
+    );
+    for (let g = 0; g < group.length; g += 2 * SOURCES_MAX) {
+      const part = group.slice(g, g + 2 * SOURCES_MAX);
       for (let k = 0; k < part.length / 2; k++) words[k] = part[2 * k + 1] as number;
       wasm.count_wrong_many(part.length / 2, n, eb);
-      for (let k = 0; k < part.length / 2; k++) counts[part[2 * k] as number] = words[16 + k] as number;
+      for (let k = 0; k < part.length / 2; k++)
+        counts[part[2 * k] as number] = words[SOURCES_MAX + k] as number;
     }
   }
   return counts;
@@ -528,7 +538,7 @@ export function exactFp32Passes(): number {
 }
 
 /** Sources a call of exact_bf16 sums: the SOURCES words. */
-const EXACT_SOURCES = 16;
+const EXACT_SOURCES = SOURCES_MAX;
 /** exact_bf16's flags: start from +0, store the sums to ACC, encode them. */
 const FIRST = 1;
 const STORE = 2;
