@@ -25,7 +25,7 @@ import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
 import { Device, type EngineEvent, HBM_BASE, type MemorySpan, PAGE_BYTES } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
-import type { AluOp, OverflowPolicy } from "../../numerics/index.js";
+import type { OverflowPolicy } from "../../numerics/index.js";
 import {
   cceTemplateOf,
   copyTemplateOf,
@@ -44,7 +44,7 @@ import {
 import { hbmStackOf } from "../../spec/address-map.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
-import { legCallMaker, legCalls } from "../plan/leg-calls.js";
+import { legCallMaker, legCalls, shapeKey } from "../plan/leg-calls.js";
 import { legAluOp } from "../plan/leg-math.js";
 import { isSb2sb, legPackets, queueSeed } from "../plan/packets.js";
 import type { ElemRange } from "../plan/partition.js";
@@ -58,22 +58,6 @@ import {
   OUTPUT_FILL,
   type StackPlacement,
 } from "./buffer-layout.js";
-
-/** Sources or destinations a leg may have for its shape to have a {@link shapeKey}. */
-const SHAPE_REFS = 64;
-const ALU_CODE = { add: 1, min: 2, max: 3 } as const;
-
-/**
- * A number for everything a non-SB2SB leg's runtime request depends on besides its addresses and
- * the plan's dtype (legCallMaker): the ALU op (none: a copy), the counts of sources and
- * destinations, the packet's elements. NaN for an FMA leg (its scales are in the request too) or
- * counts past SHAPE_REFS: such a leg's template is not shared.
- */
-function shapeKey(alu: AluOp | undefined, srcs: number, dsts: number, count: number): number {
-  if (alu === "fma" || srcs >= SHAPE_REFS || dsts >= SHAPE_REFS) return Number.NaN;
-  const code = alu === undefined ? 0 : ALU_CODE[alu];
-  return ((count * SHAPE_REFS + srcs) * SHAPE_REFS + dsts) * 4 + code;
-}
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
 export const RING_SLOTS = 1024;

@@ -5,6 +5,7 @@
  */
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
+import type { AluOp } from "../../numerics/index.js";
 import { type CceInfo, fmaInfo } from "../../runtime/index.js";
 import { type Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { KbinDmaDescOp } from "../../spec/enums.js";
@@ -20,6 +21,21 @@ const KBIN_OP = {
   min: KbinDmaDescOp.MIN,
   max: KbinDmaDescOp.MAX,
 };
+
+/** Sources or destinations a leg may have for its shape to have a {@link shapeKey}. */
+const SHAPE_REFS = 64;
+
+/**
+ * A number for everything a non-SB2SB leg's request ({@link legCallMaker}) depends on besides its
+ * addresses and the plan's dtype: the ALU op (none: a copy), the counts of sources and destinations,
+ * the packet's elements. NaN for an FMA leg (its scales are in the request too) or counts past
+ * SHAPE_REFS: such a leg's template is not shared.
+ */
+export function shapeKey(alu: AluOp | undefined, srcs: number, dsts: number, count: number): number {
+  if (alu === "fma" || srcs >= SHAPE_REFS || dsts >= SHAPE_REFS) return Number.NaN;
+  const op = alu === undefined ? KbinDmaDescOp.COPY : KBIN_OP[alu];
+  return ((count * SHAPE_REFS + srcs) * SHAPE_REFS + dsts) * KbinDmaDescOp.NUM + op;
+}
 
 /** What a leg's calls depend on besides the plan's dtype and op. */
 export type LegShape = Pick<Leg, "id" | "kind" | "rank" | "queue" | "srcs" | "dsts" | "count">;
