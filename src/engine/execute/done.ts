@@ -35,7 +35,8 @@ export function doneOf(
     d.destinations = destinations;
     return d;
   }
-  // Where and when: placeholders, set by run() and the device.
+  // Where and when: placeholders, set by run() and the device. Two literals, not one with an
+  // optional op: each keeps one object shape (op absent or present) for the engine's hot loop.
   if (op === undefined) {
     return {
       kind,
