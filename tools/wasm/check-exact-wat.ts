@@ -1,6 +1,6 @@
 // The check module's fused exact sum of bf16 tiles (check-kernels-wat.ts puts it in the module;
 // check/check-kernels.ts wasmExactSum binds it): in one pass over the tiles of up to
-// EXACT_SOURCES sources it does what widen_bf16 then acc_add did per source, and then demote,
+// SOURCES_MAX sources it does what widen_bf16 then acc_add did per source, and then demote,
 // numerics' bf16 RNE encode and max_abs_err did over the result — so each source's codes are read
 // once, in place, and the float64 sum never leaves the registers unless asked.
 import { CHECK_KERNELS_LAYOUT as L } from "../../src/collectives/check/check-kernels.js";

@@ -537,8 +537,6 @@ export function exactFp32Passes(): number {
   return kernels()?.fp32_passes.value ?? 0;
 }
 
-/** Sources a call of exact_bf16 sums: the SOURCES words. */
-const EXACT_SOURCES = SOURCES_MAX;
 /** exact_bf16's flags: start from +0, store the sums to ACC, encode them. */
 const FIRST = 1;
 const STORE = 2;
@@ -570,7 +568,7 @@ function bf16Overflow(policy: OverflowPolicy): { finite: number; inf: number } {
  * The exact sum of `count` bf16 tiles of `len` elements — Σ source(q)·scale from +0 in q order
  * (exact-result.ts reduceInto's add, step for step) — encoded to bf16 (verify.ts encodeExact) in
  * `want`, with `err` the largest |want − sum| (maxAbsError of want): one pass over up to
- * EXACT_SOURCES sources at a time, each read in place when it lies in the chosen instance's memory
+ * SOURCES_MAX sources at a time, each read in place when it lies in the chosen instance's memory
  * (that over source 0's arena, unless shared; else the module's own), else copied in. `source(q)`
  * is called once for each q in order, its view used before the next call. Undefined when it does
  * not run (no module, not bf16, more than a tile).
@@ -590,7 +588,7 @@ export function wasmExactSum(
   const { finite, inf } = bf16Overflow(overflow);
   const { buffer } = wasm.memory;
   const base = wasm.base.value;
-  const words = new Int32Array(buffer, base + CHECK_KERNELS_LAYOUT.SOURCES, EXACT_SOURCES);
+  const words = new Int32Array(buffer, base + CHECK_KERNELS_LAYOUT.SOURCES, SOURCES_MAX);
   const bytes = 2 * len;
   const room = Math.floor((8 * TILE) / Math.max(bytes, 1));
   let [n, staged, flags, err] = [0, 0, FIRST, 0];
@@ -601,7 +599,7 @@ export function wasmExactSum(
   for (let q = 0; q < count; q++) {
     const codes = q === 0 ? first : source(q);
     const inPlace = codes.buffer === buffer;
-    if (n === EXACT_SOURCES || (!inPlace && staged === room)) flush(false);
+    if (n === SOURCES_MAX || (!inPlace && staged === room)) flush(false);
     let at = codes.byteOffset;
     if (!inPlace) {
       at = base + CHECK_KERNELS_LAYOUT.ACTUAL + bytes * staged++;
