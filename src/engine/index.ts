@@ -59,6 +59,7 @@ export {
 } from "./memory/memory-map.js";
 export {
   ARENA_SCRATCH_BYTES,
+  adoptArenas,
   FIRST_ARENA_BYTES,
   HOST_BLOCK_BYTES,
   hostBlockOf,

@@ -137,6 +137,8 @@ const CLASSES: readonly ClassTable[] = [
         ...each("pageNos", 0, [[]], [null, 5, [-1], [0.5], ["1"]]),
         { args: [[0]], field: "shared" },
       ],
+      arenaHandles: [{ args: [], field: "shared" }],
+      arenaIndexOf: each("buffer", 0, [new ArrayBuffer(4)], [null, 5, "x", new Uint8Array(4)]),
       adoptPages: [
         ...each("shared", 0, [SHARED, 1], [null, {}, { ...SHARED, pages: [1] }]),
         ...each("slot", 1, [SHARED, 1], [...NOT_INTEGERS, 0, 8]),
@@ -374,6 +376,10 @@ describe("the review's silent wraps are refused", () => {
  * export lands in one of the two lists, or this fails.
  */
 const FUNCTIONS: Readonly<Record<string, readonly Bad[]>> = {
+  adoptArenas: [
+    ...each("handles", 0, [[], 1], [null, 5, "x"]),
+    ...each("slot", 1, [[], 1], [...NOT_INTEGERS, 0, 8]),
+  ],
   gceCompress: [
     ...each("blockLog2", 1, [new Float32Array(4), 2, {}, new Uint8Array(8)], [16, -1, 0.5]),
     ...each("values", 0, [new Float32Array(4), 2, {}, new Uint8Array(8)], [[1, 2, 3, 4], null]),

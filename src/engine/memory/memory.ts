@@ -19,6 +19,7 @@ import {
 import { DeviceFault, FieldError, UsageError } from "../../bits/errors.js";
 import { checkOptions } from "../../bits/option-check.js";
 import { HOST_IS_LITTLE_ENDIAN } from "../../numerics/byte-views.js";
+import { isSharedBuffer } from "../../numerics/wasm/shared-memory.js";
 import { fillBytes } from "./fill-bytes.js";
 import { LazyClear } from "./lazy-clear.js";
 import { adoptArenas, PageArenas, SHARED_SCRATCH_SLOTS } from "./page-arenas.js";
@@ -593,6 +594,40 @@ export class DeviceMemory {
     this.write(addr, b);
   }
 
+  /** @throws FieldError naming `caller` when this memory is not shared. */
+  private requireShared(caller: string): void {
+    if (!this.arenas.shared)
+      throw new FieldError(caller, "shared", false, "a shared memory (DeviceMemoryOptions.shared)");
+  }
+
+  /**
+   * The handles of the arenas this memory's pages lie in (shared memory only), in order: what a
+   * worker adopts (page-arenas.ts adoptArenas) to rebuild views {@link spansOf} handed out over
+   * its own kernels' buffers ({@link arenaIndexOf}), so those kernels work on them in place. (A view
+   * posted as it is arrives with a buffer object of its own, which no kernels there know.)
+   * @throws FieldError when the memory is not shared.
+   */
+  arenaHandles(): readonly object[] {
+    this.requireShared("DeviceMemory.arenaHandles");
+    return this.arenas.handles;
+  }
+
+  /**
+   * The index in {@link arenaHandles} of the arena whose buffer is `buffer` (a view's from
+   * {@link spansOf}); −1 when it is none of this memory's.
+   * @throws FieldError when `buffer` is not an ArrayBuffer or SharedArrayBuffer.
+   */
+  arenaIndexOf(buffer: ArrayBufferLike): number {
+    if (!(buffer instanceof ArrayBuffer) && !isSharedBuffer(buffer))
+      throw new FieldError(
+        "DeviceMemory.arenaIndexOf",
+        "buffer",
+        String(buffer),
+        "an ArrayBuffer or SharedArrayBuffer",
+      );
+    return this.arenas.indexOf(buffer);
+  }
+
   /**
    * Share this memory's pages with other threads (shared memory only): allocate now every page of
    * `pageNos` not allocated yet, in the order given, set what is stale in every allocated page, and
@@ -608,8 +643,7 @@ export class DeviceMemory {
     if (typeof (pageNos as Partial<Iterable<number>> | null)?.[Symbol.iterator] !== "function")
       throw new FieldError(c, "pageNos", pageNos, "an iterable of page numbers");
     const wanted = [...pageNos].map((p) => uintArg(c, "pageNos", p, MAX_PAGE_NO));
-    if (!this.arenas.shared)
-      throw new FieldError(c, "shared", false, "a shared memory (DeviceMemoryOptions.shared)");
+    this.requireShared(c);
     const owed: [number, number][] = [];
     for (const pageNo of wanted) {
       if (this.pages.has(pageNo)) continue;

@@ -23,6 +23,8 @@
  * (memory.ts, lazy-clear.ts), so a page still reads as zero, as a fresh one, without a clearing
  * pass over bytes about to be overwritten.
  */
+import { intArg } from "../../bits/arg-check.js";
+import { FieldError } from "../../bits/errors.js";
 import { reduceScratchBytes, reserveReduceScratch, WasmArena } from "../../numerics/index.js";
 import { isSharedBuffer } from "../../numerics/wasm/shared-memory.js";
 
@@ -188,11 +190,14 @@ export function hostBlockOf(buffer: ArrayBufferLike): number | undefined {
 /**
  * The shared arenas another thread made, from their handles, as this thread's: the same bytes, this
  * thread's kernels over them, and its reduce scratch in block `slot` of each (never the maker's).
- * Their buffers, in order. @throws RangeError for a slot outside 1..SHARED_SCRATCH_SLOTS − 1.
+ * Their buffers, in order.
+ * @throws FieldError when `handles` is not an array (of handles: WasmArena.over says which is not)
+ *   or `slot` is outside 1..SHARED_SCRATCH_SLOTS − 1.
  */
 export function adoptArenas(handles: readonly object[], slot: number): ArrayBufferLike[] {
-  if (!Number.isInteger(slot) || slot < 1 || slot >= SHARED_SCRATCH_SLOTS)
-    throw new RangeError(`scratch slot ${slot}: expected 1..${SHARED_SCRATCH_SLOTS - 1}`);
+  if (!Array.isArray(handles))
+    throw new FieldError("adoptArenas", "handles", String(handles), "an array of arena handles");
+  intArg("adoptArenas", "slot", slot, { min: 1, max: SHARED_SCRATCH_SLOTS - 1 });
   return handles.map((h) => {
     const arena = WasmArena.over(h);
     reserveBlocks(arena, slot);
