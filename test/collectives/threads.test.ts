@@ -25,8 +25,10 @@ import { legWaits } from "../../src/collectives/threads/leg-waits.js";
 import { SILENCE, stopWorkerForTest } from "../../src/collectives/threads/pool.js";
 import { overwrittenPages } from "../../src/collectives/threads/split-pages.js";
 import { executeOnThreads } from "../../src/collectives/threads/threaded-execute.js";
+import { writeInputsOnThreads } from "../../src/collectives/threads/threaded-run.js";
 import { PAGE_BYTES, releaseFreeArenas } from "../../src/engine/index.js";
 import { archProfile } from "../../src/hal/index.js";
+import { WasmArena } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 
 /** Every rank's input bytes, generated whole or in the given parts. */
@@ -87,6 +89,39 @@ describe("inputs on threads", () => {
           expect(Buffer.compare(b, whole[r] as Uint8Array), `rank ${r}`).toBe(0);
       }
     });
+});
+
+describe("inputs written on threads", () => {
+  it("every thread draws its part straight into the device pages, as other arenas grow", () => {
+    // A worker rebuilds the posted views over the arenas it adopts (threads/spans.ts ArenaPiece). A
+    // view posted as it is arrived over the buffer object the sender's view had, and the arena's
+    // handle over the one its memory's getter gave — another once a second shared memory had grown
+    // (V8: a run's third arena did it) — so no kernels on the worker knew the views, and its part
+    // was drawn into a block and copied (0 bytes in place).
+    const ranks = 8;
+    const count = 1 << 20;
+    const plan = buildPlan({
+      topology: buildTopology(archProfile("trn2"), ranks, 1),
+      collective: "allr",
+      algorithm: "ring",
+      dtype: Dtype.BFLOAT16,
+      op: "sum",
+      count,
+    });
+    const m = new DeviceMachine(plan, archProfile("trn2"), { overflow: "nan", sharedMemory: true });
+    try {
+      const spec = { kind: "exact" as const, dtype: Dtype.BFLOAT16, ranks, count, seed: 7 };
+      const half = (ranks / 2) * 2 * count;
+      expect(writeInputsOnThreads(m, spec, 2)).toEqual([half, half]);
+      new WasmArena(1 << 30, true); // another shared memory grows (address space only)
+      expect(writeInputsOnThreads(m, spec, 2)).toEqual([half, half]);
+      const whole = inputs("exact", Dtype.BFLOAT16, ranks, count);
+      for (let r = 0; r < ranks; r++)
+        expect(Buffer.compare(m.read(r, "input"), whole[r] as Uint8Array), `rank ${r}`).toBe(0);
+    } finally {
+      m.release();
+    }
+  });
 });
 
 describe("the check in ranges", () => {

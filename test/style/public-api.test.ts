@@ -57,6 +57,8 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins which pages a split run need not set; only the threaded execution asks",
   "test/collectives/threads.test.ts → src/collectives/threads/threaded-execute.js":
     "runs a plan with a faulting leg split over threads; a run's plans never fault so",
+  "test/collectives/threads.test.ts → src/collectives/threads/threaded-run.js":
+    "counts the bytes each thread drew in place; a run writes its inputs and asks nothing",
   "test/cli/threads.test.ts → src/collectives/run-collective.js":
     "pins the threads a run takes by its inputs' size; the run reads them, nothing else does",
   "test/collectives/threads.test.ts → src/collectives/threads/pool.js":

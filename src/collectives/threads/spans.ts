@@ -4,7 +4,37 @@
  * Bytes are found by their offset in the buffer; a cursor remembers the last piece, since the
  * inputs are written and the check reads in buffer order.
  */
-import type { MemorySpan } from "../../engine/index.js";
+import type { DeviceMemory, MemorySpan } from "../../engine/index.js";
+
+/**
+ * A view of a span as posted to a worker: its arena's index (engine DeviceMemory.arenaHandles) and
+ * its place there. The worker rebuilds it over the arena it adopted, whose buffer its kernels know
+ * (a view posted as it is arrives over a buffer object of its own, which they do not).
+ */
+export interface ArenaPiece {
+  readonly arena: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/** A span's pieces as a task carries them: on the calling thread as they are, for a worker placed. */
+export type TaskPiece = MemorySpan | ArenaPiece;
+
+/** `pieces` of `memory` for a worker: each view as its {@link ArenaPiece}. */
+export function placePieces(memory: DeviceMemory, pieces: readonly MemorySpan[]): TaskPiece[] {
+  return pieces.map((p) =>
+    p instanceof Uint8Array
+      ? { arena: memory.arenaIndexOf(p.buffer), offset: p.byteOffset, length: p.length }
+      : p,
+  );
+}
+
+/** `pieces` with each {@link ArenaPiece} a view again, over `buffers` (the adopted arenas'). */
+export function piecesOver(pieces: readonly TaskPiece[], buffers: readonly ArrayBufferLike[]): MemorySpan[] {
+  return pieces.map((p) =>
+    "arena" in p ? new Uint8Array(buffers[p.arena] as ArrayBufferLike, p.offset, p.length) : p,
+  );
+}
 
 export class SpanBuffer {
   private piece = 0;
@@ -25,6 +55,17 @@ export class SpanBuffer {
       this.start += p.length;
       this.piece++;
     }
+  }
+
+  /**
+   * The bytes from byte `at` to the end of its piece (at most `maxBytes`), in place: what a draw
+   * writes into directly. Undefined where the piece is not a view.
+   */
+  viewAt(at: number, maxBytes: number): Uint8Array | undefined {
+    const p = this.pieces[this.seek(at)];
+    if (!(p instanceof Uint8Array)) return undefined;
+    const off = at - this.start;
+    return p.subarray(off, Math.min(p.length, off + maxBytes));
   }
 
   /** Write `bytes` at byte `at` of the buffer. @throws RangeError on a piece that is not a view. */

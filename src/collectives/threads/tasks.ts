@@ -3,26 +3,33 @@
  * check's output tiles), as plain data a worker is posted, and the one function that does each task — on a worker or on the calling thread, the same code and the same
  * bytes.
  */
-import type { MemorySpan, SharedPages } from "../../engine/index.js";
+import { adoptArenas, type MemorySpan, type SharedPages } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import type { OutputCheck } from "../check/compare.js";
 import { generateInputs, type InputSpec, type RankPart } from "../check/inputs.js";
 import { CHECK_TILE, type CheckSpec, checkOutputs, type OutputRange } from "../check/verify.js";
-import type { BufferReader } from "../device/buffer-layout.js";
+import type { BufferReader, InputTarget } from "../device/buffer-layout.js";
 import { DeviceMachine } from "../device/device-machine.js";
 import type { Plan } from "../plan/plan.js";
 import { beat } from "./pool.js";
-import { SpanBuffer } from "./spans.js";
+import { piecesOver, SpanBuffer, type TaskPiece } from "./spans.js";
 import { OtherThreadFailed, runShare } from "./threaded-execute.js";
 
-/** Ranks `part` of a run's inputs, written into their device buffers (`spans`, one a rank of the part). */
+/**
+ * Ranks `part` of a run's inputs, written into their device buffers (`spans`, one a rank of the
+ * part), which lie in `arenas` (engine DeviceMemory.arenaHandles). A worker (`slot` ≥ 1: its scratch
+ * slot there) adopts the arenas and rebuilds its spans over them (spans.ts ArenaPiece), so it draws
+ * straight into the pages; the calling thread (slot 0) made them, and its spans are views already.
+ */
 export interface InputsTask {
   readonly task: "inputs";
   readonly spec: InputSpec;
   readonly part: RankPart;
-  readonly spans: readonly (readonly MemorySpan[])[];
+  readonly spans: readonly (readonly TaskPiece[])[];
+  readonly arenas: readonly object[];
+  readonly slot: number;
 }
 
 /**
@@ -79,15 +86,30 @@ function execute(t: ExecuteTask): number {
   }
 }
 
-/** Generate a part's inputs into device memory, as generateInputs with the run's sink would. */
-function writeInputs(t: InputsTask): void {
+/**
+ * Generate a part's inputs into device memory, as generateInputs with the run's sink would: drawn
+ * straight into the device pages where the draw can write there, else through the sink. The bytes
+ * drawn in place.
+ */
+function writeInputs(t: InputsTask): number {
   const eb = dtypeBytes(t.spec.dtype);
-  const buffers = t.spans.map((s) => new SpanBuffer(s));
+  const arenas = t.slot > 0 ? adoptArenas(t.arenas, t.slot) : [];
+  const buffers = t.spans.map((s) => new SpanBuffer(piecesOver(s, arenas)));
+  const bufferOf = (r: number) => buffers[r - t.part.first] as SpanBuffer;
   const sink = (r: number, from: number, bytes: Uint8Array) => {
-    (buffers[r - t.part.first] as SpanBuffer).write(from * eb, bytes);
+    bufferOf(r).write(from * eb, bytes);
     if (from === 0) beat();
   };
-  generateInputs(t.spec, sink, { blocks: true, part: t.part });
+  let inPlace = 0;
+  const target: InputTarget = {
+    view: (r, from, maxBytes) => bufferOf(r).viewAt(from * eb, maxBytes),
+    written: (_r, from, bytes) => {
+      inPlace += bytes;
+      if (from === 0) beat();
+    },
+  };
+  generateInputs(t.spec, sink, { blocks: true, part: t.part, target });
+  return inPlace;
 }
 
 /** Check a range of the outputs, reading the buffers as the device machine's reader would. */
@@ -111,7 +133,6 @@ export function doTask(t: WorkerTask): unknown {
     case "execute":
       return execute(t);
     default:
-      writeInputs(t);
+      return writeInputs(t);
   }
-  return undefined;
 }

@@ -10,6 +10,7 @@ import type { InputSpec, RankPart } from "../check/inputs.js";
 import { CHECK_TILE, type CheckSpec } from "../check/verify.js";
 import type { DeviceMachine } from "../device/device-machine.js";
 import { runOnWorkers } from "./pool.js";
+import { placePieces } from "./spans.js";
 import { type CheckTask, doTask, type InputsTask } from "./tasks.js";
 
 /** `n` items cut into at most `threads` contiguous parts of near-equal size, the first ones larger. */
@@ -27,18 +28,27 @@ export function splitParts(n: number, threads: number): RankPart[] {
 /**
  * Write every rank's input into the machine's (shared) device memory on `threads` threads: the
  * pages are allocated here first, in rank order, as one thread writing them would; then the
- * calling thread generates the first part while the workers generate the others.
+ * calling thread generates the first part while the workers generate the others, each drawing
+ * straight into the pages where it can. The bytes each part drew in place, in part order.
  */
-export function writeInputsOnThreads(machine: DeviceMachine, spec: InputSpec, threads: number): void {
+export function writeInputsOnThreads(machine: DeviceMachine, spec: InputSpec, threads: number): number[] {
   const spans = Array.from({ length: spec.ranks }, (_, r) => machine.spans(r, "input", true));
-  const tasks: InputsTask[] = splitParts(spec.ranks, threads).map((part) => ({
+  const memory = machine.device.memory;
+  const arenas = memory.arenaHandles();
+  const tasks: InputsTask[] = splitParts(spec.ranks, threads).map((part, slot) => ({
     task: "inputs",
     spec,
     part,
-    spans: spans.slice(part.first, part.end),
+    spans: spans.slice(part.first, part.end).map((s) => (slot > 0 ? placePieces(memory, s) : s)),
+    arenas,
+    slot,
   }));
   const [own, ...rest] = tasks as [InputsTask, ...InputsTask[]];
-  runOnWorkers(rest, () => doTask(own));
+  let first = 0;
+  const others = runOnWorkers<number>(rest, () => {
+    first = doTask(own) as number;
+  });
+  return [first, ...others];
 }
 
 /**
