@@ -47,6 +47,8 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins the SR lanes through the one-pass reduce step; the library reaches it through reduceInto only",
   "test/numerics/sr-words.test.ts → src/numerics/alu.js":
     "pins the seeded SR words through the one-pass reduce step; the library reaches it through reduceInto",
+  "test/numerics/shared-arena.test.ts → src/numerics/alu.js":
+    "pins the SR lanes over a shared arena through the one-pass reduce step, as sr-lanes.test.ts does",
   "test/numerics/wasm-kernels.test.ts → src/numerics/alu.js":
     "pins each fused kernel to its unfused steps (load, apply, apply-then-encode, one pass); reduceInto picks among them",
   "test/numerics/sr-lanes.test.ts → src/numerics/sr-jump.js":

@@ -64,6 +64,12 @@ export interface DtypeKernels {
 /** An instance: its memory, the stochastic-rounding stream globals, the kernels by dtype code. */
 export interface Kernels {
   readonly memory: WasmMemory;
+  /**
+   * The memory's bytes as this thread tagged them (KERNELS), read once, after any grow: a shared
+   * memory's `buffer` getter hands out a new object for the same bytes once another shared memory
+   * has grown (V8), which no tag names — views made from it would find no kernels.
+   */
+  readonly buffer: ArrayBufferLike;
   readonly sr: readonly [WasmGlobal, WasmGlobal, WasmGlobal, WasmGlobal];
   /** The SR stream's next words in four SIMD lanes (sr-lanes.ts). */
   readonly srWords: Kernel;
@@ -108,8 +114,10 @@ function bind(exports: Record<string, unknown>): Kernels {
     };
   }
   const g = (k: string) => exports[k] as WasmGlobal;
+  const memory = exports.memory as WasmMemory;
   return {
-    memory: exports.memory as WasmMemory,
+    memory,
+    buffer: memory.buffer,
     sr: [g("sr0"), g("sr1"), g("sr2"), g("sr3")],
     srWords: fn(kernelName.srWords) as Kernel,
     clamp: { min: fn(kernelName.clamp("min")) as Kernel, max: fn(kernelName.clamp("max")) as Kernel },
@@ -226,9 +234,10 @@ export function arenaMemoryOf(buffer: ArrayBufferLike): object | undefined {
 function instantiate(pages: number, shared = false): Kernels | undefined {
   const module = (shared ? SHARED_MODULE : PLAIN_MODULE).get();
   if (module === null || WASM === undefined) return undefined;
-  const kernels = bind(new WASM.Instance(module).exports as Record<string, unknown>);
-  if (pages > 1) kernels.memory.grow(pages - 1);
-  KERNELS.set(kernels.memory.buffer, kernels);
+  const exports = new WASM.Instance(module).exports as Record<string, unknown>;
+  if (pages > 1) (exports.memory as WasmMemory).grow(pages - 1);
+  const kernels = bind(exports);
+  KERNELS.set(kernels.buffer, kernels);
   return kernels;
 }
 
@@ -238,7 +247,7 @@ function instantiateOver(memory: WasmMemory): Kernels | undefined {
   if (module === null || WASM === undefined) return undefined;
   const imports = { [MEMORY_IMPORT_NAME.module]: { [MEMORY_IMPORT_NAME.field]: memory } };
   const kernels = bind(new WASM.Instance(module, imports).exports as Record<string, unknown>);
-  KERNELS.set(kernels.memory.buffer, kernels);
+  KERNELS.set(kernels.buffer, kernels);
   return kernels;
 }
 
@@ -270,9 +279,9 @@ export class WasmArena {
     }
     const pages = Math.ceil(byteLength / PAGE);
     const bytes = pages * PAGE;
-    const memory = instantiate(pages, shared)?.memory;
-    this.buffer = memory?.buffer ?? (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
-    this.handle = shared ? (memory ?? this.buffer) : this.buffer;
+    const kernels = instantiate(pages, shared);
+    this.buffer = kernels?.buffer ?? (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    this.handle = shared ? (kernels?.memory ?? this.buffer) : this.buffer;
   }
 
   /**
@@ -287,7 +296,7 @@ export class WasmArena {
       const buffer = (handle as Partial<WasmMemory>).buffer;
       if (!isSharedBuffer(buffer))
         throw new FieldError("WasmArena.over", "handle", String(handle), "a shared WebAssembly.Memory");
-      arena.buffer = instantiateOver(handle as WasmMemory)?.memory.buffer ?? buffer;
+      arena.buffer = instantiateOver(handle as WasmMemory)?.buffer ?? buffer;
     }
     arena.handle = handle;
     return arena as WasmArena;
@@ -648,7 +657,7 @@ function seededSpan(k: Kernels, kernel: Kernel, sr: SrStream, scratch: Float32Ar
   const seed = sr.atSeed();
   if (seed === undefined) return false;
   const span = seedSpan(seed, count);
-  const wordsAt = residentWords(k.memory.buffer, seed, span) ?? inScratch(k, span, scratch);
+  const wordsAt = residentWords(k.buffer, seed, span) ?? inScratch(k, span, scratch);
   if (wordsAt === undefined) return false;
   callTwoSr(traced(kernel), srCall, 0, count, wordsAt);
   copyState(sr.stateWords(), span.end);
@@ -657,9 +666,9 @@ function seededSpan(k: Kernels, kernel: Kernel, sr: SrStream, scratch: Float32Ar
 
 /** `span`'s words copied into `scratch` when it is in the instance's memory and holds them: where. */
 function inScratch(k: Kernels, span: SeedSpan, scratch: Float32Array | undefined): number | undefined {
-  if (scratch === undefined || scratch.buffer !== k.memory.buffer || scratch.length < span.words.length)
+  if (scratch === undefined || scratch.buffer !== k.buffer || scratch.length < span.words.length)
     return undefined;
-  if (memoryWords.buffer !== k.memory.buffer) memoryWords = new Uint32Array(k.memory.buffer);
+  if (memoryWords.buffer !== k.buffer) memoryWords = new Uint32Array(k.buffer);
   memoryWords.set(span.words, scratch.byteOffset >> 2);
   return scratch.byteOffset;
 }

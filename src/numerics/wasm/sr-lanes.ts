@@ -59,7 +59,7 @@ export function srLanesServe(k: Kernels, count: number, scratch: Float32Array | 
   return (
     count >= SR_LANES_MIN &&
     scratch !== undefined &&
-    scratch.buffer === k.memory.buffer &&
+    scratch.buffer === k.buffer &&
     scratch.byteLength >= SCRATCH_BYTES
   );
 }
@@ -79,7 +79,7 @@ export function srLaneSegments(
   const q = Math.floor(c.count / (4 * LANE_WORDS)) * LANE_WORDS;
   const lanesAt = scratch.byteOffset;
   const wordsAt = lanesAt + 64;
-  const lanes = new Uint32Array(k.memory.buffer, lanesAt, 16);
+  const lanes = new Uint32Array(k.buffer, lanesAt, 16);
   const s = Uint32Array.from(sr.stateWords());
   for (let lane = 0; lane < 4; lane++) {
     for (let i = 0; i < 4; i++) lanes[4 * i + lane] = s[i] as number;
