@@ -17,7 +17,7 @@ import {
 import { countWrong } from "../../src/collectives/index.js";
 import { hostBlockOf, PAGE_BYTES } from "../../src/engine/index.js";
 import { PageArenas } from "../../src/engine/memory/page-arenas.js";
-import { decodeToF32 } from "../../src/numerics/index.js";
+import { decodeToF32, WasmArena } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 import { checkKernelsBinaryText, compileCheckKernels } from "../../tools/wasm/build-check-kernels.js";
 import { checkKernelsWat } from "../../tools/wasm/check-kernels-wat.js";
@@ -158,11 +158,19 @@ describe("count_wrong finds one differing byte wherever it lies", () => {
   });
 });
 
-describe("over a device arena, the check reads device bytes in place, with the same results", () => {
+// A shared arena (a run on threads) too, after another shared arena grew: its memory then hands out
+// another buffer object for the same bytes (V8), which no tag names — tiles made from it were no
+// device arena's, and the check copied every tile in and counted wrong elements in JavaScript.
+describe.each([
+  ["plain", false],
+  ["shared", true],
+])("over a %s device arena, the check reads device bytes in place, with the same results", (_, shared) => {
   /** A device page of a fresh arena (its host block this thread's), and the page-arenas to release. */
   function devicePage(bytes: number) {
-    const arenas = new PageArenas();
-    return { view: arenas.page(bytes).view, arenas };
+    const arenas = new PageArenas(shared);
+    const view = arenas.page(bytes).view;
+    if (shared) new WasmArena(1 << 30, true); // grows to 1 GiB: address space only
+    return { view, arenas };
   }
   it("the tiles lie in the arena's host block; other buffers get the module's own", () => {
     const { view, arenas } = devicePage(PAGE_BYTES);

@@ -158,7 +158,11 @@ function kernelsOver(buffer: ArrayBufferLike): Instance | undefined {
     const module = fits && memory !== undefined ? overModule(shared) : null;
     over = null;
     if (module !== null && WASM !== undefined) {
-      over = new WASM.Instance(module, { env: { memory } }).exports as Instance;
+      const exports = new WASM.Instance(module, { env: { memory } }).exports as Instance;
+      // Its memory's buffer as this thread knows it: a shared memory's `buffer` getter may hand out
+      // another object for the same bytes (once the memory has been posted to a worker, or imported),
+      // which no tag here names — the tiles and views made from it must be over `buffer` itself.
+      over = { ...exports, memory: { buffer } };
       over.base.value = base as number;
     }
     OVER.set(buffer, over);
@@ -332,13 +336,11 @@ const TILES = new WeakMap<Instance, CheckTiles>();
 
 /**
  * An FP32, a float64 and a code tile: those of the instance over the device arena `near` is in
- * (so device bytes there are decoded and compared in place) unless that arena is shared, else the
- * module's own (so the tile functions run, after a copy in), else plain arrays. In a shared arena (a
- * run on threads) the check in place took ≈ 3× the copy in: the calling thread's half of the 8-rank
- * 64 MiB bf16 all-reduce's check 360–450 ms of CPU against 150 (its worker's half, copied in, 140–210).
+ * (so device bytes there are decoded and compared in place), else the module's own (so the tile
+ * functions run, after a copy in), else plain arrays.
  */
 export function checkTiles(near?: ArrayBufferLike): CheckTiles {
-  const wasm = (near === undefined || isSharedBuffer(near) ? undefined : kernelsOver(near)) ?? kernels();
+  const wasm = (near === undefined ? undefined : kernelsOver(near)) ?? kernels();
   if (wasm === null) {
     return { f32: new Float32Array(TILE), acc: new Float64Array(TILE), want: new Uint8Array(8 * TILE) };
   }
@@ -427,7 +429,7 @@ export function wasmCountWrong(actual: Uint8Array, want: Uint8Array, eb: number)
 /**
  * `want` (codes at an instance's code tile) where {@link wasmCountWrong} reads `near` in place: as
  * it is when `near` is its instance's memory, else a copy in the code tile of the instance over
- * `near`'s arena (unless shared), else as it is (then the device bytes are copied in instead). A
+ * `near`'s arena, else as it is (then the device bytes are copied in instead). A
  * tile's outputs mostly lie in one or two arenas: one copy of want each, not one of every output.
  * `copies` holds the copies made of this `want`.
  */
@@ -436,7 +438,7 @@ export function wantBeside(
   near: ArrayBufferLike,
   copies: Map<ArrayBufferLike, Uint8Array>,
 ): Uint8Array {
-  if (near === want.buffer || isSharedBuffer(near)) return want;
+  if (near === want.buffer) return want;
   let copy = copies.get(near);
   if (copy === undefined) {
     const wasm = instanceOf(want.buffer) === undefined ? undefined : kernelsOver(near);
@@ -569,7 +571,7 @@ function bf16Overflow(policy: OverflowPolicy): { finite: number; inf: number } {
  * (exact-result.ts reduceInto's add, step for step) — encoded to bf16 (verify.ts encodeExact) in
  * `want`, with `err` the largest |want − sum| (maxAbsError of want): one pass over up to
  * SOURCES_MAX sources at a time, each read in place when it lies in the chosen instance's memory
- * (that over source 0's arena, unless shared; else the module's own), else copied in. `source(q)`
+ * (that over source 0's arena, else the module's own), else copied in. `source(q)`
  * is called once for each q in order, its view used before the next call. Undefined when it does
  * not run (no module, not bf16, more than a tile).
  */
@@ -583,8 +585,7 @@ export function wasmExactSum(
 ): ExactSum | undefined {
   if (dt !== Dtype.BFLOAT16 || len > TILE || count < 1 || kernels() === null) return undefined;
   const first = source(0);
-  const wasm =
-    (isSharedBuffer(first.buffer) ? undefined : kernelsOver(first.buffer)) ?? (kernels() as Instance);
+  const wasm = kernelsOver(first.buffer) ?? (kernels() as Instance);
   const { finite, inf } = bf16Overflow(overflow);
   const { buffer } = wasm.memory;
   const base = wasm.base.value;

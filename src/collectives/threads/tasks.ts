@@ -3,7 +3,7 @@
  * check's output tiles), as plain data a worker is posted, and the one function that does each task — on a worker or on the calling thread, the same code and the same
  * bytes.
  */
-import { adoptArenas, type MemorySpan, type SharedPages } from "../../engine/index.js";
+import { adoptArenas, type SharedPages } from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
 import { dtypeBytes } from "../../spec/dtype.js";
@@ -34,14 +34,17 @@ export interface InputsTask {
 
 /**
  * Output elements `range` of every rank checked against the exact result (verify.ts checkOutputs),
- * reading every rank's input and output buffer (`inputs`, `outputs`: one a rank) in place.
+ * reading every rank's input and output buffer (`inputs`, `outputs`: one a rank) in place, over
+ * `arenas` as an {@link InputsTask}'s.
  */
 export interface CheckTask {
   readonly task: "check";
   readonly spec: CheckSpec;
   readonly range: OutputRange;
-  readonly inputs: readonly (readonly MemorySpan[])[];
-  readonly outputs: readonly (readonly MemorySpan[])[];
+  readonly inputs: readonly (readonly TaskPiece[])[];
+  readonly outputs: readonly (readonly TaskPiece[])[];
+  readonly arenas: readonly object[];
+  readonly slot: number;
 }
 
 /**
@@ -87,13 +90,21 @@ function execute(t: ExecuteTask): number {
 }
 
 /**
+ * The buffers of a task's arenas, by index, for a worker (`slot` ≥ 1), which adopts them; none for
+ * the calling thread, whose views are its own.
+ */
+function adopt(t: { readonly arenas: readonly object[]; readonly slot: number }): readonly ArrayBufferLike[] {
+  return t.slot > 0 ? adoptArenas(t.arenas, t.slot) : [];
+}
+
+/**
  * Generate a part's inputs into device memory, as generateInputs with the run's sink would: drawn
  * straight into the device pages where the draw can write there, else through the sink. The bytes
  * drawn in place.
  */
 function writeInputs(t: InputsTask): number {
   const eb = dtypeBytes(t.spec.dtype);
-  const arenas = t.slot > 0 ? adoptArenas(t.arenas, t.slot) : [];
+  const arenas = adopt(t);
   const buffers = t.spans.map((s) => new SpanBuffer(piecesOver(s, arenas)));
   const bufferOf = (r: number) => buffers[r - t.part.first] as SpanBuffer;
   const sink = (r: number, from: number, bytes: Uint8Array) => {
@@ -115,8 +126,9 @@ function writeInputs(t: InputsTask): number {
 /** Check a range of the outputs, reading the buffers as the device machine's reader would. */
 function checkRange(t: CheckTask): OutputCheck {
   const eb = dtypeBytes(t.spec.dtype);
-  const inputs = t.inputs.map((s) => new SpanBuffer(s));
-  const outputs = t.outputs.map((s) => new SpanBuffer(s));
+  const arenas = adopt(t);
+  const inputs = t.inputs.map((s) => new SpanBuffer(piecesOver(s, arenas)));
+  const outputs = t.outputs.map((s) => new SpanBuffer(piecesOver(s, arenas)));
   const tile = new Uint8Array(CHECK_TILE * eb);
   const read: BufferReader = (rank, buffer, from, len) => {
     const b = (buffer === "input" ? inputs : outputs)[rank] as SpanBuffer;

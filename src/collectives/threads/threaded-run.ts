@@ -58,15 +58,22 @@ export function writeInputsOnThreads(machine: DeviceMachine, spec: InputSpec, th
  */
 export function checkOnThreads(machine: DeviceMachine, spec: CheckSpec, threads: number): OutputCheck {
   const ranks = Array.from({ length: spec.ranks }, (_, r) => r);
+  const memory = machine.device.memory;
   const inputs = ranks.map((r) => machine.spans(r, "input", false));
   const outputs = ranks.map((r) => machine.spans(r, "output", false));
+  // The workers' spans, placed in their arenas (spans.ts ArenaPiece).
+  const placed = (spans: typeof inputs) => spans.map((s) => placePieces(memory, s));
+  const [workerInputs, workerOutputs] = [placed(inputs), placed(outputs)];
+  const arenas = memory.arenaHandles();
   const tiles = Math.ceil(spec.outputCount / CHECK_TILE);
-  const tasks: CheckTask[] = splitParts(tiles, threads).map((part) => ({
+  const tasks: CheckTask[] = splitParts(tiles, threads).map((part, slot) => ({
     task: "check",
     spec,
     range: { from: part.first * CHECK_TILE, to: Math.min(spec.outputCount, part.end * CHECK_TILE) },
-    inputs,
-    outputs,
+    inputs: slot > 0 ? workerInputs : inputs,
+    outputs: slot > 0 ? workerOutputs : outputs,
+    arenas,
+    slot,
   }));
   const [own, ...rest] = tasks as [CheckTask, ...CheckTask[]];
   let first: OutputCheck = { wrong: 0, maxAbsErr: 0 };
