@@ -116,12 +116,19 @@ export class BufferLayout {
 
   /** The byte address of a buffer element. */
   addr(ref: BufRef, plusElems = 0): bigint {
-    const f = this.fast;
-    if (f !== undefined) {
-      return BigInt((f.bases[ref.rank] as number) + f.offsets[ref.buffer] + (ref.elem + plusElems) * f.eb);
-    }
+    if (this.fast !== undefined) return BigInt(this.byteAddr(ref, plusElems));
     const eb = BigInt(dtypeBytes(this.plan.dtype));
     return (this.bases[ref.rank] as bigint) + this.offsets[ref.buffer] + BigInt(ref.elem + plusElems) * eb;
+  }
+
+  /**
+   * {@link addr} as a Number, with no bigint made (exact when every address is below 2^53, as a
+   * device's are): for code that walks every leg's buffers at once.
+   */
+  byteAddr(ref: BufRef, plusElems = 0): number {
+    const f = this.fast;
+    if (f === undefined) return Number(this.addr(ref, plusElems));
+    return (f.bases[ref.rank] as number) + f.offsets[ref.buffer] + (ref.elem + plusElems) * f.eb;
   }
 
   /** Where rank `rank`'s region starts. */
