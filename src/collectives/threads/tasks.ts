@@ -63,6 +63,8 @@ export interface ExecuteTask {
   readonly slot: number;
   /** threaded-execute.ts newProgress: shared by the run's threads. */
   readonly progress: Int32Array;
+  /** The plan's legWaits, shared: filled by the calling thread while this worker sets up. */
+  readonly waits: Int32Array;
   readonly set: RankPart;
 }
 
@@ -82,7 +84,7 @@ function execute(t: ExecuteTask): number {
     return machine;
   };
   try {
-    return runShare(t.progress, t.slot, setUp).packets;
+    return runShare(t.progress, t.slot, setUp, t.waits).packets;
   } catch (e) {
     if (e instanceof OtherThreadFailed) return -1;
     throw e;

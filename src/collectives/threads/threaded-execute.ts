@@ -68,23 +68,26 @@ function waitPast(progress: Int32Array, k: number, index: number): void {
 
 /**
  * Thread `slot`'s share of a split execution: `setUp` (its part of the pages set; on a worker, its
- * machine made first), then, once every thread has set its pages, its legs in plan order, each after
- * the legs it waits for; `onLeg` told the plan index after each. A failure (its own, or another
- * thread's: OtherThreadFailed) is told to the other threads before it is thrown, so none waits for
- * ever. The machine its legs ran on.
+ * machine made first; on the calling thread, `waits` filled), then, once every thread has set up,
+ * its legs in plan order, each after the legs it waits for (`waits`: legWaits, shared by the
+ * threads); `onLeg` told the plan index after each. A failure (its own, or another thread's:
+ * OtherThreadFailed) is told to the other threads before it is thrown, so none waits for ever. The
+ * machine its legs ran on.
  */
 export function runShare(
   progress: Int32Array,
   slot: number,
   setUp: () => DeviceMachine,
+  waits: Int32Array,
   onLeg?: (next: number) => void,
 ): DeviceMachine {
   const threads = progress.length - 1;
   try {
     const machine = setUp();
     const legs = machine.plan.legs;
-    const waits = legWaits(machine.plan, machine.layout, threads);
     tell(progress, slot, 0);
+    // `waits` is read only from here: the calling thread filled it before it told it set up, and
+    // what a thread wrote before an Atomics store is seen after the Atomics load that sees it.
     for (let k = 0; k < threads; k++) waitPast(progress, k, -1);
     for (let i = 0; i < legs.length; i++) {
       const leg = legs[i] as Leg;
@@ -134,6 +137,8 @@ export function executeOnThreads(
     const { overflow, srSeed } = machine.opts;
     const plan = JSON.stringify(machine.plan);
     const progress = newProgress(threads);
+    const legs = machine.plan.legs.length;
+    const waits = new Int32Array(new SharedArrayBuffer(4 * legs * threads));
     const tasks: ExecuteTask[] = parts.slice(1).map((part, k) => ({
       task: "execute",
       plan,
@@ -142,6 +147,7 @@ export function executeOnThreads(
       shared,
       slot: k + 1,
       progress,
+      waits,
       set: part,
     }));
     const own = parts[0] as { first: number; end: number };
@@ -154,13 +160,15 @@ export function executeOnThreads(
       told = Math.min(...progress.subarray(0, threads));
       onBatch(told);
     };
+    // The waits are found once, here, while the workers make their machines (they take longer).
     const setUp = () => {
       memory.setPages(shared, own.first, own.end);
+      waits.set(legWaits(machine.plan, machine.layout, threads));
       return machine;
     };
     const counts = runOnWorkers<number>(tasks, () => {
       try {
-        runShare(progress, 0, setUp, onLeg);
+        runShare(progress, 0, setUp, waits, onLeg);
       } catch (e) {
         // The thread that failed says why (its answer); a wait it ended is no reason of its own.
         if (!(e instanceof OtherThreadFailed)) throw e;
@@ -169,7 +177,7 @@ export function executeOnThreads(
     if (counts.some((n) => n < 0) || Atomics.load(progress, threads) !== 0)
       throw new Error("a thread of the run stopped without saying why");
     machine.packets += counts.reduce((a, b) => a + b, 0);
-    if (told < machine.plan.legs.length) onBatch?.(machine.plan.legs.length);
+    if (told < legs) onBatch?.(legs);
   } finally {
     memory.unseal();
   }
