@@ -55,6 +55,8 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins the jump matrix to n state updates; only the SR lanes and the check module's draw use it",
   "test/collectives/threads.test.ts → src/collectives/threads/leg-waits.js":
     "pins which legs wait for which between threads; only the threaded execution uses the waits",
+  "test/collectives/plan-wire.test.ts → src/collectives/threads/plan-wire.js":
+    "pins the plan a worker is sent to the plan; only the threaded execution sends one",
   "test/collectives/threads.test.ts → src/collectives/threads/split-pages.js":
     "pins which pages a split run need not set; only the threaded execution asks",
   "test/collectives/threads.test.ts → src/collectives/threads/threaded-execute.js":

@@ -17,6 +17,7 @@ import { batches, type DeviceMachine } from "../device/device-machine.js";
 import { isSb2sb } from "../plan/packets.js";
 import type { Leg, Plan } from "../plan/plan.js";
 import { legThread, legWaits } from "./leg-waits.js";
+import { encodePlan } from "./plan-wire.js";
 import { beat, runOnWorkers, SILENCE, silentError } from "./pool.js";
 import { overwrittenPages, writtenPages } from "./split-pages.js";
 import type { ExecuteTask } from "./tasks.js";
@@ -135,7 +136,7 @@ export function executeOnThreads(
     // new pages may read right already, and a thread missing from the run would be waited for).
     while (parts.length < threads) parts.push({ first: shared.owed.length, end: shared.owed.length });
     const { overflow, srSeed } = machine.opts;
-    const plan = JSON.stringify(machine.plan);
+    const plan = encodePlan(machine.plan);
     const progress = newProgress(threads);
     const legs = machine.plan.legs.length;
     const waits = new Int32Array(new SharedArrayBuffer(4 * legs * threads));
