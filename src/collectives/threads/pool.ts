@@ -195,17 +195,28 @@ function workerThreads(): WorkerThreads {
 }
 
 /**
- * Run `tasks[i]` on worker i while `own()` runs here, and wait for all of them: their answers in
- * order. @throws Error with a worker's message when its task threw.
+ * Post `tasks[i]` to worker i, waiting for none: a first step of work the workers do while this
+ * thread readies the next. {@link runOnWorkers} then waits for their answers to its tasks; those
+ * to the tasks before are dropped, so a first step that fails must tell its next. @throws
+ * UsageError where the runtime has no worker threads.
  */
-export function runOnWorkers<T>(tasks: readonly WorkerTask[], own: () => void): T[] {
-  const wt = workerThreads();
-  const ready = workers(wt, tasks.length);
+export function postToWorkers(tasks: readonly WorkerTask[]): void {
+  const ready = workers(workerThreads(), tasks.length);
   tasks.forEach((task, i) => {
     const slot = ready[i] as Slot;
     slot.sent++;
     slot.worker.postMessage(task);
   });
+}
+
+/**
+ * Run `tasks[i]` on worker i while `own()` runs here, and wait for all of them: their answers in
+ * order. @throws Error with a worker's message when its task threw.
+ */
+export function runOnWorkers<T>(tasks: readonly WorkerTask[], own: () => void): T[] {
+  const wt = workerThreads();
+  postToWorkers(tasks);
+  const ready = workers(wt, tasks.length);
   let failure: unknown;
   try {
     own();

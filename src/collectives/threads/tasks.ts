@@ -48,16 +48,30 @@ export interface CheckTask {
 }
 
 /**
- * This worker's share of a split execution (threaded-execute.ts runShare): a device machine of its
- * own for `plan` over the calling thread's shared pages, its reduce scratch in block `slot`; the
- * shared pages `set` set (their first touch); then its legs, in step with the other threads through
- * `progress`. Its answer: the packets its legs ran (−1: it stopped because another thread failed).
+ * This worker's share of a split execution (threaded-execute.ts runShare), in two steps so it makes
+ * its machine while the calling thread finds the pages to share: {@link ExecuteMachineTask}, then
+ * {@link ExecuteRunTask}.
  */
-export interface ExecuteTask {
+export type ExecuteTask = ExecuteMachineTask | ExecuteRunTask;
+
+/** A device machine of this worker's own for `plan`, kept for the run that follows. */
+export interface ExecuteMachineTask {
   readonly task: "execute";
+  readonly step: "machine";
   readonly plan: PlanWire;
   readonly profile: ArchProfile;
   readonly options: { readonly overflow: OverflowPolicy; readonly srSeed?: number };
+}
+
+/**
+ * The machine made last over the calling thread's shared pages, its reduce scratch in block `slot`;
+ * the shared pages `set` set (their first touch); then its legs, in step with the other threads
+ * through `progress`. Its answer: the packets its legs ran (−1: it stopped because another thread
+ * failed).
+ */
+export interface ExecuteRunTask {
+  readonly task: "execute";
+  readonly step: "run";
   readonly shared: SharedPages;
   readonly slot: number;
   /** threaded-execute.ts newProgress: shared by the run's threads. */
@@ -69,14 +83,32 @@ export interface ExecuteTask {
 
 export type WorkerTask = InputsTask | CheckTask | ExecuteTask;
 
-/** {@link ExecuteTask}: the packets this worker's legs ran. */
+/**
+ * The machine this worker's last {@link ExecuteMachineTask} made, or why it could not: its run
+ * takes it (a failed step's answer is dropped, the run's is not: pool.ts runOnWorkers).
+ */
+let made: DeviceMachine | Error | undefined;
+
+/** {@link ExecuteTask}: the packets this worker's legs ran (0 for the machine). */
 function execute(t: ExecuteTask): number {
+  if (t.step === "machine") {
+    made = undefined;
+    try {
+      made = new DeviceMachine(decodePlan(t.plan), t.profile, {
+        ...t.options,
+        keepEvents: false,
+        sharedMemory: true,
+      });
+    } catch (e) {
+      made = e instanceof Error ? e : new Error(String(e));
+    }
+    return 0;
+  }
+  const machine = made;
+  made = undefined;
   const setUp = () => {
-    const machine = new DeviceMachine(decodePlan(t.plan), t.profile, {
-      ...t.options,
-      keepEvents: false,
-      sharedMemory: true,
-    });
+    if (machine === undefined) throw new Error("a split execution's run came with no machine made");
+    if (machine instanceof Error) throw machine;
     machine.device.memory.adoptPages(t.shared, t.slot);
     machine.device.memory.setPages(t.shared, t.set.first, t.set.end);
     return machine;

@@ -18,7 +18,7 @@ import { isSb2sb } from "../plan/packets.js";
 import type { Leg, Plan } from "../plan/plan.js";
 import { legThread, legWaits } from "./leg-waits.js";
 import { encodePlan } from "./plan-wire.js";
-import { beat, runOnWorkers, SILENCE, silentError } from "./pool.js";
+import { beat, postToWorkers, runOnWorkers, SILENCE, silentError } from "./pool.js";
 import { overwrittenPages, writtenPages } from "./split-pages.js";
 import type { ExecuteTask } from "./tasks.js";
 import { splitParts } from "./threaded-run.js";
@@ -125,6 +125,12 @@ export function executeOnThreads(
   onBatch?: (legsDone: number) => void,
 ): void {
   const memory = machine.device.memory;
+  const { overflow, srSeed } = machine.opts;
+  const options = { overflow, ...(srSeed === undefined ? {} : { srSeed }) };
+  const plan = encodePlan(machine.plan);
+  // Each worker makes its machine while this thread finds the pages to share (about as long).
+  const make: ExecuteTask = { task: "execute", step: "machine", plan, profile: machine.profile, options };
+  postToWorkers(new Array<ExecuteTask>(threads - 1).fill(make));
   const pages = memory.sharePages(writtenPages(machine));
   // A page a leg overwrites whole before anything reads it is not set first (≈ 700 MiB of the
   // 8-rank 64 MiB all-reduce's 726 MiB of new pages): what a page held before the run, never seen.
@@ -135,16 +141,12 @@ export function executeOnThreads(
     // Every thread runs its share, with pages to set or none (fewer owed pages than threads: all
     // new pages may read right already, and a thread missing from the run would be waited for).
     while (parts.length < threads) parts.push({ first: shared.owed.length, end: shared.owed.length });
-    const { overflow, srSeed } = machine.opts;
-    const plan = encodePlan(machine.plan);
     const progress = newProgress(threads);
     const legs = machine.plan.legs.length;
     const waits = new Int32Array(new SharedArrayBuffer(4 * legs * threads));
     const tasks: ExecuteTask[] = parts.slice(1).map((part, k) => ({
       task: "execute",
-      plan,
-      profile: machine.profile,
-      options: { overflow, ...(srSeed === undefined ? {} : { srSeed }) },
+      step: "run",
       shared,
       slot: k + 1,
       progress,
@@ -161,7 +163,7 @@ export function executeOnThreads(
       told = Math.min(...progress.subarray(0, threads));
       onBatch(told);
     };
-    // The waits are found once, here, while the workers make their machines (they take longer).
+    // The waits are found once, here: the workers meanwhile adopt the shared pages and set theirs.
     const setUp = () => {
       memory.setPages(shared, own.first, own.end);
       waits.set(legWaits(machine.plan, machine.layout, threads));
