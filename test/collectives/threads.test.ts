@@ -24,6 +24,7 @@ import {
 import { legWaits } from "../../src/collectives/threads/leg-waits.js";
 import { SILENCE, stopWorkerForTest } from "../../src/collectives/threads/pool.js";
 import { overwrittenPages } from "../../src/collectives/threads/split-pages.js";
+import { doTask } from "../../src/collectives/threads/tasks.js";
 import { executeOnThreads } from "../../src/collectives/threads/threaded-execute.js";
 import { writeInputsOnThreads } from "../../src/collectives/threads/threaded-run.js";
 import { PAGE_BYTES, releaseFreeArenas } from "../../src/engine/index.js";
@@ -369,5 +370,15 @@ describe("the legs split over threads", () => {
     const m = machineOf(legs, true);
     executeOnThreads(m, 2);
     expect(m.packets).toBeGreaterThan(0);
+  });
+
+  it("fail a worker's run with why, and tell the other threads, when no machine was made for it", () => {
+    // A worker makes its machine in a step before its run; this thread has made none.
+    const progress = new Int32Array(new SharedArrayBuffer(12)).fill(-1, 0, 2);
+    const shared = { handles: [], pages: [], owed: [], filled: [] };
+    const run = { task: "execute", step: "run", shared, slot: 1, progress } as const;
+    const waits = new Int32Array(new SharedArrayBuffer(8));
+    expect(() => doTask({ ...run, waits, set: { first: 0, end: 0 } })).toThrow(/no machine made/);
+    expect([...progress]).toEqual([-1, 0x7fffffff, 1]);
   });
 });

@@ -59,6 +59,8 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins the plan a worker is sent to the plan; only the threaded execution sends one",
   "test/collectives/threads.test.ts → src/collectives/threads/split-pages.js":
     "pins which pages a split run need not set; only the threaded execution asks",
+  "test/collectives/threads.test.ts → src/collectives/threads/tasks.js":
+    "runs a worker's share of a split execution with no machine made for it; a run always makes one",
   "test/collectives/threads.test.ts → src/collectives/threads/threaded-execute.js":
     "runs a plan with a faulting leg split over threads; a run's plans never fault so",
   "test/collectives/threads.test.ts → src/collectives/threads/threaded-run.js":
