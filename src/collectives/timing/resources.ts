@@ -208,8 +208,25 @@ function nicsUsed(t: Topology): [Int32Array, Int32Array] {
   return [Int32Array.from(list), Int32Array.from(t.places, (p) => list.indexOf(own(p.chip)))];
 }
 
+/**
+ * Each wiring's route table ({@link routeTable}) by its network and chips, made once a process: a
+ * run builds Resources once per candidate algorithm, and the table read-only is the same each time.
+ */
+const ROUTE_TABLES = new Map<string, readonly [Int32Array, Int32Array]>();
+
 /** Every chip pair's route (chipRoute), flattened: [per pair's first index (and the end), link ids]. */
-function routeTable(links: ArchWiring): [Int32Array, Int32Array] {
+function routeTable(links: ArchWiring): readonly [Int32Array, Int32Array] {
+  const key = `${links.chipNetwork}:${links.chipsPerNode}`;
+  let table = ROUTE_TABLES.get(key);
+  if (table === undefined) {
+    table = routesOf(links);
+    ROUTE_TABLES.set(key, table);
+  }
+  return table;
+}
+
+/** {@link routeTable}, made. */
+function routesOf(links: ArchWiring): [Int32Array, Int32Array] {
   const cpn = links.chipsPerNode;
   const at = new Int32Array(cpn * cpn + 1);
   const ids: number[] = [];
