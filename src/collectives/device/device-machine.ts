@@ -27,28 +27,22 @@ import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
 import {
-  cceTemplateOf,
-  copyTemplateOf,
   DeferredDoorbell,
   drainDevice,
   drainDeviceCount,
   type PacketTemplate,
   postHostPacket,
-  postPacketBytes,
   type QueueId,
   RegisterDoorbell,
-  retryOnFullRing,
   type Vring,
   VringPool,
 } from "../../runtime/index.js";
 import { hbmStackOf } from "../../spec/address-map.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { DESCRIPTOR_BYTES } from "../../spec/packet-model.js";
-import { legCallMaker, legCalls, shapeKey } from "../plan/leg-calls.js";
-import { legAluOp } from "../plan/leg-math.js";
-import { isSb2sb, legPackets, queueSeed } from "../plan/packets.js";
-import type { ElemRange } from "../plan/partition.js";
-import type { BufRef, Leg, LegSource, Plan } from "../plan/plan.js";
+import { legCalls, shapeKey } from "../plan/leg-calls.js";
+import { isSb2sb, queueSeed } from "../plan/packets.js";
+import type { BufRef, Leg, Plan } from "../plan/plan.js";
 import { formatBytes } from "../report/format-bytes.js";
 import {
   BufferLayout,
@@ -58,6 +52,7 @@ import {
   OUTPUT_FILL,
   type StackPlacement,
 } from "./buffer-layout.js";
+import { PacketPoster } from "./packet-poster.js";
 
 /** Descriptor slots per ring (MODEL: 1024, 16 KiB a ring; a full ring drains the device first). */
 export const RING_SLOTS = 1024;
@@ -258,6 +253,8 @@ export class DeviceMachine {
   private readonly shapes = new Map<Vring, Map<number, PacketTemplate>>();
   /** The address of a buffer element (legCalls' `addr`), made once rather than per leg. */
   private readonly addr = (ref: BufRef, plus: number): bigint => this.layout.addr(ref, plus);
+  /** Posts the packets of the legs that are not SB2SB. */
+  private readonly poster: PacketPoster;
 
   /** @throws UsageError when the plan has more ranks than the device has queues for. */
   constructor(
@@ -285,6 +282,8 @@ export class DeviceMachine {
     });
     this.layout = deviceLayout(plan, profile);
     checkHbm(this.layout, profile);
+    const pending = opts.keepEvents === false ? undefined : this.pending;
+    this.poster = new PacketPoster(profile, plan.dtype, plan.op, this.addr, () => this.run(), pending);
   }
 
   /**
@@ -380,7 +379,8 @@ export class DeviceMachine {
    */
   post(leg: Leg): void {
     if (!isSb2sb(leg)) {
-      this.postPackets(leg);
+      const vring = this.vring(leg);
+      this.poster.post(leg, vring, this.shapesOf(vring));
       return;
     }
     const calls = legCalls(this.profile, leg, this.plan.dtype, this.plan.op, this.addr);
@@ -391,52 +391,6 @@ export class DeviceMachine {
       () => this.run(),
       this.opts.keepEvents === false ? undefined : () => this.pending.push(leg.id),
     );
-  }
-
-  /** {@link post} of a leg that is not SB2SB. */
-  private postPackets(leg: Leg): void {
-    const { dtype, op } = this.plan;
-    const vring = this.vring(leg);
-    const alu = legAluOp(leg, op);
-    const nSrcs = alu === undefined ? 1 : leg.srcs.length;
-    const nDsts = alu === undefined ? 1 : leg.dsts.length;
-    const srcBase = new Float64Array(nSrcs);
-    const dstBase = new Float64Array(nDsts);
-    for (let i = 0; i < nSrcs; i++) srcBase[i] = Number(this.addr((leg.srcs[i] as LegSource).ref, 0));
-    for (let i = 0; i < nDsts; i++) dstBase[i] = Number(this.addr(leg.dsts[i] as BufRef, 0));
-    const srcs = new Float64Array(nSrcs);
-    const dsts = new Float64Array(nDsts);
-    const eb = dtypeBytes(dtype);
-    // A leg's packets share a template per size; a shape posted before on this vring (another
-    // leg's) starts from its template too. The first of a shape is posted from its request.
-    const shapes = this.shapesOf(vring);
-    let request: ((pk: ElemRange) => Sb2sbPacket) | undefined;
-    let shape: PacketTemplate | undefined;
-    let shapeCount = -1;
-    const once = (pk: ElemRange): void => {
-      if (pk.count !== shapeCount) {
-        shape = shapes.get(shapeKey(alu, nSrcs, nDsts, pk.count));
-        shapeCount = pk.count;
-      }
-      if (shape?.postAt(vring, srcs, dsts) === true) return;
-      request ??= legCallMaker(leg, dtype, op, this.addr);
-      const call = request(pk);
-      const written = postPacketBytes(vring, call);
-      if (isEinval(written))
-        throw new DeviceFault(`leg ${leg.id}: the runtime refused the packet: ${written.message}`);
-      shape = call.kind === "copy" ? copyTemplateOf(call.copy) : cceTemplateOf(vring, call.cce);
-      const key = shapeKey(alu, nSrcs, nDsts, pk.count);
-      if (shape !== undefined && !Number.isNaN(key)) shapes.set(key, shape);
-    };
-    const keep = this.opts.keepEvents !== false;
-    const drain = () => this.run();
-    for (const pk of legPackets(this.profile, leg, dtype)) {
-      const off = pk.start * eb;
-      for (let i = 0; i < nSrcs; i++) srcs[i] = (srcBase[i] as number) + off;
-      for (let i = 0; i < nDsts; i++) dsts[i] = (dstBase[i] as number) + off;
-      retryOnFullRing(once, drain, pk);
-      if (keep) this.pending.push(leg.id);
-    }
   }
 
   /** The templates posted on a vring, by {@link shapeKey}. */
