@@ -592,15 +592,20 @@ export function wasmExactSum(
   const words = new Int32Array(buffer, base + CHECK_KERNELS_LAYOUT.SOURCES, SOURCES_MAX);
   const bytes = 2 * len;
   const room = Math.floor((8 * TILE) / Math.max(bytes, 1));
-  let [n, staged, flags, err] = [0, 0, FIRST, 0];
-  const flush = (last: boolean) => {
-    err = wasm.exact_bf16(n, len, scale, flags | (last ? WANT : STORE), finite, inf);
-    [n, staged, flags] = [0, 0, 0];
-  };
+  // Sources staged (n, of them copied in: staged) since the last pass; the next pass's flags. Plain
+  // variables, no closure: this runs once a tile of a checked run (tsx names each closure it makes).
+  let n = 0;
+  let staged = 0;
+  let flags = FIRST;
   for (let q = 0; q < count; q++) {
     const codes = q === 0 ? first : source(q);
     const inPlace = codes.buffer === buffer;
-    if (n === SOURCES_MAX || (!inPlace && staged === room)) flush(false);
+    if (n === SOURCES_MAX || (!inPlace && staged === room)) {
+      wasm.exact_bf16(n, len, scale, flags | STORE, finite, inf);
+      n = 0;
+      staged = 0;
+      flags = 0;
+    }
     let at = codes.byteOffset;
     if (!inPlace) {
       at = base + CHECK_KERNELS_LAYOUT.ACTUAL + bytes * staged++;
@@ -608,6 +613,6 @@ export function wasmExactSum(
     }
     words[n++] = at;
   }
-  flush(true);
+  const err = wasm.exact_bf16(n, len, scale, flags | WANT, finite, inf);
   return { want: tilesOf(wasm).want.subarray(0, bytes), err };
 }

@@ -122,22 +122,26 @@ export function checkOutputs(
   const copies = new Map<ArrayBufferLike, Uint8Array>();
   const countAll = rankWrongCounts(read, ranks, dtype, copies);
   let bads: number[] | undefined;
-  for (let o = range.from; o < range.to; o += CHECK_TILE) {
-    const len = Math.min(CHECK_TILE, range.to - o);
+  // The tile checked; whether `exact` holds its exact result (the one-pass sum leaves that in registers).
+  let o = range.from;
+  let len = 0;
+  let exact: Float64Array = new Float64Array(0);
+  let hasExact = false;
+  const exactOf = (r: number) => {
+    if (!hasExact) exactTile(collective, spec.op, ranks, spec.inputCount, r, o, len, input, exact);
+    hasExact = true;
+    return exact;
+  };
+  for (; o < range.to; o += CHECK_TILE) {
+    len = Math.min(CHECK_TILE, range.to - o);
     // The tiles beside the device bytes (their arena's host block), so most are read in place.
     tiles = checkTiles(read(0, "output", o, len).buffer);
     const { f32, acc, want: encoded } = tiles;
-    const exact = acc.subarray(0, len);
+    exact = acc.subarray(0, len);
+    hasExact = false;
     // Ranks that share the exact result share its encoding and that encoding's error.
     let want: Uint8Array | undefined;
     let wantErr = -1;
-    // Whether `exact` holds the tile's exact result (the one-pass sum leaves it in registers).
-    let hasExact = false;
-    const exactOf = (r: number) => {
-      if (!hasExact) exactTile(collective, spec.op, ranks, spec.inputCount, r, o, len, input, exact);
-      hasExact = true;
-      return exact;
-    };
     for (let r = 0; r < ranks; r++) {
       if (r === 0 || !shared) {
         const sum = expected === undefined ? sumOf(r, o, len) : undefined;
