@@ -21,7 +21,6 @@ import {
   RING_RESERVED_SLOTS,
   RING_SLOTS_MULTIPLE,
 } from "../../spec/packet-model.js";
-import type { QueueReg } from "../../spec/udma-regs.js";
 import {
   type DescriptorSpec,
   encodeDescriptor,
@@ -288,10 +287,12 @@ export class Vring {
 
   /** Set up one ring as the driver does (queue-registers.ts queueSetupWrites), TX before RX. */
   private place(o: VringOptions, side: RingSide, base: bigint): DescriptorRing {
-    const reg = (r: QueueReg) => queueRegisterAddress(o.profile, this.queue, side, r);
+    // No closure for the register addresses: a run makes a vring a queue it uses (hundreds), and
+    // tsx (the bench's and the tests' runner) names each closure with an Object.defineProperty.
     for (const w of queueSetupWrites(side, base, o.slots))
-      o.registers.write32(reg(w.reg), w.value, VRING_ACCESSOR);
-    return new DescriptorRing(side, base, o.slots, reg("drhp"), o.registers, o.knownFree ?? false);
+      o.registers.write32(queueRegisterAddress(o.profile, this.queue, side, w.reg), w.value, VRING_ACCESSOR);
+    const head = queueRegisterAddress(o.profile, this.queue, side, "drhp");
+    return new DescriptorRing(side, base, o.slots, head, o.registers, o.knownFree ?? false);
   }
 
   /**
