@@ -26,8 +26,8 @@ import { SILENCE, stopWorkerForTest } from "../../src/collectives/threads/pool.j
 import { overwrittenPages } from "../../src/collectives/threads/split-pages.js";
 import { doTask } from "../../src/collectives/threads/tasks.js";
 import { executeOnThreads } from "../../src/collectives/threads/threaded-execute.js";
-import { writeInputsOnThreads } from "../../src/collectives/threads/threaded-run.js";
-import { PAGE_BYTES, releaseFreeArenas } from "../../src/engine/index.js";
+import { checkOnThreads, writeInputsOnThreads } from "../../src/collectives/threads/threaded-run.js";
+import { PAGE_BYTES, releaseFreeArenas, SHARED_SCRATCH_SLOTS } from "../../src/engine/index.js";
 import { archProfile } from "../../src/hal/index.js";
 import { WasmArena } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
@@ -119,6 +119,37 @@ describe("inputs written on threads", () => {
       const whole = inputs("exact", Dtype.BFLOAT16, ranks, count);
       for (let r = 0; r < ranks; r++)
         expect(Buffer.compare(m.read(r, "input"), whole[r] as Uint8Array), `rank ${r}`).toBe(0);
+    } finally {
+      m.release();
+    }
+  });
+});
+
+describe("more threads than a shared arena has scratch slots", () => {
+  it("cut the inputs and the check into at most SHARED_SCRATCH_SLOTS parts, the same bytes", () => {
+    // A worker adopts the arenas in its part's slot (1..7): a ninth part had none and failed.
+    const ranks = 12;
+    const count = 4 * CHECK_TILE;
+    const profile = archProfile("trn2");
+    const plan = buildPlan({
+      topology: buildTopology(profile, ranks, 1),
+      collective: "allr",
+      algorithm: "ring",
+      dtype: Dtype.BFLOAT16,
+      op: "sum",
+      count,
+    });
+    const m = new DeviceMachine(plan, profile, { overflow: "nan", sharedMemory: true });
+    try {
+      const spec = { kind: "exact" as const, dtype: Dtype.BFLOAT16, ranks, count, seed: 7 };
+      expect(writeInputsOnThreads(m, spec, 12)).toHaveLength(SHARED_SCRATCH_SLOTS);
+      const whole = inputs("exact", Dtype.BFLOAT16, ranks, count);
+      for (let r = 0; r < ranks; r++)
+        expect(Buffer.compare(m.read(r, "input"), whole[r] as Uint8Array), `rank ${r}`).toBe(0);
+      m.execute();
+      const check = { collective: "allr" as const, op: "sum" as const, dtype: Dtype.BFLOAT16, ranks };
+      const sizes = { inputCount: count, outputCount: count, overflow: "nan" as const };
+      expect(checkOnThreads(m, { ...check, ...sizes }, 12)).toEqual({ wrong: 0, maxAbsErr: 0 });
     } finally {
       m.release();
     }

@@ -22,11 +22,13 @@ export type TaskPiece = MemorySpan | ArenaPiece;
 
 /** `pieces` of `memory` for a worker: each view as its {@link ArenaPiece}. */
 export function placePieces(memory: DeviceMemory, pieces: readonly MemorySpan[]): TaskPiece[] {
-  return pieces.map((p) =>
-    p instanceof Uint8Array
-      ? { arena: memory.arenaIndexOf(p.buffer), offset: p.byteOffset, length: p.length }
-      : p,
-  );
+  return pieces.map((p) => {
+    if (!(p instanceof Uint8Array)) return p;
+    const arena = memory.arenaIndexOf(p.buffer);
+    // A view over no arena of the memory would arrive empty, shifting every later byte.
+    if (arena < 0) throw new Error("a span's view lies in none of its memory's arenas");
+    return { arena, offset: p.byteOffset, length: p.length };
+  });
 }
 
 /** `pieces` with each {@link ArenaPiece} a view again, over `buffers` (the adopted arenas'). */

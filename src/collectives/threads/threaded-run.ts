@@ -5,6 +5,8 @@
  * way whatever the thread count, and every part's bytes are those one thread would write, so the
  * run is bit for bit the run on one thread.
  */
+
+import { SHARED_SCRATCH_SLOTS } from "../../engine/index.js";
 import type { OutputCheck } from "../check/compare.js";
 import type { InputSpec, RankPart } from "../check/inputs.js";
 import { CHECK_TILE, type CheckSpec } from "../check/verify.js";
@@ -26,6 +28,13 @@ export function splitParts(n: number, threads: number): RankPart[] {
 }
 
 /**
+ * `n` items cut for a task on `threads` threads, one part a thread's scratch slot in the shared
+ * arenas (a worker adopts them there): at most SHARED_SCRATCH_SLOTS parts, whatever the threads.
+ */
+const slotParts = (n: number, threads: number): RankPart[] =>
+  splitParts(n, Math.min(threads, SHARED_SCRATCH_SLOTS));
+
+/**
  * Write every rank's input into the machine's (shared) device memory on `threads` threads: the
  * pages are allocated here first, in rank order, as one thread writing them would; then the
  * calling thread generates the first part while the workers generate the others, each drawing
@@ -35,7 +44,7 @@ export function writeInputsOnThreads(machine: DeviceMachine, spec: InputSpec, th
   const spans = Array.from({ length: spec.ranks }, (_, r) => machine.spans(r, "input", true));
   const memory = machine.device.memory;
   const arenas = memory.arenaHandles();
-  const tasks: InputsTask[] = splitParts(spec.ranks, threads).map((part, slot) => ({
+  const tasks: InputsTask[] = slotParts(spec.ranks, threads).map((part, slot) => ({
     task: "inputs",
     spec,
     part,
@@ -66,7 +75,7 @@ export function checkOnThreads(machine: DeviceMachine, spec: CheckSpec, threads:
   const [workerInputs, workerOutputs] = [placed(inputs), placed(outputs)];
   const arenas = memory.arenaHandles();
   const tiles = Math.ceil(spec.outputCount / CHECK_TILE);
-  const tasks: CheckTask[] = splitParts(tiles, threads).map((part, slot) => ({
+  const tasks: CheckTask[] = slotParts(tiles, threads).map((part, slot) => ({
     task: "check",
     spec,
     range: { from: part.first * CHECK_TILE, to: Math.min(spec.outputCount, part.end * CHECK_TILE) },
