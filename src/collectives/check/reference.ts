@@ -51,8 +51,6 @@ export function runReference(
     scratch: new Uint8Array(plan.sizes.scratch * eb).fill(opts.fill),
   }));
   const buf = (rank: number, name: BufferName) => (ranks[rank] as RankBuffers)[name];
-  const x = new Float32Array(1);
-  const acc = new Float32Array(1);
   for (const leg of plan.legs) {
     const alu = legAluOp(leg, plan.op);
     for (const pk of legPackets(profile, leg, plan.dtype)) {
@@ -67,28 +65,31 @@ export function runReference(
           opts.srSeed === undefined
             ? RNE
             : { mode: "sr", rng: new SrStream(queueSeed(opts.srSeed, leg.rank, leg.queue)) };
+        // Source by source over the packet, each element's sum in source order as the engine
+        // takes them (−0 + v = v for ADD's first; FMA from +0): a packet's sources decoded at once,
+        // not an element at a time (a 5-rank fp32 2 MiB check took 1.5–3 s).
         const sums = new Float32Array(pk.count);
-        for (let i = 0; i < pk.count; i++) {
-          acc[0] = 0;
-          leg.srcs.forEach((src, k) => {
-            decodeToF32(
-              plan.dtype,
-              buf(src.ref.rank, src.ref.buffer),
-              (src.ref.elem + pk.start + i) * eb,
-              1,
-              x,
-              0,
-            );
-            const v = x[0]!;
-            const a = acc[0]!;
-            if (alu === "fma") acc[0] = fmaF32(v, sourceScale(src), a);
-            else if (alu === "add")
-              acc[0] = k === 0 ? v : a + v; // the engine starts ADD from −0: −0 + v = v
-            else if (alu === "max") acc[0] = k === 0 ? v : Math.max(a, v);
-            else acc[0] = k === 0 ? v : Math.min(a, v);
-          });
-          sums[i] = acc[0]!;
-        }
+        const x = new Float32Array(pk.count);
+        leg.srcs.forEach((src, k) => {
+          decodeToF32(
+            plan.dtype,
+            buf(src.ref.rank, src.ref.buffer),
+            (src.ref.elem + pk.start) * eb,
+            pk.count,
+            x,
+            0,
+          );
+          const scale = sourceScale(src);
+          for (let i = 0; i < pk.count; i++) {
+            const v = x[i]!;
+            const a = sums[i]!;
+            if (alu === "fma") sums[i] = fmaF32(v, scale, a);
+            else if (k === 0) sums[i] = v;
+            else if (alu === "add") sums[i] = a + v;
+            else if (alu === "max") sums[i] = Math.max(a, v);
+            else sums[i] = Math.min(a, v);
+          }
+        });
         encodeFromF32(plan.dtype, sums, 0, pk.count, out, 0, rounding, opts.overflow);
       }
       for (const d of leg.dsts) buf(d.rank, d.buffer).set(out, (d.elem + pk.start) * eb);
