@@ -5,7 +5,6 @@
  * way whatever the thread count, and every part's bytes are those one thread would write, so the
  * run is bit for bit the run on one thread.
  */
-
 import { SHARED_SCRATCH_SLOTS } from "../../engine/index.js";
 import type { OutputCheck } from "../check/compare.js";
 import type { InputSpec, RankPart } from "../check/inputs.js";
