@@ -19,8 +19,10 @@ export interface PlanWire {
   readonly legs: Float64Array;
 }
 
+/** Where each of a leg's head numbers lies (above), for both directions. */
+const HEAD = { id: 0, step: 1, kind: 2, rank: 3, queue: 4, count: 5, srcs: 6, dsts: 7, after: 8 } as const;
 /** Numbers before a leg's sources, a source's, a destination's (above). */
-const HEAD_WORDS = 9;
+const HEAD_WORDS = Object.keys(HEAD).length;
 const SOURCE_WORDS = 5;
 const REF_WORDS = 3;
 
@@ -51,15 +53,16 @@ export function encodePlan(plan: Plan): PlanWire {
     w[at++] = r.elem;
   };
   for (const leg of plan.legs) {
-    w[at++] = leg.id;
-    w[at++] = leg.step;
-    w[at++] = name(leg.kind);
-    w[at++] = leg.rank;
-    w[at++] = leg.queue;
-    w[at++] = leg.count;
-    w[at++] = leg.srcs.length;
-    w[at++] = leg.dsts.length;
-    w[at++] = leg.after.length;
+    w[at + HEAD.id] = leg.id;
+    w[at + HEAD.step] = leg.step;
+    w[at + HEAD.kind] = name(leg.kind);
+    w[at + HEAD.rank] = leg.rank;
+    w[at + HEAD.queue] = leg.queue;
+    w[at + HEAD.count] = leg.count;
+    w[at + HEAD.srcs] = leg.srcs.length;
+    w[at + HEAD.dsts] = leg.dsts.length;
+    w[at + HEAD.after] = leg.after.length;
+    at += HEAD_WORDS;
     for (const s of leg.srcs) {
       ref(s.ref);
       w[at++] = s.scale === undefined ? 0 : 1;
@@ -90,24 +93,24 @@ export function decodePlan(wire: PlanWire): Plan {
     const head = at;
     at += HEAD_WORDS;
     const srcs: LegSource[] = [];
-    for (let k = 0; k < (w[head + 6] as number); k++) {
+    for (let k = 0; k < (w[head + HEAD.srcs] as number); k++) {
       const r = ref();
       srcs.push(w[at] === 1 ? { ref: r, scale: w[at + 1] as number } : { ref: r });
       at += 2;
     }
     const dsts: BufRef[] = [];
-    for (let k = 0; k < (w[head + 7] as number); k++) dsts.push(ref());
+    for (let k = 0; k < (w[head + HEAD.dsts] as number); k++) dsts.push(ref());
     const after: number[] = [];
-    for (let k = 0; k < (w[head + 8] as number); k++) after.push(w[at++] as number);
+    for (let k = 0; k < (w[head + HEAD.after] as number); k++) after.push(w[at++] as number);
     legs.push({
-      id: w[head] as number,
-      step: w[head + 1] as number,
-      kind: names[w[head + 2] as number] as LegKind,
-      rank: w[head + 3] as number,
-      queue: w[head + 4] as number,
+      id: w[head + HEAD.id] as number,
+      step: w[head + HEAD.step] as number,
+      kind: names[w[head + HEAD.kind] as number] as LegKind,
+      rank: w[head + HEAD.rank] as number,
+      queue: w[head + HEAD.queue] as number,
       srcs,
       dsts,
-      count: w[head + 5] as number,
+      count: w[head + HEAD.count] as number,
       after,
     });
   }
