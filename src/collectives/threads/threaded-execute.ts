@@ -113,6 +113,29 @@ export function runShare(
 }
 
 /**
+ * What tells `onBatch` (DeviceMachine.execute's) the legs every thread is past — a prefix of the
+ * plan done — each time this thread passes a batch's end (`onLeg`, given the plan index after
+ * each of its legs); `told`: the last count told.
+ */
+function batchTeller(
+  plan: Plan,
+  progress: Int32Array,
+  threads: number,
+  onBatch: ((legsDone: number) => void) | undefined,
+): { readonly onLeg: (next: number) => void; readonly told: () => number } {
+  const ends = batches(plan).map(([, end]) => end);
+  let nextEnd = 0;
+  let told = 0;
+  const onLeg = (next: number) => {
+    if (onBatch === undefined || nextEnd >= ends.length || next < (ends[nextEnd] as number)) return;
+    while (next >= (ends[nextEnd] as number)) nextEnd++;
+    told = Math.min(...progress.subarray(0, threads));
+    onBatch(told);
+  };
+  return { onLeg, told: () => told };
+}
+
+/**
  * Execute the machine's plan on `threads` threads (machine.execute, split): each worker makes a
  * machine of its own over the shared pages and runs its share (runShare) while this thread runs its
  * own. The machine counts every thread's packets. `onBatch` as DeviceMachine.execute's, told the
@@ -154,15 +177,7 @@ export function executeOnThreads(
       set: part,
     }));
     const own = parts[0] as { first: number; end: number };
-    const ends = batches(machine.plan).map(([, end]) => end);
-    let nextEnd = 0;
-    let told = 0;
-    const onLeg = (next: number) => {
-      if (onBatch === undefined || nextEnd >= ends.length || next < (ends[nextEnd] as number)) return;
-      while (next >= (ends[nextEnd] as number)) nextEnd++;
-      told = Math.min(...progress.subarray(0, threads));
-      onBatch(told);
-    };
+    const teller = batchTeller(machine.plan, progress, threads, onBatch);
     // The waits are found once, here: the workers meanwhile adopt the shared pages and set theirs.
     const setUp = () => {
       memory.setPages(shared, own.first, own.end);
@@ -171,7 +186,7 @@ export function executeOnThreads(
     };
     const counts = runOnWorkers<number>(tasks, () => {
       try {
-        runShare(progress, 0, setUp, waits, onLeg);
+        runShare(progress, 0, setUp, waits, teller.onLeg);
       } catch (e) {
         // The thread that failed says why (its answer); a wait it ended is no reason of its own.
         if (!(e instanceof OtherThreadFailed)) throw e;
@@ -180,7 +195,7 @@ export function executeOnThreads(
     if (counts.some((n) => n < 0) || Atomics.load(progress, threads) !== 0)
       throw new Error("a thread of the run stopped without saying why");
     machine.packets += counts.reduce((a, b) => a + b, 0);
-    if (told < legs) onBatch?.(legs);
+    if (teller.told() < legs) onBatch?.(legs);
   } finally {
     memory.unseal();
   }
