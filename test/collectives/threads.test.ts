@@ -302,6 +302,31 @@ describe("the legs split over threads", () => {
         }
       });
 
+  it("tell the legs every thread is past, batch by batch, ending with all of them", () => {
+    const plan = buildPlan({
+      topology: buildTopology(profile, 8, 1),
+      collective: "allr",
+      algorithm: "ring",
+      dtype: Dtype.BFLOAT16,
+      op: "sum",
+      count: 1 << 16,
+    });
+    const m = new DeviceMachine(plan, profile, { overflow: "nan", sharedMemory: true });
+    try {
+      m.prefill();
+      const told: number[] = [];
+      executeOnThreads(m, 2, (done) => told.push(done));
+      // A prefix of the plan each time, never less than before, and at the end the whole plan.
+      expect(told.length).toBeGreaterThan(1);
+      expect(told.every((n, i) => n <= plan.legs.length && (i === 0 || n >= (told[i - 1] as number)))).toBe(
+        true,
+      );
+      expect(told.at(-1)).toBe(plan.legs.length);
+    } finally {
+      m.release();
+    }
+  });
+
   it("need not set a page that legs overwrite whole before anything reads it", () => {
     const count = 1 << 21; // 4 MiB buffers
     const layout = machineOf([], false, count).layout;
