@@ -70,19 +70,9 @@ export function reserveReduceScratch(arena: WasmArena, elements: number, ioBytes
   return bytes;
 }
 
-/** The buffer {@link arenaScratch} last found a scratch in, and that scratch (it never changes). */
-let lastBuffer: ArrayBufferLike | undefined;
-let lastScratch: ReduceScratch | undefined;
-
 /** The scratch reserved in the arena whose buffer is `buffer`, if any. */
 export function arenaScratch(buffer: ArrayBufferLike): ReduceScratch | undefined {
-  if (buffer === lastBuffer) return lastScratch;
-  const k = SCRATCH.get(buffer);
-  if (k !== undefined) {
-    lastBuffer = buffer;
-    lastScratch = k;
-  }
-  return k;
+  return SCRATCH.get(buffer);
 }
 
 let own: ReduceScratch | undefined;

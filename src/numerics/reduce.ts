@@ -82,14 +82,16 @@ function isPlainFma(fma: FmaOperands): boolean {
   );
 }
 
+/** What the records below point at between reduces: no caller's bytes, so a dropped arena is freed. */
+const NO_BYTES = new Uint8Array(0);
 /** Bytes and offset of a source as a kernel reads it (module-level: no object made a packet). */
-const at: { bytes: Uint8Array; offset: number } = { bytes: new Uint8Array(0), offset: 0 };
+const at: { bytes: Uint8Array; offset: number } = { bytes: NO_BYTES, offset: 0 };
 /** The output when it lies outside the scratch's arena: the scratch's own output buffer. */
-const staged: Mutable<Span> = { dtype: 0 as Dtype, bytes: new Uint8Array(0), offset: 0, count: 0 };
+const staged: Mutable<Span> = { dtype: 0 as Dtype, bytes: NO_BYTES, offset: 0, count: 0 };
 /** The two sources of a two-source reduce, reused reduce after reduce (alu.ts keeps no reference). */
 const pair: [Mutable<EncodedSource>, Mutable<EncodedSource>] = [
-  { dt: 0 as Dtype, bytes: at.bytes, byteOffset: 0, scale: 0 },
-  { dt: 0 as Dtype, bytes: at.bytes, byteOffset: 0, scale: 0 },
+  { dt: 0 as Dtype, bytes: NO_BYTES, byteOffset: 0, scale: 0 },
+  { dt: 0 as Dtype, bytes: NO_BYTES, byteOffset: 0, scale: 0 },
 ];
 
 /** A span's dtype, element count and byte range are valid; returns its bytes. */
@@ -140,6 +142,16 @@ export function reduceInto(
       reduceMany(op, sources, target, k, options));
   if (!fused) reduceSteps(op, sources, target, k, options);
   if (target !== out) out.bytes.set(k.out.subarray(0, outBytes), out.offset);
+  letGoOfBytes();
+}
+
+/** Point the reused records at {@link NO_BYTES}: none keeps the last reduce's arena alive. */
+function letGoOfBytes(): void {
+  at.bytes = NO_BYTES;
+  staged.bytes = NO_BYTES;
+  pair[0].bytes = NO_BYTES;
+  pair[1].bytes = NO_BYTES;
+  for (let i = 0; i < quad.length; i++) (quad[i] as Mutable<EncodedSource>).bytes = NO_BYTES;
 }
 
 /** The scratch's output buffer as a span of out's dtype and count. */
@@ -271,7 +283,7 @@ function fillCode(bytes: Uint8Array, code: Uint8Array, len: number): void {
 /** The sources of a three- or four-source reduce, reused reduce after reduce (alu.ts keeps no reference). */
 const quad: Mutable<EncodedSource>[] = [0, 1, 2, 3].map(() => ({
   dt: 0 as Dtype,
-  bytes: at.bytes,
+  bytes: NO_BYTES,
   byteOffset: 0,
 }));
 const triple = quad.slice(0, 3);

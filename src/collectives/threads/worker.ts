@@ -3,6 +3,7 @@
  * raised after each answer; every message is a task, done and answered in order.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { letGoOfArenas } from "../../numerics/wasm/buffer-tag.js";
 import { answered, beatInto } from "./pool.js";
 import { doTask, type WorkerTask } from "./tasks.js";
 
@@ -19,6 +20,8 @@ parentPort?.on("message", (message: unknown) => {
   } catch (e) {
     answer = { error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
   }
+  // The arenas the task adopted are the calling thread's to free: keep none at hand.
+  letGoOfArenas();
   port.postMessage(answer);
   answered(flag);
 });

@@ -19,6 +19,7 @@ import {
 import { DeviceFault, FieldError, UsageError } from "../../bits/errors.js";
 import { checkOptions } from "../../bits/option-check.js";
 import { HOST_IS_LITTLE_ENDIAN } from "../../numerics/byte-views.js";
+import { letGoOfArenas } from "../../numerics/wasm/buffer-tag.js";
 import { isSharedBuffer } from "../../numerics/wasm/shared-memory.js";
 import { fillBytes } from "./fill-bytes.js";
 import { LazyClear } from "./lazy-clear.js";
@@ -703,6 +704,7 @@ export class DeviceMemory {
   /**
    * Forget every page and give the arenas back for the next memory to reuse (already touched, so
    * cheap): the memory reads as zero again. Views from {@link peek} / {@link poke} are then invalid.
+   * Numerics lets go of them too (its look-ups' last arena), so arenas dropped are freed.
    */
   release(): void {
     this.sealed = undefined;
@@ -710,6 +712,7 @@ export class DeviceMemory {
     this.filled.clear();
     this.lazy.clear();
     this.arenas.release();
+    letGoOfArenas();
   }
 
   /**

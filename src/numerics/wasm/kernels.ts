@@ -70,6 +70,8 @@ export interface Kernels {
    * has grown (V8), which no tag names — views made from it would find no kernels.
    */
   readonly buffer: ArrayBufferLike;
+  /** The same bytes as words (SR's words copied into a scratch): the instance's, so no module holds an arena. */
+  readonly words: Uint32Array<ArrayBufferLike>;
   readonly sr: readonly [WasmGlobal, WasmGlobal, WasmGlobal, WasmGlobal];
   /** The SR stream's next words in four SIMD lanes (sr-lanes.ts). */
   readonly srWords: Kernel;
@@ -115,9 +117,11 @@ function bind(exports: Record<string, unknown>): Kernels {
   }
   const g = (k: string) => exports[k] as WasmGlobal;
   const memory = exports.memory as WasmMemory;
+  const buffer = memory.buffer;
   return {
     memory,
-    buffer: memory.buffer,
+    buffer,
+    words: new Uint32Array(buffer),
     sr: [g("sr0"), g("sr1"), g("sr2"), g("sr3")],
     srWords: fn(kernelName.srWords) as Kernel,
     clamp: { min: fn(kernelName.clamp("min")) as Kernel, max: fn(kernelName.clamp("max")) as Kernel },
@@ -642,9 +646,6 @@ function runTwoSr(
   if (done < c.count) withStream(k, sr, () => callTwoSr(traced(kernel), c, done, c.count - done));
 }
 
-/** A view of the instance's whole memory as words, remade when the memory grows. */
-let memoryWords: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
-
 /**
  * An SR reduce ({@link srCall}) of a stream just seeded (SrStream.atSeed), short enough for the
  * seed's words drawn once (sr-words.ts): the `_srw` kernel reads them where the arena keeps them
@@ -668,8 +669,7 @@ function seededSpan(k: Kernels, kernel: Kernel, sr: SrStream, scratch: Float32Ar
 function inScratch(k: Kernels, span: SeedSpan, scratch: Float32Array | undefined): number | undefined {
   if (scratch === undefined || scratch.buffer !== k.buffer || scratch.length < span.words.length)
     return undefined;
-  if (memoryWords.buffer !== k.buffer) memoryWords = new Uint32Array(k.buffer);
-  memoryWords.set(span.words, scratch.byteOffset >> 2);
+  k.words.set(span.words, scratch.byteOffset >> 2);
   return scratch.byteOffset;
 }
 

@@ -1,0 +1,43 @@
+// An arena its owner dropped is freed: numerics keeps no reference to the last arena it reduced in
+// (its reused source records, its scratch and SR look-ups), plain or shared. Each case runs in a
+// process of its own, started with --expose-gc so that it can collect and see its arena gone.
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+
+const src = (path: string) => JSON.stringify(new URL(`../../src/${path}`, import.meta.url).href);
+
+/** A bf16 reduce in an arena with its scratch reserved, the arena dropped, collected: "freed"? */
+function script(shared: boolean): string {
+  // buffer-tag.js directly: letGoOfArenas is what device memory's release calls, internal to the library.
+  return `import { reduceInto, reserveReduceScratch, RNE, WasmArena } from ${src("numerics/index.ts")};
+import { letGoOfArenas } from ${src("numerics/wasm/buffer-tag.ts")};
+import { Dtype } from ${src("spec/index.ts")};
+function reduceInDroppedArena() {
+  const arena = new WasmArena(16 << 20, ${shared});
+  reserveReduceScratch(arena, 1 << 14, 1 << 16, 1 << 20);
+  const bytes = new Uint8Array(arena.buffer);
+  const span = (offset) => ({ dtype: Dtype.BFLOAT16, bytes, offset, count: 1024 });
+  reduceInto("add", [span(4 << 20), span(6 << 20)], span(8 << 20), { rounding: RNE, overflow: "ieee" });
+  return new WeakRef(arena.buffer);
+}
+const ref = reduceInDroppedArena();
+letGoOfArenas();
+for (let i = 0; i < 4; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); }
+process.stdout.write(ref.deref() === undefined ? "freed" : "alive");`;
+}
+
+function runIsolated(code: string): string {
+  const args = ["--expose-gc", "--import", "tsx", "--input-type=module", "-e", code];
+  const r = spawnSync(process.execPath, args, { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout;
+}
+
+describe("an arena dropped after a reduce is freed", () => {
+  it.each([
+    ["plain", false],
+    ["shared", true],
+  ])("%s", (_, shared) => {
+    expect(runIsolated(script(shared))).toBe("freed");
+  });
+});
