@@ -19,12 +19,27 @@ export interface PlanWire {
   readonly legs: Float64Array;
 }
 
-/** Where each of a leg's head numbers lies (above), for both directions. */
-const HEAD = { id: 0, step: 1, kind: 2, rank: 3, queue: 4, count: 5, srcs: 6, dsts: 7, after: 8 } as const;
-/** Numbers before a leg's sources, a source's, a destination's (above). */
+/**
+ * Where each number of a leg's head, a source and a reference lies (above), for both directions;
+ * each table names every field of its type (a field added to Leg, LegSource or BufRef fails the
+ * typecheck here until it is wired). A source's scale is two numbers: whether, and what.
+ */
+const HEAD = {
+  id: 0,
+  step: 1,
+  kind: 2,
+  rank: 3,
+  queue: 4,
+  count: 5,
+  srcs: 6,
+  dsts: 7,
+  after: 8,
+} as const satisfies Record<keyof Leg, number>;
+const REF = { rank: 0, buffer: 1, elem: 2 } as const satisfies Record<keyof BufRef, number>;
+const REF_WORDS = Object.keys(REF).length;
+const SOURCE = { ref: 0, scale: REF_WORDS } as const satisfies Record<keyof LegSource, number>;
 const HEAD_WORDS = Object.keys(HEAD).length;
-const SOURCE_WORDS = 5;
-const REF_WORDS = 3;
+const SOURCE_WORDS = SOURCE.scale + 2;
 
 /** Numbers a leg takes. */
 function legWords(leg: Leg): number {
@@ -48,9 +63,10 @@ export function encodePlan(plan: Plan): PlanWire {
   const w = new Float64Array(new SharedArrayBuffer(8 * words));
   let at = 0;
   const ref = (r: BufRef) => {
-    w[at++] = r.rank;
-    w[at++] = name(r.buffer);
-    w[at++] = r.elem;
+    w[at + REF.rank] = r.rank;
+    w[at + REF.buffer] = name(r.buffer);
+    w[at + REF.elem] = r.elem;
+    at += REF_WORDS;
   };
   for (const leg of plan.legs) {
     w[at + HEAD.id] = leg.id;
@@ -64,9 +80,11 @@ export function encodePlan(plan: Plan): PlanWire {
     w[at + HEAD.after] = leg.after.length;
     at += HEAD_WORDS;
     for (const s of leg.srcs) {
+      const scale = at + SOURCE.scale;
       ref(s.ref);
-      w[at++] = s.scale === undefined ? 0 : 1;
-      w[at++] = s.scale ?? 0;
+      w[scale] = s.scale === undefined ? 0 : 1;
+      w[scale + 1] = s.scale ?? 0;
+      at = scale + 2;
     }
     for (const d of leg.dsts) ref(d);
     for (const a of leg.after) w[at++] = a;
@@ -82,9 +100,9 @@ export function decodePlan(wire: PlanWire): Plan {
   let at = 0;
   const ref = (): BufRef => {
     const r = {
-      rank: w[at] as number,
-      buffer: names[w[at + 1] as number] as BufferName,
-      elem: w[at + 2] as number,
+      rank: w[at + REF.rank] as number,
+      buffer: names[w[at + REF.buffer] as number] as BufferName,
+      elem: w[at + REF.elem] as number,
     };
     at += REF_WORDS;
     return r;
@@ -94,9 +112,10 @@ export function decodePlan(wire: PlanWire): Plan {
     at += HEAD_WORDS;
     const srcs: LegSource[] = [];
     for (let k = 0; k < (w[head + HEAD.srcs] as number); k++) {
+      const scale = at + SOURCE.scale;
       const r = ref();
-      srcs.push(w[at] === 1 ? { ref: r, scale: w[at + 1] as number } : { ref: r });
-      at += 2;
+      srcs.push(w[scale] === 1 ? { ref: r, scale: w[scale + 1] as number } : { ref: r });
+      at = scale + 2;
     }
     const dsts: BufRef[] = [];
     for (let k = 0; k < (w[head + HEAD.dsts] as number); k++) dsts.push(ref());
