@@ -179,7 +179,12 @@ export class Device {
   private readonly keepEvents: boolean;
   /** Event-block semaphores by block number (NeuronCore c, or 8 + TopSP j). */
   readonly semaphores = new Map<number, SemaphoreBlock>();
-  private readonly queues: DmaQueue[] = [];
+  /**
+   * The queues made so far, by index (engine-major): a queue is made when first reached (a register
+   * write, {@link queue}); a run uses a few dozen of a profile's up to 2048, and making them all
+   * (each with its rings and SR stream) was a share of every run's set-up.
+   */
+  private readonly queues: (DmaQueue | undefined)[];
   private readonly engineClock: Float64Array;
   private readonly csrValues = new Map<bigint, number>();
   /** Trn3: each queue's QoS class, as its udma_qos_ctrl register was last written (qos.ts). */
@@ -229,11 +234,7 @@ export class Device {
         ? new Uint8Array(engines * this.profile.queuesPerEngine).fill(DEFAULT_QOS_CLASS)
         : undefined;
     this.engineClock = new Float64Array(engines);
-    for (let e = 0; e < engines; e++) {
-      for (let q = 0; q < this.profile.queuesPerEngine; q++) {
-        this.queues.push(new DmaQueue(e, q));
-      }
-    }
+    this.queues = new Array<DmaQueue | undefined>(engines * this.profile.queuesPerEngine).fill(undefined);
     const listener: SemaphoreListener = options.onSemaphore ?? (() => {});
     this.memory.mapAll(
       deviceMemoryMap(this.profile).map((entry) => {
@@ -271,7 +272,18 @@ export class Device {
   queue(engine: number, queue: number): DmaQueue {
     const e = this.engineArg("Device.queue", engine);
     const q = uintArg("Device.queue", "queue", queue, this.profile.queuesPerEngine - 1);
-    return this.queues[e * this.profile.queuesPerEngine + q] as DmaQueue;
+    return this.queueAt(e * this.profile.queuesPerEngine + q);
+  }
+
+  /** The queue of index `idx` (engine-major, inside the profile), made on first use. */
+  private queueAt(idx: number): DmaQueue {
+    let q = this.queues[idx];
+    if (q === undefined) {
+      const per = this.profile.queuesPerEngine;
+      q = new DmaQueue(Math.floor(idx / per), idx % per);
+      this.queues[idx] = q;
+    }
+    return q;
   }
 
   /** The value of semaphore `index` of event block `block`. @throws FieldError for either outside the profile. */
@@ -582,7 +594,7 @@ export class Device {
       (off - (name === "tx" ? M2S_QUEUES_OFFSET : S2M_QUEUES_OFFSET)) / QUEUE_BLOCK_BYTES,
     );
     const idx = engine * this.profile.queuesPerEngine + queue;
-    const q = this.queues[idx] as DmaQueue;
+    const q = this.queueAt(idx);
     const at = this.located ?? { q, idx, ring: q.tx, name, reg: undefined };
     this.located = at;
     at.q = q;
