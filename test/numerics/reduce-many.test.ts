@@ -82,3 +82,49 @@ describe("a one-source ADD reduce in one kernel (the source plus −0's codes) =
         expect(Buffer.compare(out, want)).toBe(0);
       });
 });
+
+describe("a one-source ADD after reduces that wrote the scratch's output buffer = the steps", () => {
+  // reduce.ts fills the −0 codes once and reuses them until a reduce writes that buffer: a staged
+  // output (the output outside the arena) or a second source copied there (both outside it).
+  const dt = Dtype.BFLOAT16;
+  const options = { rounding: RNE, overflow: "satfinite" } as const;
+  const spanOf = (bytes: Uint8Array, count: number) => ({ dtype: dt, bytes, offset: 0, count });
+  const steps = (codes: Uint8Array, count: number) => {
+    const want = new Uint8Array(codes.length);
+    reduceInto("add", [spanOf(codes.slice(), count)], spanOf(want, count), options);
+    return want;
+  };
+  it("after a staged output, a source copied there, at a smaller and a larger count", () => {
+    const span = COUNT * dtypeBytes(dt);
+    const arena = new WasmArena((1 << 20) + 3 * span);
+    const base = reserveReduceScratch(arena, 1 << 14, 1 << 16);
+    const source = arena.u8(base, span);
+    const out = arena.u8(base + span, span);
+    const other = arena.u8(base + 2 * span, span);
+    const oneSource = (seed: number, count: number) => {
+      const bytes = count * dtypeBytes(dt);
+      source.set(scrambledCodes(bytes, seed));
+      const ran = wasmKernelsRun(() =>
+        reduceInto("add", [spanOf(source, count)], spanOf(out, count), options),
+      );
+      expect(ran).toEqual([`add2_${dtypeName(dt)}`]);
+      const want = steps(source.subarray(0, bytes), count);
+      expect(Buffer.compare(out.subarray(0, bytes), want)).toBe(0);
+    };
+    oneSource(1, COUNT);
+    other.set(scrambledCodes(span, 2));
+    // Sources in the arena, the output outside it: the result is staged in the scratch's output.
+    reduceInto(
+      "add",
+      [spanOf(source, COUNT), spanOf(other, COUNT)],
+      spanOf(new Uint8Array(span), COUNT),
+      options,
+    );
+    oneSource(3, COUNT);
+    // Both sources outside the arena, the output in it: the second source is copied there.
+    const outside = [scrambledCodes(span, 4), scrambledCodes(span, 5)].map((c) => spanOf(c, COUNT));
+    reduceInto("add", outside, spanOf(out, COUNT), options);
+    oneSource(6, COUNT - 100);
+    oneSource(7, COUNT);
+  });
+});
