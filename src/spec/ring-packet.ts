@@ -9,7 +9,7 @@
  *   TX: [seed-init] [min-max] { [fma] source }×sources [gradient] [replication]×(dests − 1)
  *   RX: rx
  */
-import type { Layout } from "../bits/index.js";
+import type { FieldReader, Layout } from "../bits/index.js";
 
 import {
   FMA_DESC,
@@ -53,6 +53,8 @@ interface Step {
    * it: the packet-model.ts prose). Asked only where the grammar allows the kind.
    */
   readonly recognise: (bytes: Uint8Array) => boolean;
+  /** The fields `recognise` reads besides its layout's constants (`matches`) and `issues`. */
+  readonly reads?: readonly FieldReader[];
   /** The ops whose packets hold it (every op when absent). */
   readonly ops?: readonly PacketOp[];
   readonly when: Presence;
@@ -88,6 +90,7 @@ export const CCE_TX_GRAMMAR: readonly Step[] = [
         SEED_INIT_DESC.wellFormed(b)
       );
     },
+    reads: [SEED_SUB],
     when: "sr-or-combo",
     repeat: "once",
   },
@@ -95,6 +98,7 @@ export const CCE_TX_GRAMMAR: readonly Step[] = [
     kind: "min-max",
     layout: MIN_MAX_DESC,
     recognise: (b) => MIN_MAX_DESC.matches(b) && MM_SUB.read(b) === SUB_DESC_LOAD,
+    reads: [MM_SUB],
     ops: ["min", "max"],
     when: "use-const",
     repeat: "once",
@@ -111,6 +115,7 @@ export const CCE_TX_GRAMMAR: readonly Step[] = [
     kind: "source",
     layout: UDMA_TX,
     recognise: (b) => !isCompute(b),
+    reads: [TX_HAS_META],
     when: "always",
     repeat: "each-source",
   },
@@ -129,6 +134,7 @@ export const CCE_TX_GRAMMAR: readonly Step[] = [
       REPLICATION_DESC.matches(b) &&
       REPLICATION_OP.read(b) === REPLICATION_META_CLASS.op &&
       REPLICATION_OPTYPE.read(b) === REPLICATION_META_CLASS.optype,
+    reads: [REPLICATION_OP, REPLICATION_OPTYPE],
     when: "combo",
     repeat: "each-extra-dest",
   },
@@ -140,6 +146,7 @@ export const CCE_RX_GRAMMAR: readonly Step[] = [
     kind: "rx",
     layout: UDMA_RX,
     recognise: (b) => RX_HAS_META.read(b) === true,
+    reads: [RX_HAS_META],
     when: "always",
     repeat: "once",
   },
@@ -210,15 +217,42 @@ const WORD_CONSTS: readonly (readonly number[])[] = CCE_TX_GRAMMAR.map((step) =>
 });
 
 /**
+ * Of each TX step, the bits of W0..W3 its `recognise` reads, as four word masks: every bit where
+ * `issues` must find nothing; else its layout's constant leaves (`matches`) and the fields it
+ * `reads`.
+ */
+const READ_MASKS: readonly Uint32Array[] = CCE_TX_GRAMMAR.map((step) => {
+  const m = new Uint32Array(4);
+  if (ISSUES_FREE.has(step.kind)) return m.fill(0xffffffff);
+  const consts = MATCHES_FIRST.has(step.kind)
+    ? step.layout.leaves.filter((l) => l.kind === "const" && l.arms.length === 0)
+    : [];
+  for (const l of [...consts, ...(step.reads ?? []).map((r) => r.leaf)])
+    for (let b = l.bit; b < l.bit + l.width; b++) m[b >> 5] = ((m[b >> 5] as number) | (1 << (b & 31))) >>> 0;
+  return m;
+});
+
+/**
  * {@link txKindOf} of a fetched descriptor, the same kind: a step whose constants W0 and W1 fail is
  * passed over on the words alone, so the bytes are read (and the layouts' checks run) only for the
- * steps the words allow — the engine asks it for every compute descriptor of every packet.
+ * steps the words allow — the engine asks it for every compute descriptor of every packet. With
+ * `read` (four word masks, the caller clears them), ORs in the bits of W0..W3 it read: any
+ * descriptor with the same bits there is of the same kind, whatever its other bits (an address in
+ * W2..W3 a step never looks at).
  */
-export function txKindOfWords(d: FetchedWords): DescriptorKind | undefined {
+export function txKindOfWords(d: FetchedWords, read?: Uint32Array): DescriptorKind | undefined {
   for (let i = 0; i < CCE_TX_GRAMMAR.length; i++) {
     const c = WORD_CONSTS[i] as readonly number[];
+    if (read !== undefined) {
+      read[0] = ((read[0] as number) | (c[0] as number)) >>> 0;
+      read[1] = ((read[1] as number) | (c[2] as number)) >>> 0;
+    }
     if ((d.w0 & (c[0] as number)) >>> 0 !== c[1] || (d.w1 & (c[2] as number)) >>> 0 !== c[3]) continue;
     const step = CCE_TX_GRAMMAR[i] as Step;
+    if (read !== undefined) {
+      const m = READ_MASKS[i] as Uint32Array;
+      for (let w = 0; w < 4; w++) read[w] = ((read[w] as number) | (m[w] as number)) >>> 0;
+    }
     if (step.recognise(d.bytes)) return step.kind;
   }
   return undefined;
