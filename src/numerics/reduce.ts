@@ -133,8 +133,10 @@ export function reduceInto(
     const len = checkSpan("source", sources[i] as ReduceSource, elements);
     if (len > maxIn) maxIn = len;
   }
-  const k = scratchFor(out, sources[0] as Span, maxIn, outBytes);
-  const target = out.bytes.buffer === k.acc.buffer ? out : stagedOut(k, out);
+  // Each buffer read once (a typed array's `.buffer` is a call): the output's, the scratch's kept.
+  const outBuffer = out.bytes.buffer;
+  const k = scratchFor(out, outBuffer, sources[0] as Span, maxIn, outBytes);
+  const target = outBuffer === k.buffer ? out : stagedOut(k, out);
   const fused =
     options.constant === undefined &&
     (reduceOne(op, sources, target, k, options) ||
@@ -168,9 +170,15 @@ function stagedOut(k: ReduceScratch, out: Span): Span {
  * The scratch to reduce in: the one reserved in the arena of the output (else of the first
  * source), so the buffers there are read and written in place; else numerics' own.
  */
-function scratchFor(out: Span, first: Span, maxIn: number, outBytes: number): ReduceScratch {
+function scratchFor(
+  out: Span,
+  outBuffer: ArrayBufferLike,
+  first: Span,
+  maxIn: number,
+  outBytes: number,
+): ReduceScratch {
   const elements = out.count;
-  const k = arenaScratch(out.bytes.buffer) ?? arenaScratch(first.bytes.buffer);
+  const k = arenaScratch(outBuffer) ?? arenaScratch(first.bytes.buffer);
   if (k && k.acc.length >= elements && k.input.length >= maxIn && k.out.length >= outBytes) return k;
   return ownScratch(elements, outBytes, maxIn);
 }
@@ -196,7 +204,7 @@ function reduceTwo(
   const s1 = sources[1] as ReduceSource;
   const fma = op === "fma";
   if (fma && !(s0.fma && isPlainFma(s0.fma) && s1.fma && isPlainFma(s1.fma))) return false;
-  const arena = k.acc.buffer;
+  const arena = k.buffer;
   const inA = s0.bytes.buffer === arena;
   const inB = s1.bytes.buffer === arena;
   const spare = out.bytes === k.out ? undefined : k.out;
@@ -262,7 +270,7 @@ function reduceOne(
   if (s0.dtype !== out.dtype || k.out.length < bytes || k.input.length < bytes) return false;
   if (!holdsStart(k.out, out.dtype, bytes)) fillStart(k.out, out.dtype, bytes);
   const [p0, p1] = pair;
-  place(p0, s0, s0.bytes.buffer === k.acc.buffer ? undefined : k.input);
+  place(p0, s0, s0.bytes.buffer === k.buffer ? undefined : k.input);
   p0.dt = s0.dtype;
   p0.scale = 0;
   p1.bytes = k.out;
@@ -338,7 +346,7 @@ function reduceMany(
   if ((n !== 3 && n !== 4) || !isRneAdd(op, options)) return false;
   for (let i = 0; i < n; i++) {
     const s = sources[i] as ReduceSource;
-    if (s.dtype !== out.dtype || s.bytes.buffer !== k.acc.buffer) return false;
+    if (s.dtype !== out.dtype || s.bytes.buffer !== k.buffer) return false;
     const q = quad[i] as Mutable<EncodedSource>;
     q.dt = s.dtype;
     q.bytes = s.bytes;
@@ -361,7 +369,7 @@ function place(into: Mutable<EncodedSource>, s: Span, buffer: Uint8Array | undef
 
 /** Set {@link at} to a source's bytes for a kernel: in place in `k`'s arena, else copied into `k.input`. */
 function forKernel(s: Span, k: ReduceScratch): void {
-  if (s.bytes.buffer === k.acc.buffer) {
+  if (s.bytes.buffer === k.buffer) {
     at.bytes = s.bytes;
     at.offset = s.offset;
     return;

@@ -584,12 +584,14 @@ export function wasmReduceMany(
 ): boolean {
   const n = sources.length;
   const dk = kernelsFor(dt, count);
-  const direct = dk && (n === 3 || n === 4) ? kernelsOf(out.buffer) : undefined;
+  // Read once: a typed array's `.buffer` is a call (≈ 20 ns on Node 20), and each source compares.
+  const buffer = out.buffer;
+  const direct = dk && (n === 3 || n === 4) ? kernelsOf(buffer) : undefined;
   if (dk === undefined || direct === undefined) return false;
   const len = count * dk.width;
   const outAt = out.byteOffset + outOffset;
   // Indexed, no array made: the engine calls this for every three- and four-source packet.
-  for (let i = 0; i < n; i++) if (!sharesArena(sources[i] as ReduceSpan, out, outAt, len)) return false;
+  for (let i = 0; i < n; i++) if (!sharesArena(sources[i] as ReduceSpan, buffer, outAt, len)) return false;
   const s0 = addrOf(sources[0] as ReduceSpan);
   const s1 = addrOf(sources[1] as ReduceSpan);
   const s2 = addrOf(sources[2] as ReduceSpan);
@@ -604,9 +606,9 @@ function addrOf(s: ReduceSpan): number {
   return s.bytes.byteOffset + s.byteOffset;
 }
 
-/** Whether a source lies in out's buffer and a kernel may read it while writing [outAt, outAt + len). */
-function sharesArena(s: ReduceSpan, out: Uint8Array, outAt: number, len: number): boolean {
-  return s.bytes.buffer === out.buffer && inPlaceOk(addrOf(s), len, outAt, len);
+/** Whether a source lies in `buffer` (out's) and a kernel may read it while writing [outAt, outAt + len). */
+function sharesArena(s: ReduceSpan, buffer: ArrayBufferLike, outAt: number, len: number): boolean {
+  return s.bytes.buffer === buffer && inPlaceOk(addrOf(s), len, outAt, len);
 }
 
 /** The SR call {@link wasmReduce2} makes, one record for every call (no kernel call nests). */
