@@ -80,6 +80,20 @@ describe("release and reuse", () => {
     b.release();
     expect(releaseFreeArenas()).toBeGreaterThan(0);
   });
+  it("a released memory's number fast path finds none of its pages again (they are another's now)", () => {
+    const a = memory();
+    const first = Number(at(0, 0));
+    a.write(at(0, 0), Uint8Array.of(1));
+    expect(a.pageAt(first, 16)).toBeDefined();
+    expect(a.pageToOverwrite(first, 16)).toBeDefined();
+    a.release();
+    expect(a.pageAt(first, 16)).toBeUndefined();
+    expect(a.pageToOverwrite(first, 16)).toBeUndefined();
+    // Written again, it takes a page of its own and reads what it wrote.
+    a.write(at(0, 0), Uint8Array.of(7));
+    expect(a.pageAt(first, 1)?.[pageOffset(first)]).toBe(7);
+    a.release();
+  });
 });
 
 describe("reused pages read as zero past partial writes, in order or not", () => {

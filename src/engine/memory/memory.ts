@@ -186,11 +186,21 @@ export function hexAddr(addr: bigint): string {
 
 /** Regions a memory keeps besides the last one hit, for the look-up by number (DeviceMemory.recent). */
 const RECENT_REGIONS = 7;
+/** Slots of a memory's cache of pages by number (DeviceMemory.pageOf). */
+const PAGE_CACHE_SLOTS = 64;
 
 export class DeviceMemory {
   private readonly regions: Region[] = [];
   /** Pages by page number (address >> 20; < 2^44, so a safe integer: number keys hash far faster than bigint). */
   private readonly pages = new Map<number, Uint8Array>();
+  /**
+   * Pages found in {@link pages} lately, direct-mapped by page number (−1: an empty slot): a packet
+   * looks up its ring, source and destination pages a dozen times, and a Map look-up costs several
+   * times a typed-array slot's. Pages are only added, or forgotten all at once ({@link release}) or
+   * replaced ({@link adoptPages}), which empty it: a page held here is the page.
+   */
+  private readonly cachedNos = new Float64Array(PAGE_CACHE_SLOTS).fill(-1);
+  private readonly cachedPages: (Uint8Array | undefined)[] = new Array(PAGE_CACHE_SLOTS).fill(undefined);
   /** The region the last access hit: most accesses hit the region before them (HBM, one partition). */
   private lastRegion: Region | undefined;
   /** lastRegion's [base, end) as numbers (empty until the first hit). */
@@ -447,7 +457,25 @@ export class DeviceMemory {
     if (r.onRead32 !== undefined || r.onWrite32 !== undefined) return undefined;
     const pageNo = Math.floor(a / PAGE_BYTES);
     if (a - pageNo * PAGE_BYTES + len > PAGE_BYTES) return undefined;
-    return this.pages.get(pageNo);
+    return this.pageOf(pageNo);
+  }
+
+  /** The allocated page `pageNo` (through {@link cachedPages}), or undefined. */
+  private pageOf(pageNo: number): Uint8Array | undefined {
+    const slot = pageNo % PAGE_CACHE_SLOTS;
+    if (this.cachedNos[slot] === pageNo) return this.cachedPages[slot];
+    const page = this.pages.get(pageNo);
+    if (page !== undefined) {
+      this.cachedNos[slot] = pageNo;
+      this.cachedPages[slot] = page;
+    }
+    return page;
+  }
+
+  /** Empty {@link cachedPages}: a page of {@link pages} is forgotten or replaced. */
+  private forgetCachedPages(): void {
+    this.cachedNos.fill(-1);
+    this.cachedPages.fill(undefined);
   }
 
   /**
@@ -458,7 +486,7 @@ export class DeviceMemory {
     numberAddrArg("DeviceMemory.overwritten", a);
     lenArg("DeviceMemory.overwritten", len);
     const pageNo = Math.floor(a / PAGE_BYTES);
-    const page = this.pages.get(pageNo);
+    const page = this.pageOf(pageNo);
     const off = a - pageNo * PAGE_BYTES;
     if (page !== undefined) this.lazy.written(pageNo, page, off, off + len);
   }
@@ -677,6 +705,7 @@ export class DeviceMemory {
         p[i] as number,
         new Uint8Array(buffers[p[i + 1] as number] as ArrayBufferLike, p[i + 2], PAGE_BYTES),
       );
+    this.forgetCachedPages();
     for (const [pageNo, byte] of shared.filled) this.filled.set(pageNo, byte);
     this.sealed = "it works on another thread's pages";
   }
@@ -709,6 +738,7 @@ export class DeviceMemory {
   release(): void {
     this.sealed = undefined;
     this.pages.clear();
+    this.forgetCachedPages();
     this.filled.clear();
     this.lazy.clear();
     this.arenas.release();
