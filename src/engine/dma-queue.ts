@@ -28,6 +28,14 @@ function checkIds(context: string, engine: unknown, queue: unknown): void {
   uintArg(context, "queue", queue, MAX_QUEUE_ID);
 }
 
+/** A page kept for a ring ({@link Ring.fetchPage}): the page, and what it was found for. */
+export interface KeptPage {
+  readonly page: Uint8Array;
+  readonly generation: number;
+  readonly base: number;
+  readonly slots: number;
+}
+
 export class Ring {
   private lo = 0;
   private hi = 0;
@@ -42,6 +50,12 @@ export class Ring {
   /** The page the ring was last fetched from, and it as words. */
   private viewPage: Uint8Array | undefined;
   private viewWords: Uint32Array | undefined;
+  /**
+   * The page holding the whole ring (its stale bytes set) as the device last found it, for the base
+   * and size it had, in memory's `generation` (DeviceMemory.generation): the device reads it again
+   * while all three hold, not looking the page up twice a packet.
+   */
+  fetchPage: KeptPage | undefined;
   /** drl: the ring's size in descriptor slots. */
   slots = 0;
   /** Slot of the next descriptor to fetch (drhp). */

@@ -185,6 +185,7 @@ const CLASSES: readonly ClassTable[] = [
     noNumbers: {
       mapped: "a getter",
       allocatedBytes: "a getter",
+      generation: "a getter",
       release: "no arguments",
       unseal: "no arguments",
     },

@@ -231,3 +231,25 @@ describe("the quiet posts (no descriptors returned) write add_dma_packet(_cce)'s
     expect(t.postAt(vring, Float64Array.of(0.5), Float64Array.of(0))).toBe(false);
   });
 });
+
+describe("a template post after the memory let its pages go", () => {
+  it("writes into the page the memory has now, not the one the ring found before", () => {
+    const f = makeVring({ slots: SLOTS });
+    const rs = requests(KbinDmaDescOp.ADD, 2, 1, false);
+    const post = (r: CceRequest) => {
+      for (const side of ["tx", "rx"] as const) {
+        const drhp = queueRegisterAddress(f.vring.profile, { engine: 0, queue: 0 }, side, "drhp");
+        f.registers.write32(drhp, f.vring[side].tail, "engine");
+      }
+      const tail = f.vring.tx.tail;
+      expect(postDmaPacketCce(f.vring, r)).toBeUndefined();
+      return f.memory.read(RING_REGION.base + BigInt(16 * tail), 16 * (f.vring.tx.tail - tail));
+    };
+    // The second post is the template's: the ring's page is found and kept.
+    post(rs[0] as CceRequest);
+    expect(post(rs[1] as CceRequest).some((b) => b !== 0)).toBe(true);
+    f.memory.release();
+    expect(post(rs[2] as CceRequest).some((b) => b !== 0)).toBe(true);
+    f.memory.release();
+  });
+});

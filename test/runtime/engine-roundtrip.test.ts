@@ -97,3 +97,31 @@ describe("runtime → ring bytes → engine", () => {
     expect(read(D)).toEqual([6, 9, 12, 15]);
   });
 });
+
+describe("after the device's memory lets its pages go", () => {
+  it("the engine fetches the ring from the page the memory has now", () => {
+    const { dev, vring, S, read, D } = setup();
+    const add = () =>
+      addDmaPacketCce(vring, {
+        op: KbinDmaDescOp.ADD,
+        sources: S,
+        dests: [D],
+        size: 16,
+        inDtype: Dtype.FP32,
+        cceInfo: null,
+      });
+    expect(isEinval(add())).toBe(false);
+    expect(dev.run().faults).toEqual([]);
+    expect(read(D)).toEqual([6, 9, 12, 15]);
+    // The engine has found (and kept) its rings' page; the memory now reads zero everywhere.
+    dev.memory.release();
+    // Another page first, so the rings' page is not where it was (a released page is reused).
+    dev.memory.write(HBM_BASE + 0x40_0000n, f32([1]));
+    for (const [i, s] of S.entries()) dev.memory.write(s, f32([10 * i, 1, 2, 3]));
+    expect(isEinval(add())).toBe(false);
+    const report = dev.run();
+    expect([report.faults, report.stalls, report.events.length]).toEqual([[], [], 1]);
+    expect(read(D)).toEqual([30, 3, 6, 9]);
+    dev.memory.release();
+  });
+});

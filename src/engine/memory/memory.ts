@@ -201,6 +201,8 @@ export class DeviceMemory {
    */
   private readonly cachedNos = new Float64Array(PAGE_CACHE_SLOTS).fill(-1);
   private readonly cachedPages: (Uint8Array | undefined)[] = new Array(PAGE_CACHE_SLOTS).fill(undefined);
+  /** {@link generation}. */
+  private pagesGeneration = 0;
   /** The region the last access hit: most accesses hit the region before them (HBM, one partition). */
   private lastRegion: Region | undefined;
   /** lastRegion's [base, end) as numbers (empty until the first hit). */
@@ -476,6 +478,17 @@ export class DeviceMemory {
   private forgetCachedPages(): void {
     this.cachedNos.fill(-1);
     this.cachedPages.fill(undefined);
+    this.pagesGeneration++;
+  }
+
+  /**
+   * Changes whenever a page found before may no longer be the page ({@link release},
+   * {@link adoptPages}); nothing else takes a page away, and what is stale in a span stays set once
+   * an access set it. So a caller may keep a page {@link pageAt} gave for a span it asks for again
+   * and again (a descriptor ring) while this is unchanged: the same page, nothing to set.
+   */
+  get generation(): number {
+    return this.pagesGeneration;
   }
 
   /**

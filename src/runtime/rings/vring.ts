@@ -93,6 +93,10 @@ export class DescriptorRing {
   /** The page {@link writeWords} last wrote in, and it as words. */
   private lastPage: Uint8Array | undefined;
   private lastWords: Uint32Array | undefined;
+  /** The page holding the whole ring, and the memory and generation it was found in ({@link ringPage}). */
+  private kept: Uint8Array | undefined;
+  private keptMemory: DeviceMemory | undefined;
+  private keptGeneration = -1;
 
   /** Slots the host may fill now: the driver's udma_available_get, 16 slots always kept empty. */
   available(): number {
@@ -147,7 +151,7 @@ export class DescriptorRing {
       const len = run * DESCRIPTOR_BYTES;
       // Memory's number fast path first: the page itself, no view nor bigint made.
       const a = this.baseNumber + this.tail * DESCRIPTOR_BYTES;
-      const page = memory.pageAt(a, len);
+      const page = this.ringPage(memory);
       const from = page ? pageOffset(a) : 0;
       const slotWords = page !== undefined && from % 4 === 0 ? this.wordsOf(page) : undefined;
       if (slotWords !== undefined) {
@@ -174,6 +178,22 @@ export class DescriptorRing {
         this.advance();
       }
     }
+  }
+
+  /**
+   * The page holding the whole ring when it is plain memory in one page (memory's number fast path:
+   * what is stale in the ring set once), kept while memory's generation holds
+   * (DeviceMemory.generation): not looked up twice a packet. Undefined otherwise (then a view).
+   */
+  private ringPage(memory: DeviceMemory): Uint8Array | undefined {
+    if (memory === this.keptMemory && memory.generation === this.keptGeneration) return this.kept;
+    const page = memory.pageAt(this.baseNumber, this.slots * DESCRIPTOR_BYTES);
+    if (page !== undefined) {
+      this.kept = page;
+      this.keptMemory = memory;
+      this.keptGeneration = memory.generation;
+    }
+    return page;
   }
 
   /** `page` as words (memory.ts pageWords), made once per page the ring is written in. */
