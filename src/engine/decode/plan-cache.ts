@@ -124,6 +124,11 @@ export class PlanCache {
   /** The key of the packet being planned (a TX and an RX chain of at most 2 × 64 descriptors each). */
   private key = new Uint32Array(64);
   private readonly kinds = new KindMemo();
+  /**
+   * The entry the last compute packet was planned from: a leg's packets run one after another and
+   * share their shape, so a key equal to its key needs neither hash nor look-up.
+   */
+  private last: Entry | undefined;
 
   constructor(private readonly profile: ArchProfile) {}
 
@@ -142,13 +147,20 @@ export class PlanCache {
     // plans cheaply, and whether it is a transpose flush depends on its address.
     if (rx0 === undefined || !hasMeta(rx0)) return planPacket(this.profile, tx, rx);
     const len = this.fillKey(tx, rx);
+    const last = this.last;
+    if (last !== undefined && sameKey(last.key, this.key, len)) return bind(last, tx, rx);
     const hash = hashOf(this.key, len);
     const hit = this.entries.get(hash);
-    if (hit !== undefined && sameKey(hit.key, this.key, len)) return bind(hit, tx, rx);
+    if (hit !== undefined && sameKey(hit.key, this.key, len)) {
+      this.last = hit;
+      return bind(hit, tx, rx);
+    }
     const plan = planPacket(this.profile, tx, rx);
     if (plan.kind === "cce") {
       if (this.entries.size >= PLAN_CACHE_SHAPES) this.entries.clear();
-      this.entries.set(hash, entryOf(this.key.slice(0, len), plan, tx, rx));
+      const entry = entryOf(this.key.slice(0, len), plan, tx, rx);
+      this.entries.set(hash, entry);
+      this.last = entry;
     }
     return plan;
   }
