@@ -102,14 +102,25 @@ describe("wasmDecodeTile is decodeToF32, bit for bit, in place", () => {
       }
     }
   });
-  it("FP32 bits copied; other dtypes and foreign tiles declined", () => {
+  it("FP32 bits copied; other dtypes decoded by numerics; foreign tiles declined", () => {
     const { f32, want } = checkTiles();
     const src = Uint8Array.from({ length: 64 }, (_, i) => (i * 37) & 0xff);
     expect(wasmDecodeTile(Dtype.FP32, src, f32, 16)).toBe(true);
     expect(Array.from(new Uint8Array(f32.buffer, f32.byteOffset, 64))).toEqual(Array.from(src));
     want.set(src.subarray(0, 32));
     expect(wasmDecodeTile(Dtype.BFLOAT16, want.subarray(0, 32), f32, 16)).toBe(true);
-    expect(wasmDecodeTile(Dtype.FP16, src, f32, 16)).toBe(false);
+    for (const dt of [Dtype.FP16, Dtype.FP8_E4, Dtype.FP8_E5, Dtype.INT8, Dtype.UINT16, Dtype.INT64]) {
+      const n = Math.floor(64 / dtypeBytes(dt));
+      const expected = new Float32Array(n);
+      decodeToF32(dt, src, 0, n, expected, 0);
+      // From a plain array (copied in beside the tile) and from the instance's own code tile.
+      for (const codes of [src, want.subarray(0, 64)]) {
+        want.set(src);
+        f32.fill(0);
+        expect(wasmDecodeTile(dt, codes, f32, n)).toBe(true);
+        expect(bits(f32, n), `${dt}`).toEqual(bits(expected, n));
+      }
+    }
     expect(wasmDecodeTile(Dtype.BFLOAT16, src, new Float32Array(16), 16)).toBe(false);
   });
 });
@@ -206,6 +217,26 @@ describe.each([
     expect(wasmCountWrong(codes, w, 2)).toBe(staged);
     // Had either copied the codes in, the ACTUAL tile would hold them.
     expect(actualTile.every((b) => b === 0)).toBe(true);
+    arenas.release();
+  });
+  it("fp8 and fp16 decode from the page and from another arena's bytes: decodeToF32's bits", () => {
+    const { view, arenas } = devicePage(PAGE_BYTES);
+    const other = devicePage(PAGE_BYTES);
+    const { f32 } = checkTiles(view.buffer);
+    const len = CHECK_KERNELS_TILE;
+    for (const dt of [Dtype.FP8_E4, Dtype.FP8_E5, Dtype.FP16]) {
+      for (const page of [view, other.view]) {
+        const codes = page.subarray(4096, 4096 + dtypeBytes(dt) * len);
+        for (let i = 0; i < codes.length; i++) codes[i] = (i * 131 + dt) & 0xff;
+        const decoded = new Float32Array(len);
+        decodeToF32(dt, Uint8Array.from(codes), 0, len, decoded, 0);
+        expect(wasmDecodeTile(dt, codes, f32, len)).toBe(true);
+        expect(Array.from(new Uint32Array(f32.buffer, f32.byteOffset, len))).toEqual(
+          Array.from(new Uint32Array(decoded.buffer)),
+        );
+      }
+    }
+    other.arenas.release();
     arenas.release();
   });
 });

@@ -14,11 +14,11 @@
  * caller runs its JS loop.
  */
 import { HOST_BLOCK_BYTES, hostBlockOf } from "../../engine/index.js";
-import { encodeFromF32, type OverflowPolicy, type SrStream } from "../../numerics/index.js";
+import { decodeToF32, encodeFromF32, type OverflowPolicy, type SrStream } from "../../numerics/index.js";
 import { jump, jumpMatrix } from "../../numerics/sr-jump.js";
 import { arenaMemoryOf } from "../../numerics/wasm/kernels.js";
 import { isSharedBuffer, withImportedMemory } from "../../numerics/wasm/shared-memory.js";
-import { Dtype } from "../../spec/dtype.js";
+import { Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { CHECK_KERNELS_WASM_BASE64 } from "./gen/check-kernels-binary.js";
 
 /** Elements of the module's FP32 and float64 tiles (and of the code tile of a 4-byte dtype). */
@@ -499,10 +499,11 @@ export function wasmCountWrongMany(
 
 /**
  * f32[0, len) ← the FP32 values of the `len` codes of `dt` in `codes`, bits exact (numerics
- * decodeToF32), when `f32` is an instance's FP32 tile and `dt` is bf16 (code << 16 in the module,
- * in place when the codes lie in that instance's memory — a device arena's — else after one copy
- * in) or FP32 (a copy). No staging through the numerics module. False when it did not run: the
- * caller decodes.
+ * decodeToF32), when `f32` is an instance's FP32 tile: bf16 widened in the module (code << 16),
+ * FP32 copied, any other dtype decoded by numerics in place. The codes are read where they lie when
+ * that is the instance's memory (a device arena's), else copied in once beside the tile — not
+ * staged through the numerics module's own memory, which copies the FP32 values out again (four
+ * bytes an fp8 code: the largest share of an fp8 check). False when it did not run: the caller decodes.
  */
 export function wasmDecodeTile(dt: Dtype, codes: Uint8Array, f32: Float32Array, len: number): boolean {
   const wasm = len > TILE ? undefined : instanceOf(f32.buffer);
@@ -514,8 +515,9 @@ export function wasmDecodeTile(dt: Dtype, codes: Uint8Array, f32: Float32Array, 
     new Uint8Array(f32.buffer, f32.byteOffset, 4 * len).set(codes.subarray(0, 4 * len));
     return true;
   }
-  if (dt !== Dtype.BFLOAT16) return false;
-  const bytes = 2 * len;
+  const eb = dtypeBytes(dt);
+  if (eb === 0) return false;
+  const bytes = eb * len;
   const inPlace = codes.buffer === f32.buffer;
   if (inPlace && codes.byteOffset + bytes > base + F32 && codes.byteOffset < base + F32 + 4 * len)
     return false;
@@ -524,7 +526,8 @@ export function wasmDecodeTile(dt: Dtype, codes: Uint8Array, f32: Float32Array, 
     src = base + ACTUAL;
     new Uint8Array(f32.buffer, src, bytes).set(codes.subarray(0, bytes));
   }
-  wasm.widen_bf16(src, len);
+  if (dt === Dtype.BFLOAT16) wasm.widen_bf16(src, len);
+  else decodeToF32(dt, new Uint8Array(f32.buffer, src, bytes), 0, len, f32, 0);
   return true;
 }
 
