@@ -109,6 +109,25 @@ describe("generateInputs = the per-element definition", () => {
     );
     expect(seen).toEqual(["0:0:1048576", "0:524288:80000", "1:0:1048576", "1:524288:80000"]);
   });
+  it("sparse exact fp8 (fewer exact integers than ranks), a block or a tile at a time: the JS loop's bytes", () => {
+    // The module spreads a block of draws in place (check-spread-wat.ts); the JS loop is held to the
+    // definition above. Blocks of 1 Mi elements and more (a tail); 33 ranks: runs cut at odd phases.
+    for (const [ranks, count, blocks] of [
+      [17, (1 << 20) + 37, true],
+      [33, 3 * 16384 + 5, false],
+    ] as const) {
+      const spec = { kind: "exact", dtype: Dtype.FP8_E4, ranks, count, seed: 7 } as const;
+      const runs = [true, false].map((wasm) => {
+        useCheckKernels(wasm);
+        const got = Array.from({ length: ranks }, () => new Uint8Array(count));
+        generateInputs(spec, (r, from, b) => got[r]!.set(b, from), { blocks });
+        return got;
+      });
+      useCheckKernels(true);
+      for (let r = 0; r < ranks; r++)
+        expect(firstDifference(runs[0]![r]!, runs[1]![r]!), `${ranks} rank ${r}`).toBe(-1);
+    }
+  });
   it("drawn straight into device pages (pages cut at any byte): the same bytes, the rest by the sink", () => {
     const PAGE = 1 << 20;
     for (const dt of [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E4, Dtype.INT8]) {

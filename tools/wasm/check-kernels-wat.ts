@@ -15,6 +15,7 @@
 // - widen_bf16: bf16 codes (at any offset of the module's memory) to FP32 bits in the FP32 tile,
 //   code << 16 (numerics decodeToF32, NaN payloads kept), so a check decodes a tile of device
 //   bytes in place (an instance over the device's arena) or after one copy in.
+// - spread: sparse exact data's drawn codes spread in place over their elements (check-spread-wat.ts).
 // Every offset of the layout is from the global `base`: 0 in the module's own memory, a block of a
 // device arena in an instance over that arena's memory (check-kernels.ts kernelsOver).
 // tools/wasm/build-check-kernels.ts writes the .wat and compiles it; test/collectives/
@@ -25,6 +26,7 @@ import {
   CHECK_KERNELS_LAYOUT as L,
 } from "../../src/collectives/check/check-kernels.js";
 import { exactBf16Function } from "./check-exact-wat.js";
+import { spreadFunction } from "./check-spread-wat.js";
 import { xoshiroStep, xoshiroWord } from "./xoshiro-wat.js";
 
 const get = (name: string) => `(local.get $${name})`;
@@ -444,6 +446,7 @@ ${countWrong()}
 ${countWrongMany()}
 ${widenBf16()}
 ${exactBf16Function()}
+${spreadFunction()}
 )
 `;
 }

@@ -92,6 +92,7 @@ interface Instance {
   /** exact_bf16's passes summed in FP32, this instance's. */
   readonly fp32_passes: { value: number };
   readonly count_wrong_many: Fn;
+  readonly spread: Fn;
 }
 
 /**
@@ -210,6 +211,14 @@ function formulaOf(codes: Uint8Array, width: 1 | 2 | 4, off: number): Formula | 
   });
 }
 
+/** Which of `len` elements sparse exact data draws: i with (phase + i) mod ranks < nonzero. */
+export interface SparsePattern {
+  readonly len: number;
+  readonly phase: number;
+  readonly nonzero: number;
+  readonly ranks: number;
+}
+
 /**
  * A code table loaded into the module: {@link draw} then writes a block of codes. One table is
  * loaded at a time (one instance): loading another replaces it.
@@ -251,6 +260,22 @@ export class WasmCodeDraw {
     if (n > this.blockElements) throw new RangeError(`draw: n ${n} is more than ${this.blockElements}`);
     this.fill(this.wasm, rng, span, BLOCK, n, (n === this.blockElements ? n : TILE) / 4);
     return new Uint8Array(this.wasm.memory.buffer, BLOCK, n * this.width);
+  }
+
+  /**
+   * Sparse exact data's `len` (≤ a block) elements: {@link draw}'s codes of the next `draws` words
+   * on the elements i with (phase + i) mod ranks < nonzero, in order, zero bytes on the others
+   * (inputs.ts drawSparseByTable's loop). A view of the module's memory, valid until the next draw.
+   * @throws RangeError when `len` is more than a block.
+   */
+  drawSparse(rng: SrStream, span: number, draws: number, pattern: SparsePattern): Uint8Array {
+    const { BLOCK } = CHECK_KERNELS_LAYOUT;
+    const { len, phase, nonzero, ranks } = pattern;
+    if (len > this.blockElements)
+      throw new RangeError(`drawSparse: len ${len} is more than ${this.blockElements}`);
+    if (draws > 0) this.draw(rng, span, draws);
+    this.wasm.spread(BLOCK, len, draws, phase, nonzero, ranks, this.width);
+    return new Uint8Array(this.wasm.memory.buffer, BLOCK, len * this.width);
   }
 
   /**

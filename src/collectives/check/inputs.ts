@@ -12,7 +12,7 @@ import { jumpAhead } from "../../numerics/sr-jump.js";
 import { type Dtype, dtypeBytes, isFloatDtype } from "../../spec/dtype.js";
 import type { InputTarget } from "../device/buffer-layout.js";
 import type { ReduceOp } from "../plan/plan.js";
-import { WasmCodeDraw } from "./check-kernels.js";
+import { type SparsePattern, WasmCodeDraw } from "./check-kernels.js";
 import { exactIntegerRange, isUnsignedDtype } from "./dtypes.js";
 
 export type DataKind = "exact" | "random";
@@ -80,6 +80,14 @@ class CodeTable {
   /** {@link draw}'s codes straight into `out` (device memory); false when they cannot go there. */
   drawInto(rng: SrStream, out: Uint8Array): boolean {
     return this.wasm?.drawInto(rng, this.span, out) ?? false;
+  }
+
+  /**
+   * Sparse exact data's elements of `pattern` (its `len` ≤ {@link block}) drawn with `draws` codes
+   * and spread in the module (WasmCodeDraw.drawSparse); undefined where the module does not run.
+   */
+  drawSparse(rng: SrStream, draws: number, pattern: SparsePattern): Uint8Array | undefined {
+    return this.wasm?.drawSparse(rng, this.span, draws, pattern);
   }
 
   /**
@@ -257,7 +265,8 @@ function drawByTable(
  * rank r is drawn only where (r + i) mod ranks < nonzero, else it is the code of 0 (all zero bytes).
  * Per piece, the draws are taken in one call and scattered over the runs of drawn elements (runs
  * of `nonzero`, every `ranks`): no modulo and no encode per element (a 32-rank fp8 64 MiB input
- * took ≈ 28 s in that loop, mostly the two `%` a element).
+ * took ≈ 28 s in that loop, mostly the two `%` a element). In the module where it runs, a run a
+ * memory.copy: the loop below copied a run of 16 fp8 codes by hand, ≈ 4.6 s of those 32 inputs.
  */
 function drawSparseByTable(
   table: CodeTable,
@@ -282,6 +291,11 @@ function drawSparseByTable(
       const tail = len - full * ranks;
       let draws = full * nonzero;
       for (let q = phase, i = 0; i < tail; i++, q = q + 1 === ranks ? 0 : q + 1) if (q < nonzero) draws++;
+      const spread = table.drawSparse(rng, draws, { len, phase, nonzero, ranks });
+      if (spread !== undefined) {
+        sink(r, from, spread);
+        continue;
+      }
       const codes = draws > 0 ? table.draw(rng, draws, words, scratch) : scratch;
       out.fill(0, 0, len * eb);
       let c = 0;

@@ -1092,4 +1092,53 @@
     (local.set $e (f64x2.add (local.get $nan) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $nan) (local.get $nan))))
     (select (f64.const inf) (f64.max (f64x2.extract_lane 0 (local.get $w)) (f64x2.extract_lane 1 (local.get $w)))
       (f64.ne (f64x2.extract_lane 0 (local.get $e)) (f64x2.extract_lane 0 (local.get $e)))))
+  (func $spread (export "spread") (param $at i32) (param $len i32) (param $draws i32)
+    (param $phase i32) (param $nonzero i32) (param $ranks i32) (param $eb i32)
+    (local $i i32) (local $q i32) (local $c i32) (local $run i32) (local $n i32)
+    (local.set $i (local.get $len))
+    (local.set $c (i32.mul (local.get $draws) (local.get $eb)))
+    ;; q of the element past the end
+    (local.set $q (i32.rem_u (i32.add (local.get $phase) (local.get $len)) (local.get $ranks)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.eqz (local.get $i)))
+        (if (i32.eqz (local.get $q)) (then (local.set $q (local.get $ranks))))
+        (if (i32.gt_u (local.get $q) (local.get $nonzero))
+          (then
+          (local.set $run (i32.sub (local.get $q) (local.get $nonzero)))
+          (if (i32.gt_u (local.get $run) (local.get $i)) (then (local.set $run (local.get $i))))
+          (local.set $i (i32.sub (local.get $i) (local.get $run)))
+          (local.set $n (i32.mul (local.get $run) (local.get $eb)))
+          (block $zero8_done
+            (loop $zero8
+            (br_if $zero8_done (i32.lt_u (local.get $n) (i32.const 8)))
+            (local.set $n (i32.sub (local.get $n) (i32.const 8)))
+            (i64.store (i32.add (i32.add (local.get $at) (i32.mul (local.get $i) (local.get $eb))) (local.get $n)) (i64.const 0))
+            (br $zero8)))
+          (block $zero1_done
+            (loop $zero1
+            (br_if $zero1_done (i32.lt_u (local.get $n) (i32.const 1)))
+            (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+            (i32.store8 (i32.add (i32.add (local.get $at) (i32.mul (local.get $i) (local.get $eb))) (local.get $n)) (i32.const 0))
+            (br $zero1))))
+          (else
+          (local.set $run (local.get $q))
+          (if (i32.gt_u (local.get $run) (local.get $i)) (then (local.set $run (local.get $i))))
+          (local.set $i (i32.sub (local.get $i) (local.get $run)))
+          (local.set $n (i32.mul (local.get $run) (local.get $eb)))
+          (local.set $c (i32.sub (local.get $c) (local.get $n)))
+          (block $copy8_done
+            (loop $copy8
+            (br_if $copy8_done (i32.lt_u (local.get $n) (i32.const 8)))
+            (local.set $n (i32.sub (local.get $n) (i32.const 8)))
+            (i64.store (i32.add (i32.add (local.get $at) (i32.mul (local.get $i) (local.get $eb))) (local.get $n)) (i64.load (i32.add (i32.add (local.get $at) (local.get $c)) (local.get $n))))
+            (br $copy8)))
+          (block $copy1_done
+            (loop $copy1
+            (br_if $copy1_done (i32.lt_u (local.get $n) (i32.const 1)))
+            (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+            (i32.store8 (i32.add (i32.add (local.get $at) (i32.mul (local.get $i) (local.get $eb))) (local.get $n)) (i32.load8_u (i32.add (i32.add (local.get $at) (local.get $c)) (local.get $n))))
+            (br $copy1)))))
+        (local.set $q (i32.sub (local.get $q) (local.get $run)))
+        (br $next))))
 )
