@@ -181,25 +181,46 @@ export function concurrentHostEstimate(
  * Timing-only runs build no buffer: always admitted.
  * @throws UsageError naming the estimate and the budget.
  */
-export function admitConcurrentSize(streams: readonly StreamRun[], sizes: readonly number[]): void {
+export function admitConcurrentSize(
+  streams: readonly StreamRun[],
+  sizes: readonly number[],
+  chosen?: ChosenRequests,
+): void {
   if ((streams[0] as StreamRun).run.timingOnly) return;
-  admitStep(streams, planMembers(streams, sizes), 0, 0);
+  admitStep(streams, planMembers(streams, sizes, chosen), 0, 0);
 }
 
+/**
+ * The requests `auto` chose for the same streams, by stream, group and size: a sweep asks the
+ * same ones again (its admission asks the last step's first; a stream whose sizes end sooner stays
+ * at its last), and the choice depends on nothing else — in the guide's multistream line, 15 of
+ * its 60 choices, each planning and timing every candidate on 16 or 64 ranks.
+ */
+export type ChosenRequests = Map<string, PlanRequest>;
+
 /** Every group of every stream planned alone (its algorithm as `auto` picks it on its ranks). */
-function planMembers(streams: readonly StreamRun[], sizes: readonly number[]): Planned {
+function planMembers(
+  streams: readonly StreamRun[],
+  sizes: readonly number[],
+  chosen?: ChosenRequests,
+): Planned {
   const first = (streams[0] as StreamRun).run;
   const t = topologyOf(first);
   const members: ConcurrentMember[] = [];
   const streamOf: number[] = [];
   streams.forEach((s, k) => {
-    for (const g of s.groups) {
-      const run = groupRun(s, g);
-      const count = countForSize(run, g.length, sizes[k] as number);
-      const { req } = chooseAlgorithm(run, candidateRequests(run, groupTopology(t, g), count));
+    s.groups.forEach((g, i) => {
+      const key = `${k} ${i} ${sizes[k]}`;
+      let req = chosen?.get(key);
+      if (req === undefined) {
+        const run = groupRun(s, g);
+        const count = countForSize(run, g.length, sizes[k] as number);
+        req = chooseAlgorithm(run, candidateRequests(run, groupTopology(t, g), count)).req;
+        chosen?.set(key, req);
+      }
       members.push({ req, ranks: g });
       streamOf.push(k);
-    }
+    });
   });
   return { members, streamOf };
 }
@@ -241,8 +262,12 @@ function streamRow(
  * @throws UsageError for a request a topology, planner, the device or the host cannot take.
  * @throws DeviceFault when the device faults or stalls.
  */
-export function runConcurrentSize(streams: readonly StreamRun[], sizes: readonly number[]): StreamResult[] {
-  const { members, streamOf } = planMembers(streams, sizes);
+export function runConcurrentSize(
+  streams: readonly StreamRun[],
+  sizes: readonly number[],
+  chosen?: ChosenRequests,
+): StreamResult[] {
+  const { members, streamOf } = planMembers(streams, sizes, chosen);
   const first = (streams[0] as StreamRun).run;
   const timing = scheduleConcurrent(topologyOf(first), members, { sr: first.srSeed !== undefined });
   let device: ReturnType<typeof runConcurrentOnDevice> | undefined;

@@ -14,6 +14,7 @@ import { type GroupOptions, groupsOf } from "./replica-groups.js";
 import type { CollectiveRun } from "./run-collective.js";
 import {
   admitConcurrentSize,
+  type ChosenRequests,
   runConcurrentSize,
   type StreamResult,
   type StreamRun,
@@ -88,14 +89,8 @@ export function streamGroups(run: CollectiveRun, options: GroupOptions): number[
 export function* concurrentSteps(prepared: readonly PreparedStream[]): Generator<StreamResult[]> {
   const steps = Math.max(...prepared.map((p) => p.sizes.length));
   const sizesAt = (i: number) => prepared.map((p) => p.sizes[Math.min(i, p.sizes.length - 1)] as number);
-  admitConcurrentSize(
-    prepared.map((p) => p.stream),
-    sizesAt(steps - 1),
-  );
-  for (let i = 0; i < steps; i++) {
-    yield runConcurrentSize(
-      prepared.map((p) => p.stream),
-      sizesAt(i),
-    );
-  }
+  const streams = prepared.map((p) => p.stream);
+  const chosen: ChosenRequests = new Map();
+  admitConcurrentSize(streams, sizesAt(steps - 1), chosen);
+  for (let i = 0; i < steps; i++) yield runConcurrentSize(streams, sizesAt(i), chosen);
 }
