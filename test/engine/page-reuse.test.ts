@@ -158,6 +158,23 @@ describe("stale bytes are set only where an access reaches them (engine/memory/l
     const off = pageOffset(a);
     expect([...(page ?? new Uint8Array()).subarray(off, off + 8)]).toEqual(new Array(8).fill(0));
   });
+  it("the fast path, asked again of a page it found while stale, still sets what is stale", () => {
+    const m = reused();
+    m.write(at(3, 0), Uint8Array.of(9));
+    const a = Number(at(3, 8192));
+    expect(m.pageToOverwrite(a, 8)).toBeDefined(); // found, nothing set
+    const page = m.pageAt(a, 8) as Uint8Array;
+    const off = pageOffset(a);
+    expect([...page.subarray(off, off + 8)]).toEqual(new Array(8).fill(0));
+    // Written whole (overwritten), then read: what was written, not set again.
+    page.fill(7, off, off + 8);
+    m.overwritten(a, 8);
+    expect([...(m.pageAt(a, 8) as Uint8Array).subarray(off, off + 8)]).toEqual(new Array(8).fill(7));
+    // Once every byte is set (the page written whole), the page reads what was written last.
+    m.write(at(3, 0), new Uint8Array(PAGE_BYTES).fill(3));
+    expect([...(m.pageAt(a, 8) as Uint8Array).subarray(off, off + 8)]).toEqual(new Array(8).fill(3));
+    expect(m.read(at(3, PAGE_BYTES - 4), 4)).toEqual(new Uint8Array(4).fill(3));
+  });
   it("a page written in more scattered spans than are tracked (4096) is set whole and still reads right", () => {
     const m = reused();
     const n = 4096;

@@ -39,6 +39,14 @@ export class LazyClear {
   /** Pages with bytes still to set, by page number. */
   private readonly unset = new Map<number, Unset>();
 
+  /** `onSet` is told each page whose stale bytes are all set (it leaves the tracked pages). */
+  constructor(private readonly onSet?: (pageNo: number) => void) {}
+
+  /** Whether page `pageNo` still has stale bytes (it is tracked). */
+  tracks(pageNo: number): boolean {
+    return this.unset.size > 0 && this.unset.has(pageNo);
+  }
+
   /** Page `pageNo` holds stale bytes in [0, end) that must read as `byte` until written. */
   track(pageNo: number, byte: number, end: number): void {
     if (end > 0) this.unset.set(pageNo, { spans: [], end, byte, reads: 0 });
@@ -88,7 +96,7 @@ export class LazyClear {
     // The common case first: a write that runs on from the last span (tiles, packets in order).
     if (!setStale && n > 0 && (s[n - 2] as number) <= from && from <= (s[n - 1] as number)) {
       if (to > (s[n - 1] as number)) s[n - 1] = to;
-      if (n === 2 && (s[0] as number) <= 0 && (s[1] as number) >= u.end) this.unset.delete(pageNo);
+      if (n === 2 && (s[0] as number) <= 0 && (s[1] as number) >= u.end) this.untrack(pageNo);
       return;
     }
     let i = 0;
@@ -109,8 +117,14 @@ export class LazyClear {
       s[i] = lo; // one span grown in place (no array for splice to return)
       s[i + 1] = hi;
     } else s.splice(i, j - i, lo, hi);
-    if ((s[0] as number) <= 0 && (s[1] as number) >= u.end) this.unset.delete(pageNo);
+    if ((s[0] as number) <= 0 && (s[1] as number) >= u.end) this.untrack(pageNo);
     else if (s.length > 2 * MAX_SPANS) this.cover(pageNo, u, page, 0, u.end, true);
+  }
+
+  /** Every stale byte of page `pageNo` is set: it is tracked no more. */
+  private untrack(pageNo: number): void {
+    this.unset.delete(pageNo);
+    this.onSet?.(pageNo);
   }
 
   /** Set the stale bytes of [from, to) (those below `end`) to the page's byte. */

@@ -201,6 +201,14 @@ export class DeviceMemory {
    */
   private readonly cachedNos = new Float64Array(PAGE_CACHE_SLOTS).fill(-1);
   private readonly cachedPages: (Uint8Array | undefined)[] = new Array(PAGE_CACHE_SLOTS).fill(undefined);
+  /**
+   * 1 where the cached page has no stale bytes (lazy-clear.ts tracks it no more): an access then
+   * skips the tracker. A page is tracked only from its allocation, before it can be cached, and
+   * leaves the tracker for good ({@link pageSet}): a 1 here stays true.
+   */
+  private readonly cachedSet = new Uint8Array(PAGE_CACHE_SLOTS);
+  /** Whether the page {@link pageOf} last gave is one of those. */
+  private lastPageSet = false;
   /** {@link generation}. */
   private pagesGeneration = 0;
   /** The region the last access hit: most accesses hit the region before them (HBM, one partition). */
@@ -228,7 +236,7 @@ export class DeviceMemory {
    */
   private readonly filled = new Map<number, number>();
   /** Allocated pages whose stale bytes are set only when an access reaches them (lazy-clear.ts). */
-  private readonly lazy = new LazyClear();
+  private readonly lazy = new LazyClear((pageNo) => this.pageSet(pageNo));
   /** The most page bytes this memory may allocate (DeviceMemoryOptions.budgetBytes). */
   readonly budgetBytes: number;
   /**
@@ -436,7 +444,7 @@ export class DeviceMemory {
     numberAddrArg("DeviceMemory.pageAt", a);
     const page = this.pageSpan(a, lenArg("DeviceMemory.pageAt", len));
     // As peek / poke: the span is handed out, so what is still stale in it is set first.
-    if (page !== undefined) this.settleAt(page, a, len);
+    if (page !== undefined && !this.lastPageSet) this.settleAt(page, a, len);
     return page;
   }
 
@@ -465,19 +473,31 @@ export class DeviceMemory {
   /** The allocated page `pageNo` (through {@link cachedPages}), or undefined. */
   private pageOf(pageNo: number): Uint8Array | undefined {
     const slot = pageNo % PAGE_CACHE_SLOTS;
-    if (this.cachedNos[slot] === pageNo) return this.cachedPages[slot];
+    if (this.cachedNos[slot] === pageNo) {
+      this.lastPageSet = this.cachedSet[slot] === 1;
+      return this.cachedPages[slot];
+    }
     const page = this.pages.get(pageNo);
+    this.lastPageSet = false;
     if (page !== undefined) {
       this.cachedNos[slot] = pageNo;
       this.cachedPages[slot] = page;
+      this.cachedSet[slot] = this.lazy.tracks(pageNo) ? 0 : 1;
     }
     return page;
+  }
+
+  /** The tracker has set every stale byte of page `pageNo`: so its cache slot says, if it holds it. */
+  private pageSet(pageNo: number): void {
+    const slot = pageNo % PAGE_CACHE_SLOTS;
+    if (this.cachedNos[slot] === pageNo) this.cachedSet[slot] = 1;
   }
 
   /** Empty {@link cachedPages}: a page of {@link pages} is forgotten or replaced. */
   private forgetCachedPages(): void {
     this.cachedNos.fill(-1);
     this.cachedPages.fill(undefined);
+    this.cachedSet.fill(0);
     this.pagesGeneration++;
   }
 
@@ -501,7 +521,7 @@ export class DeviceMemory {
     const pageNo = Math.floor(a / PAGE_BYTES);
     const page = this.pageOf(pageNo);
     const off = a - pageNo * PAGE_BYTES;
-    if (page !== undefined) this.lazy.written(pageNo, page, off, off + len);
+    if (page !== undefined && !this.lastPageSet) this.lazy.written(pageNo, page, off, off + len);
   }
 
   /** Set what is still stale in [a, a + len) of `page` (lazy-clear.ts). */
