@@ -26,8 +26,10 @@ import {
 } from "./alu.js";
 import { decodeToF32, encodeFromF32 } from "./codec.js";
 import { fmaF32 } from "./fma.js";
+import { whenArenasLetGo } from "./let-go.js";
 import { arenaScratch, ownScratch, type ReduceScratch } from "./reduce-scratch.js";
 import type { OverflowPolicy, Rounding } from "./rounding.js";
+import { isSharedBuffer } from "./wasm/shared-memory.js";
 
 /** `count` elements of `dtype`, little-endian, at `bytes[offset…]`. */
 export interface Span {
@@ -137,17 +139,21 @@ export function reduceInto(
   const outBuffer = out.bytes.buffer;
   const k = scratchFor(out, outBuffer, sources[0] as Span, maxIn, outBytes);
   const target = outBuffer === k.buffer ? out : stagedOut(k, out);
-  const fused =
-    options.constant === undefined &&
-    (reduceOne(op, sources, target, k, options) ||
-      reduceTwo(op, sources, target, k, options) ||
-      reduceMany(op, sources, target, k, options));
-  if (!fused) reduceSteps(op, sources, target, k, options);
-  if (target !== out) out.bytes.set(k.out.subarray(0, outBytes), out.offset);
-  letGoOfBytes();
+  // Finally: a reduce that throws (a bad constant, say) keeps no caller's bytes either.
+  try {
+    const fused =
+      options.constant === undefined &&
+      (reduceOne(op, sources, target, k, options) ||
+        reduceTwo(op, sources, target, k, options) ||
+        reduceMany(op, sources, target, k, options));
+    if (!fused) reduceSteps(op, sources, target, k, options);
+    if (target !== out) out.bytes.set(k.out.subarray(0, outBytes), out.offset);
+  } finally {
+    letGoOfBytes();
+  }
 }
 
-/** Point the reused records at {@link NO_BYTES}: none keeps the last reduce's arena alive. */
+/** Point the reused records at {@link NO_BYTES}: none keeps the last reduce's arena alive ({@link start} forgets with let-go.ts). */
 function letGoOfBytes(): void {
   at.bytes = NO_BYTES;
   staged.bytes = NO_BYTES;
@@ -292,6 +298,10 @@ const start: { out: Uint8Array | undefined; dt: Dtype; bytes: number } = {
   dt: 0 as Dtype,
   bytes: 0,
 };
+// Kept across reduces (refilling it each time is what it saves), so forgotten when arenas are let go.
+whenArenasLetGo(() => {
+  start.out = undefined;
+});
 
 /** Whether `out[0, bytes)` holds `dt`'s ADD start code ({@link start}). */
 function holdsStart(out: Uint8Array, dt: Dtype, bytes: number): boolean {
@@ -301,8 +311,7 @@ function holdsStart(out: Uint8Array, dt: Dtype, bytes: number): boolean {
 /** out[0, bytes) ← `dt`'s ADD start code, remembered in {@link start} when out is this thread's alone. */
 function fillStart(out: Uint8Array, dt: Dtype, bytes: number): void {
   fillCode(out, addStartCode(dt), bytes);
-  const own = !(typeof SharedArrayBuffer !== "undefined" && out.buffer instanceof SharedArrayBuffer);
-  start.out = own ? out : undefined;
+  start.out = isSharedBuffer(out.buffer) ? undefined : out;
   start.dt = dt;
   start.bytes = bytes;
 }

@@ -3,7 +3,7 @@
  * raised after each answer; every message is a task, done and answered in order.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { letGoOfArenas } from "../../numerics/wasm/buffer-tag.js";
+import { letGoOfArenas } from "../../numerics/let-go.js";
 import { answered, beatInto } from "./pool.js";
 import { doTask, type WorkerTask } from "./tasks.js";
 

@@ -19,7 +19,7 @@ import {
 import { DeviceFault, FieldError, UsageError } from "../../bits/errors.js";
 import { checkOptions } from "../../bits/option-check.js";
 import { HOST_IS_LITTLE_ENDIAN } from "../../numerics/byte-views.js";
-import { letGoOfArenas } from "../../numerics/wasm/buffer-tag.js";
+import { letGoOfArenas } from "../../numerics/let-go.js";
 import { isSharedBuffer } from "../../numerics/wasm/shared-memory.js";
 import { fillBytes } from "./fill-bytes.js";
 import { LazyClear } from "./lazy-clear.js";

@@ -1,14 +1,4 @@
-/** Every tag made: {@link letGoOfArenas} reaches each. */
-const TAGS: BufferTag<unknown>[] = [];
-
-/**
- * Drop the shared arena each tag keeps at hand (its last look-up: the one reference numerics holds
- * to an arena past a call), so that arenas their owner dropped can be freed; the next look-up finds
- * its arena again. Device memory calls it when it is released, a worker thread after each task.
- */
-export function letGoOfArenas(): void {
-  for (const tag of TAGS) tag.forgetLast();
-}
+import { whenArenasLetGo } from "../let-go.js";
 
 /**
  * A value carried by an ArrayBuffer (an arena's kernel instance, its reduce scratch): a property
@@ -24,13 +14,11 @@ export class BufferTag<T> {
 
   constructor(name: string) {
     this.key = Symbol(name);
-    TAGS.push(this as BufferTag<unknown>);
-  }
-
-  /** Forget the last look-up (see {@link letGoOfArenas}). */
-  forgetLast(): void {
-    this.lastBuffer = undefined;
-    this.lastValue = undefined;
+    // The last look-up is the one reference a tag holds to a shared arena past a call.
+    whenArenasLetGo(() => {
+      this.lastBuffer = undefined;
+      this.lastValue = undefined;
+    });
   }
 
   /** Tag `buffer` with `value`. */

@@ -1,0 +1,17 @@
+/**
+ * Arenas let go. Numerics keeps a few memos of the last arena it worked in (a buffer tag's last
+ * look-up, the scratch a one-source ADD filled with its start code), and each would keep an arena
+ * its owner dropped alive: every holder registers how it forgets, and {@link letGoOfArenas} tells
+ * them all. Device memory calls it when it is released, a worker thread after each task.
+ */
+const forgetters: (() => void)[] = [];
+
+/** Register what a module does to forget the arenas it keeps at hand. */
+export function whenArenasLetGo(forget: () => void): void {
+  forgetters.push(forget);
+}
+
+/** Forget every arena numerics keeps at hand; the next call finds its arena again. */
+export function letGoOfArenas(): void {
+  for (const forget of forgetters) forget();
+}
