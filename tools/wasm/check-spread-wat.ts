@@ -2,7 +2,7 @@
 // drawn codes spread in place over the block's elements, zero bytes between. Its own file: the
 // module's generator (check-kernels-wat.ts) is long enough.
 
-const get = (name: string) => `(local.get $${name})`;
+import { get } from "./wat-snippets.js";
 
 /**
  * The `n` bytes at `src` to `dst` (not below it), or zero bytes (`src` undefined): eight bytes at a

@@ -265,8 +265,9 @@ function drawByTable(
  * rank r is drawn only where (r + i) mod ranks < nonzero, else it is the code of 0 (all zero bytes).
  * Per piece, the draws are taken in one call and scattered over the runs of drawn elements (runs
  * of `nonzero`, every `ranks`): no modulo and no encode per element (a 32-rank fp8 64 MiB input
- * took ≈ 28 s in that loop, mostly the two `%` a element). In the module where it runs, a run a
- * memory.copy: the loop below copied a run of 16 fp8 codes by hand, ≈ 4.6 s of those 32 inputs.
+ * took ≈ 28 s in that loop, mostly the two `%` a element). Where the module runs, it spreads the
+ * drawn block in place (check-spread-wat.ts); the loop below, which copied a run of 16 fp8 codes by
+ * hand (≈ 4.6 s of those 32 inputs), runs where it does not.
  */
 function drawSparseByTable(
   table: CodeTable,
