@@ -12,7 +12,9 @@ import { type ArchName, archProfile } from "../hal/arch-profile.js";
 import { collectiveDtype } from "./check/dtypes.js";
 import type { CollectiveName } from "./plan/plan.js";
 import { type MeasuredRow, parseMeasuredReport, reportFieldError } from "./report/measured-report.js";
-import { runSize } from "./run-collective.js";
+import { type CollectiveRun, prepareSize, runPrepared, type Weigher } from "./run-collective.js";
+import { LegMemo } from "./timing/leg-memo.js";
+import { scheduleWeight } from "./timing/schedule.js";
 import {
   TIMING_PROFILE_FORMAT,
   TIMING_PROFILE_VERSION,
@@ -88,27 +90,26 @@ export function readReport(doc: unknown, name: string, defaults: ReportDefaults 
 
 /** The model's time (µs) for each row of a report, with `params` in place of the shipped ones. */
 export function modelTimes(r: MeasuredReport, params: Partial<TimingParams> = {}): number[] {
-  const timingProfile = profileOf({ [r.arch]: params });
-  return r.rows.map(
-    (row) =>
-      runSize(
-        {
-          profile: archProfile(r.arch),
-          lnc: r.lnc,
-          ranks: r.ranks,
-          nodes: r.nodes,
-          collective: r.collective,
-          algorithm: "auto",
-          dtype: collectiveDtype(r.dtype),
-          op: "sum",
-          check: "none",
-          timingOnly: true,
-          dataSeed: 0,
-          timingProfile,
-        },
-        row.size,
-      ).row.timeUs,
-  );
+  return timesWith(r, params, scheduleWeight);
+}
+
+/** As {@link modelTimes}, each candidate weighed by `weigh` (a fit's memo: reportErrors). */
+function timesWith(r: MeasuredReport, params: Partial<TimingParams>, weigh: Weigher): number[] {
+  const run: CollectiveRun = {
+    profile: archProfile(r.arch),
+    lnc: r.lnc,
+    ranks: r.ranks,
+    nodes: r.nodes,
+    collective: r.collective,
+    algorithm: "auto",
+    dtype: collectiveDtype(r.dtype),
+    op: "sum",
+    check: "none",
+    timingOnly: true,
+    dataSeed: 0,
+    timingProfile: profileOf({ [r.arch]: params }),
+  };
+  return r.rows.map((row) => runPrepared(prepareSize(run, row.size, { weigh })).row.timeUs);
 }
 
 /** exp(mean |ln(model / measured)|) − 1 over a report's rows. */
@@ -172,17 +173,19 @@ function runKey(r: MeasuredReport): string {
 /**
  * The per-report errors of every parameter set tried, each set timed once: reports of the same run
  * at the same sizes (a repeat) share their model times, and the start and the end of a search are
- * sets it has already tried.
+ * sets it has already tried. Each candidate request is planned once for all sets (its legs do not
+ * depend on the timing parameters: timing/leg-memo.ts); each set times them anew.
  */
 function reportErrors(reports: readonly MeasuredReport[]): (p: Record<string, number>) => number[] {
   const runs = new Map<string, MeasuredReport>();
   for (const r of reports) runs.set(runKey(r), r);
   const tried = new Map<string, number[]>();
+  const memo = new LegMemo();
   return (p) => {
     const key = JSON.stringify(p);
     let errors = tried.get(key);
     if (errors === undefined) {
-      const times = new Map([...runs].map(([k, r]) => [k, modelTimes(r, p)]));
+      const times = new Map([...runs].map(([k, r]) => [k, timesWith(r, p, memo.weigh)]));
       errors = reports.map((r) => errorOf(r, times.get(runKey(r)) as number[]));
       tried.set(key, errors);
     }

@@ -160,6 +160,12 @@ const PRUNE_MARGIN = 1e-9;
 const legsOf = (w: LegWeight | undefined): number => w?.legs ?? Number.POSITIVE_INFINITY;
 
 /**
+ * How a candidate is weighed before it is timed: {@link scheduleWeight}, or a memo's that keeps its
+ * legs for the next time (timing/leg-memo.ts: a calibration times each request many times).
+ */
+export type Weigher = (req: PlanRequest) => LegWeight | undefined;
+
+/**
  * Each candidate request timed without materialising it; the fastest wins (first on a tie). The
  * candidate with the fewest legs to place is prepared and placed first; each other one's pre-pass
  * stops once its lower bound exceeds the best time so far (most stop a few steps in), candidates
@@ -172,6 +178,7 @@ const legsOf = (w: LegWeight | undefined): number => w?.legs ?? Number.POSITIVE_
 export function chooseAlgorithm(
   run: CollectiveRun,
   requests: readonly PlanRequest[],
+  weigh: Weigher = scheduleWeight,
 ): { req: PlanRequest; timing: Timing } {
   const sr = { sr: run.srSeed !== undefined };
   const auto = run.algorithm === "auto";
@@ -181,7 +188,7 @@ export function chooseAlgorithm(
   const cutoff = () => (best === undefined ? undefined : best.timing.totalNs * (1 + PRUNE_MARGIN));
   // Every candidate is weighed first: one too large to schedule is refused before any is placed.
   const byLegs = requests
-    .map((req, order) => ({ req, order, weight: scheduleWeight(req) }))
+    .map((req, order) => ({ req, order, weight: weigh(req) }))
     .sort((a, b) => legsOf(a.weight) - legsOf(b.weight) || a.order - b.order);
   for (const { req, order, weight } of byLegs) {
     let prepared: PreparedSchedule | undefined;
@@ -313,14 +320,15 @@ function refusalOf(admission: () => void): UsageError | undefined {
  * the one admission (device ranks, HBM, the host budget with the winner's real leg and packet
  * counts). The CLI calls it on a sweep's largest size before printing anything, and runs that
  * size from it. `fallBack`: a functional run the device or host cannot hold is prepared
- * timing-only instead (the same time), with the refusal in `refusal`.
+ * timing-only instead (the same time), with the refusal in `refusal`. `weigh`: how candidates are
+ * weighed (chooseAlgorithm).
  * @throws UsageError for a request the topology or planners cannot take, or (unless `fallBack`)
  *   the device or host budget.
  */
 export function prepareSize(
   run: CollectiveRun,
   size: number,
-  options: { readonly fallBack?: boolean } = {},
+  options: { readonly fallBack?: boolean; readonly weigh?: Weigher } = {},
 ): PreparedSize {
   const topology = topologyOf(run);
   const count = countForSize(run, run.ranks, size);
@@ -332,7 +340,7 @@ export function prepareSize(
   const ranksRefusal = run.timingOnly
     ? undefined
     : fallBack(refusalOf(() => checkDeviceRanks(run.ranks, run.profile, lncOf(run))));
-  const { req, timing } = chooseAlgorithm(run, candidates);
+  const { req, timing } = chooseAlgorithm(run, candidates, options.weigh);
   const functional = !run.timingOnly && ranksRefusal === undefined;
   const check = functional ? checkOf(run) : "none";
   const legs = Object.values(timing.legKinds).reduce((a, b) => a + b, 0);

@@ -43,6 +43,10 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "the staged path's encodeExact and the check's spec type, which only the check uses",
   "test/collectives/exact-sum.test.ts → src/engine/memory/page-arenas.js":
     "sums sources in a device arena without a device; only device memory makes them",
+  "test/collectives/leg-memo.test.ts → src/collectives/timing/leg-memo.js":
+    "pins calibration's memo of planned legs to planning each time; only calibrate.ts makes one",
+  "test/collectives/leg-memo.test.ts → src/collectives/timing/schedule.js":
+    "the weight the memo must match (scheduleWeight), which only the scheduler's callers use",
   "test/numerics/sr-lanes.test.ts → src/numerics/alu.js":
     "pins the SR lanes through the one-pass reduce step; the library reaches it through reduceInto only",
   "test/numerics/sr-words.test.ts → src/numerics/alu.js":

@@ -70,6 +70,16 @@ export class LegRecord implements LegSink {
     return !this.dropped;
   }
 
+  /** The numbers the record holds room for (8 bytes each): what keeping it costs. */
+  get capacity(): number {
+    return this.numbers.data.length;
+  }
+
+  /** Give back the room past the recorded numbers (a record kept for long: leg-memo.ts). */
+  trim(): void {
+    this.numbers.data = this.numbers.data.slice(0, this.numbers.length);
+  }
+
   add(leg: LegSpec): void {
     if (this.dropped) return;
     const { srcs, dsts } = leg;

@@ -76,6 +76,11 @@ export interface LegWeight {
   readonly fold: NodeFold;
   /** The legs the fold's ranks place (plan/leg-estimate.ts estimateLegs). */
   readonly legs: number;
+  /**
+   * Those legs as the planner emits them, recorded in full where the caller kept them
+   * (leg-memo.ts): the pre-pass and the placement replay them instead of planning again.
+   */
+  readonly recorded?: LegRecord;
 }
 
 /**
@@ -132,24 +137,18 @@ export function prepareWithin(
   const t = req.topology;
   const record = opts.record === true;
   const unfolded = record || opts.observer !== undefined;
-  const { fold } = weight !== undefined && !unfolded ? weight : weigh(req, unfolded);
+  const { fold, recorded } = weight !== undefined && !unfolded ? weight : weigh(req, unfolded);
   const res = new Resources(t);
   const coster = new ShapeCoster(
     new LegCoster(t.profile, { dtype: req.dtype, op: req.op, sr: opts.sr }, t.timing),
     dtypeBytes(req.dtype),
   );
   const users = new StepUsers(res, fold, coster, t);
-  const legs = new LegRecord();
-  const both = {
-    add(leg: LegSpec) {
-      users.add(leg);
-      legs.add(leg);
-    },
-  };
   const launchNs = t.timing.launchNs;
   users.stopAboveNs = cutoffNs - launchNs;
+  let legs: LegRecord;
   try {
-    emitPlan(req, both, fold.perNode);
+    legs = prePass(req, fold, users, recorded);
     users.flush();
   } catch (e) {
     if (e === CUT_OFF) return undefined;
@@ -200,6 +199,26 @@ export function prepareWithin(
     return { ...timing, schedule };
   };
   return { boundNs: launchNs + users.boundNs, place };
+}
+
+/**
+ * Give the pre-pass (`users`) the legs the fold's ranks place: `recorded`'s where the caller has
+ * them, else the planner's, recorded on the way for the placement. @throws as {@link emitPlan}.
+ */
+function prePass(req: PlanRequest, fold: NodeFold, users: StepUsers, recorded?: LegRecord): LegRecord {
+  if (recorded !== undefined) {
+    recorded.replay(users);
+    return recorded;
+  }
+  const legs = new LegRecord();
+  const both = {
+    add(leg: LegSpec) {
+      users.add(leg);
+      legs.add(leg);
+    },
+  };
+  emitPlan(req, both, fold.perNode);
+  return legs;
 }
 
 /**
