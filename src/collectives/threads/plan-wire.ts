@@ -22,7 +22,8 @@ export interface PlanWire {
 /**
  * Where each number of a leg's head, a source and a reference lies (above), for both directions;
  * each table names every field of its type (a field added to Leg, LegSource or BufRef fails the
- * typecheck here until it is wired). A source's scale is two numbers: whether, and what.
+ * typecheck here until it is wired). A source is its reference first (SOURCE.ref 0: `ref` writes
+ * and reads at a source's start), then its scale as two numbers: whether, and what.
  */
 const HEAD = {
   id: 0,
