@@ -224,9 +224,9 @@ describe("a functional run on threads", () => {
 
 describe("the legs split over threads", () => {
   const profile = archProfile("trn2");
-  /** A machine for a plan of the given legs (a ring all-reduce's buffers: 8 ranks × `count` bf16). */
-  const machineOf = (legs: Leg[], sharedMemory = false, count = 1024) => {
-    const plan = buildPlan({
+  /** A ring all-reduce's plan: 8 ranks × `count` bf16. */
+  const ringPlan = (count: number) =>
+    buildPlan({
       topology: buildTopology(profile, 8, 1),
       collective: "allr",
       algorithm: "ring",
@@ -234,8 +234,9 @@ describe("the legs split over threads", () => {
       op: "sum",
       count,
     });
-    return new DeviceMachine({ ...plan, legs }, profile, { overflow: "nan", sharedMemory });
-  };
+  /** A machine for a plan of the given legs (over {@link ringPlan}'s buffers). */
+  const machineOf = (legs: Leg[], sharedMemory = false, count = 1024) =>
+    new DeviceMachine({ ...ringPlan(count), legs }, profile, { overflow: "nan", sharedMemory });
   const leg = (id: number, rank: number, src: BufRef, dst: BufRef, after: number[] = []): Leg => ({
     id,
     step: 0,
@@ -303,14 +304,7 @@ describe("the legs split over threads", () => {
       });
 
   it("tell the legs every thread is past, batch by batch, ending with all of them", () => {
-    const plan = buildPlan({
-      topology: buildTopology(profile, 8, 1),
-      collective: "allr",
-      algorithm: "ring",
-      dtype: Dtype.BFLOAT16,
-      op: "sum",
-      count: 1 << 16,
-    });
+    const plan = ringPlan(1 << 16);
     const m = new DeviceMachine(plan, profile, { overflow: "nan", sharedMemory: true });
     try {
       m.prefill();
