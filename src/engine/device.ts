@@ -542,27 +542,20 @@ export class Device {
    * The page holding the whole ring when it is plain memory in one page (its slots' descriptors are
    * then read in place); else undefined (fetched slot by slot). A miss of memory's number fast path
    * asks the region once, so a ring in another region than the last access still takes it. The
-   * ring keeps the page while memory's generation holds (two look-ups a packet saved).
+   * ring keeps the page (DeviceMemory.keptPageAt: two look-ups a packet saved).
    */
   private ringPage(ring: Ring): Uint8Array | undefined {
-    const generation = this.memory.generation;
-    const kept = ring.fetchPage;
-    if (kept?.generation === generation && kept.base === ring.baseNumber && kept.slots === ring.slots)
-      return kept.page;
     const len = ring.slots * DESCRIPTOR_BYTES;
-    let page = this.memory.pageAt(ring.baseNumber, len);
-    if (page === undefined) {
-      try {
-        this.memory.regionOf(ring.base, len, "descriptor fetch");
-      } catch (e) {
-        // Part of the ring is not memory: the per-slot fetch then names the slot that faults.
-        if (e instanceof MemoryFault) return undefined;
-        throw e;
-      }
-      page = this.memory.pageAt(ring.baseNumber, len);
+    const page = this.memory.keptPageAt(ring.fetchPage, ring.baseNumber, len);
+    if (page !== undefined) return page;
+    try {
+      this.memory.regionOf(ring.base, len, "descriptor fetch");
+    } catch (e) {
+      // Part of the ring is not memory: the per-slot fetch then names the slot that faults.
+      if (e instanceof MemoryFault) return undefined;
+      throw e;
     }
-    if (page !== undefined) ring.fetchPage = { page, generation, base: ring.baseNumber, slots: ring.slots };
-    return page;
+    return this.memory.keptPageAt(ring.fetchPage, ring.baseNumber, len);
   }
 
   /**

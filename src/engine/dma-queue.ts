@@ -17,7 +17,7 @@ import {
 import type { Descriptor } from "./decode/descriptor.js";
 import type { DescriptorFault, QueueStall } from "./decode/faults.js";
 import { SlotDescriptor } from "./decode/slot-descriptor.js";
-import { pageWords } from "./memory/memory.js";
+import { PageKeep, pageWords } from "./memory/memory.js";
 
 /** The most engines / queues a device numbers (far above any profile's): the limit of a queue's ids. */
 const MAX_QUEUE_ID = 0xffff;
@@ -26,14 +26,6 @@ const MAX_QUEUE_ID = 0xffff;
 function checkIds(context: string, engine: unknown, queue: unknown): void {
   uintArg(context, "engine", engine, MAX_QUEUE_ID);
   uintArg(context, "queue", queue, MAX_QUEUE_ID);
-}
-
-/** A page kept for a ring ({@link Ring.fetchPage}): the page, and what it was found for. */
-export interface KeptPage {
-  readonly page: Uint8Array;
-  readonly generation: number;
-  readonly base: number;
-  readonly slots: number;
 }
 
 export class Ring {
@@ -50,12 +42,8 @@ export class Ring {
   /** The page the ring was last fetched from, and it as words. */
   private viewPage: Uint8Array | undefined;
   private viewWords: Uint32Array | undefined;
-  /**
-   * The page holding the whole ring (its stale bytes set) as the device last found it, for the base
-   * and size it had, in memory's `generation` (DeviceMemory.generation): the device reads it again
-   * while all three hold, not looking the page up twice a packet.
-   */
-  fetchPage: KeptPage | undefined;
+  /** The page holding the whole ring as memory last gave it for the base and size it had (DeviceMemory.keptPageAt). */
+  readonly fetchPage = new PageKeep();
   /** drl: the ring's size in descriptor slots. */
   slots = 0;
   /** Slot of the next descriptor to fetch (drhp). */

@@ -36,6 +36,7 @@ export {
   MemoryFault,
   type MemorySpan,
   PAGE_BYTES,
+  PageKeep,
   pageOffset,
   type Region,
   type RegionKind,

@@ -14,6 +14,7 @@ import {
   DmaQueue,
   HBM_BASE,
   PAGE_BYTES,
+  PageKeep,
   ProfileCostModel,
   Ring,
   SemaphoreBlock,
@@ -162,6 +163,11 @@ const CLASSES: readonly ClassTable[] = [
         ...each("len", 1, [4096, 4], NOT_INTEGERS),
       ],
       overwritten: [...each("a", 0, [4096, 4], NOT_INTEGERS), ...each("len", 1, [4096, 4], NOT_INTEGERS)],
+      keptPageAt: [
+        ...each("keep", 0, [new PageKeep(), 4096, 4], [null, {}, "keep"]),
+        ...each("a", 1, [new PageKeep(), 4096, 4], [...NOT_INTEGERS, 2 ** 65]),
+        ...each("len", 2, [new PageKeep(), 4096, 4], NOT_INTEGERS),
+      ],
       write: [
         ...each("addr", 0, [A, BYTES], NOT_ADDRESSES),
         ...each("data", 1, [A, BYTES], [new Uint32Array(1), [1, 2], "ab", null]),
@@ -185,7 +191,6 @@ const CLASSES: readonly ClassTable[] = [
     noNumbers: {
       mapped: "a getter",
       allocatedBytes: "a getter",
-      generation: "a getter",
       release: "no arguments",
       unseal: "no arguments",
     },
@@ -198,6 +203,14 @@ const CLASSES: readonly ClassTable[] = [
       constructor: [...each("engine", 0, [0, 0], NOT_INTEGERS), ...each("queue", 1, [0, 0], NOT_INTEGERS)],
     },
     noNumbers: { runnable: "a getter", status: "a getter" },
+  },
+  {
+    cls: PageKeep,
+    context: "PageKeep",
+    make: () => new PageKeep(),
+    // No arguments: a PageKeep is a record DeviceMemory.keptPageAt fills (its fields are its own).
+    calls: { constructor: [] },
+    noNumbers: {},
   },
   {
     cls: Ring,

@@ -189,6 +189,20 @@ const RECENT_REGIONS = 7;
 /** Slots of a memory's cache of pages by number (DeviceMemory.pageOf). */
 const PAGE_CACHE_SLOTS = 64;
 
+/** The last page generation handed out, over all memories: a generation names one memory's pages. */
+let lastGeneration = 0;
+
+/**
+ * A page a caller keeps for a span it asks for again and again (a descriptor ring's): the page
+ * {@link DeviceMemory.keptPageAt} last gave for the span [a, a + len), in that memory's generation.
+ */
+export class PageKeep {
+  page: Uint8Array | undefined = undefined;
+  generation = -1;
+  a = -1;
+  len = -1;
+}
+
 export class DeviceMemory {
   private readonly regions: Region[] = [];
   /** Pages by page number (address >> 20; < 2^44, so a safe integer: number keys hash far faster than bigint). */
@@ -209,8 +223,11 @@ export class DeviceMemory {
   private readonly cachedSet = new Uint8Array(PAGE_CACHE_SLOTS);
   /** Whether the page {@link pageOf} last gave is one of those. */
   private lastPageSet = false;
-  /** {@link generation}. */
-  private pagesGeneration = 0;
+  /**
+   * Changed whenever a page found before may no longer be the page ({@link release},
+   * {@link adoptPages}); nothing else takes a page away ({@link keptPageAt}).
+   */
+  private generation = ++lastGeneration;
   /** The region the last access hit: most accesses hit the region before them (HBM, one partition). */
   private lastRegion: Region | undefined;
   /** lastRegion's [base, end) as numbers (empty until the first hit). */
@@ -442,7 +459,12 @@ export class DeviceMemory {
    */
   pageAt(a: number, len: number): Uint8Array | undefined {
     numberAddrArg("DeviceMemory.pageAt", a);
-    const page = this.pageSpan(a, lenArg("DeviceMemory.pageAt", len));
+    return this.settledPage(a, lenArg("DeviceMemory.pageAt", len));
+  }
+
+  /** {@link pageAt} of a checked span. */
+  private settledPage(a: number, len: number): Uint8Array | undefined {
+    const page = this.pageSpan(a, len);
     // As peek / poke: the span is handed out, so what is still stale in it is set first.
     if (page !== undefined && !this.lastPageSet) this.settleAt(page, a, len);
     return page;
@@ -498,17 +520,29 @@ export class DeviceMemory {
     this.cachedNos.fill(-1);
     this.cachedPages.fill(undefined);
     this.cachedSet.fill(0);
-    this.pagesGeneration++;
+    this.generation = ++lastGeneration;
   }
 
   /**
-   * Changes whenever a page found before may no longer be the page ({@link release},
-   * {@link adoptPages}); nothing else takes a page away, and what is stale in a span stays set once
-   * an access set it. So a caller may keep a page {@link pageAt} gave for a span it asks for again
-   * and again (a descriptor ring) while this is unchanged: the same page, nothing to set.
+   * {@link pageAt}(a, len), kept in `keep` for the next call for the same span: while this memory's
+   * generation holds, the page is the page and what was stale in the span stays set, so it is
+   * handed back with no look-up (a descriptor ring's page, asked for twice a packet).
+   * @throws FieldError when `keep` is not a PageKeep, or as {@link pageAt}.
    */
-  get generation(): number {
-    return this.pagesGeneration;
+  keptPageAt(keep: PageKeep, a: number, len: number): Uint8Array | undefined {
+    const c = "DeviceMemory.keptPageAt";
+    if (!(keep instanceof PageKeep)) throw new FieldError(c, "keep", String(keep), "a PageKeep");
+    // A hit is a span checked when it was kept.
+    if (keep.generation === this.generation && keep.a === a && keep.len === len) return keep.page;
+    numberAddrArg(c, a);
+    const page = this.settledPage(a, lenArg(c, len));
+    if (page !== undefined) {
+      keep.page = page;
+      keep.generation = this.generation;
+      keep.a = a;
+      keep.len = len;
+    }
+    return page;
   }
 
   /**

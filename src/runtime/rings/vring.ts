@@ -8,7 +8,7 @@
  */
 import { MAX_U32, uintArg } from "../../bits/arg-check.js";
 import { FieldError } from "../../bits/errors.js";
-import { type DeviceMemory, pageOffset, pageWords } from "../../engine/memory/memory.js";
+import { type DeviceMemory, PageKeep, pageOffset, pageWords } from "../../engine/memory/memory.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { RegisterFile } from "../../hal/register-file.js";
 import { queueRegisterAddress } from "../../spec/address-map.js";
@@ -93,10 +93,8 @@ export class DescriptorRing {
   /** The page {@link writeWords} last wrote in, and it as words. */
   private lastPage: Uint8Array | undefined;
   private lastWords: Uint32Array | undefined;
-  /** The page holding the whole ring, and the memory and generation it was found in ({@link ringPage}). */
-  private kept: Uint8Array | undefined;
-  private keptMemory: DeviceMemory | undefined;
-  private keptGeneration = -1;
+  /** The page holding the whole ring, as memory last gave it (DeviceMemory.keptPageAt). */
+  private readonly kept = new PageKeep();
 
   /** Slots the host may fill now: the driver's udma_available_get, 16 slots always kept empty. */
   available(): number {
@@ -151,7 +149,8 @@ export class DescriptorRing {
       const len = run * DESCRIPTOR_BYTES;
       // Memory's number fast path first: the page itself, no view nor bigint made.
       const a = this.baseNumber + this.tail * DESCRIPTOR_BYTES;
-      const page = this.ringPage(memory);
+      // The page holding the whole ring (what is stale in it set once), kept: not looked up twice a packet.
+      const page = memory.keptPageAt(this.kept, this.baseNumber, this.slots * DESCRIPTOR_BYTES);
       const from = page ? pageOffset(a) : 0;
       const slotWords = page !== undefined && from % 4 === 0 ? this.wordsOf(page) : undefined;
       if (slotWords !== undefined) {
@@ -178,22 +177,6 @@ export class DescriptorRing {
         this.advance();
       }
     }
-  }
-
-  /**
-   * The page holding the whole ring when it is plain memory in one page (memory's number fast path:
-   * what is stale in the ring set once), kept while memory's generation holds
-   * (DeviceMemory.generation): not looked up twice a packet. Undefined otherwise (then a view).
-   */
-  private ringPage(memory: DeviceMemory): Uint8Array | undefined {
-    if (memory === this.keptMemory && memory.generation === this.keptGeneration) return this.kept;
-    const page = memory.pageAt(this.baseNumber, this.slots * DESCRIPTOR_BYTES);
-    if (page !== undefined) {
-      this.kept = page;
-      this.keptMemory = memory;
-      this.keptGeneration = memory.generation;
-    }
-    return page;
   }
 
   /** `page` as words (memory.ts pageWords), made once per page the ring is written in. */
