@@ -3,10 +3,14 @@
 // for bit (the input draw: inputs.test.ts).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { FieldError } from "../../src/bits/index.js";
 import {
   CHECK_KERNELS_LAYOUT,
   CHECK_KERNELS_TILE,
   checkTiles,
+  type SparsePattern,
+  sparseDraws,
+  WasmCodeDraw,
   wasmAccumulate,
   wasmCountWrong,
   wasmCountWrongMany,
@@ -17,7 +21,7 @@ import {
 import { countWrong } from "../../src/collectives/index.js";
 import { hostBlockOf, PAGE_BYTES } from "../../src/engine/index.js";
 import { PageArenas } from "../../src/engine/memory/page-arenas.js";
-import { decodeToF32, WasmArena } from "../../src/numerics/index.js";
+import { decodeToF32, SrStream, WasmArena } from "../../src/numerics/index.js";
 import { Dtype, dtypeBytes } from "../../src/spec/index.js";
 import { checkKernelsBinaryText, compileCheckKernels } from "../../tools/wasm/build-check-kernels.js";
 import { checkKernelsWat } from "../../tools/wasm/check-kernels-wat.js";
@@ -284,5 +288,35 @@ describe("count_wrong_many is count_wrong of each output", () => {
       }
     }
     for (const a of arenas) a.release();
+  });
+});
+
+describe("sparse exact data's draws", () => {
+  /** The definition: element i is drawn where (phase + i) mod ranks < nonzero. */
+  const byLoop = ({ len, phase, nonzero, ranks }: SparsePattern) => {
+    let n = 0;
+    for (let i = 0; i < len; i++) if ((phase + i) % ranks < nonzero) n++;
+    return n;
+  };
+  it("counts what the pattern's definition counts, whatever the phase and tail", () => {
+    for (const ranks of [1, 2, 3, 7, 16, 33])
+      for (let nonzero = 0; nonzero <= ranks; nonzero++)
+        for (let phase = 0; phase < ranks; phase++)
+          for (const len of [0, 1, ranks - 1, ranks, 3 * ranks + 5, 1000]) {
+            const pattern = { len, phase, nonzero, ranks };
+            expect(sparseDraws(pattern), JSON.stringify(pattern)).toBe(byLoop(pattern));
+          }
+  });
+  it("refuses a pattern out of range with the field named, before drawing", () => {
+    const table = WasmCodeDraw.load(new Uint8Array(256), 1, 128) as WasmCodeDraw;
+    const spread = (p: Partial<SparsePattern>) => () =>
+      table.drawSparse(new SrStream(1), 1, { len: 64, phase: 0, nonzero: 1, ranks: 4, ...p });
+    expect(spread({ ranks: 0 })).toThrow(
+      new FieldError("SparsePattern", "ranks", 0, "an integer 1..2147483647"),
+    );
+    expect(spread({ phase: 4 })).toThrow(/SparsePattern\(phase\): 4 is out of range: an integer 0\.\.3/);
+    expect(spread({ nonzero: 5 })).toThrow(/SparsePattern\(nonzero\): 5 is out of range: an integer 0\.\.4/);
+    expect(spread({ len: 1.5 })).toThrow(/SparsePattern\(len\)/);
+    expect(spread({ len: table.blockElements + 1 })).toThrow(/WasmCodeDraw\.drawSparse\(len\)/);
   });
 });

@@ -13,6 +13,7 @@
  * or where WebAssembly (SIMD) is missing or switched off, they return false / undefined and the
  * caller runs its JS loop.
  */
+import { intArg, uintArg } from "../../bits/index.js";
 import { HOST_BLOCK_BYTES, hostBlockOf } from "../../engine/index.js";
 import { decodeToF32, encodeFromF32, type OverflowPolicy, type SrStream } from "../../numerics/index.js";
 import { jump, jumpMatrix } from "../../numerics/sr-jump.js";
@@ -220,6 +221,24 @@ export interface SparsePattern {
 }
 
 /**
+ * How many of the pattern's elements are drawn: `nonzero` a whole period of `ranks`, then those of
+ * the last part period (phase .. phase + tail, wrapping past `ranks` at most once) below `nonzero`.
+ * @throws FieldError when a field is not an integer in its range (ranks ≥ 1, phase < ranks,
+ *   nonzero ≤ ranks, len ≥ 0).
+ */
+export function sparseDraws(pattern: SparsePattern): number {
+  const ranks = intArg("SparsePattern", "ranks", pattern.ranks, { min: 1, max: 2 ** 31 - 1 });
+  const phase = uintArg("SparsePattern", "phase", pattern.phase, ranks - 1);
+  const nonzero = uintArg("SparsePattern", "nonzero", pattern.nonzero, ranks);
+  const len = uintArg("SparsePattern", "len", pattern.len, 2 ** 53 - 1);
+  const full = Math.floor(len / ranks);
+  const end = phase + (len - full * ranks);
+  const beforeWrap = Math.max(0, Math.min(end, nonzero) - phase);
+  const afterWrap = end > ranks ? Math.min(end - ranks, nonzero) : 0;
+  return full * nonzero + beforeWrap + afterWrap;
+}
+
+/**
  * A code table loaded into the module: {@link draw} then writes a block of codes. One table is
  * loaded at a time (one instance): loading another replaces it.
  */
@@ -263,16 +282,17 @@ export class WasmCodeDraw {
   }
 
   /**
-   * Sparse exact data's `len` (≤ a block) elements: {@link draw}'s codes of the next `draws` words
-   * on the elements i with (phase + i) mod ranks < nonzero, in order, zero bytes on the others
-   * (inputs.ts drawSparseByTable's loop). A view of the module's memory, valid until the next draw.
-   * @throws RangeError when `len` is more than a block.
+   * Sparse exact data's `len` (≤ a block) elements: {@link draw}'s codes of the next
+   * {@link sparseDraws} words on the elements i with (phase + i) mod ranks < nonzero, in order, zero
+   * bytes on the others (inputs.ts drawSparseByTable's loop). A view of the module's memory, valid
+   * until the next draw.
+   * @throws FieldError when a field of the pattern is out of its range (`len` more than a block).
    */
-  drawSparse(rng: SrStream, span: number, draws: number, pattern: SparsePattern): Uint8Array {
+  drawSparse(rng: SrStream, span: number, pattern: SparsePattern): Uint8Array {
     const { BLOCK } = CHECK_KERNELS_LAYOUT;
     const { len, phase, nonzero, ranks } = pattern;
-    if (len > this.blockElements)
-      throw new RangeError(`drawSparse: len ${len} is more than ${this.blockElements}`);
+    const draws = sparseDraws(pattern);
+    uintArg("WasmCodeDraw.drawSparse", "len", len, this.blockElements);
     if (draws > 0) this.draw(rng, span, draws);
     this.wasm.spread(BLOCK, len, draws, phase, nonzero, ranks, this.width);
     return new Uint8Array(this.wasm.memory.buffer, BLOCK, len * this.width);

@@ -12,7 +12,7 @@ import { jumpAhead } from "../../numerics/sr-jump.js";
 import { type Dtype, dtypeBytes, isFloatDtype } from "../../spec/dtype.js";
 import type { InputTarget } from "../device/buffer-layout.js";
 import type { ReduceOp } from "../plan/plan.js";
-import { type SparsePattern, WasmCodeDraw } from "./check-kernels.js";
+import { type SparsePattern, sparseDraws, WasmCodeDraw } from "./check-kernels.js";
 import { exactIntegerRange, isUnsignedDtype } from "./dtypes.js";
 
 export type DataKind = "exact" | "random";
@@ -83,11 +83,11 @@ class CodeTable {
   }
 
   /**
-   * Sparse exact data's elements of `pattern` (its `len` ≤ {@link block}) drawn with `draws` codes
-   * and spread in the module (WasmCodeDraw.drawSparse); undefined where the module does not run.
+   * Sparse exact data's elements of `pattern` (its `len` ≤ {@link block}) drawn with sparseDraws'
+   * count of codes and spread in the module (WasmCodeDraw.drawSparse); undefined where the module does not run.
    */
-  drawSparse(rng: SrStream, draws: number, pattern: SparsePattern): Uint8Array | undefined {
-    return this.wasm?.drawSparse(rng, this.span, draws, pattern);
+  drawSparse(rng: SrStream, pattern: SparsePattern): Uint8Array | undefined {
+    return this.wasm?.drawSparse(rng, this.span, pattern);
   }
 
   /**
@@ -287,16 +287,13 @@ function drawSparseByTable(
     for (let from = 0; from < count; from += piece) {
       const len = Math.min(piece, count - from);
       const phase = (r + from) % ranks;
-      // Drawn elements in [0, len): whole periods, then the drawn part of the last one.
-      const full = Math.floor(len / ranks);
-      const tail = len - full * ranks;
-      let draws = full * nonzero;
-      for (let q = phase, i = 0; i < tail; i++, q = q + 1 === ranks ? 0 : q + 1) if (q < nonzero) draws++;
-      const spread = table.drawSparse(rng, draws, { len, phase, nonzero, ranks });
+      const pattern = { len, phase, nonzero, ranks };
+      const spread = table.drawSparse(rng, pattern);
       if (spread !== undefined) {
         sink(r, from, spread);
         continue;
       }
+      const draws = sparseDraws(pattern);
       const codes = draws > 0 ? table.draw(rng, draws, words, scratch) : scratch;
       out.fill(0, 0, len * eb);
       let c = 0;
