@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { closest, didYouMean, editDistance } from "../../src/bits/index.js";
-import { sdmakit } from "../helpers/cli.js";
+import { sdmakitHere } from "../helpers/cli.js";
 
 describe("did you mean (bits/did-you-mean.ts)", () => {
   it("counts an adjacent transposition as one edit, case aside", () => {
@@ -16,7 +16,7 @@ describe("did you mean (bits/did-you-mean.ts)", () => {
     expect(closest("sum", ["sum"])).toBeUndefined();
     expect(didYouMean("rign", ["ring", "mesh"])).toBe('; did you mean "ring"?');
   });
-  it("the CLI offers it for commands, options, dtypes, op names, layouts and fields", () => {
+  it("the CLI offers it for commands, options, dtypes, op names, layouts and fields", async () => {
     const cases: [string[], string][] = [
       [["alr"], '"allr"'],
       [["allr", "--minbyte", "8"], '"--minbytes"'],
@@ -27,7 +27,7 @@ describe("did you mean (bits/did-you-mean.ts)", () => {
       [["encode", "udma-tx", '{"lenght": 4}'], '"len_ctrl.length"'],
     ];
     for (const [args, name] of cases) {
-      const r = sdmakit(...args);
+      const r = await sdmakitHere(...args);
       expect(r.status, args.join(" ")).toBe(2);
       expect(r.stderr, args.join(" ")).toContain(`did you mean ${name}?`);
     }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { sdmakit } from "../helpers/cli.js";
+import { sdmakitHere } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sdmakit-exchange-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,8 +13,8 @@ const file = (name: string, json: unknown) => {
 };
 
 describe("the exchange commands' options", () => {
-  it("alltoall runs checked, every row 0 wrong, busbw = algbw × (n − 1)/n", () => {
-    const r = sdmakit("alltoall", "-r", "4", "-b", "1k", "-e", "4k", "--no-progress");
+  it("alltoall runs checked, every row 0 wrong, busbw = algbw × (n − 1)/n", async () => {
+    const r = await sdmakitHere("alltoall", "-r", "4", "-b", "1k", "-e", "4k", "--no-progress");
     expect(r.status, r.stderr).toBe(0);
     const rows = r.stdout.split("\n").filter((l) => /^\s*\d+\s+\d+\s/.test(l));
     expect(rows).toHaveLength(3);
@@ -24,7 +24,7 @@ describe("the exchange commands' options", () => {
       expect(Number(cols[5])).toBeCloseTo(Number(cols[4]) * 0.75, 1);
     }
   });
-  it("refuse an option for another collective, an unreadable file and bad pairs, naming each", () => {
+  it("refuse an option for another collective, an unreadable file and bad pairs, naming each", async () => {
     const pairs = file("pairs.json", {
       src_target_pairs: [
         [
@@ -63,7 +63,7 @@ describe("the exchange commands' options", () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const r = sdmakit(...args, "--no-progress");
+      const r = await sdmakitHere(...args, "--no-progress");
       expect(r.status, args.join(" ")).toBe(2);
       expect(r.stderr, args.join(" ")).toMatch(message);
     }

@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { main } from "../../src/cli/index.js";
 
 const BIN = fileURLToPath(new URL("../../bin/sdmakit.js", import.meta.url));
 const BUILT = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -42,3 +43,9 @@ export async function runInProcess(
   const status = await command.run(args, io);
   return { status, stdout, stderr };
 }
+
+/**
+ * Run `sdmakit <args>` in this process (the CLI's main, its output captured): the status and output
+ * the subprocess gives, without a Node start a call (≈ 0.3 s of CPU).
+ */
+export const sdmakitHere = (...args: string[]): Promise<CliResult> => runInProcess({ run: main }, args);
