@@ -504,7 +504,7 @@ export class Device {
     let phase = ring.phase;
     let covered = 0;
     for (let k = 0; k < ring.posted; k++) {
-      const d = page === undefined ? this.fetchSlot(q, ring, slot) : ring.slotDescriptor(n, slot, page, at);
+      const d = page === undefined ? this.fetchSlot(q, ring, slot) : ring.reader.read(n, slot, page, at);
       if (ringId(d) !== phase) {
         const reason = `ring_id ${ringId(d)} is not the ring's phase ${phase}: descriptor not consumed`;
         return { engine: q.engine, queue: q.queue, at: d.ref, reason };

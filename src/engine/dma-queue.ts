@@ -16,8 +16,8 @@ import {
 } from "../spec/packet-model.js";
 import type { Descriptor } from "./decode/descriptor.js";
 import type { DescriptorFault, QueueStall } from "./decode/faults.js";
-import { SlotDescriptor } from "./decode/slot-descriptor.js";
-import { PageKeep, pageWords } from "./memory/memory.js";
+import { SlotReader } from "./decode/slot-descriptor.js";
+import { PageKeep } from "./memory/memory.js";
 
 /** The most engines / queues a device numbers (far above any profile's): the limit of a queue's ids. */
 const MAX_QUEUE_ID = 0xffff;
@@ -37,11 +37,11 @@ export class Ring {
   private baseNum = 0;
   /** The descriptors of the packet being fetched (reused packet after packet). */
   readonly fetched: Descriptor[] = [];
-  /** The n-th descriptor of the packet being fetched, re-pointed packet after packet (slot-descriptor.ts). */
-  private readonly pool: SlotDescriptor[] = [];
-  /** The page the ring was last fetched from, and it as words. */
-  private viewPage: Uint8Array | undefined;
-  private viewWords: Uint32Array | undefined;
+  /**
+   * The descriptors of the packet being fetched, read in place with no argument checked (the
+   * device's fetch, which checked the page holds the ring: slot-descriptor.ts).
+   */
+  readonly reader: SlotReader;
   /** The page holding the whole ring as memory last gave it for the base and size it had (DeviceMemory.keptPageAt). */
   readonly fetchPage = new PageKeep();
   /** drl: the ring's size in descriptor slots. */
@@ -67,6 +67,7 @@ export class Ring {
   ) {
     checkIds("Ring", engine, queue);
     if (name !== "tx" && name !== "rx") throw new FieldError("Ring", "name", name, "tx | rx");
+    this.reader = new SlotReader(this);
   }
 
   get base(): bigint {
@@ -105,12 +106,7 @@ export class Ring {
     uintArg(c, "slot", slot, this.slots - 1);
     if (!(page instanceof Uint8Array)) throw new FieldError(c, "page", page, "a Uint8Array");
     uintArg(c, "at", at, page.length - this.slots * DESCRIPTOR_BYTES);
-    if (page !== this.viewPage) {
-      this.viewPage = page;
-      this.viewWords = pageWords(page);
-    }
-    while (this.pool.length <= n) this.pool.push(new SlotDescriptor(this));
-    return (this.pool[n] as SlotDescriptor).point(slot, page, at + slot * DESCRIPTOR_BYTES, this.viewWords);
+    return this.reader.read(n, slot, page, at);
   }
 
   /** drtp: the slot after the last posted descriptor. */
