@@ -546,7 +546,11 @@ export class Device {
    */
   private ringPage(ring: Ring): Uint8Array | undefined {
     const len = ring.slots * DESCRIPTOR_BYTES;
-    const page = this.memory.keptPageAt(ring.fetchPage, ring.baseNumber, len);
+    const keep = ring.fetchPage;
+    // The span compared here, the generation by memory: no call is passed the base (keptPage).
+    const kept = keep.a === ring.baseNumber && keep.len === len ? this.memory.keptPage(keep) : undefined;
+    if (kept !== undefined) return kept;
+    const page = this.memory.keptPageAt(keep, ring.baseNumber, len);
     if (page !== undefined) return page;
     try {
       this.memory.regionOf(ring.base, len, "descriptor fetch");
@@ -555,7 +559,7 @@ export class Device {
       if (e instanceof MemoryFault) return undefined;
       throw e;
     }
-    return this.memory.keptPageAt(ring.fetchPage, ring.baseNumber, len);
+    return this.memory.keptPageAt(keep, ring.baseNumber, len);
   }
 
   /**

@@ -163,6 +163,7 @@ const CLASSES: readonly ClassTable[] = [
         ...each("len", 1, [4096, 4], NOT_INTEGERS),
       ],
       overwritten: [...each("a", 0, [4096, 4], NOT_INTEGERS), ...each("len", 1, [4096, 4], NOT_INTEGERS)],
+      keptPage: each("keep", 0, [new PageKeep()], [null, {}, "keep"]),
       keptPageAt: [
         ...each("keep", 0, [new PageKeep(), 4096, 4], [null, {}, "keep"]),
         ...each("a", 1, [new PageKeep(), 4096, 4], [...NOT_INTEGERS, 2 ** 65]),

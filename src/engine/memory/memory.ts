@@ -546,6 +546,19 @@ export class DeviceMemory {
   }
 
   /**
+   * The page `keep` holds while this memory's generation holds (undefined otherwise), for a caller
+   * that compared the span it wants with `keep.a` / `keep.len` itself: {@link keptPageAt} with no
+   * address passed — a Number above 2^31 passed to a call that is not inlined is a heap number
+   * made, two a packet for the engine's descriptor rings (above 2^32 in HBM).
+   * @throws FieldError when `keep` is not a PageKeep.
+   */
+  keptPage(keep: PageKeep): Uint8Array | undefined {
+    if (!(keep instanceof PageKeep))
+      throw new FieldError("DeviceMemory.keptPage", "keep", String(keep), "a PageKeep");
+    return keep.generation === this.generation ? keep.page : undefined;
+  }
+
+  /**
    * [a, a + len), one allocated page's (from {@link pageToOverwrite} or an overwriting
    * {@link poke}), has just been written whole through a view: nothing there is stale any more.
    */
