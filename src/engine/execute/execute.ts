@@ -33,7 +33,7 @@ import type { DeviceMemory } from "../memory/memory.js";
 import { type Done, doneOf, type Reused } from "./done.js";
 import type { Work } from "./events.js";
 import { gceCompress, gceExpand, gceHeader, readGceHeader } from "./gce-codec.js";
-import { numberAt, PacketIo } from "./packet-io.js";
+import { numberAt, PacketIo, type Place } from "./packet-io.js";
 
 /** A compute packet's result before it is delivered. */
 interface CceResult {
@@ -79,6 +79,8 @@ export class Executor {
   private readonly io: PacketIo;
   /** The source spans of a packet of n sources, reused packet after packet (numerics keeps none). */
   private readonly spans: SourceSpan[][] = [];
+  /** A direct copy's source in place (set per packet). */
+  private readonly from: Place = { bytes: EMPTY, offset: 0 };
   /** The output span of a compute packet (set per packet). */
   private readonly out: Mutable<Span> = { dtype: Dtype.FP32, bytes: EMPTY, offset: 0, count: 0 };
   private readonly options: Mutable<ReduceOptions>;
@@ -162,9 +164,10 @@ export class Executor {
     for (const s of plan.tx) total += s.len;
     // One segment to one: page to page (direct), page pieces to page pieces across a page boundary
     // (paged), else read into staging first.
-    const direct = io.directCopy(plan.tx, plan.rx);
-    const paged = direct === undefined && io.pagesCopyable(plan.tx, plan.rx);
-    const staged = direct === undefined && !paged ? io.staging.get(total) : undefined;
+    const from = this.from;
+    const direct = io.directCopy(plan.tx, plan.rx, from);
+    const paged = !direct && io.pagesCopyable(plan.tx, plan.rx);
+    const staged = !direct && !paged ? io.staging.get(total) : undefined;
     if (staged !== undefined) {
       let off = 0;
       for (const s of plan.tx) {
@@ -181,8 +184,8 @@ export class Executor {
     io.checkWrites(sems);
     const rx0 = plan.rx[0] as Segment;
     if (paged) io.copyPages(plan.tx[0] as Segment, rx0);
-    else if (direct === undefined || !io.overwrite(rx0, direct))
-      io.scatter(plan.rx, direct ?? (staged as Uint8Array));
+    else if (direct) io.putFrom(rx0, from.bytes, from.offset, total);
+    else io.scatter(plan.rx, staged as Uint8Array);
     // strong_ord_wr: each semaphore changes only after all of the packet's data has landed.
     for (const w of sems) io.writeU32(w.desc, w.addr, w.value);
     return doneOf("copy", undefined, total, total, plan.tx.length, plan.rx.length, this.reuse());
@@ -325,11 +328,8 @@ export class Executor {
     if (r.inPlace) this.ctx.memory.overwritten(numberAt(plan.rx[0] as Segment), outBytes);
     if (header && plan.gce)
       io.write(header.desc, segmentAddr(header), gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
-    if (!r.inPlace || plan.replicas.length > 0) {
-      const out = r.out.subarray(r.outAt, r.outAt + outBytes);
-      if (!r.inPlace) io.scatter(plan.rx, out);
-      for (const rep of plan.replicas) io.put(rep, out);
-    }
+    if (!r.inPlace) io.scatter(plan.rx, r.out.subarray(r.outAt, r.outAt + outBytes));
+    for (const rep of plan.replicas) io.putFrom(rep, r.out, r.outAt, outBytes);
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
     const written = outBytes * (1 + plan.replicas.length) + (header?.len ?? 0);
     const destinations = plan.rx.length + plan.replicas.length;

@@ -43,6 +43,12 @@ export class PacketIo {
   readonly sources = new Staging();
   /** A result that cannot be written in place. */
   readonly result = new Staging();
+  /**
+   * The buffer {@link putFrom} last copied within, and a view of all of it. It holds an arena of the
+   * device's memory for as long as the device lives (the memory's own pages do too).
+   */
+  private wholeBuffer: ArrayBufferLike | undefined;
+  private whole: Uint8Array = new Uint8Array(0);
 
   constructor(
     readonly profile: ArchProfile,
@@ -119,8 +125,8 @@ export class PacketIo {
 
   /**
    * Write `data`, a segment's length, over a checked segment: through {@link overwrite} when it
-   * lies in an allocated page of plain memory (no bigint, no region search: a KangaRing packet's
-   * replicas and a staged result come here), else as {@link write}.
+   * lies in an allocated page of plain memory (no bigint, no region search: a staged result comes
+   * here), else as {@link write}.
    */
   put(d: Segment, data: Uint8Array): void {
     if (d.len !== data.length || !this.overwrite(d, data)) this.write(d.desc, segmentAddr(d), data);
@@ -171,17 +177,20 @@ export class PacketIo {
 
   /**
    * A copy of one TX segment to one RX segment of as many bytes: the source in place, when it lies
-   * in an allocated page of plain memory (so reading it cannot fault); else undefined. One RX
+   * in an allocated page of plain memory (so reading it cannot fault), into `into`; else false. One RX
    * segment only: its one write copies as if through a buffer when the spans overlap (TypedArray
    * set), where a chain's first write could change what a later one reads.
    */
-  directCopy(tx: readonly Segment[], rx: readonly Segment[]): Uint8Array | undefined {
-    if (tx.length !== 1 || rx.length !== 1) return undefined;
+  directCopy(tx: readonly Segment[], rx: readonly Segment[], into: Place): boolean {
+    if (tx.length !== 1 || rx.length !== 1) return false;
     const s = tx[0] as Segment;
-    if ((rx[0] as Segment).len !== s.len) return undefined;
+    if ((rx[0] as Segment).len !== s.len) return false;
     const a = numberAt(s);
     const page = this.memory.pageAt(a, s.len);
-    return page?.subarray(pageOffset(a), pageOffset(a) + s.len);
+    if (page === undefined) return false;
+    into.bytes = page;
+    into.offset = pageOffset(a);
+    return true;
   }
 
   /**
@@ -243,6 +252,36 @@ export class PacketIo {
     page.set(data, pageOffset(b));
     this.memory.overwritten(b, d.len);
     return true;
+  }
+
+  /**
+   * {@link put} of the `len` bytes of `from` at byte `at`, with no view of them made where both lie
+   * in one buffer (a result and its replica in one arena, a copy's source and destination): a
+   * copyWithin over that buffer, which moves the bytes as `set` would (as if through a buffer when
+   * the spans overlap). A KangaRing packet's replica and a copy made a view each, ≈ 50 000 a run.
+   */
+  putFrom(d: Segment, from: Uint8Array, at: number, len: number): void {
+    const b = numberAt(d);
+    const page = d.len === len ? this.memory.pageToOverwrite(b, len) : undefined;
+    if (page === undefined) {
+      this.write(d.desc, segmentAddr(d), from.subarray(at, at + len));
+      return;
+    }
+    const buffer = page.buffer;
+    if (buffer === from.buffer) {
+      const src = from.byteOffset + at;
+      this.wholeOf(buffer).copyWithin(page.byteOffset + pageOffset(b), src, src + len);
+    } else page.set(from.subarray(at, at + len), pageOffset(b));
+    this.memory.overwritten(b, len);
+  }
+
+  /** A view of all of `buffer`, kept for the next call (an arena's: the device's pages live in a few). */
+  private wholeOf(buffer: ArrayBufferLike): Uint8Array {
+    if (buffer !== this.wholeBuffer) {
+      this.wholeBuffer = buffer;
+      this.whole = new Uint8Array(buffer);
+    }
+    return this.whole;
   }
 
   /** Turn a memory fault into a fault naming the descriptor, the address and what is there. */
