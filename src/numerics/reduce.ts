@@ -29,6 +29,7 @@ import { fmaF32 } from "./fma.js";
 import { whenArenasLetGo } from "./let-go.js";
 import { arenaScratch, ownScratch, type ReduceScratch } from "./reduce-scratch.js";
 import type { OverflowPolicy, Rounding } from "./rounding.js";
+import { ARENA_VIEWS } from "./wasm/kernels.js";
 import { isSharedBuffer } from "./wasm/shared-memory.js";
 
 /** `count` elements of `dtype`, little-endian, at `bytes[offset…]`. */
@@ -136,7 +137,7 @@ export function reduceInto(
     if (len > maxIn) maxIn = len;
   }
   // Each buffer read once (a typed array's `.buffer` is a call): the output's, the scratch's kept.
-  const outBuffer = out.bytes.buffer;
+  const outBuffer = ARENA_VIEWS.bufferOf(out.bytes);
   const k = scratchFor(out, outBuffer, sources[0] as Span, maxIn, outBytes);
   const target = outBuffer === k.buffer ? out : stagedOut(k, out);
   // Finally: a reduce that throws (a bad constant, say) keeps no caller's bytes either.
@@ -184,7 +185,7 @@ function scratchFor(
   outBytes: number,
 ): ReduceScratch {
   const elements = out.count;
-  const k = arenaScratch(outBuffer) ?? arenaScratch(first.bytes.buffer);
+  const k = arenaScratch(outBuffer) ?? arenaScratch(ARENA_VIEWS.bufferOf(first.bytes));
   if (k && k.acc.length >= elements && k.input.length >= maxIn && k.out.length >= outBytes) return k;
   return ownScratch(elements, outBytes, maxIn);
 }
@@ -211,8 +212,8 @@ function reduceTwo(
   const fma = op === "fma";
   if (fma && !(s0.fma && isPlainFma(s0.fma) && s1.fma && isPlainFma(s1.fma))) return false;
   const arena = k.buffer;
-  const inA = s0.bytes.buffer === arena;
-  const inB = s1.bytes.buffer === arena;
+  const inA = ARENA_VIEWS.bufferOf(s0.bytes) === arena;
+  const inB = ARENA_VIEWS.bufferOf(s1.bytes) === arena;
   const spare = out.bytes === k.out ? undefined : k.out;
   if (!inA && !inB && (spare === undefined || spare.length < s1.count * widthOf(s1.dtype))) return false;
   const p0 = pair[0];
@@ -276,7 +277,7 @@ function reduceOne(
   if (s0.dtype !== out.dtype || k.out.length < bytes || k.input.length < bytes) return false;
   if (!holdsStart(k.out, out.dtype, bytes)) fillStart(k.out, out.dtype, bytes);
   const [p0, p1] = pair;
-  place(p0, s0, s0.bytes.buffer === k.buffer ? undefined : k.input);
+  place(p0, s0, ARENA_VIEWS.bufferOf(s0.bytes) === k.buffer ? undefined : k.input);
   p0.dt = s0.dtype;
   p0.scale = 0;
   p1.bytes = k.out;
@@ -355,7 +356,7 @@ function reduceMany(
   if ((n !== 3 && n !== 4) || !isRneAdd(op, options)) return false;
   for (let i = 0; i < n; i++) {
     const s = sources[i] as ReduceSource;
-    if (s.dtype !== out.dtype || s.bytes.buffer !== k.buffer) return false;
+    if (s.dtype !== out.dtype || ARENA_VIEWS.bufferOf(s.bytes) !== k.buffer) return false;
     const q = quad[i] as Mutable<EncodedSource>;
     q.dt = s.dtype;
     q.bytes = s.bytes;
@@ -378,7 +379,7 @@ function place(into: Mutable<EncodedSource>, s: Span, buffer: Uint8Array | undef
 
 /** Set {@link at} to a source's bytes for a kernel: in place in `k`'s arena, else copied into `k.input`. */
 function forKernel(s: Span, k: ReduceScratch): void {
-  if (s.bytes.buffer === k.buffer) {
+  if (ARENA_VIEWS.bufferOf(s.bytes) === k.buffer) {
     at.bytes = s.bytes;
     at.offset = s.offset;
     return;

@@ -20,6 +20,7 @@ import { KERNELS_WASM_BASE64 } from "./gen/kernels-binary.js";
 import { isSharedBuffer, MEMORY_IMPORT_NAME, withImportedMemory, withSharedMemory } from "./shared-memory.js";
 import { callTwoSr, srLaneSegments, srLanesServe, type TwoSrCall } from "./sr-lanes.js";
 import { residentWords, type SeedSpan, SR_WORDS_MAX, seedSpan } from "./sr-words.js";
+import { ViewMemo } from "./view-memo.js";
 
 /*
  * The slice of the WebAssembly JS API used here. tsconfig's lib (ES2023) and @types/node declare no
@@ -223,6 +224,9 @@ function kernelsOf(buffer: ArrayBufferLike): Kernels | undefined {
   return KERNELS.get(buffer);
 }
 
+/** The buffer and offset of arena views met lately (view-memo.ts): what each kernel call reads first. */
+export const ARENA_VIEWS = new ViewMemo((buffer) => kernelsOf(buffer) !== undefined);
+
 /**
  * The WebAssembly.Memory of the arena whose buffer is `buffer` (undefined: none of this thread's
  * kernels has it): what another module imports to work on the arena's bytes in place.
@@ -351,8 +355,8 @@ function kernelsFor(dt: Dtype, count: number): DtypeKernels | undefined {
 
 /** The instance all the views share an arena with, when they do; undefined otherwise. */
 function arenaOf(a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView = b): Kernels | undefined {
-  const buffer = a.buffer;
-  if (buffer !== b.buffer || buffer !== c.buffer) return undefined;
+  const buffer = ARENA_VIEWS.bufferOf(a);
+  if (buffer !== ARENA_VIEWS.bufferOf(b) || buffer !== ARENA_VIEWS.bufferOf(c)) return undefined;
   return kernelsOf(buffer);
 }
 
@@ -389,15 +393,16 @@ export function wasmAlu(
 ): boolean {
   const dk = kernelsFor(dt, count);
   if (dk === undefined) return false;
-  const srcAddr = srcBytes.byteOffset + srcOffset;
+  const srcAddr = ARENA_VIEWS.byteOffsetOf(srcBytes) + srcOffset;
   const width = dk.width;
   const direct = arenaOf(acc, srcBytes);
   if (direct !== undefined) {
-    if (!inPlaceOk(srcAddr, count * width, acc.byteOffset, 4 * count)) return false;
+    const accAt = ARENA_VIEWS.byteOffsetOf(acc);
+    if (!inPlaceOk(srcAddr, count * width, accAt, 4 * count)) return false;
     const k = direct.byDtype[dt] as DtypeKernels;
     const kernel = traced(k.combine[op]);
-    if (op === "load" || op === "scale") kernel(srcAddr, acc.byteOffset, count, scale);
-    else kernel(acc.byteOffset, srcAddr, acc.byteOffset, count, scale);
+    if (op === "load" || op === "scale") kernel(srcAddr, accAt, count, scale);
+    else kernel(accAt, srcAddr, accAt, count, scale);
     return true;
   }
   if (acc.buffer === srcBytes.buffer && spansOverlap(srcAddr, count * width, acc.byteOffset, 4 * count)) {
@@ -436,8 +441,8 @@ export function wasmDecode(
 ): boolean {
   const dk = kernelsFor(dt, count);
   if (dk?.dec === undefined) return false;
-  const srcAddr = bytes.byteOffset + byteOffset;
-  const outAddr = out.byteOffset + 4 * outOffset;
+  const srcAddr = ARENA_VIEWS.byteOffsetOf(bytes) + byteOffset;
+  const outAddr = ARENA_VIEWS.byteOffsetOf(out) + 4 * outOffset;
   const direct = arenaOf(bytes, out);
   if (direct !== undefined) {
     if (spansOverlap(srcAddr, count * dk.width, outAddr, 4 * count)) return false;
@@ -479,8 +484,8 @@ export function wasmEncode(
   const dk = kernelsFor(dt, count);
   if (dk === undefined || dt === Dtype.FP32 || dt === Dtype.FP32R) return false;
   if (sr !== undefined && dk.encSr === undefined) return false;
-  const srcAddr = bits.byteOffset + 4 * from;
-  const outAddr = out.byteOffset + outOffset;
+  const srcAddr = ARENA_VIEWS.byteOffsetOf(bits) + 4 * from;
+  const outAddr = ARENA_VIEWS.byteOffsetOf(out) + outOffset;
   const outBytes = count * dk.width;
   const direct = arenaOf(bits, out);
   if (direct !== undefined) {
@@ -531,9 +536,9 @@ export function wasmReduce2(
   const direct = dk && arenaOf(a, b, out);
   if (dk === undefined || direct === undefined) return false;
   const len = count * dk.width;
-  const aAt = a.byteOffset + aOffset;
-  const bAt = b.byteOffset + bOffset;
-  const outAt = out.byteOffset + outOffset;
+  const aAt = ARENA_VIEWS.byteOffsetOf(a) + aOffset;
+  const bAt = ARENA_VIEWS.byteOffsetOf(b) + bOffset;
+  const outAt = ARENA_VIEWS.byteOffsetOf(out) + outOffset;
   if (!inPlaceOk(aAt, len, outAt, len) || !inPlaceOk(bAt, len, outAt, len)) return false;
   const k = direct.byDtype[dt] as DtypeKernels;
   const two = sr === undefined ? k.two[op] : k.twoSr[op];
@@ -585,11 +590,11 @@ export function wasmReduceMany(
   const n = sources.length;
   const dk = kernelsFor(dt, count);
   // Read once: a typed array's `.buffer` is a call (≈ 20 ns on Node 20), and each source compares.
-  const buffer = out.buffer;
+  const buffer = ARENA_VIEWS.bufferOf(out);
   const direct = dk && (n === 3 || n === 4) ? kernelsOf(buffer) : undefined;
   if (dk === undefined || direct === undefined) return false;
   const len = count * dk.width;
-  const outAt = out.byteOffset + outOffset;
+  const outAt = ARENA_VIEWS.byteOffsetOf(out) + outOffset;
   // Indexed, no array made: the engine calls this for every three- and four-source packet.
   for (let i = 0; i < n; i++) if (!sharesArena(sources[i] as ReduceSpan, buffer, outAt, len)) return false;
   const s0 = addrOf(sources[0] as ReduceSpan);
@@ -603,12 +608,12 @@ export function wasmReduceMany(
 
 /** A source's byte address in its buffer (a module function: no closure made per packet). */
 function addrOf(s: ReduceSpan): number {
-  return s.bytes.byteOffset + s.byteOffset;
+  return ARENA_VIEWS.byteOffsetOf(s.bytes) + s.byteOffset;
 }
 
 /** Whether a source lies in `buffer` (out's) and a kernel may read it while writing [outAt, outAt + len). */
 function sharesArena(s: ReduceSpan, buffer: ArrayBufferLike, outAt: number, len: number): boolean {
-  return s.bytes.buffer === buffer && inPlaceOk(addrOf(s), len, outAt, len);
+  return ARENA_VIEWS.bufferOf(s.bytes) === buffer && inPlaceOk(addrOf(s), len, outAt, len);
 }
 
 /** The SR call {@link wasmReduce2} makes, one record for every call (no kernel call nests). */
