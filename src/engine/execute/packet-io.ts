@@ -5,6 +5,7 @@
  * buffers, grown on demand, so a packet allocates little.
  */
 import type { ArchProfile } from "../../hal/arch-profile.js";
+import { ARENA_VIEWS } from "../../numerics/wasm/kernels.js";
 import type { Descriptor } from "../decode/descriptor.js";
 import { DescriptorFault } from "../decode/faults.js";
 import { type Segment, segmentAddr } from "../decode/packet-plan.js";
@@ -267,10 +268,11 @@ export class PacketIo {
       this.write(d.desc, segmentAddr(d), from.subarray(at, at + len));
       return;
     }
-    const buffer = page.buffer;
-    if (buffer === from.buffer) {
-      const src = from.byteOffset + at;
-      this.wholeOf(buffer).copyWithin(page.byteOffset + pageOffset(b), src, src + len);
+    // Through numerics' memo of arena views: a typed array's .buffer / .byteOffset is a call.
+    const buffer = ARENA_VIEWS.bufferOf(page);
+    if (buffer === ARENA_VIEWS.bufferOf(from)) {
+      const src = ARENA_VIEWS.byteOffsetOf(from) + at;
+      this.wholeOf(buffer).copyWithin(ARENA_VIEWS.byteOffsetOf(page) + pageOffset(b), src, src + len);
     } else page.set(from.subarray(at, at + len), pageOffset(b));
     this.memory.overwritten(b, len);
   }
