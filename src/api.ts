@@ -2,24 +2,11 @@
  * The few calls a library user comes for, with defaults: encode / decode a layout by object or name,
  * run one collective, sweep sizes. Everything else is in the layer namespaces.
  */
-import { didYouMean } from "./bits/did-you-mean.js";
 import type { Fields, FieldValue, InputOf, Layout, LayoutNode, ShapeOf } from "./bits/index.js";
-import { fromHex, UsageError } from "./bits/index.js";
-import { LAYOUTS, layoutByName } from "./spec/index.js";
+import { fromHex } from "./bits/index.js";
+import { layoutOf } from "./layout-of.js";
 
-/** A layout given as itself or by name. @throws UsageError naming the closest name when unknown. */
-export function layoutOf(layout: Layout | string): Layout {
-  if (typeof layout !== "string") return layout;
-  const found = layoutByName(layout);
-  if (!found)
-    throw new UsageError(
-      `unknown layout ${JSON.stringify(layout)}${didYouMean(
-        layout,
-        LAYOUTS.map((l) => l.name),
-      )}; known: ${LAYOUTS.map((l) => l.name).join(", ")}`,
-    );
-  return found;
-}
+export { layoutOf };
 
 /**
  * Decode a layout's bytes (or hex) into its fields by flat dotted name. Given the layout itself,

@@ -3,9 +3,9 @@
  * layout of a format (src/spec/layouts), so what they print is what the encoders write.
  */
 
-import { layoutOf } from "../../api.js";
 import type { Layout } from "../../bits/index.js";
 import { DecodeError, fromHex, hex32, parseJsonText, toHex, UsageError, wordsOf } from "../../bits/index.js";
+import { layoutOf } from "../../layout-of.js";
 import { LAYOUTS } from "../../spec/index.js";
 import { commandHelp, JSON_ONLY, parseArgs, rejectExtraPositionals, toJson } from "../args.js";
 import type { Command } from "../command.js";
