@@ -1,13 +1,15 @@
 /**
- * nccom-test's replica groups and multistream on the command line, against the built CLI: the
- * guide's multistream example (a 4 × 16-rank all-reduce sweep beside a 64-rank 1 KiB all-gather),
- * checked, a table per stream; replica-group files; typed errors naming the file's field.
+ * nccom-test's replica groups and multistream on the command line: the guide's multistream example
+ * (a 4 × 16-rank all-reduce sweep beside a 64-rank 1 KiB all-gather), checked, a table per stream,
+ * against the built CLI; replica-group files and typed errors naming the file's field through the
+ * CLI's entry in-process (a process each cost about 0.4 s of CPU, mostly loading the library).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sdmakit } from "../helpers/cli.js";
+import { main } from "../../src/cli/index.js";
+import { runInProcess, sdmakit } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sdmakit-streams-"));
 const file = (name: string, value: unknown) => {
@@ -29,6 +31,9 @@ const example = file("streams_example.json", {
     { operation: "allg", datatype: "fp32", minbytes: "1kb", maxbytes: "1kb" },
   ],
 });
+
+/** `sdmakit <args>` through the CLI's entry, in this process. */
+const inProcess = (...args: string[]) => runInProcess({ run: main }, args);
 
 /** The table rows of each `# stream` block: [size, #wrong] per row. */
 function blocks(stdout: string): string[][][] {
@@ -58,7 +63,7 @@ describe("multistream and replica groups on the command line", () => {
     expect(r.stdout.match(/^Avg bus bandwidth:/gm)).toHaveLength(2);
   });
 
-  it("--custom-replica-groups and --data-parallel-dimension: one table, 0 wrong", () => {
+  it("--custom-replica-groups and --data-parallel-dimension: one table, 0 wrong", async () => {
     const groups = file("groups.json", {
       replica_groups: [
         [0, 1],
@@ -69,13 +74,13 @@ describe("multistream and replica groups on the command line", () => {
       ["--custom-replica-groups", groups],
       ["--data-parallel-dimension", "2"],
     ]) {
-      const r = sdmakit("allr", "-r", "4", "-b", "1k", "-e", "4k", ...opt);
+      const r = await inProcess("allr", "-r", "4", "-b", "1k", "-e", "4k", ...opt);
       expect(r.status).toBe(0);
       expect(blocks(r.stdout)[0]?.map((row) => row[1])).toEqual(["0", "0", "0"]);
     }
   });
 
-  it("a bad file is a usage error naming the field (exit 2)", () => {
+  it("a bad file is a usage error naming the field (exit 2)", async () => {
     const cases: [string[], RegExp][] = [
       [
         ["--streams-json", file("s1.json", { streams: [{ operation: "allr", colour: 1 }] })],
@@ -109,7 +114,7 @@ describe("multistream and replica groups on the command line", () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const r = sdmakit("allr", "-r", "4", "--timing-only", ...args);
+      const r = await inProcess("allr", "-r", "4", "--timing-only", ...args);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(message);
     }
