@@ -42,7 +42,7 @@ function shapeKey(req: PlanRequest): string {
 function recordedWeight(req: PlanRequest): LegWeight | undefined {
   const weight = scheduleWeight(req);
   if (weight === undefined) return undefined;
-  const recorded = new LegRecord();
+  const recorded = new LegRecord(weight.legs);
   try {
     emitPlan(req, recorded, weight.fold.perNode);
   } catch (e) {

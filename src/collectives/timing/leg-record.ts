@@ -61,9 +61,26 @@ class LentLeg {
   }
 }
 
+/** The fewest numbers a leg takes: the head, one source and one destination. */
+const LEAST_LEG = HEAD + 4 + 3;
+
 export class LegRecord implements LegSink {
   private readonly numbers = new Numbers();
   private dropped = false;
+
+  /**
+   * `expectedLegs`: about how many legs will come (plan/leg-estimate.ts: within a factor of 2 of
+   * the count), to make room once rather than doubling from 256 — the copies were ≈ 5 % of a
+   * node-fold grid's time. A record that cannot fit even at half that many legs is dropped at once.
+   */
+  constructor(expectedLegs = 0) {
+    const room = expectedLegs * LEAST_LEG;
+    if (room / 2 > MAX_RECORD_NUMBERS) {
+      this.dropped = true;
+      this.numbers.data = new Float64Array(0);
+    } else if (room > this.numbers.data.length)
+      this.numbers.data = new Float64Array(Math.min(MAX_RECORD_NUMBERS, Math.ceil(room)));
+  }
 
   /** False once the record outgrew its bound (the placement then emits again). */
   get complete(): boolean {

@@ -137,7 +137,8 @@ export function prepareWithin(
   const t = req.topology;
   const record = opts.record === true;
   const unfolded = record || opts.observer !== undefined;
-  const { fold, recorded } = weight !== undefined && !unfolded ? weight : weigh(req, unfolded);
+  const weighed = weight !== undefined && !unfolded ? weight : weigh(req, unfolded);
+  const { fold } = weighed;
   const res = new Resources(t);
   const coster = new ShapeCoster(
     new LegCoster(t.profile, { dtype: req.dtype, op: req.op, sr: opts.sr }, t.timing),
@@ -148,7 +149,7 @@ export function prepareWithin(
   users.stopAboveNs = cutoffNs - launchNs;
   let legs: LegRecord;
   try {
-    legs = prePass(req, fold, users, recorded);
+    legs = prePass(req, weighed, users);
     users.flush();
   } catch (e) {
     if (e === CUT_OFF) return undefined;
@@ -203,14 +204,16 @@ export function prepareWithin(
 
 /**
  * Give the pre-pass (`users`) the legs the fold's ranks place: `recorded`'s where the caller has
- * them, else the planner's, recorded on the way for the placement. @throws as {@link emitPlan}.
+ * them, else the planner's, recorded on the way for the placement (room made for about `legs`).
+ * @throws as {@link emitPlan}.
  */
-function prePass(req: PlanRequest, fold: NodeFold, users: StepUsers, recorded?: LegRecord): LegRecord {
+function prePass(req: PlanRequest, weight: LegWeight, users: StepUsers): LegRecord {
+  const { fold, recorded } = weight;
   if (recorded !== undefined) {
     recorded.replay(users);
     return recorded;
   }
-  const legs = new LegRecord();
+  const legs = new LegRecord(weight.legs);
   const both = {
     add(leg: LegSpec) {
       users.add(leg);
