@@ -191,7 +191,7 @@ export function scheduleConcurrent(
   const users = new StepUsers(res, fold, measure, virtual);
   for (const leg of legs) users.add(leg);
   users.flush();
-  const recorder = new Recorder();
+  const recorder = new Recorder(legs.length);
   const steps = users.steps;
   const rules = members.map((m) => readRulesFor(m.req));
   const reads = { kept: Math.max(...rules.map((r) => r.kept)), spans: rules.some((r) => r.spans) };

@@ -70,9 +70,19 @@ export interface LegObserver {
 
 /** Growable per-leg start / end times. */
 export class Recorder implements LegObserver {
-  start = new Float64Array(1024);
-  end = new Float64Array(1024);
+  start: Float64Array;
+  end: Float64Array;
   size = 0;
+
+  /**
+   * `expectedLegs`: about how many legs will be placed (plan/leg-estimate.ts, or the count), room
+   * made at once rather than by doubling from 1024 (a 96-rank schedule records ≈ 10^6 legs).
+   */
+  constructor(expectedLegs = 0) {
+    const room = Math.max(1024, Math.ceil(expectedLegs));
+    this.start = new Float64Array(room);
+    this.end = new Float64Array(room);
+  }
 
   placed(_leg: LegSpec, start: number, end: number): void {
     if (this.size === this.start.length) {

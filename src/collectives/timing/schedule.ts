@@ -157,7 +157,7 @@ export function prepareWithin(
   }
   users.release();
   const place = (cutoffNs?: number): Timing | undefined => {
-    const recorder = record ? new Recorder() : undefined;
+    const recorder = record ? new Recorder(weighed.legs) : undefined;
     const observer = recorder ?? opts.observer;
     const cutoff =
       cutoffNs === undefined
