@@ -2,16 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { calibrateCommand, main } from "../../src/cli/index.js";
+import { calibrateCommand } from "../../src/cli/index.js";
 import { checkTimingProfile, runCollective, shippedTiming } from "../../src/collectives/index.js";
 import { guideReport, guideTables } from "../../tools/calibration.js";
-import { runInProcess } from "../helpers/cli.js";
-
-/**
- * `sdmakit <args>` through the CLI's entry, in this process: a process of the built CLI costs about
- * 0.4 s of CPU loading the library, for runs of a few milliseconds.
- */
-const sdmakit = (...args: string[]) => runInProcess({ run: main }, args);
+import { runInProcess, sdmakitHere } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sdmakit-calibrate-"));
 const r8 = join(dir, "r8.json");
@@ -31,8 +25,8 @@ describe("sdmakit calibrate", () => {
     expect(profile.format).toBe("sdmakit-timing-profile");
     expect(Object.keys(profile.archs)).toEqual(["trn2"]);
     const args = ["allg", "-r", "8", "-b", "1kb", "-e", "1kb", "--timing-only", "--json"];
-    const base = await sdmakit(...args);
-    const with_ = await sdmakit(...args, "--timing-profile", out);
+    const base = await sdmakitHere(...args);
+    const with_ = await sdmakitHere(...args, "--timing-profile", out);
     expect(with_.status, with_.stderr).toBe(0);
     const time = (s: string) => JSON.parse(s.split("\n")[1]!)["time:avg(us)"];
     const run = { collective: "allg", ranks: 8, size: 1024, timingOnly: true } as const;
@@ -45,7 +39,7 @@ describe("sdmakit calibrate", () => {
       bad,
       JSON.stringify({ format: "sdmakit-timing-profile", version: 1, archs: { trn2: { launchNs: "x" } } }),
     );
-    const r = await sdmakit("allg", "-r", "8", "--timing-only", "--timing-profile", bad);
+    const r = await sdmakitHere("allg", "-r", "8", "--timing-only", "--timing-profile", bad);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/archs\.trn2\.launchNs "x": expected a number/);
     await expect(runInProcess(calibrateCommand, [])).rejects.toThrow(/expected one or more REPORT\.json/);

@@ -1,12 +1,8 @@
 // The layout commands end to end, against the built CLI; the refusals (exit 2 and the message, both
 // main's) through the CLI's entry in-process: a process costs ≈ 0.13 s of CPU, a refusal far less.
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/index.js";
 import { LAYOUTS } from "../../src/spec/index.js";
-import { runInProcess, sdmakit } from "../helpers/cli.js";
-
-/** `sdmakit <args>` through the CLI's entry, in this process. */
-const inProcess = (...args: string[]) => runInProcess({ run: main }, args);
+import { sdmakit, sdmakitHere } from "../helpers/cli.js";
 
 describe("sdmakit layouts", () => {
   it("lists every layout; --json gives names and sizes", () => {
@@ -65,7 +61,7 @@ describe("sdmakit describe", () => {
     expect(r.stdout).toContain("W2  [29:28 c_sel][27:26 b_sel][25:24 a_sel][23:0 sema]");
   });
   it("an unknown layout is a usage error (exit 2) naming the known ones", async () => {
-    const r = await inProcess("describe", "fma-dsc");
+    const r = await sdmakitHere("describe", "fma-dsc");
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('unknown layout "fma-dsc"');
     expect(r.stderr).toContain("fma-desc");
@@ -116,7 +112,7 @@ describe("sdmakit encode / decode", () => {
     [["decode", "fma-meta", "0011"], "fma-meta is 4 bytes"],
     [["decode", "fma-meta", "zz112233"], "not hex"],
   ])("bad input %j exits 2 with a message naming the problem", async (args, message) => {
-    const r = await inProcess(...args);
+    const r = await sdmakitHere(...args);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(message);
   });
@@ -128,7 +124,7 @@ describe("extra arguments", () => {
     ["describe", "fma-meta", "x"],
     ["encode", "fma-meta", "{}", "x"],
   ])("%s with an argument too many exits 2 naming it", async (...args) => {
-    const r = await inProcess(...args);
+    const r = await sdmakitHere(...args);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('unexpected argument "x"');
   });

@@ -4,14 +4,13 @@
  * 1 KiB all-gather), checked, a table per stream; replica-group files; typed errors naming the
  * file's field. A process of the built CLI starts cold: about 0.4 s of CPU loading the library,
  * and none of its code compiled, where a test worker has compiled it for the files before. The
- * built CLI's own entry (bin/sdmakit.js) is run by rdh.test.ts, exchange.test.ts and others.
+ * built CLI's own entry (bin/sdmakit.js) is run by lazy-commands, pipes-signals and rank-cap tests.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/index.js";
-import { runInProcess } from "../helpers/cli.js";
+import { sdmakitHere } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sdmakit-streams-"));
 const file = (name: string, value: unknown) => {
@@ -34,9 +33,6 @@ const example = file("streams_example.json", {
   ],
 });
 
-/** `sdmakit <args>` through the CLI's entry, in this process. */
-const inProcess = (...args: string[]) => runInProcess({ run: main }, args);
-
 /** The table rows of each `# stream` block: [size, #wrong] per row. */
 function blocks(stdout: string): string[][][] {
   return stdout
@@ -55,7 +51,7 @@ function blocks(stdout: string): string[][][] {
 
 describe("multistream and replica groups on the command line", () => {
   it("the guide's multistream line runs checked: a table per stream, 0 wrong", async () => {
-    const r = await inProcess("allg", "-r", "64", "-c", "--streams-json", example, "--no-progress");
+    const r = await sdmakitHere("allg", "-r", "64", "-c", "--streams-json", example, "--no-progress");
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     const [s0, s1] = blocks(r.stdout);
@@ -76,7 +72,7 @@ describe("multistream and replica groups on the command line", () => {
       ["--custom-replica-groups", groups],
       ["--data-parallel-dimension", "2"],
     ]) {
-      const r = await inProcess("allr", "-r", "4", "-b", "1k", "-e", "4k", ...opt);
+      const r = await sdmakitHere("allr", "-r", "4", "-b", "1k", "-e", "4k", ...opt);
       expect(r.status).toBe(0);
       expect(blocks(r.stdout)[0]?.map((row) => row[1])).toEqual(["0", "0", "0"]);
     }
@@ -116,7 +112,7 @@ describe("multistream and replica groups on the command line", () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const r = await inProcess("allr", "-r", "4", "--timing-only", ...args);
+      const r = await sdmakitHere("allr", "-r", "4", "--timing-only", ...args);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(message);
     }
