@@ -4,48 +4,27 @@
  * once over a plain static HTTP server. Each view is checked against the library run here in Node,
  * and each test saves a screenshot to test-results/web/.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { build } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { toHex } from "../../src/bits/index.js";
 import { encodeS3d3, isValidSb2sbCollective, type S3d3Word } from "../../src/isa/index.js";
 import { describeLine, parseBuildRequest, runBuildRequest } from "../../src/runtime/index.js";
 import { counts, VALID_WORD, withPattern } from "../isa/s3d3-fixtures.js";
-import { CHROMIUM_FLAGS, findChromium } from "./find-chromium.js";
+import { SHOTS, sharedExplorer } from "./browser.js";
 
-const ROOT = join(import.meta.dirname, "../..");
-const SHOTS = join(ROOT, "test-results/web");
 /** Seed 000 §9.2: the FMA descriptor of the README tour. */
 const FMA_HEX = "0000800000001002000000090000003f";
 
+const shared = sharedExplorer();
 let outDir: string;
-let browser: Browser;
 let page: Page;
+let url: string;
 
-beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "sdmakit-web-"));
-  await build({ configFile: join(ROOT, "web/vite.config.ts"), logLevel: "warn", build: { outDir } });
-  const found = await findChromium();
-  // launch() gives the browser a fresh temporary profile (--user-data-dir) of its own.
-  browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_FLAGS });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  mkdirSync(SHOTS, { recursive: true });
-  (globalThis as { pageErrors?: string[] }).pageErrors = errors;
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+beforeAll(() => {
+  ({ outDir, page, url } = shared.x);
 });
 
 /** Wait for the page (the machine may be busy with other test files: be patient, not flaky). */
@@ -53,7 +32,7 @@ const poll = <T>(read: () => Promise<T>, timeout = 20_000) => expect.poll(read, 
 /** Open the current URL in a new page (as a shared link would be) and run `check` there. */
 async function inFreshPage(check: () => Promise<void>): Promise<void> {
   const first = page;
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page = await shared.x.newPage();
   try {
     await page.goto(first.url());
     await check();
@@ -62,8 +41,8 @@ async function inFreshPage(check: () => Promise<void>): Promise<void> {
     page = first;
   }
 }
-const pageErrors = () => (globalThis as { pageErrors?: string[] }).pageErrors ?? [];
-const open = (hash: string) => page.goto(`${pathToFileURL(join(outDir, "index.html")).href}#${hash}`);
+const pageErrors = () => shared.x.errors;
+const open = (hash: string) => page.goto(`${url}#${hash}`);
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 const field = (path: string) =>
   page.locator(`#decode-out table.fields tr[data-field="${path}"] td.value :is(input, select)`);

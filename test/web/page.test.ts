@@ -2,49 +2,33 @@
  * The explorer page around its numbers (issue 26): one copy of the wasm kernels shared by the page
  * and its run worker, and the bundle's size budget; links and history that reproduce the view;
  * inputs (unnamed enum codes, float fields, a 1 MB paste); axe-core on every view in both themes,
- * and a 375-px phone. Screenshots go to test-results/web/. Built once with Vite into a temp folder and
- * opened from file:// in Chromium.
+ * and a 375-px phone. Screenshots go to test-results/web/. Built with Vite into a temp folder and
+ * opened from file:// in Chromium (the build and the browser shared by the process's browser files).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { build } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { toHex } from "../../src/bits/index.js";
 import { parseBuildRequest, runBuildRequest } from "../../src/runtime/index.js";
-import { CHROMIUM_FLAGS, findChromium } from "./find-chromium.js";
+import { ROOT, SHOTS, sharedExplorer } from "./browser.js";
 
-const ROOT = join(import.meta.dirname, "../..");
 /** The bundle budget of issue 26: one file, at most this many bytes. */
 const BUDGET = 700_000;
 
+const shared = sharedExplorer();
 let outDir: string;
-let browser: Browser;
 let page: Page;
-const errors: string[] = [];
+let errors: string[];
+let url: string;
 
-beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "sdmakit-page-"));
-  await build({ configFile: join(ROOT, "web/vite.config.ts"), logLevel: "warn", build: { outDir } });
-  browser = await chromium.launch({ executablePath: (await findChromium()).path, args: CHROMIUM_FLAGS });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+beforeAll(() => {
+  ({ outDir, page, errors, url } = shared.x);
 });
 
-const SHOTS = join(ROOT, "test-results/web");
 const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const poll = <T>(read: () => Promise<T>, timeout = 20_000) => expect.poll(read, { timeout });
-const open = (hash: string) => page.goto(`${pathToFileURL(join(outDir, "index.html")).href}#${hash}`);
+const open = (hash: string) => page.goto(`${url}#${hash}`);
 
 describe("one wasm copy and the bundle budget", () => {
   it("ships one file under the budget with no embedded base64 module", () => {
@@ -82,7 +66,7 @@ describe("links and history", () => {
     expect(state.get("b_inDtype")).toBe("");
     expect(state.get("b_arch")).toBe("trn2"); // a default, written too
     expect(state.get("b_sources")).toBe("0x1000");
-    const link = `${pathToFileURL(join(outDir, "index.html")).href}#${(await hashOf()).toString()}`;
+    const link = `${url}#${(await hashOf()).toString()}`;
     await page.goto("about:blank");
     await page.goto(link);
     await poll(() => page.locator("#build-out details.desc").count()).toBe(2);

@@ -5,10 +5,10 @@
  * ends the worker; 256 ranks timing-only stay usable (what is drawn is bounded by the pixels, one
  * redraw a key); a measured report is compared with the model row by row.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   ALGORITHMS,
   buildTopology,
@@ -18,20 +18,15 @@ import {
   runSize,
 } from "../../src/collectives/index.js";
 import { archProfile, PROFILES } from "../../src/hal/index.js";
-import { type Explorer, mainThreadStats, openExplorer, ROOT, watchMainThread } from "./browser.js";
+import { type Explorer, mainThreadStats, SHOTS, sharedExplorer, watchMainThread } from "./browser.js";
 
-const SHOTS = join(ROOT, "test-results/web");
+const shared = sharedExplorer();
 let x: Explorer;
 let page: Page;
 
-beforeAll(async () => {
-  x = await openExplorer();
+beforeAll(() => {
+  x = shared.x;
   page = x.page;
-  mkdirSync(SHOTS, { recursive: true });
-}, 180_000);
-
-afterAll(async () => {
-  await x?.close();
 });
 
 const poll = <T>(read: () => Promise<T>, timeout = 30_000) => expect.poll(read, { timeout });
