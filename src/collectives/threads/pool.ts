@@ -16,6 +16,7 @@
  * workers are unref'd, so they never keep it alive.
  */
 import { SdmakitError, UsageError } from "../../bits/errors.js";
+import { sourceWorkerBoot } from "./source-worker.js";
 import type { WorkerTask } from "./tasks.js";
 
 /* The slice of node:worker_threads used here (reached at run time, not imported). */
@@ -101,8 +102,7 @@ const slots: Slot[] = [];
 
 /**
  * A worker of the built worker.js beside this module; run from the TypeScript source (the tests),
- * a worker that registers tsx first and then loads worker.ts — and, should that fail, answers
- * every task with why, so the waiting thread is never left waiting.
+ * one that loads worker.ts as source-worker.ts says.
  */
 function newWorker(wt: WorkerThreads, setup: WorkerOptions): WorkerLike {
   // The name is not a literal: a bundler (the web page's) would otherwise inline the worker file.
@@ -110,18 +110,7 @@ function newWorker(wt: WorkerThreads, setup: WorkerOptions): WorkerLike {
   const name = source ? "./worker.ts" : "./worker.js";
   const script = new URL(name, import.meta.url);
   if (!source) return new wt.Worker(script, setup);
-  const url = JSON.stringify(script.href);
-  // getBuiltinModule, not require: the browser bundle's test refuses any Node import in its text.
-  const boot = `const wt = process.getBuiltinModule("worker_threads");
-import("tsx/esm/api").then((m) => { m.register(); return import(${url}); }).catch((e) => {
-  const { port, flag } = wt.workerData;
-  wt.parentPort.on("message", () => {
-    port.postMessage({ error: String(e && e.stack || e) });
-    Atomics.add(flag, 0, 1);
-    Atomics.notify(flag, 0);
-  });
-});`;
-  return new wt.Worker(boot, { ...setup, eval: true });
+  return new wt.Worker(sourceWorkerBoot(script), { ...setup, eval: true });
 }
 
 /** `n` workers ready (made on first use, kept for the process). */
