@@ -60,7 +60,10 @@ class CodeTable {
   static of(dt: Dtype, off: number, span: number): CodeTable | undefined {
     const eb = dtypeBytes(dt);
     if (span > 1 << 16 || (eb !== 1 && eb !== 2 && eb !== 4)) return undefined;
-    const values = Float32Array.from({ length: span }, (_, k) => k - off);
+    // A loop, not Float32Array.from's callback an element: 0.4 ms, not 8.5, for a 16-bit
+    // integer's 65 535 values — a table every exact int16 / uint16 run makes.
+    const values = new Float32Array(span);
+    for (let k = 0; k < span; k++) values[k] = k - off;
     const bytes = new Uint8Array(span * eb);
     encodeFromF32(dt, values, 0, span, bytes, 0);
     const codes = eb === 1 ? bytes : eb === 2 ? new Uint16Array(bytes.buffer) : new Uint32Array(bytes.buffer);
