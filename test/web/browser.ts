@@ -89,7 +89,7 @@ export async function openExplorer(): Promise<Explorer> {
  * The build and the Chromium the browser test files of one process share: the same page built once
  * (≈ 2 s of Vite) and one browser launched (≈ 1.5 s), not once a file; each file has a context
  * of its own. The shared project runs its files in one module graph a worker, so this module's
- * state lasts from file to file. The folder goes at exit; Playwright ends the browser then.
+ * state lasts from file to file. The folder goes at exit (or SIGTERM); Playwright ends the browser then.
  */
 let session: Promise<{ readonly outDir: string; readonly browser: Browser }> | undefined;
 
@@ -99,8 +99,15 @@ async function sharedSession(): Promise<{ readonly outDir: string; readonly brow
   if (before?.browser.isConnected()) return before;
   session = (async () => {
     const outDir = before?.outDir ?? (await buildPage());
-    if (before === undefined) process.once("exit", () => rmSync(outDir, { recursive: true, force: true }));
-    return { outDir, browser: await launchChromium() };
+    const browser = await launchChromium();
+    if (before === undefined) {
+      const remove = () => rmSync(outDir, { recursive: true, force: true });
+      process.once("exit", remove);
+      // vitest ends a worker with SIGTERM, then SIGKILL after 0.5 s: no exit event if it is still
+      // closing the browser then (Playwright's own SIGTERM handler does that, and ends nothing else).
+      process.once("SIGTERM", remove);
+    }
+    return { outDir, browser };
   })();
   return session;
 }
