@@ -26,7 +26,7 @@ import {
 } from "./alu.js";
 import { decodeToF32, encodeFromF32 } from "./codec.js";
 import { fmaF32 } from "./fma.js";
-import { whenArenasLetGo } from "./let-go.js";
+import { mayKeepAtHand, whenArenasLetGo } from "./let-go.js";
 import { arenaScratch, ownScratch, type ReduceScratch } from "./reduce-scratch.js";
 import type { OverflowPolicy, Rounding } from "./rounding.js";
 import { ARENA_VIEWS } from "./wasm/kernels.js";
@@ -312,7 +312,7 @@ function holdsStart(out: Uint8Array, dt: Dtype, bytes: number): boolean {
 /** out[0, bytes) ← `dt`'s ADD start code, remembered in {@link start} when out is this thread's alone. */
 function fillStart(out: Uint8Array, dt: Dtype, bytes: number): void {
   fillCode(out, addStartCode(dt), bytes);
-  start.out = isSharedBuffer(out.buffer) ? undefined : out;
+  start.out = isSharedBuffer(out.buffer) || !mayKeepAtHand(out.buffer) ? undefined : out;
   start.dt = dt;
   start.bytes = bytes;
 }

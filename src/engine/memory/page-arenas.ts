@@ -26,6 +26,7 @@
 import { intArg } from "../../bits/arg-check.js";
 import { FieldError } from "../../bits/errors.js";
 import { reduceScratchBytes, reserveReduceScratch, WasmArena } from "../../numerics/index.js";
+import { keepAtHandUntilLetGo } from "../../numerics/let-go.js";
 import { isSharedBuffer } from "../../numerics/wasm/shared-memory.js";
 
 /** The reduce scratch of every arena (numerics reserveReduceScratch): one max-size CCE packet. */
@@ -99,6 +100,8 @@ function takeArena(bytes: number, size: number, shared: boolean): ArenaEntry {
   }
   if (best >= 0) return freeArenas.splice(best, 1)[0] as ArenaEntry;
   const arena = new WasmArena(size, shared);
+  // Device memory's release lets numerics forget it (memory.ts).
+  keepAtHandUntilLetGo(arena.buffer);
   reserveBlocks(arena, 0);
   return { arena, dirtyBytes: 0 };
 }
@@ -200,6 +203,8 @@ export function adoptArenas(handles: readonly object[], slot: number): ArrayBuff
   intArg("adoptArenas", "slot", slot, { min: 1, max: SHARED_SCRATCH_SLOTS - 1 });
   return handles.map((h) => {
     const arena = WasmArena.over(h);
+    // The worker lets numerics forget it after each task (worker.ts).
+    keepAtHandUntilLetGo(arena.buffer);
     reserveBlocks(arena, slot);
     return arena.buffer;
   });

@@ -1,10 +1,11 @@
-import { whenArenasLetGo } from "../let-go.js";
+import { mayKeepAtHand, whenArenasLetGo } from "../let-go.js";
 
 /**
  * A value carried by an ArrayBuffer (an arena's kernel instance, its reduce scratch): a property
  * under a symbol, one load a look-up — the engine makes one a packet, and a WeakMap get was a
  * measurable part of its fixed cost. A shared memory's buffer cannot carry a property (it is not
- * extensible), so its value is kept in a WeakMap. The last one found is kept at hand either way.
+ * extensible), so its value is kept in a WeakMap. The last one found is kept at hand either way,
+ * when its owner lets numerics forget it (let-go.ts).
  */
 export class BufferTag<T> {
   private readonly key: symbol;
@@ -37,7 +38,7 @@ export class BufferTag<T> {
     if (buffer === this.lastBuffer) return this.lastValue;
     const tagged = (buffer as unknown as Record<symbol, T | undefined>)[this.key];
     const value = tagged !== undefined || Object.isExtensible(buffer) ? tagged : this.frozen.get(buffer);
-    if (value !== undefined) {
+    if (value !== undefined && mayKeepAtHand(buffer)) {
       this.lastBuffer = buffer;
       this.lastValue = value;
     }

@@ -1,6 +1,7 @@
 import { FieldError } from "../../bits/errors.js";
 import { Dtype, dtypeBytes } from "../../spec/dtype.js";
 import { narrowFloatFormat } from "../float-formats.js";
+import { mayKeepAtHand } from "../let-go.js";
 import { copyState, type SrStream } from "../sr-stream.js";
 import { BufferTag } from "./buffer-tag.js";
 import {
@@ -225,7 +226,7 @@ function kernelsOf(buffer: ArrayBufferLike): Kernels | undefined {
 }
 
 /** The buffer and offset of arena views met lately (view-memo.ts): what each kernel call reads first. */
-export const ARENA_VIEWS = new ViewMemo((buffer) => kernelsOf(buffer) !== undefined);
+export const ARENA_VIEWS = new ViewMemo((buffer) => kernelsOf(buffer) !== undefined && mayKeepAtHand(buffer));
 
 /**
  * The WebAssembly.Memory of the arena whose buffer is `buffer` (undefined: none of this thread's

@@ -42,7 +42,9 @@ export class ViewMemo {
   /** `v.byteOffset`. */
   byteOffsetOf(v: ArrayBufferView): number {
     const i = this.slotOf(v);
-    return i < 0 ? this.missOffset : (this.offsets[i] as number);
+    if (i >= 0) return this.offsets[i] as number;
+    this.missBuffer = undefined;
+    return this.missOffset;
   }
 
   /** The slot holding `v` (held now if it is kept), or −1 with what it found in missBuffer / missOffset. */
