@@ -33,7 +33,7 @@ import { type Descriptor, dataLength, isFirst, isLast, ringId, toDescriptor } fr
 import { DescriptorFault, type DescriptorRef, type QueueStall, WatchdogFault } from "./decode/faults.js";
 import { rxStreamBytes } from "./decode/packet-plan.js";
 import { PlanCache } from "./decode/plan-cache.js";
-import { DmaQueue, type Ring } from "./dma-queue.js";
+import { DmaQueue, type Ring, UNCHECKED_READER } from "./dma-queue.js";
 import type { EngineEvent } from "./execute/events.js";
 import { Executor } from "./execute/execute.js";
 import {
@@ -504,7 +504,8 @@ export class Device {
     let phase = ring.phase;
     let covered = 0;
     for (let k = 0; k < ring.posted; k++) {
-      const d = page === undefined ? this.fetchSlot(q, ring, slot) : ring.reader.read(n, slot, page, at);
+      const d =
+        page === undefined ? this.fetchSlot(q, ring, slot) : ring[UNCHECKED_READER].read(n, slot, page, at);
       if (ringId(d) !== phase) {
         const reason = `ring_id ${ringId(d)} is not the ring's phase ${phase}: descriptor not consumed`;
         return { engine: q.engine, queue: q.queue, at: d.ref, reason };

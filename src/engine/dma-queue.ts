@@ -28,6 +28,9 @@ function checkIds(context: string, engine: unknown, queue: unknown): void {
   uintArg(context, "queue", queue, MAX_QUEUE_ID);
 }
 
+/** The key of a ring's unchecked slot reader: the device's fetch alone uses it (device.ts). */
+export const UNCHECKED_READER = Symbol("unchecked slot reader");
+
 export class Ring {
   private lo = 0;
   private hi = 0;
@@ -39,9 +42,10 @@ export class Ring {
   readonly fetched: Descriptor[] = [];
   /**
    * The descriptors of the packet being fetched, read in place with no argument checked (the
-   * device's fetch, which checked the page holds the ring: slot-descriptor.ts).
+   * device's fetch, which checked the page holds the ring: slot-descriptor.ts). Under a symbol the
+   * engine's index does not export: a caller reads a slot through {@link slotDescriptor}, checked.
    */
-  readonly reader: SlotReader;
+  readonly [UNCHECKED_READER]: SlotReader;
   /** The page holding the whole ring as memory last gave it for the base and size it had (DeviceMemory.keptPageAt). */
   readonly fetchPage = new PageKeep();
   /** drl: the ring's size in descriptor slots. */
@@ -67,7 +71,7 @@ export class Ring {
   ) {
     checkIds("Ring", engine, queue);
     if (name !== "tx" && name !== "rx") throw new FieldError("Ring", "name", name, "tx | rx");
-    this.reader = new SlotReader(this);
+    this[UNCHECKED_READER] = new SlotReader(this);
   }
 
   get base(): bigint {
@@ -106,7 +110,7 @@ export class Ring {
     uintArg(c, "slot", slot, this.slots - 1);
     if (!(page instanceof Uint8Array)) throw new FieldError(c, "page", page, "a Uint8Array");
     uintArg(c, "at", at, page.length - this.slots * DESCRIPTOR_BYTES);
-    return this.reader.read(n, slot, page, at);
+    return this[UNCHECKED_READER].read(n, slot, page, at);
   }
 
   /** drtp: the slot after the last posted descriptor. */
