@@ -136,11 +136,6 @@ export class DescriptorRing {
   }
 
   /**
-   * Write `chain.count` descriptors given as little-endian words (four a descriptor, W0 without
-   * the ring phase) from the tail, ORing each one's phase bits for the slot's phase into W0: the
-   * template path (cce-template.ts), with no encode. The caller has checked they fit.
-   */
-  /**
    * The page holding the whole ring, kept: the span compared here and the generation by memory
    * (DeviceMemory.keptPage), so no call is passed the base — a Number above 2^31 passed to a call
    * not inlined is a heap number made, two a packet.
@@ -152,6 +147,11 @@ export class DescriptorRing {
     return kept ?? memory.keptPageAt(keep, this.baseNumber, len);
   }
 
+  /**
+   * Write `chain.count` descriptors given as little-endian words (four a descriptor, W0 without
+   * the ring phase) from the tail, ORing each one's phase bits for the slot's phase into W0: the
+   * template path (cce-template.ts), with no encode. The caller has checked they fit.
+   */
   writeWords(memory: DeviceMemory, chain: EncodedChain): void {
     const { words, phaseBits, count } = chain;
     let k = 0;
