@@ -1,8 +1,8 @@
-// Run the built CLI as a subprocess, the way a user does (`npm test` builds it first).
+// Run the built CLI as a subprocess, the way a user does (`npm test` builds it first), or its entry
+// in process where the process itself is not what a test is about.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { main } from "../../src/cli/index.js";
 
 const BIN = fileURLToPath(new URL("../../bin/sdmakit.js", import.meta.url));
 const BUILT = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -48,4 +48,8 @@ export async function runInProcess(
  * Run `sdmakit <args>` in this process (the CLI's main, its output captured): the status and output
  * the subprocess gives, without a Node start a call (≈ 0.3 s of CPU).
  */
-export const sdmakitHere = (...args: string[]): Promise<CliResult> => runInProcess({ run: main }, args);
+export async function sdmakitHere(...args: string[]): Promise<CliResult> {
+  // Imported here: a file that only starts the built CLI need not load the library.
+  const { main } = await import("../../src/cli/index.js");
+  return runInProcess({ run: main }, args);
+}
