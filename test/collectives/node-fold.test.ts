@@ -48,36 +48,46 @@ function* requests(): Generator<{ req: PlanRequest; sr: boolean }> {
         }
 }
 
-/**
- * Whether `req` folds; where it does, its folded schedule checked against the full (recording) one:
- * the total, the leg kinds, the descriptors and packets. Where it does not, the fast schedule places
- * every rank as the recording one does (NodeFold.of gives NodeFold.none; only the recorder differs),
- * so there is no fold to compare: recording changes nothing is schedule.test.ts's check ("keeps every
- * dependency and queue order …; recording changes nothing"). Those requests were most of this file's
- * time (a 96-rank kangaring unfolded, twice: 1.8 s).
- */
-function foldsExactly(req: PlanRequest, sr: boolean, what: string): boolean {
-  if (NodeFold.of(req).nodes === 1) return false;
+/** `req`'s fast schedule against the full (recording) one: the total, leg kinds, descriptors, packets. */
+function expectFullTimes(req: PlanRequest, sr: boolean, what: string): void {
   const fast = scheduleCollective(req, { sr });
   const full = scheduleCollective(req, { sr, record: true });
   expect(fast.totalNs, what).toBe(full.totalNs);
   expect(fast.legKinds, what).toEqual(full.legKinds);
   expect(fast.descriptors, what).toBe(full.descriptors);
   expect(fast.packets, what).toBe(full.packets);
+}
+
+/** Whether `req` folds; where it does, its times checked against the full schedule's. */
+function foldsExactly(req: PlanRequest, sr: boolean, what: string): boolean {
+  if (NodeFold.of(req).nodes === 1) return false;
+  expectFullTimes(req, sr, what);
   return true;
 }
 
 describe("timing one node for all (node-fold.ts)", () => {
   it("gives the full (recording) schedule's times bit for bit, and its leg and descriptor counts", () => {
+    // Every request that folds. Where NodeFold.of declines (NodeFold.none), the fast schedule places
+    // every rank as the recording one does, only the recorder differs (schedule.test.ts: "recording
+    // changes nothing"): one large such request still compared — at 64 and 96 ranks a leg record can
+    // outgrow its bound, and the placement then emits the plan again — the others skipped (a 96-rank
+    // kangaring placed twice unfolded: 1.8 s).
     let folded = 0;
     let n = 0;
+    let largeUnfolded = false;
     for (const { req, sr } of requests()) {
       const what = `${req.topology.profile.name} ${req.topology.ranks}/${req.topology.nodes} lnc ${req.topology.lnc} ${req.collective} ${req.algorithm} ${req.count}`;
-      if (foldsExactly(req, sr, what)) folded++;
+      const folds = NodeFold.of(req).nodes > 1;
+      const large =
+        !folds && !largeUnfolded && req.topology.ranks >= 64 && req.count > 1000 * req.topology.ranks;
+      if (folds || large) expectFullTimes(req, sr, what);
+      if (folds) folded++;
+      if (large) largeUnfolded = true;
       n++;
     }
     expect(n).toBe(SHAPES.length * COLLECTIVES.length * ALGORITHMS.length * PER_RANK.length);
     expect(folded).toBeGreaterThan(n / 2);
+    expect(largeUnfolded).toBe(true);
   }, 600_000);
 
   it("gives the full schedule's times for the exchanges, folding only the uniform ones", () => {
