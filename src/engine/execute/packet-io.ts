@@ -45,8 +45,10 @@ export class PacketIo {
   /** A result that cannot be written in place. */
   readonly result = new Staging();
   /**
-   * The buffer {@link putFrom} last copied within, and a view of all of it. It holds an arena of the
-   * device's memory for as long as the device lives (the memory's own pages do too).
+   * The buffer {@link putFrom} last copied within, and a view of all of it. It holds that arena
+   * until a copy within another one or until the device is dropped — past the memory's release
+   * too, after which the device is not used (a per-device let-go registration would grow
+   * let-go.ts's list with every device made).
    */
   private wholeBuffer: ArrayBufferLike | undefined;
   private whole: Uint8Array = new Uint8Array(0);
