@@ -127,12 +127,12 @@ export class PacketIo {
   }
 
   /**
-   * Write `data`, a segment's length, over a checked segment: through {@link overwrite} when it
-   * lies in an allocated page of plain memory (no bigint, no region search: a staged result comes
-   * here), else as {@link write}.
+   * Write `data`, a segment's length, over a checked segment: straight into the page when it lies
+   * in an allocated page of plain memory (no bigint, no region search: a staged result comes here),
+   * else as {@link write} ({@link putFrom} of all of `data`).
    */
   put(d: Segment, data: Uint8Array): void {
-    if (d.len !== data.length || !this.overwrite(d, data)) this.write(d.desc, segmentAddr(d), data);
+    this.putFrom(d, data, 0, data.length);
   }
 
   /** Every segment must be writable (preflight.ts): a fault before the first byte is written. */
@@ -241,19 +241,6 @@ export class PacketIo {
       if (!test(this.memory, a + done, n)) return false;
       done += n;
     }
-    return true;
-  }
-
-  /**
-   * Write `data` over the whole of a checked segment in an allocated page of plain memory, with no
-   * view made and nothing stale set first (pageToOverwrite); false when it is not such a page.
-   */
-  overwrite(d: Segment, data: Uint8Array): boolean {
-    const b = numberAt(d);
-    const page = this.memory.pageToOverwrite(b, d.len);
-    if (page === undefined) return false;
-    page.set(data, pageOffset(b));
-    this.memory.overwritten(b, d.len);
     return true;
   }
 
