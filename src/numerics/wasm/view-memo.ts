@@ -19,9 +19,6 @@ export class ViewMemo {
   private readonly offsets = new Float64Array(SLOTS);
   /** The slot the next view replaces (round robin). */
   private next = 0;
-  /** What the last miss found (read by the caller at once, the buffer then dropped). */
-  private missBuffer: ArrayBufferLike | undefined;
-  private missOffset = 0;
 
   constructor(private readonly keeps: (buffer: ArrayBufferLike) => boolean) {
     whenArenasLetGo(() => {
@@ -34,8 +31,8 @@ export class ViewMemo {
   bufferOf(v: ArrayBufferView): ArrayBufferLike {
     const i = this.slotOf(v);
     if (i >= 0) return this.buffers[i] as ArrayBufferLike;
-    const buffer = this.missBuffer as ArrayBufferLike;
-    this.missBuffer = undefined;
+    const buffer = v.buffer;
+    if (this.keeps(buffer)) this.hold(v, buffer, v.byteOffset);
     return buffer;
   }
 
@@ -43,26 +40,25 @@ export class ViewMemo {
   byteOffsetOf(v: ArrayBufferView): number {
     const i = this.slotOf(v);
     if (i >= 0) return this.offsets[i] as number;
-    this.missBuffer = undefined;
-    return this.missOffset;
+    const offset = v.byteOffset;
+    const buffer = v.buffer;
+    if (this.keeps(buffer)) this.hold(v, buffer, offset);
+    return offset;
   }
 
-  /** The slot holding `v` (held now if it is kept), or −1 with what it found in missBuffer / missOffset. */
+  /** The slot holding `v`, or −1. */
   private slotOf(v: ArrayBufferView): number {
     const views = this.views;
     for (let i = 0; i < SLOTS; i++) if (views[i] === v) return i;
-    const buffer = v.buffer;
-    const offset = v.byteOffset;
-    if (!this.keeps(buffer)) {
-      this.missBuffer = buffer;
-      this.missOffset = offset;
-      return -1;
-    }
+    return -1;
+  }
+
+  /** Hold `v`'s buffer and offset in the next slot (round robin). */
+  private hold(v: ArrayBufferView, buffer: ArrayBufferLike, offset: number): void {
     const i = this.next;
     this.next = (i + 1) % SLOTS;
-    views[i] = v;
+    this.views[i] = v;
     this.buffers[i] = buffer;
     this.offsets[i] = offset;
-    return i;
   }
 }
