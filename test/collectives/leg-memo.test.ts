@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type CollectiveRun, prepareSize, shippedTiming } from "../../src/collectives/index.js";
+import {
+  buildTopology,
+  type CollectiveRun,
+  groupTopology,
+  prepareSize,
+  shippedTiming,
+} from "../../src/collectives/index.js";
 import { LegMemo } from "../../src/collectives/timing/leg-memo.js";
 import { scheduleWeight } from "../../src/collectives/timing/schedule.js";
 import { type ArchName, archProfile } from "../../src/hal/index.js";
@@ -72,5 +78,25 @@ describe("the leg memo", () => {
       expect(again.recorded).toBe(first.recorded);
       expect(again.legs).toBe(scheduleWeight(req)!.legs);
     }
+  });
+});
+
+describe("the leg memo's key", () => {
+  it("tells apart groups of as many ranks, nodes and LNC on other places", () => {
+    // Ranks 0..3 and 4..7 of a 2-node trn2 run of 8 on 4 each: the same counts, other places.
+    const t = buildTopology(archProfile("trn2"), 8, 2, { lnc: 2 });
+    const reqOf = (ranks: number[]) => ({
+      topology: groupTopology(t, ranks),
+      collective: "allr" as const,
+      algorithm: "ring" as const,
+      dtype: Dtype.BFLOAT16,
+      op: "sum" as const,
+      count: 4096,
+    });
+    const memo = new LegMemo();
+    const [low, high] = [reqOf([0, 1, 2, 3]), reqOf([4, 5, 6, 7])].map((req) => memo.weigh(req)!.recorded);
+    expect(low).toBeDefined();
+    expect(high).toBeDefined();
+    expect(high).not.toBe(low);
   });
 });

@@ -10,6 +10,7 @@ import { UsageError } from "../../bits/errors.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import { emitPlan } from "../plan/build-plan.js";
 import type { PlanRequest } from "../plan/plan-request.js";
+import type { RankPlace, Topology } from "../topology/topology.js";
 import { LegRecord } from "./leg-record.js";
 import { type LegWeight, scheduleWeight } from "./schedule.js";
 
@@ -19,23 +20,44 @@ import { type LegWeight, scheduleWeight } from "./schedule.js";
  */
 export const MEMO_NUMBERS = 1 << 24;
 
-/** What a request's legs depend on besides its topology's profile: everything but the timing. */
+/**
+ * What of a request its legs depend on, field by field: true where the key holds it, a reason where
+ * it does not. Every field is named (the type says so), so a field added to PlanRequest or Topology
+ * must be placed here before the memo can hand back legs that ignored it.
+ */
+const REQUEST_KEY = {
+  topology: true,
+  collective: true,
+  algorithm: true,
+  dtype: true,
+  op: true,
+  count: true,
+  exchange: true,
+  sb2sb: true,
+} as const satisfies Record<keyof PlanRequest, true | string>;
+const TOPOLOGY_KEY = {
+  profile: "the memo's first key (by identity)",
+  links: "the profile's wiring and bandwidths: legs read the wiring, which the profile fixes",
+  timing: "what the memo is for: legs never read it",
+  ranks: true,
+  nodes: true,
+  lnc: true,
+  channelsPerRank: true,
+  // A replica group's topology has the ranks, nodes and LNC of another and other places.
+  places: true,
+} as const satisfies Record<keyof Topology, true | string>;
+
+const keyed = <T extends object>(rules: Record<string, true | string>, o: T): unknown[] =>
+  Object.keys(rules)
+    .filter((k) => rules[k] === true && k !== "topology")
+    .map((k) => {
+      const v = (o as Record<string, unknown>)[k];
+      return k === "places" ? (v as readonly RankPlace[]).map((p) => [p.node, p.chip, p.core]) : (v ?? null);
+    });
+
+/** What a request's legs depend on besides its topology's profile (REQUEST_KEY, TOPOLOGY_KEY). */
 function shapeKey(req: PlanRequest): string {
-  const t = req.topology;
-  const { collective, algorithm, dtype, op, count } = req;
-  const exchange = req.exchange ?? null;
-  return JSON.stringify([
-    t.ranks,
-    t.nodes,
-    t.lnc,
-    collective,
-    algorithm,
-    dtype,
-    op,
-    count,
-    req.sb2sb === true,
-    exchange,
-  ]);
+  return JSON.stringify([keyed(TOPOLOGY_KEY, req.topology), keyed(REQUEST_KEY, req)]);
 }
 
 /** A request's weight with its fold's legs recorded, or without them where planning refuses it. */
