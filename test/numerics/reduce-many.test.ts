@@ -11,6 +11,7 @@ import {
   WasmArena,
   wasmKernelsRun,
 } from "../../src/numerics/index.js";
+import { keepAtHandUntilLetGo, letGoOfArenas } from "../../src/numerics/let-go.js";
 import { Dtype, dtypeBytes, dtypeName } from "../../src/spec/index.js";
 import { scrambledCodes } from "../helpers/bytes.js";
 
@@ -85,7 +86,9 @@ describe("a one-source ADD reduce in one kernel (the source plus −0's codes) =
 
 describe("a one-source ADD after reduces that wrote the scratch's output buffer = the steps", () => {
   // reduce.ts fills the −0 codes once and reuses them until a reduce writes that buffer: a staged
-  // output (the output outside the arena) or a second source copied there (both outside it).
+  // output (the output outside the arena) or a second source copied there (both outside it); or
+  // until the arena's owner lets go of it, before another thread may write its scratch (a shared
+  // arena's slot). Only in an arena whose owner lets go (device memory's, a worker's adopted ones).
   const dt = Dtype.BFLOAT16;
   const options = { rounding: RNE, overflow: "satfinite" } as const;
   const spanOf = (bytes: Uint8Array, count: number) => ({ dtype: dt, bytes, offset: 0, count });
@@ -94,37 +97,50 @@ describe("a one-source ADD after reduces that wrote the scratch's output buffer 
     reduceInto("add", [spanOf(codes.slice(), count)], spanOf(want, count), options);
     return want;
   };
-  it("after a staged output, a source copied there, at a smaller and a larger count", () => {
-    const span = COUNT * dtypeBytes(dt);
-    const arena = new WasmArena((1 << 20) + 3 * span);
-    const base = reserveReduceScratch(arena, 1 << 14, 1 << 16);
-    const source = arena.u8(base, span);
-    const out = arena.u8(base + span, span);
-    const other = arena.u8(base + 2 * span, span);
-    const oneSource = (seed: number, count: number) => {
-      const bytes = count * dtypeBytes(dt);
-      source.set(scrambledCodes(bytes, seed));
-      const ran = wasmKernelsRun(() =>
-        reduceInto("add", [spanOf(source, count)], spanOf(out, count), options),
+  /** The scratch's output buffer of reserveReduceScratch(arena, 1 << 14, 1 << 16) (reduce-scratch.ts). */
+  const scratchOut = (arena: WasmArena) => arena.u8(2 * 4 * (1 << 14) + (1 << 16), 1 << 16);
+  it.each([
+    ["plain", false],
+    ["shared", true],
+  ])(
+    "%s arena: after a staged output, a source copied there, a let-go, at a smaller and a larger count",
+    (_, shared) => {
+      const span = COUNT * dtypeBytes(dt);
+      const arena = new WasmArena((1 << 20) + 3 * span, shared);
+      keepAtHandUntilLetGo(arena.buffer);
+      const base = reserveReduceScratch(arena, 1 << 14, 1 << 16);
+      const source = arena.u8(base, span);
+      const out = arena.u8(base + span, span);
+      const other = arena.u8(base + 2 * span, span);
+      const oneSource = (seed: number, count: number) => {
+        const bytes = count * dtypeBytes(dt);
+        source.set(scrambledCodes(bytes, seed));
+        const ran = wasmKernelsRun(() =>
+          reduceInto("add", [spanOf(source, count)], spanOf(out, count), options),
+        );
+        expect(ran).toEqual([`add2_${dtypeName(dt)}`]);
+        const want = steps(source.subarray(0, bytes), count);
+        expect(Buffer.compare(out.subarray(0, bytes), want)).toBe(0);
+      };
+      oneSource(1, COUNT);
+      other.set(scrambledCodes(span, 2));
+      // Sources in the arena, the output outside it: the result is staged in the scratch's output.
+      reduceInto(
+        "add",
+        [spanOf(source, COUNT), spanOf(other, COUNT)],
+        spanOf(new Uint8Array(span), COUNT),
+        options,
       );
-      expect(ran).toEqual([`add2_${dtypeName(dt)}`]);
-      const want = steps(source.subarray(0, bytes), count);
-      expect(Buffer.compare(out.subarray(0, bytes), want)).toBe(0);
-    };
-    oneSource(1, COUNT);
-    other.set(scrambledCodes(span, 2));
-    // Sources in the arena, the output outside it: the result is staged in the scratch's output.
-    reduceInto(
-      "add",
-      [spanOf(source, COUNT), spanOf(other, COUNT)],
-      spanOf(new Uint8Array(span), COUNT),
-      options,
-    );
-    oneSource(3, COUNT);
-    // Both sources outside the arena, the output in it: the second source is copied there.
-    const outside = [scrambledCodes(span, 4), scrambledCodes(span, 5)].map((c) => spanOf(c, COUNT));
-    reduceInto("add", outside, spanOf(out, COUNT), options);
-    oneSource(6, COUNT - 100);
-    oneSource(7, COUNT);
-  });
+      oneSource(3, COUNT);
+      // Both sources outside the arena, the output in it: the second source is copied there.
+      const outside = [scrambledCodes(span, 4), scrambledCodes(span, 5)].map((c) => spanOf(c, COUNT));
+      reduceInto("add", outside, spanOf(out, COUNT), options);
+      oneSource(6, COUNT - 100);
+      oneSource(7, COUNT);
+      // Let go, then the scratch written as another thread taking the slot would.
+      letGoOfArenas();
+      scratchOut(arena).set(scrambledCodes(1 << 16, 8));
+      oneSource(9, COUNT);
+    },
+  );
 });

@@ -55,6 +55,8 @@ const INTERNAL_IMPORTS: Readonly<Record<string, string>> = {
     "pins the SR lanes over a shared arena through the one-pass reduce step, as sr-lanes.test.ts does",
   "test/numerics/wasm-kernels.test.ts → src/numerics/alu.js":
     "pins each fused kernel to its unfused steps (load, apply, apply-then-encode, one pass); reduceInto picks among them",
+  "test/numerics/reduce-many.test.ts → src/numerics/let-go.js":
+    "keeps an arena at hand and lets go of it as device memory does; only device memory and a worker do",
   "test/numerics/sr-lanes.test.ts → src/numerics/sr-jump.js":
     "pins the jump matrix to n state updates; only the SR lanes and the check module's draw use it",
   "test/collectives/threads.test.ts → src/collectives/threads/leg-waits.js":
