@@ -22,6 +22,7 @@ import {
 import type { PlanRequest } from "../src/collectives/plan/plan-request.js";
 import { archProfile } from "../src/hal/arch-profile.js";
 import { Dtype } from "../src/spec/dtype.js";
+import { coresGot } from "./cores-got.js";
 import { type BenchRow, cpuMs, RUNS, ratioRow, spread } from "./harness.js";
 
 const SIZE = 64 << 20;
@@ -58,12 +59,14 @@ function wallMs(spec: CollectiveRun, threads: number): number {
 /**
  * The main job on one thread ÷ on the cores this process may use, in wall time (threads add CPU
  * time, so the harness's CPU ratio cannot show them), in alternation after a warm-up pair that
- * compares both runs' rows and every output byte. The 1-minute load average before and after goes
- * in the note: on a shared 2-core machine a loaded host leaves no core to spare.
+ * compares both runs' rows and every output byte. The 1-minute load average and the cores this
+ * process got (cores-got.ts) before and after go in the note: on a shared 2-core machine a loaded
+ * host leaves no core to spare.
  */
 export function threadsRow(spec: CollectiveRun, target: string): BenchRow {
   const threads = availableThreads();
   const [load0] = loadavg();
+  const cores0 = coresGot();
   const one = runSize({ ...spec, threads: 1 }, SIZE, undefined, { keepOutputs: true });
   const many = runSize({ ...spec, threads }, SIZE, undefined, { keepOutputs: true });
   const same =
@@ -72,13 +75,14 @@ export function threadsRow(spec: CollectiveRun, target: string): BenchRow {
   const ratios: number[] = [];
   for (let i = 0; i < RUNS; i++) ratios.push(wallMs(spec, 1) / wallMs(spec, threads));
   const [load1] = loadavg();
+  const cores1 = coresGot();
   const checked = spec.check === "none" ? "" : ", --check";
   return {
     name: `allr 64 MiB × 8 ranks bf16 auto${checked}, --threads 1 ÷ --threads ${threads} (wall)`,
     target,
     unit: "× faster",
     ...spread(ratios),
-    note: `rows and bytes ${same ? "the same" : "DIFFER"}; load ${load0?.toFixed(1)} → ${load1?.toFixed(1)} on ${threads} cores`,
+    note: `rows and bytes ${same ? "the same" : "DIFFER"}; load ${load0?.toFixed(1)} → ${load1?.toFixed(1)} on ${threads} cores; this process got ${cores0.toFixed(1)} → ${cores1.toFixed(1)} of them (two spins against one)`,
   };
 }
 

@@ -1,0 +1,81 @@
+// How many cores the host gives this process just now, for the rows that compare one thread with
+// two in wall time. Linux groups a session's threads for the scheduler (autogroup, on here): while
+// another session keeps a core busy, this one gets its fair share of the machine whatever its
+// thread count, and two threads then get one thread's time between them — measured on this 2-core
+// machine under the other tenants' tests: two spins each took twice as long as one alone. A row's
+// one-thread ÷ two-thread ratio is then ≈ 1 whatever the code does; the note says so.
+import { Worker } from "node:worker_threads";
+
+/** Iterations of a spin: ≈ 0.15 s of one core here. */
+const SPIN = 200_000_000;
+/** Spins each side is the least wall time of (another tenant takes a core for tens of ms at a time). */
+const BEST = 3;
+
+/** The work each thread does: the same function on both, so the same code. */
+function spin(n: number): number {
+  let x = 0;
+  for (let i = 0; i < n; i++) x = (x + i) | 0;
+  return x;
+}
+
+/** Wall milliseconds of `fn`. */
+function wallMs(fn: () => void): number {
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
+}
+
+/** The least wall milliseconds of BEST runs of `fn`. */
+function bestWallMs(fn: () => void): number {
+  let best = Infinity;
+  for (let i = 0; i < BEST; i++) best = Math.min(best, wallMs(fn));
+  return best;
+}
+
+/**
+ * A worker that spins once (its JIT warm) and says so (flag[1] from −1 to 0), then for each round:
+ * waits for flag[0] to reach the round, spins, and raises flag[1] to it.
+ */
+function spinWorker(flag: Int32Array): Worker {
+  const code = `const { workerData } = require("node:worker_threads");
+const { flag, n, rounds } = workerData;
+const spin = ${spin.toString()};
+spin(n);
+Atomics.store(flag, 1, 0);
+Atomics.notify(flag, 1);
+for (let round = 1; round <= rounds; round++) {
+  Atomics.wait(flag, 0, round - 1);
+  spin(n);
+  Atomics.store(flag, 1, round);
+  Atomics.notify(flag, 1);
+}`;
+  return new Worker(code, { eval: true, workerData: { flag, n: SPIN, rounds: BEST } });
+}
+
+/**
+ * The cores this process got: a spin alone, then the same spin on this thread and a worker at once
+ * (each side the best of BEST), as 2 × the one's wall ÷ the two's: 2 on two free cores, 1 when the
+ * host gives this session one core's time.
+ */
+export function coresGot(): number {
+  const flag = new Int32Array(new SharedArrayBuffer(8));
+  flag[1] = -1;
+  const worker = spinWorker(flag);
+  try {
+    spin(SPIN);
+    // The worker's warm-up spin over before this thread times one alone.
+    Atomics.wait(flag, 1, -1);
+    const one = bestWallMs(() => spin(SPIN));
+    let round = 0;
+    const two = bestWallMs(() => {
+      round++;
+      Atomics.store(flag, 0, round);
+      Atomics.notify(flag, 0);
+      spin(SPIN);
+      Atomics.wait(flag, 1, round - 1);
+    });
+    return (2 * one) / two;
+  } finally {
+    void worker.terminate();
+  }
+}
