@@ -130,10 +130,18 @@ describe("generateInputs = the per-element definition", () => {
   });
   it("drawn straight into device pages (pages cut at any byte): the same bytes, the rest by the sink", () => {
     const PAGE = 1 << 20;
-    for (const dt of [Dtype.BFLOAT16, Dtype.FP16, Dtype.FP8_E4, Dtype.INT8]) {
+    // 17 fp8 ranks: sparse (16 exact integers), spread in the pages; 0.5 MiB inputs, cut at odd phases.
+    for (const [dt, ranks] of [
+      [Dtype.BFLOAT16, 3],
+      [Dtype.FP16, 3],
+      [Dtype.FP8_E4, 3],
+      [Dtype.INT8, 3],
+      [Dtype.FP8_E4, 17],
+    ] as const) {
       const eb = dtypeBytes(dt);
-      const count = (3 << 20) / (2 * eb) + 333; // each rank's input spans pages: 1.5 MiB and more
-      const spec = { kind: "exact", dtype: dt, ranks: 3, count, seed: 5 } as const;
+      // each rank's input spans pages: 1.5 MiB and more (3 ranks), 0.5 MiB and more (17)
+      const count = (3 << 20) / ((ranks === 3 ? 2 : 6) * eb) + 333;
+      const spec = { kind: "exact", dtype: dt, ranks, count, seed: 5 } as const;
       const want = makeInputs(spec).bytes;
       // Rank r's input at byte 64 + r · (its bytes + 64) of device pages (page 1 is not device memory).
       const arenas = new PageArenas();
@@ -154,7 +162,7 @@ describe("generateInputs = the per-element definition", () => {
         },
       };
       generateInputs(spec, (r, from, b) => got[r]!.set(b, from * eb), { blocks: true, target });
-      for (let r = 0; r < 3; r++)
+      for (let r = 0; r < ranks; r++)
         expect(firstDifference(got[r]!, want[r]!), `${dtypeName(dt)} rank ${r}`).toBe(-1);
       expect(drawn.length, dtypeName(dt)).toBeGreaterThan(3);
       arenas.release();

@@ -305,16 +305,38 @@ export class WasmCodeDraw {
    * when `out` lies in no such arena.
    */
   drawInto(rng: SrStream, span: number, out: Uint8Array): boolean {
-    const wasm = out.length % this.width === 0 ? kernelsOver(out.buffer) : undefined;
+    const wasm = out.length % this.width === 0 ? this.over(out) : undefined;
     if (wasm === undefined) return false;
-    // The table, which the tail's one-word draw reads whatever the dtype.
-    if (LOADED_TABLE.get(wasm) !== this.codes) {
-      new Uint8Array(wasm.memory.buffer, wasm.base.value + CHECK_KERNELS_LAYOUT.TABLE).set(this.codes);
-      LOADED_TABLE.set(wasm, this.codes);
-    }
     const n = out.length / this.width;
     this.fill(wasm, rng, span, out.byteOffset, n, Math.floor(n / 16) * 4);
     return true;
+  }
+
+  /**
+   * {@link drawSparse}'s elements written straight into `out` (`pattern.len` elements of device
+   * memory, as {@link drawInto}): the draws at its start, spread in place — the same bytes without
+   * the copy out of the module's block. False, with nothing drawn, when `out` lies in no such arena
+   * or is not the pattern's length.
+   */
+  drawSparseInto(rng: SrStream, span: number, pattern: SparsePattern, out: Uint8Array): boolean {
+    const { len, phase, nonzero, ranks } = pattern;
+    const wasm = out.length === len * this.width ? this.over(out) : undefined;
+    if (wasm === undefined) return false;
+    const draws = sparseDraws(pattern);
+    if (draws > 0) this.fill(wasm, rng, span, out.byteOffset, draws, Math.floor(draws / 16) * 4);
+    wasm.spread(out.byteOffset, len, draws, phase, nonzero, ranks, this.width);
+    return true;
+  }
+
+  /** The instance over the device arena `out` lies in, this table loaded; undefined when none. */
+  private over(out: Uint8Array): Instance | undefined {
+    const wasm = kernelsOver(out.buffer);
+    // The table, which the tail's one-word draw reads whatever the dtype.
+    if (wasm !== undefined && LOADED_TABLE.get(wasm) !== this.codes) {
+      new Uint8Array(wasm.memory.buffer, wasm.base.value + CHECK_KERNELS_LAYOUT.TABLE).set(this.codes);
+      LOADED_TABLE.set(wasm, this.codes);
+    }
+    return wasm;
   }
 
   /**

@@ -93,6 +93,11 @@ class CodeTable {
     return this.wasm?.drawSparse(rng, this.span, pattern);
   }
 
+  /** {@link drawSparse}'s elements straight into `out` (device memory); false when they cannot go there. */
+  drawSparseInto(rng: SrStream, pattern: SparsePattern, out: Uint8Array): boolean {
+    return this.wasm?.drawSparseInto(rng, this.span, pattern, out) ?? false;
+  }
+
   /**
    * The codes of the next `len` (≤ {@link block}) words w of `rng`: element i ← the code of
    * ⌊w_i / 2^32 · span⌋, in the module's memory or in `out` (`words`: scratch for the JS path).
@@ -190,7 +195,8 @@ export function generateInputs(spec: InputSpec, sink: InputSink, delivery: Input
     return;
   }
   if (table?.zeroIsZeroBytes(off)) {
-    drawSparseByTable(table, rng, { ranks, count, nonzero: E }, part, dtypeBytes(dt), sink, blocks);
+    const shape = { ranks, count, nonzero: E, eb: dtypeBytes(dt) };
+    drawSparseByTable(table, rng, shape, part, { sink, blocks, target });
     return;
   }
   for (let r = part.first; r < part.end; r++) {
@@ -269,28 +275,35 @@ function drawByTable(
  * Per piece, the draws are taken in one call and scattered over the runs of drawn elements (runs
  * of `nonzero`, every `ranks`): no modulo and no encode per element (a 32-rank fp8 64 MiB input
  * took ≈ 28 s in that loop, mostly the two `%` a element). Where the module runs, it spreads the
- * drawn block in place (check-spread-wat.ts); the loop below, which copied a run of 16 fp8 codes by
- * hand (≈ 4.6 s of those 32 inputs), runs where it does not.
+ * drawn block in place (check-spread-wat.ts): in the device page itself where `target` takes it (as
+ * drawByTable; copying the module's block into the pages cost ≈ 1.8 s of those inputs); the loop
+ * below, which copied a run of 16 fp8 codes by hand (≈ 4.6 s of those 32 inputs), runs where it does not.
  */
 function drawSparseByTable(
   table: CodeTable,
   rng: SrStream,
-  shape: { readonly ranks: number; readonly count: number; readonly nonzero: number },
+  shape: { readonly ranks: number; readonly count: number; readonly nonzero: number; readonly eb: number },
   part: RankPart,
-  eb: number,
-  sink: InputSink,
-  blocks: boolean,
+  out: { readonly sink: InputSink; readonly blocks: boolean; readonly target: InputTarget | undefined },
 ): void {
-  const { ranks, count, nonzero } = shape;
+  const { ranks, count, nonzero, eb } = shape;
+  const { sink, blocks, target } = out;
   const piece = blocks ? table.block : TILE;
   const words = new Uint32Array(TILE);
   const scratch = new Uint8Array(TILE * eb);
-  const out = new Uint8Array(piece * eb);
+  const tile = new Uint8Array(piece * eb);
   for (let r = part.first; r < part.end; r++) {
-    for (let from = 0; from < count; from += piece) {
-      const len = Math.min(piece, count - from);
+    for (let from = 0, len = 0; from < count; from += len) {
+      len = Math.min(piece, count - from);
+      const page = target?.view(r, from, len * eb);
+      const view = page !== undefined && page.length % eb === 0 ? page : undefined;
+      if (view !== undefined) len = view.length / eb;
       const phase = (r + from) % ranks;
       const pattern = { len, phase, nonzero, ranks };
+      if (view !== undefined && table.drawSparseInto(rng, pattern, view)) {
+        target?.written(r, from, view.length);
+        continue;
+      }
       const spread = table.drawSparse(rng, pattern);
       if (spread !== undefined) {
         sink(r, from, spread);
@@ -298,15 +311,15 @@ function drawSparseByTable(
       }
       const draws = sparseDraws(pattern);
       const codes = draws > 0 ? table.draw(rng, draws, words, scratch) : scratch;
-      out.fill(0, 0, len * eb);
+      tile.fill(0, 0, len * eb);
       let c = 0;
       for (let i = 0, q = phase; i < len; ) {
         if (q < nonzero) {
           const run = Math.min(nonzero - q, len - i);
           const bytes = run * eb;
           // A short run by hand: a subarray a run (64 M of them for 32 fp8 ranks × 64 MiB) costs more.
-          if (bytes <= 64) for (let k = 0, o = i * eb; k < bytes; k++) out[o + k] = codes[c + k] as number;
-          else out.set(codes.subarray(c, c + bytes), i * eb);
+          if (bytes <= 64) for (let k = 0, o = i * eb; k < bytes; k++) tile[o + k] = codes[c + k] as number;
+          else tile.set(codes.subarray(c, c + bytes), i * eb);
           c += bytes;
           i += run;
           q += run;
@@ -316,7 +329,7 @@ function drawSparseByTable(
           q = 0;
         }
       }
-      sink(r, from, out.subarray(0, len * eb));
+      sink(r, from, tile.subarray(0, len * eb));
     }
   }
 }
