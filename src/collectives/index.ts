@@ -238,7 +238,9 @@ export {
   MAX_TRACE_EVENTS,
   planTrace,
   type TracePlan,
+  type TraceShape,
   traceEventFloor,
   traceHostBytes,
+  traceShapeOf,
 } from "./trace-admission.js";
 export { streamTraceEvents, type TraceSampling, type TraceWrite, writeTrace } from "./trace-stream.js";

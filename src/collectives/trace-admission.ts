@@ -17,7 +17,15 @@ import {
   LEG_HOST_BYTES,
 } from "./device/host-memory.js";
 import { formatBytes } from "./report/format-bytes.js";
-import type { PreparedSize } from "./run-collective.js";
+import {
+  type CollectiveRun,
+  candidateRequests,
+  countForSize,
+  type PreparedSize,
+  prepareSize,
+  topologyOf,
+} from "./run-collective.js";
+import { countLegs, type LegCounts } from "./timing/schedule.js";
 import type { TraceSampling } from "./trace-stream.js";
 
 /** A bigger trace does not open in Perfetto's browser UI anyway; trace a smaller size. */
@@ -75,6 +83,33 @@ const ARROWS_PER_LEG = 2;
 /** Events naming a rank's tracks besides one per queue: process, launch track, launch slice. */
 const RANK_TRACK_EVENTS = 3;
 
+/** What a streamed trace's estimate reads of a size: its run, topology, legs and packets. */
+export interface TraceShape extends Pick<PreparedSize, "run" | "size" | "topology"> {
+  readonly timing: LegCounts;
+}
+
+/**
+ * The trace shape of `run` at `size` for {@link planTrace}: a timing-only run of one algorithm has
+ * its legs and packets counted from the plan (timing/schedule.ts countLegs: a 512-rank 1 GiB ring's
+ * in ≈ 0.16 s, not the ≈ 2 s of scheduling it), so a trace above its bound is refused at once; any
+ * other run is prepared (`auto` needs the schedule to know its algorithm, a functional run its
+ * admission), and `prepared` is that preparation, for the run to use.
+ * @throws UsageError as {@link prepareSize}.
+ */
+export function traceShapeOf(
+  run: CollectiveRun,
+  size: number,
+): { readonly shape: TraceShape; readonly prepared?: PreparedSize } {
+  const topology = topologyOf(run);
+  const candidates = candidateRequests(run, topology, countForSize(run, run.ranks, size));
+  const req = candidates[0];
+  if (!run.timingOnly || candidates.length !== 1 || req === undefined) {
+    const prepared = prepareSize(run, size);
+    return { shape: prepared, prepared };
+  }
+  return { shape: { run, size, topology, timing: countLegs(req, { sr: run.srSeed !== undefined }) } };
+}
+
 /** A trace's estimate from the plan, before the run, and how it is sampled. */
 export interface TracePlan {
   readonly events: number;
@@ -83,7 +118,7 @@ export interface TracePlan {
 }
 
 /** The events and bytes of `prepared`'s streamed trace under `sampling` (MODEL sizes above). */
-export function estimateTrace(prepared: PreparedSize, sampling: TraceSampling): TracePlan {
+export function estimateTrace(prepared: TraceShape, sampling: TraceSampling): TracePlan {
   const { ranks } = prepared.run;
   const legs = Object.values(prepared.timing.legKinds).reduce((a, b) => a + b, 0);
   const traced = Math.ceil(ranks / sampling.rankStride);
@@ -106,7 +141,7 @@ export function estimateTrace(prepared: PreparedSize, sampling: TraceSampling): 
  *   or not even one rank's fits.
  */
 export function planTrace(
-  prepared: PreparedSize,
+  prepared: TraceShape,
   options: { readonly sample?: boolean; readonly maxEvents?: number; readonly maxBytes?: number } = {},
 ): TracePlan {
   const maxEvents = options.maxEvents ?? MAX_TRACE_EVENTS;

@@ -9,12 +9,16 @@ import { main } from "../../src/cli/index.js";
 import {
   admitTrace,
   collectiveRun,
+  estimateTrace,
   prepareSize,
   runPrepared,
   traceEventFloor,
   traceEvents,
   traceHostBytes,
+  traceShapeOf,
 } from "../../src/collectives/index.js";
+
+const WHOLE = { rankStride: 1, perLeg: false };
 
 describe("trace admission", () => {
   it("the floor never exceeds the events traceEvents yields (every collective and algorithm)", () => {
@@ -37,6 +41,38 @@ describe("trace admission", () => {
       }
       expect(slices).toBe(prepared.timing.packets);
       expect(traceEventFloor(prepared)).toBeLessThanOrEqual(events);
+    }
+  });
+
+  it("counts a timing-only run of one algorithm without scheduling it: the schedule's legs and packets", () => {
+    // Folded (several nodes, where node-fold.ts folds) and not; `auto` and a functional run are
+    // prepared instead, and handed back for the run.
+    for (const [collective, algorithm, ranks, nodes] of [
+      ["allr", "ring", 16, 2],
+      ["allr", "mesh", 16, 2],
+      ["allr", "kangaring", 32, 2],
+      ["allr", "rdh", 16, 2],
+      ["allg", "ring", 24, 3],
+      ["redsct", "mesh", 8, 1],
+      ["sendrecv", "ring", 8, 2],
+      ["alltoall", "mesh", 8, 2],
+    ] as const) {
+      const run = collectiveRun({ collective, algorithm, ranks, nodes, timingOnly: true });
+      const what = `${collective} ${algorithm} ${ranks}/${nodes}`;
+      const prepared = prepareSize(run, 3 << 20);
+      const { shape, prepared: handed } = traceShapeOf(run, 3 << 20);
+      expect(handed, what).toBeUndefined();
+      expect(shape.timing.legKinds, what).toEqual(prepared.timing.legKinds);
+      expect(shape.timing.packets, what).toBe(prepared.timing.packets);
+      expect(estimateTrace(shape, WHOLE), what).toEqual(estimateTrace(prepared, WHOLE));
+    }
+    for (const run of [
+      collectiveRun({ collective: "allr", algorithm: "auto", ranks: 8, timingOnly: true }),
+      collectiveRun({ collective: "allr", ranks: 8 }),
+    ]) {
+      const { shape, prepared } = traceShapeOf(run, 1 << 20);
+      expect(prepared).toBeDefined();
+      expect(shape).toBe(prepared);
     }
   });
 

@@ -23,6 +23,7 @@ import {
   runPrepared,
   type TableColumns,
   type TracePlan,
+  traceShapeOf,
   writeTrace,
 } from "../../collectives/index.js";
 import { dtypeName } from "../../spec/index.js";
@@ -227,9 +228,10 @@ function planTracedSize(
   early: Map<number, PreparedSize>,
 ): { plan: TracePlan; note: string | undefined } | undefined {
   if (!s.trace) return undefined;
-  const traced = early.get(s.trace.size) ?? prepareSize(s.run, s.trace.size);
-  early.set(s.trace.size, traced);
-  const plan = planTrace(traced, { sample: s.trace.sample });
+  const known = early.get(s.trace.size);
+  const traced = known === undefined ? traceShapeOf(s.run, s.trace.size) : { shape: known, prepared: known };
+  if (traced.prepared !== undefined) early.set(s.trace.size, traced.prepared);
+  const plan = planTrace(traced.shape, { sample: s.trace.sample });
   const { rankStride, perLeg } = plan.sampling;
   const ranks = rankStride === 1 ? "every rank" : `ranks 0, ${rankStride}, ${2 * rankStride}, …`;
   const note = perLeg

@@ -234,3 +234,42 @@ function prePass(req: PlanRequest, weight: LegWeight, users: StepUsers): LegReco
 export function scheduleCollective(req: PlanRequest, opts: ScheduleOptions): Timing {
   return prepareSchedule(req, opts).place() as Timing;
 }
+
+/** What a plan's legs amount to, counted without placing them: its legs by kind, its packets. */
+export type LegCounts = Pick<Timing, "legKinds" | "packets">;
+
+/**
+ * {@link scheduleCollective}'s leg kinds and packets, counted in one pass over the fold's emitted
+ * legs with no pre-pass and no placement (they depend on the legs alone): what bounds a trace before
+ * the run (trace-admission.ts) at a fraction of the schedule's cost.
+ * @throws as {@link prepareSchedule} (the planner's refusal, ScheduleTooLargeError).
+ */
+export function countLegs(req: PlanRequest, opts: Pick<ScheduleOptions, "sr">): LegCounts {
+  const { fold } = weigh(req, false);
+  const t = req.topology;
+  const coster = new ShapeCoster(
+    new LegCoster(t.profile, { dtype: req.dtype, op: req.op, sr: opts.sr }, t.timing),
+    dtypeBytes(req.dtype),
+  );
+  const legKinds: Record<LegKind, number> = {
+    copy: 0,
+    "reduce-copy": 0,
+    duplicate: 0,
+    "sb2sb-copy": 0,
+    "sb2sb-reduce": 0,
+  };
+  let packets = 0;
+  emitPlan(
+    req,
+    {
+      add(leg: LegSpec) {
+        legKinds[leg.kind]++;
+        packets += coster.cost(leg).packets;
+      },
+    },
+    fold.perNode,
+  );
+  // Every node's legs are the first node's, moved (as the placement counts them).
+  for (const kind of Object.keys(legKinds) as LegKind[]) legKinds[kind] *= fold.nodes;
+  return { legKinds, packets: packets * fold.nodes };
+}
