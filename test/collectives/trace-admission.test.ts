@@ -11,9 +11,7 @@ import {
   collectiveRun,
   estimateTrace,
   prepareSize,
-  runPrepared,
   traceEventFloor,
-  traceEvents,
   traceHostBytes,
   traceShapeOf,
 } from "../../src/collectives/index.js";
@@ -21,29 +19,8 @@ import {
 const WHOLE = { rankStride: 1, perLeg: false };
 
 describe("trace admission", () => {
-  it("the floor never exceeds the events traceEvents yields (every collective and algorithm)", () => {
-    for (const [collective, algorithm] of [
-      ["allr", "ring"],
-      ["allr", "mesh"],
-      ["allr", "kangaring"],
-      ["allg", "ring"],
-      ["redsct", "mesh"],
-      ["sendrecv", "ring"],
-    ] as const) {
-      const run = collectiveRun({ collective, algorithm, ranks: 8, timingOnly: true });
-      const prepared = prepareSize(run, 3 << 20);
-      const r = runPrepared(prepared);
-      let events = 0;
-      let slices = 0;
-      for (const e of traceEvents(r.plan, r.schedule, run.profile)) {
-        events++;
-        if (e.ph === "X" && e.cat !== "launch") slices++;
-      }
-      expect(slices).toBe(prepared.timing.packets);
-      expect(traceEventFloor(prepared)).toBeLessThanOrEqual(events);
-    }
-  });
-
+  // That the floor never exceeds the events traceEvents yields (and counts a slice a packet) is
+  // held in trace-stream.test.ts, on the events it materialises anyway for each collective and algorithm.
   it("counts a timing-only run of one algorithm without scheduling it: the schedule's legs and packets", () => {
     // Folded (several nodes, where node-fold.ts folds) and not; `auto` and a functional run are
     // prepared instead, and handed back for the run.

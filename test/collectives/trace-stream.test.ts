@@ -1,7 +1,8 @@
 // A trace written as it is produced (issue 27): the scheduler's placing pass hands each placed leg
 // to the writer, which keeps nothing per leg — the events are traceEvents' for the same plan (the
 // arrows numbered in order), the estimate made before the run is never below what is written, and
-// a trace above its bound is refused with the estimate or, asked to, sampled to fit.
+// a trace above its bound is refused with the estimate or, asked to, sampled to fit. The admission's
+// floor (a slice a packet) is held to the same materialised events.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import {
   runPrepared,
   streamTraceEvents,
   type TraceEvent,
+  traceEventFloor,
   traceEvents,
   writeTrace,
 } from "../../src/collectives/index.js";
@@ -61,6 +63,10 @@ describe("streamed trace", () => {
       expect(events.filter((e) => e.ph === "f").map((e) => e.id)).toEqual(ids);
       const estimate = estimateTrace(prepared, WHOLE);
       expect(estimate.events).toBeGreaterThanOrEqual(events.length);
+      // The admission's floor (trace-admission.ts): a slice a packet, never above the events.
+      const slices = materialised.filter((e) => e.ph === "X" && e.cat !== "launch");
+      expect(slices.length).toBe(prepared.timing.packets);
+      expect(traceEventFloor(prepared)).toBeLessThanOrEqual(materialised.length);
       const text: string[] = [];
       writeTrace(prepared, { sampling: WHOLE, maxEvents: Number.POSITIVE_INFINITY, otherData: {} }, (t) =>
         text.push(t),
