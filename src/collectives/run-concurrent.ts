@@ -18,7 +18,7 @@ import {
   type HostEstimate,
 } from "./device/host-memory.js";
 import { buildPlan, lazyPlan } from "./plan/build-plan.js";
-import type { LegKind } from "./plan/plan.js";
+import { LEG_KINDS, type LegKind, noLegKinds } from "./plan/plan.js";
 import { bufferSizes, type PlanRequest } from "./plan/plan-request.js";
 import { bandwidths, type ReportRow, reportedSize } from "./report/report.js";
 import {
@@ -292,10 +292,10 @@ export function runConcurrentSize(
       checked && mine.map((i) => checked[i] as { wrong: number; maxAbsErr: number; guardErrors: number }),
     );
     const check = first.timingOnly ? "none" : checkOf(groupRun(s, s.groups[0] as number[]));
-    const legKinds = { copy: 0, "reduce-copy": 0, duplicate: 0, "sb2sb-copy": 0, "sb2sb-reduce": 0 };
+    const legKinds = noLegKinds();
     for (const i of mine) {
       const kinds = timing.legKinds[i] as Readonly<Record<LegKind, number>>;
-      for (const kind of Object.keys(legKinds) as LegKind[]) legKinds[kind] += kinds[kind];
+      for (const kind of LEG_KINDS) legKinds[kind] += kinds[kind];
     }
     const result = { row, check, groupTimesUs: ns.map((x) => x / 1000), legKinds };
     return device === undefined ? result : { ...result, pageBytes: device.pageBytes };

@@ -59,7 +59,12 @@ export interface LegSource {
  * `sb2sb-reduce`: an exchange between LNC2 partners as an SB2SB leg staged through SBUF
  * (sb2sb-legs.ts); a reduce's sources are [incoming, local], the engine's order.
  */
-export type LegKind = "copy" | "reduce-copy" | "duplicate" | "sb2sb-copy" | "sb2sb-reduce";
+export const LEG_KINDS = ["copy", "reduce-copy", "duplicate", "sb2sb-copy", "sb2sb-reduce"] as const;
+export type LegKind = (typeof LEG_KINDS)[number];
+
+/** A count of legs by kind, every kind at 0. */
+export const noLegKinds = (): Record<LegKind, number> =>
+  Object.fromEntries(LEG_KINDS.map((kind) => [kind, 0])) as Record<LegKind, number>;
 
 export interface Leg {
   /** Index in {@link Plan.legs}. */

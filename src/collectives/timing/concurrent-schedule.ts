@@ -16,7 +16,7 @@
 import { UsageError } from "../../bits/errors.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { emitPlan } from "../plan/build-plan.js";
-import type { LegKind } from "../plan/plan.js";
+import { type LegKind, noLegKinds } from "../plan/plan.js";
 import { type LegSpec, ownLeg } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
 import type { RankPlace, Topology } from "../topology/topology.js";
@@ -146,13 +146,7 @@ function perMember(
 ): { last: number[]; descriptors: number[]; legKinds: Record<LegKind, number>[] } {
   const last = members.map(() => 0);
   const descriptors = members.map(() => 0);
-  const legKinds = members.map(() => ({
-    copy: 0,
-    "reduce-copy": 0,
-    duplicate: 0,
-    "sb2sb-copy": 0,
-    "sb2sb-reduce": 0,
-  }));
+  const legKinds = members.map(noLegKinds);
   legs.forEach((leg, i) => {
     const k = member[i] as number;
     last[k] = Math.max(last[k] as number, ends[i] as number);

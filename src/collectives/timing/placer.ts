@@ -5,7 +5,7 @@
  * what later legs read is kept (last-writes.ts). Hot: a timing-only run at thousands of ranks
  * places millions of legs, so per leg there is no allocation and no string-keyed look-up.
  */
-import type { BufRef, LegKind, LegSource } from "../plan/plan.js";
+import { type BufRef, type LegKind, type LegSource, noLegKinds } from "../plan/plan.js";
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
 import type { Topology } from "../topology/topology.js";
 import type { Checkpoints } from "./checkpoints.js";
@@ -123,13 +123,7 @@ export class Placer implements LegSink {
   last = 0;
   descriptors = 0;
   packets = 0;
-  private readonly counts: Record<LegKind, number> = {
-    copy: 0,
-    "reduce-copy": 0,
-    duplicate: 0,
-    "sb2sb-copy": 0,
-    "sb2sb-reduce": 0,
-  };
+  private readonly counts = noLegKinds();
   /** Legs come in runs of one kind: counted per run, not with a keyed store per leg. */
   private runKind: LegKind = "copy";
   private runLength = 0;

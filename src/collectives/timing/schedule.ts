@@ -13,7 +13,7 @@ import { UsageError } from "../../bits/errors.js";
 import { dtypeBytes } from "../../spec/dtype.js";
 import { emitPlan } from "../plan/build-plan.js";
 import { checkScheduleLegs, estimateLegs, ScheduleTooLargeError } from "../plan/leg-estimate.js";
-import type { LegKind } from "../plan/plan.js";
+import { LEG_KINDS, type LegKind, noLegKinds } from "../plan/plan.js";
 import type { LegSpec } from "../plan/plan-builder.js";
 import type { PlanRequest } from "../plan/plan-request.js";
 import { readRulesFor } from "./last-writes.js";
@@ -140,10 +140,7 @@ export function prepareWithin(
   const weighed = weight !== undefined && !unfolded ? weight : weigh(req, unfolded);
   const { fold } = weighed;
   const res = new Resources(t);
-  const coster = new ShapeCoster(
-    new LegCoster(t.profile, { dtype: req.dtype, op: req.op, sr: opts.sr }, t.timing),
-    dtypeBytes(req.dtype),
-  );
+  const coster = shapeCoster(req, opts.sr);
   const users = new StepUsers(res, fold, coster, t);
   const launchNs = t.timing.launchNs;
   users.stopAboveNs = cutoffNs - launchNs;
@@ -181,12 +178,9 @@ export function prepareWithin(
       throw e;
     }
     const totalNs = launchNs + placer.last;
-    // Every node's legs are the first node's, moved.
-    const legKinds = { ...placer.kinds };
-    for (const kind of Object.keys(legKinds) as LegKind[]) legKinds[kind] *= fold.nodes;
     const timing = {
       totalNs,
-      legKinds,
+      legKinds: everyNode(placer.kinds, fold.nodes),
       descriptors: placer.descriptors * fold.nodes,
       packets: placer.packets * fold.nodes,
     };
@@ -246,30 +240,29 @@ export type LegCounts = Pick<Timing, "legKinds" | "packets">;
  */
 export function countLegs(req: PlanRequest, opts: Pick<ScheduleOptions, "sr">): LegCounts {
   const { fold } = weigh(req, false);
-  const t = req.topology;
-  const coster = new ShapeCoster(
-    new LegCoster(t.profile, { dtype: req.dtype, op: req.op, sr: opts.sr }, t.timing),
-    dtypeBytes(req.dtype),
-  );
-  const legKinds: Record<LegKind, number> = {
-    copy: 0,
-    "reduce-copy": 0,
-    duplicate: 0,
-    "sb2sb-copy": 0,
-    "sb2sb-reduce": 0,
-  };
+  const coster = shapeCoster(req, opts.sr);
+  const legKinds = noLegKinds();
   let packets = 0;
-  emitPlan(
-    req,
-    {
-      add(leg: LegSpec) {
-        legKinds[leg.kind]++;
-        packets += coster.cost(leg).packets;
-      },
+  const counter = {
+    add(leg: LegSpec) {
+      legKinds[leg.kind]++;
+      packets += coster.cost(leg).packets;
     },
-    fold.perNode,
-  );
-  // Every node's legs are the first node's, moved (as the placement counts them).
-  for (const kind of Object.keys(legKinds) as LegKind[]) legKinds[kind] *= fold.nodes;
-  return { legKinds, packets: packets * fold.nodes };
+  };
+  emitPlan(req, counter, fold.perNode);
+  return { legKinds: everyNode(legKinds, fold.nodes), packets: packets * fold.nodes };
+}
+
+/** The costs of `req`'s leg shapes, as the schedule and the counts take them. */
+function shapeCoster(req: PlanRequest, sr: boolean): ShapeCoster {
+  const t = req.topology;
+  const legs = new LegCoster(t.profile, { dtype: req.dtype, op: req.op, sr }, t.timing);
+  return new ShapeCoster(legs, dtypeBytes(req.dtype));
+}
+
+/** The legs by kind of every node, from the first node's (every node's legs are its, moved). */
+function everyNode(kinds: Readonly<Record<LegKind, number>>, nodes: number): Record<LegKind, number> {
+  const all = noLegKinds();
+  for (const kind of LEG_KINDS) all[kind] = kinds[kind] * nodes;
+  return all;
 }
