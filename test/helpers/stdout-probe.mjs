@@ -1,15 +1,31 @@
 // Preloaded into the CLI by tests (node --import): counts the rows the process tried to write to
 // stdout (one write a row) and says so on stderr at exit; with PROBE_SIGNAL=NAME:N it sends itself
-// the signal right after its N-th stdout write — a signal mid-sweep with no clock in the test.
-import { writeSync } from "node:fs";
+// the signal right after its N-th stdout write — a signal mid-sweep with no clock in the test. With
+// PROBE_HOLD=N:FILE it waits after its N-th stdout write until FILE exists (the test makes it once it
+// has closed the pipe), so the next write is the one that meets the closed pipe, however loaded the
+// machine: the sweep does not run on while the test's end of the pipe is slow to close.
+import { existsSync, writeSync } from "node:fs";
 
 let writes = 0;
 const [signal, after] = (process.env.PROBE_SIGNAL ?? ":").split(":");
+const [holdAfter, holdUntil] = (process.env.PROBE_HOLD ?? ":").split(":");
+/** The longest a hold waits: a test that never makes its file fails on its count, it does not hang. */
+const HOLD_MS = 20_000;
+
+/** Block this thread until `file` exists or HOLD_MS have passed. */
+function holdUntilExists(file) {
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (const end = Date.now() + HOLD_MS; !existsSync(file) && Date.now() < end; )
+    Atomics.wait(sleeper, 0, 0, 5);
+}
+
 const write = process.stdout.write.bind(process.stdout);
 process.stdout.write = (...args) => {
   writes++;
   if (signal && writes === Number(after)) process.kill(process.pid, signal);
-  return write(...args);
+  const written = write(...args);
+  if (holdUntil && writes === Number(holdAfter)) holdUntilExists(holdUntil);
+  return written;
 };
 process.on("exit", () => {
   try {
