@@ -100,6 +100,9 @@ export const DEFAULT_PACKET_BUDGET = 1 << 22;
 /** The watchdog names the queues of this many last packets. */
 const WATCHDOG_RECENT = 256;
 
+/** The faults or stalls of a report that has none (shared: never added to). */
+const NONE: readonly never[] = Object.freeze([]);
+
 /** A packet budget: a positive integer or Infinity. */
 const PACKET_BUDGET_RULE = {
   check: (b: unknown) => b === Number.POSITIVE_INFINITY || (Number.isSafeInteger(b) && (b as number) > 0),
@@ -385,9 +388,13 @@ export class Device {
     return this.drain(packetBudget, undefined);
   }
 
-  /** Step until no queue can progress or `budget` packets ran; each event into `events` when given. */
+  /**
+   * Step until no queue can progress or `budget` packets ran; each event into `events` when given.
+   * A report with no fault or stall shares {@link NONE}: the collectives drain once a leg.
+   */
   private drain(budget: number, events: EngineEvent[] | undefined): CountReport {
-    const faults: DescriptorFault[] = this.doorbellFaults.length === 0 ? [] : this.doorbellFaults.splice(0);
+    let faults: DescriptorFault[] | undefined =
+      this.doorbellFaults.length === 0 ? undefined : this.doorbellFaults.splice(0);
     // Nothing keeps the events: the executor may fill one object in place.
     this.executor.reuseWork = events === undefined && !this.keepEvents;
     let n = 0;
@@ -395,7 +402,7 @@ export class Device {
     try {
       for (let r = this.next(); r; r = n < budget ? this.next() : undefined) {
         n++;
-        if (r instanceof DescriptorFault) faults.push(r);
+        if (r instanceof DescriptorFault) faults = added(faults, r);
         else {
           this.recent[done++ % WATCHDOG_RECENT] = r.engine * this.profile.queuesPerEngine + r.queue;
           events?.push(r);
@@ -406,14 +413,14 @@ export class Device {
     }
     if (n >= budget) {
       const fault = this.watchdog(n, done);
-      if (fault) faults.push(fault);
+      if (fault) faults = added(faults, fault);
     }
-    const stalls: QueueStall[] = [];
+    let stalls: QueueStall[] | undefined;
     for (const i of this.posted) {
       const s = this.queues[i]?.stall;
-      if (s !== undefined) stalls.push(s);
+      if (s !== undefined) stalls = added(stalls, s);
     }
-    return { executed: n, faults, stalls };
+    return { executed: n, faults: faults ?? NONE, stalls: stalls ?? NONE };
   }
 
   /**
@@ -465,16 +472,27 @@ export class Device {
     }
   }
 
-  /** Add a queue to the round-robin order (kept ascending). */
+  /**
+   * Add a queue to the round-robin order (kept ascending), shifting the larger ones up in place:
+   * a splice makes an array of what it removes (none), and the collectives post and unpost a
+   * queue every leg.
+   */
   private post(idx: number): void {
-    let i = this.posted.length;
-    while (i > 0 && (this.posted[i - 1] as number) > idx) i--;
-    if (this.posted[i - 1] !== idx) this.posted.splice(i, 0, idx);
+    const order = this.posted;
+    let i = order.length;
+    while (i > 0 && (order[i - 1] as number) > idx) i--;
+    if (order[i - 1] === idx) return;
+    for (let k = order.length; k > i; k--) order[k] = order[k - 1] as number;
+    order[i] = idx;
   }
 
+  /** Take a queue out of the round-robin order, shifting the larger ones down in place (as {@link post}). */
   private unpost(idx: number): void {
-    const i = this.posted.indexOf(idx);
-    if (i >= 0) this.posted.splice(i, 1);
+    const order = this.posted;
+    const i = order.indexOf(idx);
+    if (i < 0) return;
+    for (let k = i; k < order.length - 1; k++) order[k] = order[k + 1] as number;
+    order.length--;
   }
 
   private stalled(q: DmaQueue, stall: QueueStall): undefined {
@@ -697,6 +715,13 @@ export class Device {
     }
     return this.csrValues.get(addr) ?? 0;
   }
+}
+
+/** `list` (a new one when undefined) with `item` pushed on. */
+function added<T>(list: T[] | undefined, item: T): T[] {
+  const out = list ?? [];
+  out.push(item);
+  return out;
 }
 
 /** An M2S chain opens with FIRST and has none inside. @throws DescriptorFault */
