@@ -79,6 +79,12 @@ export class Executor {
   private readonly io: PacketIo;
   /** The source spans of a packet of n sources, reused packet after packet (numerics keeps none). */
   private readonly spans: SourceSpan[][] = [];
+  /**
+   * The pages checkWrites found for a packet's RX segments and replicas (PacketIo.checkWrites),
+   * for its writes: each segment looked up once. Valid for the packet being run.
+   */
+  private readonly rxPages: (Uint8Array | undefined)[] = [];
+  private readonly replicaPages: (Uint8Array | undefined)[] = [];
   /** A direct copy's source in place (set per packet). */
   private readonly from: Place = { bytes: EMPTY, offset: 0 };
   /** The output span of a compute packet (set per packet). */
@@ -175,7 +181,7 @@ export class Executor {
         off += s.len;
       }
     }
-    io.checkWrites(plan.rx);
+    io.checkWrites(plan.rx, this.rxPages);
     const sems: SemWrite[] = plan.sems.length === 0 ? NO_SEMS : [];
     for (const d of plan.sems) {
       const w = resolveEmbeddedSem(this.ctx.profile, this.ctx.memory, engine, d);
@@ -184,7 +190,7 @@ export class Executor {
     io.checkWrites(sems);
     const rx0 = plan.rx[0] as Segment;
     if (paged) io.copyPages(plan.tx[0] as Segment, rx0);
-    else if (direct) io.putFrom(rx0, from.bytes, from.offset, total);
+    else if (direct) io.putFrom(rx0, from.bytes, from.offset, total, this.rxPages[0]);
     else io.scatter(plan.rx, staged as Uint8Array);
     // strong_ord_wr: each semaphore changes only after all of the packet's data has landed.
     for (const w of sems) io.writeU32(w.desc, w.addr, w.value);
@@ -249,7 +255,7 @@ export class Executor {
     const header = gce ? { desc: gce.desc, addr: gce.headerAddr, len: GCE_HEADER_BYTES } : undefined;
     this.checkOutputs(plan, elements, outBytes, header);
     const out = this.out;
-    const inPlace = !gce && this.io.destination(plan.rx, outBytes, out);
+    const inPlace = !gce && this.io.destination(plan.rx, outBytes, out, this.rxPages[0]);
     if (!inPlace) {
       out.bytes = this.io.result.get(outBytes);
       out.offset = 0;
@@ -329,7 +335,9 @@ export class Executor {
     if (header && plan.gce)
       io.write(header.desc, segmentAddr(header), gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
     if (!r.inPlace) io.scatter(plan.rx, r.out.subarray(r.outAt, r.outAt + outBytes));
-    for (const rep of plan.replicas) io.putFrom(rep, r.out, r.outAt, outBytes);
+    const reps = plan.replicas;
+    for (let i = 0; i < reps.length; i++)
+      io.putFrom(reps[i] as Segment, r.out, r.outAt, outBytes, this.replicaPages[i]);
     const kind = plan.gce ? (plan.gce.mode === "compress" ? "gce-compress" : "gce-decompress") : "cce";
     const written = outBytes * (1 + plan.replicas.length) + (header?.len ?? 0);
     const destinations = plan.rx.length + plan.replicas.length;
@@ -347,7 +355,7 @@ export class Executor {
       );
     }
     if (header) this.io.checkWrites([header]);
-    this.io.checkWrites(plan.rx);
-    this.io.checkWrites(plan.replicas);
+    this.io.checkWrites(plan.rx, this.rxPages);
+    this.io.checkWrites(plan.replicas, this.replicaPages);
   }
 }

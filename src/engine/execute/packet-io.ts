@@ -135,12 +135,20 @@ export class PacketIo {
     this.putFrom(d, data, 0, data.length);
   }
 
-  /** Every segment must be writable (preflight.ts): a fault before the first byte is written. */
-  checkWrites(segs: readonly Segment[]): void {
-    for (const s of segs) {
+  /**
+   * Every segment must be writable (preflight.ts): a fault before the first byte is written. With
+   * `pages`, the page memory's fast path found for segment i is put in `pages[i]` (undefined: one
+   * checked the slow way), so the write that follows does not look it up again: a page stays the
+   * page while the packet runs (DeviceMemory.pageToOverwrite).
+   */
+  checkWrites(segs: readonly Segment[], pages?: (Uint8Array | undefined)[]): void {
+    for (let i = 0; i < segs.length; i++) {
+      const s = segs[i] as Segment;
       // An allocated page of plain memory (memory's number fast path) takes any write.
       // A test only: what is stale there stays so until the write (pageToOverwrite).
-      if (this.memory.pageToOverwrite(numberAt(s), s.len) !== undefined) continue;
+      const page = this.memory.pageToOverwrite(numberAt(s), s.len);
+      if (pages !== undefined) pages[i] = page;
+      if (page !== undefined) continue;
       try {
         checkWritable(this.memory, segmentAddr(s), s.len);
       } catch (e) {
@@ -155,16 +163,20 @@ export class PacketIo {
    * not set first: the result is written over every byte of it after every source is read (each
    * source read sets its own span, so one that overlaps the destination reads right), and the
    * caller then reports it {@link DeviceMemory.overwritten}; a fault before that (every
-   * destination is checked first, a source read) leaves it untouched and still stale.
+   * destination is checked first, a source read) leaves it untouched and still stale. `checked`:
+   * the page {@link checkWrites} found for `rx[0]` (undefined: none, and none is allocated since).
    */
-  destination(rx: readonly Segment[], outBytes: number, into: Place): boolean {
+  destination(
+    rx: readonly Segment[],
+    outBytes: number,
+    into: Place,
+    checked: Uint8Array | undefined,
+  ): boolean {
     const only = rx.length === 1 ? (rx[0] as Segment) : undefined;
     if (!only || only.len !== outBytes) return false;
-    const a = numberAt(only);
-    const page = this.memory.pageToOverwrite(a, only.len);
-    if (page !== undefined) {
-      into.bytes = page;
-      into.offset = pageOffset(a);
+    if (checked !== undefined) {
+      into.bytes = checked;
+      into.offset = pageOffset(numberAt(only));
       return true;
     }
     try {
@@ -249,10 +261,11 @@ export class PacketIo {
    * in one buffer (a result and its replica in one arena, a copy's source and destination): a
    * copyWithin over that buffer, which moves the bytes as `set` would (as if through a buffer when
    * the spans overlap). A KangaRing packet's replica and a copy made a view each, ≈ 50 000 a run.
+   * `checked`: the page {@link checkWrites} found for `d`, when it found one.
    */
-  putFrom(d: Segment, from: Uint8Array, at: number, len: number): void {
+  putFrom(d: Segment, from: Uint8Array, at: number, len: number, checked?: Uint8Array): void {
     const b = numberAt(d);
-    const page = d.len === len ? this.memory.pageToOverwrite(b, len) : undefined;
+    const page = d.len === len ? (checked ?? this.memory.pageToOverwrite(b, len)) : undefined;
     if (page === undefined) {
       this.write(d.desc, segmentAddr(d), from.subarray(at, at + len));
       return;
