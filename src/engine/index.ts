@@ -37,6 +37,7 @@ export {
   type MemorySpan,
   PAGE_BYTES,
   PageKeep,
+  pageNumber,
   pageOffset,
   type Region,
   type RegionKind,

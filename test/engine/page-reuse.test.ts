@@ -6,6 +6,7 @@ import {
   DeviceMemory,
   PAGE_BYTES,
   POOL_MAX_BYTES,
+  pageNumber,
   pageOffset,
   pooledArenaBytes,
   releaseFreeArenas,
@@ -25,6 +26,8 @@ function reused(): DeviceMemory {
   a.release();
   return memory();
 }
+/** A Number address as the fast paths take it: its page and the byte in it. */
+const place = (a: number) => [pageNumber(a), pageOffset(a)] as const;
 /** Device page p (page 0 starts below the region) at byte `off`. */
 const at = (page: number, off: number) => BigInt((page + 1) * PAGE_BYTES + off);
 
@@ -84,14 +87,14 @@ describe("release and reuse", () => {
     const a = memory();
     const first = Number(at(0, 0));
     a.write(at(0, 0), Uint8Array.of(1));
-    expect(a.pageAt(first, 16)).toBeDefined();
-    expect(a.pageToOverwrite(first, 16)).toBeDefined();
+    expect(a.pageAt(...place(first), 16)).toBeDefined();
+    expect(a.pageToOverwrite(...place(first), 16)).toBeDefined();
     a.release();
-    expect(a.pageAt(first, 16)).toBeUndefined();
-    expect(a.pageToOverwrite(first, 16)).toBeUndefined();
+    expect(a.pageAt(...place(first), 16)).toBeUndefined();
+    expect(a.pageToOverwrite(...place(first), 16)).toBeUndefined();
     // Written again, it takes a page of its own and reads what it wrote.
     a.write(at(0, 0), Uint8Array.of(7));
-    expect(a.pageAt(first, 1)?.[pageOffset(first)]).toBe(7);
+    expect(a.pageAt(...place(first), 1)?.[pageOffset(first)]).toBe(7);
     a.release();
   });
 });
@@ -153,7 +156,7 @@ describe("stale bytes are set only where an access reaches them (engine/memory/l
     const m = reused();
     m.write(at(3, 0), Uint8Array.of(9)); // page 3 taken from the reused arena, its rest still stale
     const a = Number(at(3, 8192)); // where the released memory had written 0xff
-    const page = m.pageAt(a, 8);
+    const page = m.pageAt(...place(a), 8);
     expect(page).toBeDefined();
     const off = pageOffset(a);
     expect([...(page ?? new Uint8Array()).subarray(off, off + 8)]).toEqual(new Array(8).fill(0));
@@ -162,17 +165,21 @@ describe("stale bytes are set only where an access reaches them (engine/memory/l
     const m = reused();
     m.write(at(3, 0), Uint8Array.of(9));
     const a = Number(at(3, 8192));
-    expect(m.pageToOverwrite(a, 8)).toBeDefined(); // found, nothing set
-    const page = m.pageAt(a, 8) as Uint8Array;
+    expect(m.pageToOverwrite(...place(a), 8)).toBeDefined(); // found, nothing set
+    const page = m.pageAt(...place(a), 8) as Uint8Array;
     const off = pageOffset(a);
     expect([...page.subarray(off, off + 8)]).toEqual(new Array(8).fill(0));
     // Written whole (overwritten), then read: what was written, not set again.
     page.fill(7, off, off + 8);
-    m.overwritten(a, 8);
-    expect([...(m.pageAt(a, 8) as Uint8Array).subarray(off, off + 8)]).toEqual(new Array(8).fill(7));
+    m.overwritten(...place(a), 8);
+    expect([...(m.pageAt(...place(a), 8) as Uint8Array).subarray(off, off + 8)]).toEqual(
+      new Array(8).fill(7),
+    );
     // Once every byte is set (the page written whole), the page reads what was written last.
     m.write(at(3, 0), new Uint8Array(PAGE_BYTES).fill(3));
-    expect([...(m.pageAt(a, 8) as Uint8Array).subarray(off, off + 8)]).toEqual(new Array(8).fill(3));
+    expect([...(m.pageAt(...place(a), 8) as Uint8Array).subarray(off, off + 8)]).toEqual(
+      new Array(8).fill(3),
+    );
     expect(m.read(at(3, PAGE_BYTES - 4), 4)).toEqual(new Uint8Array(4).fill(3));
   });
   it("a page written in more scattered spans than are tracked (4096) is set whole and still reads right", () => {
@@ -190,7 +197,7 @@ describe("stale bytes are set only where an access reaches them (engine/memory/l
       for (const base of [0, 64 * K]) {
         const slot = at(0, base + 16 * k);
         m.write(slot, new Uint8Array(16).fill(k + 1));
-        expect(m.pageAt(Number(slot), 16)).toBeDefined();
+        expect(m.pageAt(...place(Number(slot)), 16)).toBeDefined();
         expect(m.peek(at(0, base + 16 * k + 16), 16)).toEqual(new Uint8Array(16));
       }
     }

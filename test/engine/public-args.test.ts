@@ -55,6 +55,13 @@ interface ClassTable {
 
 const ringOf = () => new Device("trn2").queue(0, 0).tx;
 
+/** Bad calls of a number fast path's page, offset in it and length (DeviceMemory.pageAt and kin). */
+const PAGE_SPAN: readonly Bad[] = [
+  ...each("pageNo", 0, [0, 4096, 4], [...NOT_INTEGERS, 2 ** 44 + 1]),
+  ...each("offset", 1, [0, 4096, 4], [...NOT_INTEGERS, PAGE_BYTES]),
+  ...each("len", 2, [0, 4096, 4], NOT_INTEGERS),
+];
+
 const CLASSES: readonly ClassTable[] = [
   {
     cls: Device,
@@ -154,15 +161,9 @@ const CLASSES: readonly ClassTable[] = [
         ...each("len", 1, [A, 4, false], NOT_INTEGERS),
         ...each("write", 2, [A, 4, false], ["yes", 1, undefined]),
       ],
-      pageAt: [
-        ...each("a", 0, [4096, 4], [...NOT_INTEGERS, 2 ** 65]),
-        ...each("len", 1, [4096, 4], NOT_INTEGERS),
-      ],
-      pageToOverwrite: [
-        ...each("a", 0, [4096, 4], [...NOT_INTEGERS, 2 ** 65]),
-        ...each("len", 1, [4096, 4], NOT_INTEGERS),
-      ],
-      overwritten: [...each("a", 0, [4096, 4], NOT_INTEGERS), ...each("len", 1, [4096, 4], NOT_INTEGERS)],
+      pageAt: PAGE_SPAN,
+      pageToOverwrite: PAGE_SPAN,
+      overwritten: PAGE_SPAN,
       keptPage: each("keep", 0, [new PageKeep()], [null, {}, "keep"]),
       keptPageAt: [
         ...each("keep", 0, [new PageKeep(), 4096, 4], [null, {}, "keep"]),
@@ -438,6 +439,7 @@ const FUNCTIONS_WITHOUT_NUMBERS: Readonly<Record<string, string>> = {
   gceHeader: "its fields are encoded through the GCE header layout, which refuses each",
   hexAddr: "formats an address",
   hostBlockOf: "a look-up by buffer: any other value is no arena, undefined",
+  pageNumber: "arithmetic on a Number, the fast path's",
   pageOffset: "arithmetic on a Number, the fast path's",
   pooledArenaBytes: "no arguments",
   releaseFreeArenas: "no arguments",

@@ -8,7 +8,7 @@
  * pointed into watched HBM so the overrun byte is compared.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { DeviceMemory, pageOffset } from "../../src/engine/index.js";
+import { DeviceMemory } from "../../src/engine/index.js";
 import { fuzzChains } from "./targets/engine-chains.js";
 
 type Method = (...args: unknown[]) => unknown;
@@ -47,8 +47,8 @@ const MUTANTS: Record<(typeof PATHS)[number], () => void> = {
     }),
   writeU32: () => wrap("writeU32", (m, [addr]) => corrupt(m, (addr as bigint) + 4n)),
   pageToOverwrite: () =>
-    wrap("pageToOverwrite", (_, [a, len], page) => {
-      const at = pageOffset(a as number) + (len as number);
+    wrap("pageToOverwrite", (_, [, offset, len], page) => {
+      const at = (offset as number) + (len as number);
       if (page instanceof Uint8Array && at < page.length) page[at] = (page[at] as number) ^ 0xff;
     }),
 };

@@ -22,7 +22,15 @@
  * Timing does not come from here (see schedule.ts): the engine's events only feed the trace.
  */
 import { DeviceFault, isEinval, UsageError } from "../../bits/errors.js";
-import { Device, type EngineEvent, HBM_BASE, type MemorySpan, PAGE_BYTES } from "../../engine/index.js";
+import {
+  Device,
+  type EngineEvent,
+  HBM_BASE,
+  type MemorySpan,
+  PAGE_BYTES,
+  pageNumber,
+  pageOffset,
+} from "../../engine/index.js";
 import type { ArchProfile } from "../../hal/arch-profile.js";
 import type { Sb2sbPacket } from "../../isa/index.js";
 import type { OverflowPolicy } from "../../numerics/index.js";
@@ -320,7 +328,10 @@ export class DeviceMachine {
         const toPageEnd = PAGE_BYTES - Number(a % BigInt(PAGE_BYTES));
         return mem.poke(a, Math.min(maxBytes, toPageEnd), "write", true);
       },
-      written: (rank, firstElem, bytes) => mem.overwritten(Number(addr(rank, firstElem)), bytes),
+      written: (rank, firstElem, bytes) => {
+        const a = Number(addr(rank, firstElem));
+        mem.overwritten(pageNumber(a), pageOffset(a), bytes);
+      },
     };
   }
 

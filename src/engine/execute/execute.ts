@@ -29,7 +29,7 @@ import {
   segmentAddr,
 } from "../decode/packet-plan.js";
 import type { TransposePlan } from "../decode/transpose-plan.js";
-import type { DeviceMemory } from "../memory/memory.js";
+import { type DeviceMemory, pageNumber, pageOffset } from "../memory/memory.js";
 import { type Done, doneOf, type Reused } from "./done.js";
 import type { Work } from "./events.js";
 import { gceCompress, gceExpand, gceHeader, readGceHeader } from "./gce-codec.js";
@@ -331,7 +331,10 @@ export class Executor {
     const { header, outBytes } = r;
     const io = this.io;
     // Computed in place (destination): the kernel has written all of the span.
-    if (r.inPlace) this.ctx.memory.overwritten(numberAt(plan.rx[0] as Segment), outBytes);
+    if (r.inPlace) {
+      const a = numberAt(plan.rx[0] as Segment);
+      this.ctx.memory.overwritten(pageNumber(a), pageOffset(a), outBytes);
+    }
     if (header && plan.gce)
       io.write(header.desc, segmentAddr(header), gceHeader(r.elements, plan.outDt, plan.gce.blockLog2));
     if (!r.inPlace) io.scatter(plan.rx, r.out.subarray(r.outAt, r.outAt + outBytes));

@@ -9,7 +9,7 @@ import { ARENA_VIEWS } from "../../numerics/wasm/kernels.js";
 import type { Descriptor } from "../decode/descriptor.js";
 import { DescriptorFault } from "../decode/faults.js";
 import { type Segment, segmentAddr } from "../decode/packet-plan.js";
-import { type DeviceMemory, MemoryFault, PAGE_BYTES, pageOffset } from "../memory/memory.js";
+import { type DeviceMemory, MemoryFault, PAGE_BYTES, pageNumber, pageOffset } from "../memory/memory.js";
 import { describeAddress } from "../memory/memory-map.js";
 import { checkWritable } from "../memory/preflight.js";
 
@@ -35,7 +35,8 @@ class Staging {
 }
 
 /** The span is an allocated page's, of plain memory (a test: nothing set). */
-const allocated = (m: DeviceMemory, at: number, n: number): boolean => m.pageToOverwrite(at, n) !== undefined;
+const allocated = (m: DeviceMemory, at: number, n: number): boolean =>
+  m.pageToOverwrite(pageNumber(at), pageOffset(at), n) !== undefined;
 
 export class PacketIo {
   /** Copies, transposes, GCE payloads. */
@@ -99,10 +100,11 @@ export class PacketIo {
    */
   inPlace(s: Segment, into: Place): boolean {
     const a = numberAt(s);
-    const page = this.memory.pageAt(a, s.len);
+    const offset = pageOffset(a);
+    const page = this.memory.pageAt(pageNumber(a), offset, s.len);
     if (page !== undefined) {
       into.bytes = page;
-      into.offset = pageOffset(a);
+      into.offset = offset;
       return true;
     }
     const view = this.peek(s);
@@ -146,7 +148,8 @@ export class PacketIo {
       const s = segs[i] as Segment;
       // An allocated page of plain memory (memory's number fast path) takes any write.
       // A test only: what is stale there stays so until the write (pageToOverwrite).
-      const page = this.memory.pageToOverwrite(numberAt(s), s.len);
+      const a = numberAt(s);
+      const page = this.memory.pageToOverwrite(pageNumber(a), pageOffset(a), s.len);
       if (pages !== undefined) pages[i] = page;
       if (page !== undefined) continue;
       try {
@@ -201,10 +204,11 @@ export class PacketIo {
     const s = tx[0] as Segment;
     if ((rx[0] as Segment).len !== s.len) return false;
     const a = numberAt(s);
-    const page = this.memory.pageAt(a, s.len);
+    const offset = pageOffset(a);
+    const page = this.memory.pageAt(pageNumber(a), offset, s.len);
     if (page === undefined) return false;
     into.bytes = page;
-    into.offset = pageOffset(a);
+    into.offset = offset;
     return true;
   }
 
@@ -230,14 +234,13 @@ export class PacketIo {
     const a = numberAt(s);
     const b = numberAt(d);
     for (let done = 0; done < s.len; ) {
-      const n = Math.min(PAGE_BYTES - pageOffset(a + done), PAGE_BYTES - pageOffset(b + done), s.len - done);
       const from = pageOffset(a + done);
-      const src = this.memory.pageAt(a + done, n) as Uint8Array;
-      (this.memory.pageToOverwrite(b + done, n) as Uint8Array).set(
-        src.subarray(from, from + n),
-        pageOffset(b + done),
-      );
-      this.memory.overwritten(b + done, n);
+      const to = pageOffset(b + done);
+      const n = Math.min(PAGE_BYTES - from, PAGE_BYTES - to, s.len - done);
+      const src = this.memory.pageAt(pageNumber(a + done), from, n) as Uint8Array;
+      const toPage = pageNumber(b + done);
+      (this.memory.pageToOverwrite(toPage, to, n) as Uint8Array).set(src.subarray(from, from + n), to);
+      this.memory.overwritten(toPage, to, n);
       done += n;
     }
   }
@@ -265,7 +268,9 @@ export class PacketIo {
    */
   putFrom(d: Segment, from: Uint8Array, at: number, len: number, checked?: Uint8Array): void {
     const b = numberAt(d);
-    const page = d.len === len ? (checked ?? this.memory.pageToOverwrite(b, len)) : undefined;
+    const pageNo = pageNumber(b);
+    const offset = pageOffset(b);
+    const page = d.len === len ? (checked ?? this.memory.pageToOverwrite(pageNo, offset, len)) : undefined;
     if (page === undefined) {
       this.write(d.desc, segmentAddr(d), from.subarray(at, at + len));
       return;
@@ -274,9 +279,9 @@ export class PacketIo {
     const buffer = ARENA_VIEWS.bufferOf(page);
     if (buffer === ARENA_VIEWS.bufferOf(from)) {
       const src = ARENA_VIEWS.byteOffsetOf(from) + at;
-      this.wholeOf(buffer).copyWithin(ARENA_VIEWS.byteOffsetOf(page) + pageOffset(b), src, src + len);
-    } else page.set(from.subarray(at, at + len), pageOffset(b));
-    this.memory.overwritten(b, len);
+      this.wholeOf(buffer).copyWithin(ARENA_VIEWS.byteOffsetOf(page) + offset, src, src + len);
+    } else page.set(from.subarray(at, at + len), offset);
+    this.memory.overwritten(pageNo, offset, len);
   }
 
   /** A view of all of `buffer`, kept for the next call (an arena's: the device's pages live in a few). */

@@ -147,6 +147,16 @@ const lenArg = (context: string, len: unknown): number => uintArg(context, "len"
 const numberAddrArg = (context: string, a: unknown): number => uintArg(context, "a", a, 2 ** 64);
 
 /**
+ * The page and offset of a Number address (the fast paths take them: {@link pageNumber},
+ * {@link pageOffset}) — a page number 0..2^44, the page of the Number addresses 0..2^64, and a byte
+ * of its page. @throws FieldError otherwise.
+ */
+function pageArgs(context: string, pageNo: unknown, offset: unknown): void {
+  uintArg(context, "pageNo", pageNo, 2 ** 44);
+  uintArg(context, "offset", offset, PAGE_BYTES - 1);
+}
+
+/**
  * A region to map: a name, a bigint base and positive size ending by 2^64, a kind, handlers as
  * functions. @throws FieldError otherwise.
  */
@@ -174,6 +184,11 @@ function regionOfSpec(spec: RegionSpec): Region {
   const region: { -readonly [K in keyof Region]: Region[K] } = Object.assign({ end: 0n }, spec);
   region.end = spec.base + spec.bytes;
   return region;
+}
+
+/** The page a Number address falls in (what {@link DeviceMemory.pageAt} takes with {@link pageOffset}). */
+export function pageNumber(a: number): number {
+  return Math.floor(a / PAGE_BYTES);
 }
 
 /** The byte a Number address falls on in its page ({@link DeviceMemory.pageAt}; no `%` of a double). */
@@ -338,10 +353,12 @@ export class DeviceMemory {
   }
 
   /**
-   * The recent region holding [a, a + len) (numbers) becomes the last one, and the last one takes
-   * its slot; false when none holds it.
+   * The recent region holding `len` bytes from byte `offset` of page `pageNo` becomes the last one,
+   * and the last one takes its slot; false when none holds it. (Page and offset, not the address:
+   * small integers, where a Number address above 2^31 passed to a call not inlined is a heap number.)
    */
-  private hitRecent(a: number, len: number): boolean {
+  private hitRecent(pageNo: number, offset: number, len: number): boolean {
+    const a = pageNo * PAGE_BYTES + offset;
     for (let i = 0; i < RECENT_REGIONS; i++) {
       const lo = this.recentLo[i] as number;
       const hi = this.recentHi[i] as number;
@@ -385,7 +402,7 @@ export class DeviceMemory {
     // so an address a Number cannot hold exactly misses here and takes the exact search below.
     const a = Number(addr);
     if (a >= this.lastLo && a + len <= this.lastHi) return this.lastRegion as Region;
-    if (this.hitRecent(a, len)) return this.lastRegion as Region;
+    if (this.hitRecent(pageNumber(a), pageOffset(a), len)) return this.lastRegion as Region;
     let lo = 0;
     let hi = this.regions.length - 1;
     while (lo <= hi) {
@@ -464,20 +481,23 @@ export class DeviceMemory {
 
   /**
    * The number-address fast path of {@link peek} / {@link poke} for the engine's per-packet work (no
-   * bigint, no view made): the allocated page holding [a, a + len), which then starts at byte
-   * {@link pageOffset}(a) of it, when the span lies in one page of the region the last access hit and
-   * that region is plain memory; undefined otherwise (then peek / poke, which also name a fault).
+   * bigint, no view made): the allocated page holding the `len` bytes from byte `offset` of page
+   * `pageNo` ({@link pageNumber} and {@link pageOffset} of a Number address), when the span lies in
+   * that page, in the region the last access hit (or a recent one), and that region is plain
+   * memory; undefined otherwise (then peek / poke, which also name a fault). A page and an offset,
+   * not the address: a Number above 2^31 passed to a call that is not inlined is a heap number
+   * made, and the engine asks for several pages a packet (its addresses are above 2^32 in HBM).
    */
-  pageAt(a: number, len: number): Uint8Array | undefined {
-    numberAddrArg("DeviceMemory.pageAt", a);
-    return this.settledPage(a, lenArg("DeviceMemory.pageAt", len));
+  pageAt(pageNo: number, offset: number, len: number): Uint8Array | undefined {
+    pageArgs("DeviceMemory.pageAt", pageNo, offset);
+    return this.settledPage(pageNo, offset, lenArg("DeviceMemory.pageAt", len));
   }
 
   /** {@link pageAt} of a checked span. */
-  private settledPage(a: number, len: number): Uint8Array | undefined {
-    const page = this.pageSpan(a, len);
+  private settledPage(pageNo: number, offset: number, len: number): Uint8Array | undefined {
+    const page = this.pageSpan(pageNo, offset, len);
     // As peek / poke: the span is handed out, so what is still stale in it is set first.
-    if (page !== undefined && !this.lastPageSet) this.settleAt(page, a, len);
+    if (page !== undefined && !this.lastPageSet) this.lazy.settle(pageNo, page, offset, offset + len);
     return page;
   }
 
@@ -487,19 +507,20 @@ export class DeviceMemory {
    * left so (setting it costs as much as the write that covers it). Reading the span through this
    * page before it is overwritten reads stale bytes: read through pageAt / peek, which set them.
    */
-  pageToOverwrite(a: number, len: number): Uint8Array | undefined {
-    numberAddrArg("DeviceMemory.pageToOverwrite", a);
-    return this.pageSpan(a, lenArg("DeviceMemory.pageToOverwrite", len));
+  pageToOverwrite(pageNo: number, offset: number, len: number): Uint8Array | undefined {
+    pageArgs("DeviceMemory.pageToOverwrite", pageNo, offset);
+    return this.pageSpan(pageNo, offset, lenArg("DeviceMemory.pageToOverwrite", len));
   }
 
   /** The page of {@link pageToOverwrite}, its arguments checked already. */
-  private pageSpan(a: number, len: number): Uint8Array | undefined {
+  private pageSpan(pageNo: number, offset: number, len: number): Uint8Array | undefined {
     // lastLo / lastHi are exact Numbers below 2^53 (regionOf), so `a` is exact when inside them.
-    if (!(a >= this.lastLo && a + len <= this.lastHi) && !this.hitRecent(a, len)) return undefined;
+    const a = pageNo * PAGE_BYTES + offset;
+    if (!(a >= this.lastLo && a + len <= this.lastHi) && !this.hitRecent(pageNo, offset, len))
+      return undefined;
     const r = this.lastRegion as Region;
     if (r.onRead32 !== undefined || r.onWrite32 !== undefined) return undefined;
-    const pageNo = Math.floor(a / PAGE_BYTES);
-    if (a - pageNo * PAGE_BYTES + len > PAGE_BYTES) return undefined;
+    if (offset + len > PAGE_BYTES) return undefined;
     return this.pageOf(pageNo);
   }
 
@@ -546,7 +567,7 @@ export class DeviceMemory {
     // A hit is a span checked when it was kept.
     if (keep.generation === this.generation && keep.a === a && keep.len === len) return keep.page;
     numberAddrArg(c, a);
-    const page = this.settledPage(a, lenArg(c, len));
+    const page = this.settledPage(pageNumber(a), pageOffset(a), lenArg(c, len));
     if (page !== undefined) {
       keep.page = page;
       keep.generation = this.generation;
@@ -570,23 +591,15 @@ export class DeviceMemory {
   }
 
   /**
-   * [a, a + len), one allocated page's (from {@link pageToOverwrite} or an overwriting
-   * {@link poke}), has just been written whole through a view: nothing there is stale any more.
+   * The `len` bytes from byte `offset` of page `pageNo` (as {@link pageAt}), one allocated page's
+   * (from {@link pageToOverwrite} or an overwriting {@link poke}), have just been written whole
+   * through a view: nothing there is stale any more.
    */
-  overwritten(a: number, len: number): void {
-    numberAddrArg("DeviceMemory.overwritten", a);
+  overwritten(pageNo: number, offset: number, len: number): void {
+    pageArgs("DeviceMemory.overwritten", pageNo, offset);
     lenArg("DeviceMemory.overwritten", len);
-    const pageNo = Math.floor(a / PAGE_BYTES);
     const page = this.pageOf(pageNo);
-    const off = a - pageNo * PAGE_BYTES;
-    if (page !== undefined && !this.lastPageSet) this.lazy.written(pageNo, page, off, off + len);
-  }
-
-  /** Set what is still stale in [a, a + len) of `page` (lazy-clear.ts). */
-  private settleAt(page: Uint8Array, a: number, len: number): void {
-    const pageNo = Math.floor(a / PAGE_BYTES);
-    const off = a - pageNo * PAGE_BYTES;
-    this.lazy.settle(pageNo, page, off, off + len);
+    if (page !== undefined && !this.lastPageSet) this.lazy.written(pageNo, page, offset, offset + len);
   }
 
   /** Copy `data` into device memory at `addr`. @throws MemoryFault as {@link regionOf}; FieldError. */
