@@ -141,13 +141,14 @@ export type StepResult = { readonly event: EngineEvent } | { readonly fault: Des
 /** One packet's outcome, unwrapped: its event, or the fault that stopped its queue. */
 type Outcome = EngineEvent | DescriptorFault;
 
-/** A queue register: its queue, ring and name (DMA_QUEUE register offsets). */
+/** A queue register: its queue, ring and name (DMA_QUEUE register offsets), its offset in its engine's space. */
 interface Located {
   q: DmaQueue;
   idx: number;
   ring: Ring;
   name: "tx" | "rx";
   reg: QueueReg | undefined;
+  off: number;
 }
 
 /** What `runCount()` did: packets executed (faulted ones included), and those that could not run. */
@@ -189,6 +190,11 @@ export class Device {
    */
   private readonly queues: (DmaQueue | undefined)[];
   private readonly engineClock: Float64Array;
+  /**
+   * The registers outside every queue's blocks, as last written (a queue's own are on its rings
+   * and in its DmaQueue.shadow: a map keyed by bigint cost ≈ 1 µs a write in the collectives'
+   * run, which rings a doorbell a ring a leg).
+   */
   private readonly csrValues = new Map<bigint, number>();
   /** Trn3: each queue's QoS class, as its udma_qos_ctrl register was last written (qos.ts). */
   private readonly qosClass: Uint8Array | undefined;
@@ -619,13 +625,14 @@ export class Device {
     );
     const idx = engine * this.profile.queuesPerEngine + queue;
     const q = this.queueAt(idx);
-    const at = this.located ?? { q, idx, ring: q.tx, name, reg: undefined };
+    const at = this.located ?? { q, idx, ring: q.tx, name, reg: undefined, off };
     this.located = at;
     at.q = q;
     at.idx = idx;
     at.ring = name === "tx" ? q.tx : q.rx;
     at.name = name;
     at.reg = queueRegAt(name, off % QUEUE_BLOCK_BYTES);
+    at.off = off;
     return at;
   }
 
@@ -655,13 +662,15 @@ export class Device {
   }
 
   private csrWrite(addr: bigint, v: number): void {
-    this.csrValues.set(addr, v);
     const at = this.locate(addr);
     if (!at) {
+      this.csrValues.set(addr, v);
       this.qosWrite(addr, v);
       return;
     }
     const { q, idx, ring, name } = at;
+    if (at.reg === "drtp_inc") ring.doorbell = v;
+    else q.shadow.set(at.off, v);
     switch (at.reg) {
       case "cfg":
         // udma_q_enable sets / clears EN_PREF and EN_SCHEDULING together; a ring runs with both.
@@ -712,6 +721,8 @@ export class Device {
       if (at.reg === "drhp") return at.ring.head;
       if (at.reg === "drtp") return at.ring.tail;
       if (at.reg === "status") return at.q.status;
+      if (at.reg === "drtp_inc") return at.ring.doorbell;
+      return at.q.shadow.get(at.off) ?? 0;
     }
     return this.csrValues.get(addr) ?? 0;
   }

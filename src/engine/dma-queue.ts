@@ -54,6 +54,11 @@ export class Ring {
   head = 0;
   /** Descriptors posted by doorbells and not yet consumed. */
   posted = 0;
+  /**
+   * drtp_inc as last written, what a read of it gives (the device's other queue registers are in
+   * DmaQueue.shadow): the register the collectives write every leg, kept where the doorbell goes.
+   */
+  doorbell = 0;
   /** The ring_id a descriptor at the head must carry. */
   phase = INITIAL_RING_PHASE;
   /**
@@ -169,7 +174,10 @@ export class DmaQueue {
   fault: DescriptorFault | undefined;
   /** The last reason the queue could not progress, cleared when it does. */
   stall: QueueStall | undefined;
-  /** Register values the device does not interpret (cfg, crbp, ...), as written. */
+  /**
+   * The queue's registers (both blocks) as last written, by byte offset in its engine's register
+   * space: what a read of one the device does not compute (cfg, crbp, drtp_inc, ...) gives.
+   */
   readonly shadow = new Map<number, number>();
   /** The queue's stochastic rounding: its SR stream, reseeded by each seed-init (made once here). */
   readonly sr: SrRounding<SrStream> = { mode: "sr", rng: new SrStream(0) };

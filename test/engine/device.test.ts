@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { Device, DeviceMemory, HBM_BASE, semaphoreAddress } from "../../src/engine/index.js";
 import { RegisterFile } from "../../src/hal/index.js";
 import type { SrRounding, SrStream } from "../../src/numerics/index.js";
-import { Dtype, sbufAddress } from "../../src/spec/index.js";
+import { Dtype, engineCsrBase, queueRegisterAddress, sbufAddress } from "../../src/spec/index.js";
 import { ccePacket, copyPacket, QueueWriter } from "./helpers/packets.js";
 import { reference } from "./helpers/reference.js";
 
@@ -123,6 +123,25 @@ describe("register access log", () => {
     expect(regs.log.at(-1)?.value).toBe(10);
     expect(regs.log.slice(-4).map((a) => a.value)).toEqual([7, 8, 9, 10]);
     expect(() => new RegisterFile({ logLimit: -1 })).toThrow("RegisterFile(logLimit): -1 is out of range");
+  });
+});
+
+describe("register read-back", () => {
+  it("a register the device does not compute reads as last written: doorbell, queue set-up, engine-wide", () => {
+    const dev = new Device("trn2");
+    const q = { engine: 3, queue: 1 };
+    const doorbell = queueRegisterAddress(dev.profile, q, "rx", "drtp_inc");
+    const cfg = queueRegisterAddress(dev.profile, q, "tx", "cfg");
+    const engineWide = engineCsrBase(dev.profile, 3) + 0x40n; // below the queue blocks
+    dev.regs.write32(cfg, 0x3_0000);
+    dev.regs.write32(doorbell, 0); // on a ring of no slots: a fault, and still the value written
+    dev.regs.write32(engineWide, 0x1234);
+    expect([cfg, doorbell, engineWide].map((a) => dev.regs.read32(a))).toEqual([0x3_0000, 0, 0x1234]);
+    dev.regs.write32(doorbell, 7);
+    expect(dev.regs.read32(doorbell)).toBe(7);
+    // The other side's register at the same queue offset, and another queue's, are their own.
+    expect(dev.regs.read32(queueRegisterAddress(dev.profile, q, "tx", "drtp_inc"))).toBe(0);
+    expect(dev.regs.read32(queueRegisterAddress(dev.profile, { engine: 3, queue: 2 }, "tx", "cfg"))).toBe(0);
   });
 });
 
