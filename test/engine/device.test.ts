@@ -143,6 +143,19 @@ describe("register read-back", () => {
     expect(dev.regs.read32(queueRegisterAddress(dev.profile, q, "tx", "drtp_inc"))).toBe(0);
     expect(dev.regs.read32(queueRegisterAddress(dev.profile, { engine: 3, queue: 2 }, "tx", "cfg"))).toBe(0);
   });
+
+  it("a register file keeps the value of a register no read handler answers for", () => {
+    const regs = new RegisterFile();
+    regs.handle(0x1000n, 0x100n, { onRead: () => 5, onWrite: () => {} });
+    regs.write32(0x1000n, 9);
+    regs.write32(0x2000n, 8);
+    expect([regs.read32(0x1000n), regs.read32(0x2000n)]).toEqual([5, 8]);
+    // A later window with no read handler over it reads what is written from then on.
+    regs.handle(0x1000n, 0x100n, { onWrite: () => {} });
+    expect(regs.read32(0x1000n)).toBe(0);
+    regs.write32(0x1000n, 3);
+    expect(regs.read32(0x1000n)).toBe(3);
+  });
 });
 
 describe("DeviceMemory above 2^53", () => {
