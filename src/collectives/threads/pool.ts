@@ -145,18 +145,29 @@ export function threadsAvailable(): boolean {
 type Answer = { value: unknown } | { error: string; silent?: SdmakitError };
 
 /**
+ * The waits a {@link SILENCE} is cut into: a beat is a count, not a wake-up (one a leg woke the
+ * waiting thread ≈ 180 times at the end of a split run), so a wait reads it at a slice's end; a
+ * worker that stopped is dropped within SILENCE and one slice of its last word, not two SILENCEs.
+ */
+const SILENCE_SLICES = 8;
+
+/**
  * Wait for a slot's answers to all it was sent; its answer to the last, those before dropped. A
- * worker silent for {@link SILENCE} (no answer nor beat in a wait that long) is dropped from the
- * pool and answers with why.
+ * worker silent for {@link SILENCE} (no answer nor beat in {@link SILENCE_SLICES} slices of it in a
+ * row) is dropped from the pool and answers with why.
  */
 function lastAnswer(wt: WorkerThreads, slot: Slot): Answer {
   const { flag } = slot;
-  for (let n = Atomics.load(flag, ANSWERS), beats = Atomics.load(flag, BEATS); n < slot.sent; ) {
-    const woken = Atomics.wait(flag, ANSWERS, n, SILENCE.ms) !== "timed-out";
+  let n = Atomics.load(flag, ANSWERS);
+  let beats = Atomics.load(flag, BEATS);
+  for (let quiet = 0; n < slot.sent; ) {
+    Atomics.wait(flag, ANSWERS, n, SILENCE.ms / SILENCE_SLICES);
+    const answers = Atomics.load(flag, ANSWERS);
     const now = Atomics.load(flag, BEATS);
-    if (!woken && now === beats && Atomics.load(flag, ANSWERS) === n) return drop(slot);
+    quiet = answers === n && now === beats ? quiet + 1 : 0;
+    if (quiet === SILENCE_SLICES) return drop(slot);
+    n = answers;
     beats = now;
-    n = Atomics.load(flag, ANSWERS);
   }
   let answer: Answer = { error: "no answer" };
   for (let m = wt.receiveMessageOnPort(slot.port); m !== undefined; m = wt.receiveMessageOnPort(slot.port))
