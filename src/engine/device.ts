@@ -151,7 +151,10 @@ interface Located {
   off: number;
 }
 
-/** What `runCount()` did: packets executed (faulted ones included), and those that could not run. */
+/**
+ * What `runCount()` did: packets executed (faulted ones included), and those that could not run. A
+ * report with no fault (or no stall) shares one frozen empty array: not the caller's to add to.
+ */
 export interface CountReport {
   readonly executed: number;
   readonly faults: readonly DescriptorFault[];

@@ -193,7 +193,7 @@ export function pageNumber(a: number): number {
 
 /** The byte a Number address falls on in its page ({@link DeviceMemory.pageAt}; no `%` of a double). */
 export function pageOffset(a: number): number {
-  return a - Math.floor(a / PAGE_BYTES) * PAGE_BYTES;
+  return a - pageNumber(a) * PAGE_BYTES;
 }
 
 /**
