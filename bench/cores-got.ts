@@ -52,6 +52,15 @@ for (let round = 1; round <= rounds; round++) {
   return new Worker(code, { eval: true, workerData: { flag, n: SPIN, rounds: BEST } });
 }
 
+/** The longest the spin worker may take to answer (its spins take ≈ 0.15 s): a worker that failed to start. */
+const WORKER_MS = 60_000;
+
+/** Wait until flag[1] is past `was`. @throws Error when the spin worker said nothing for WORKER_MS. */
+function workerPast(flag: Int32Array, was: number): void {
+  if (Atomics.wait(flag, 1, was, WORKER_MS) === "timed-out")
+    throw new Error(`the spin worker said nothing for ${WORKER_MS / 1000} s`);
+}
+
 /**
  * The cores this process got: a spin alone, then the same spin on this thread and a worker at once
  * (each side the best of BEST), as 2 × the one's wall ÷ the two's: 2 on two free cores, 1 when the
@@ -64,7 +73,7 @@ export function coresGot(): number {
   try {
     spin(SPIN);
     // The worker's warm-up spin over before this thread times one alone.
-    Atomics.wait(flag, 1, -1);
+    workerPast(flag, -1);
     const one = bestWallMs(() => spin(SPIN));
     let round = 0;
     const two = bestWallMs(() => {
@@ -72,7 +81,7 @@ export function coresGot(): number {
       Atomics.store(flag, 0, round);
       Atomics.notify(flag, 0);
       spin(SPIN);
-      Atomics.wait(flag, 1, round - 1);
+      workerPast(flag, round - 1);
     });
     return (2 * one) / two;
   } finally {
