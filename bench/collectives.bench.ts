@@ -22,7 +22,7 @@ import {
 import type { PlanRequest } from "../src/collectives/plan/plan-request.js";
 import { archProfile } from "../src/hal/arch-profile.js";
 import { Dtype } from "../src/spec/dtype.js";
-import { coresGot } from "./cores-got.js";
+import { bandwidthGot, coresGot } from "./cores-got.js";
 import { type BenchRow, cpuMs, RUNS, ratioRow, spread } from "./harness.js";
 
 const SIZE = 64 << 20;
@@ -76,13 +76,14 @@ export function threadsRow(spec: CollectiveRun, target: string): BenchRow {
   for (let i = 0; i < RUNS; i++) ratios.push(wallMs(spec, 1) / wallMs(spec, threads));
   const [load1] = loadavg();
   const cores1 = coresGot();
+  const bandwidth = bandwidthGot();
   const checked = spec.check === "none" ? "" : ", --check";
   return {
     name: `allr 64 MiB × 8 ranks bf16 auto${checked}, --threads 1 ÷ --threads ${threads} (wall)`,
     target,
     unit: "× faster",
     ...spread(ratios),
-    note: `rows and bytes ${same ? "the same" : "DIFFER"}; load ${load0?.toFixed(1)} → ${load1?.toFixed(1)} on ${threads} cores; this process got ${cores0.toFixed(1)} → ${cores1.toFixed(1)} of them (two spins against one)`,
+    note: `rows and bytes ${same ? "the same" : "DIFFER"}; load ${load0?.toFixed(1)} → ${load1?.toFixed(1)} on ${threads} cores; this process got ${cores0.toFixed(1)} → ${cores1.toFixed(1)} of them (two spins against one), and ${bandwidth.toFixed(1)}× one thread's memory bandwidth (two copies against one)`,
   };
 }
 
