@@ -5,14 +5,20 @@
  * per source and (rank, buffer, elem) per destination. Past {@link MAX_RECORD_NUMBERS} the record
  * is dropped and the placement streams the planner's emission as before: memory stays bounded.
  */
-import type { BufferName, BufRef, LegKind, LegSource, MovableRef } from "../plan/plan.js";
+import {
+  type BufferName,
+  type BufRef,
+  LEG_KINDS,
+  type LegKind,
+  type LegSource,
+  type MovableRef,
+} from "../plan/plan.js";
 import type { LegSink, LegSpec } from "../plan/plan-builder.js";
 import { Numbers } from "./step-shape.js";
 
 /** The most numbers a record holds (8 bytes each: 16 MiB; a ring of 64 ranks at 1 MiB needs ≈ 0.1 M). */
 export const MAX_RECORD_NUMBERS = 1 << 21;
 
-const KINDS: readonly LegKind[] = ["copy", "reduce-copy", "duplicate", "sb2sb-copy", "sb2sb-reduce"];
 const BUFFERS: readonly BufferName[] = ["input", "output", "scratch"];
 const HEAD = 7;
 
@@ -110,7 +116,7 @@ export class LegRecord implements LegSink {
     }
     const a = this.numbers.reserve(size);
     a[at] = leg.step;
-    a[at + 1] = KINDS.indexOf(leg.kind);
+    a[at + 1] = LEG_KINDS.indexOf(leg.kind);
     a[at + 2] = leg.rank;
     a[at + 3] = leg.queue;
     a[at + 4] = leg.count;
@@ -142,7 +148,7 @@ export class LegRecord implements LegSink {
       const n = a[at + 5]!;
       const m = a[at + 6]!;
       leg.step = a[at]!;
-      leg.kind = KINDS[a[at + 1]!] as LegKind;
+      leg.kind = LEG_KINDS[a[at + 1]!] as LegKind;
       leg.rank = a[at + 2]!;
       leg.queue = a[at + 3]!;
       leg.count = a[at + 4]!;
