@@ -8,7 +8,8 @@ import { existsSync, writeSync } from "node:fs";
 
 let writes = 0;
 const [signal, after] = (process.env.PROBE_SIGNAL ?? ":").split(":");
-const [holdAfter, holdUntil] = (process.env.PROBE_HOLD ?? ":").split(":");
+// Split at the first colon only: the file's path may hold more.
+const [, holdAfter, holdUntil] = /^([^:]*):(.*)$/.exec(process.env.PROBE_HOLD ?? "") ?? [];
 /** The longest a hold waits: a test that never makes its file fails on its count, it does not hang. */
 const HOLD_MS = 20_000;
 
