@@ -10,14 +10,16 @@ let writes = 0;
 const [signal, after] = (process.env.PROBE_SIGNAL ?? ":").split(":");
 // Split at the first colon only: the file's path may hold more.
 const [, holdAfter, holdUntil] = /^([^:]*):(.*)$/.exec(process.env.PROBE_HOLD ?? "") ?? [];
-/** The longest a hold waits: a test that never makes its file fails on its count, it does not hang. */
-const HOLD_MS = 20_000;
+/**
+ * Looks for the file a hold waits for, 5 ms apart: at most ≈ 20 s, so a test that never makes it
+ * fails on its count, it does not hang.
+ */
+const HOLD_LOOKS = 4000;
 
-/** Block this thread until `file` exists or HOLD_MS have passed. */
+/** Block this thread until `file` exists or it has looked HOLD_LOOKS times (no clock read). */
 function holdUntilExists(file) {
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
-  for (const end = Date.now() + HOLD_MS; !existsSync(file) && Date.now() < end; )
-    Atomics.wait(sleeper, 0, 0, 5);
+  for (let look = 0; look < HOLD_LOOKS && !existsSync(file); look++) Atomics.wait(sleeper, 0, 0, 5);
 }
 
 const write = process.stdout.write.bind(process.stdout);
