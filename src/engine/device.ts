@@ -575,9 +575,6 @@ export class Device {
   private ringPage(ring: Ring): Uint8Array | undefined {
     const len = ring.slots * DESCRIPTOR_BYTES;
     const keep = ring.fetchPage;
-    // The span compared here, the generation by memory: no call is passed the base (keptPage).
-    const kept = keep.a === ring.baseNumber && keep.len === len ? this.memory.keptPage(keep) : undefined;
-    if (kept !== undefined) return kept;
     const page = this.memory.keptPageAt(keep, ring.baseNumber, len);
     if (page !== undefined) return page;
     try {

@@ -164,7 +164,6 @@ const CLASSES: readonly ClassTable[] = [
       pageAt: PAGE_SPAN,
       pageToOverwrite: PAGE_SPAN,
       overwritten: PAGE_SPAN,
-      keptPage: each("keep", 0, [new PageKeep()], [null, {}, "keep"]),
       keptPageAt: [
         ...each("keep", 0, [new PageKeep(), 4096, 4], [null, {}, "keep"]),
         ...each("a", 1, [new PageKeep(), 4096, 4], [...NOT_INTEGERS, 2 ** 65]),

@@ -570,14 +570,22 @@ export class DeviceMemory {
   /**
    * {@link pageAt}(a, len), kept in `keep` for the next call for the same span: while this memory's
    * generation holds, the page is the page and what was stale in the span stays set, so it is
-   * handed back with no look-up (a descriptor ring's page, asked for twice a packet).
+   * handed back with no look-up (a descriptor ring's page, asked for twice a packet). The hit is
+   * all this method does, small enough to be inlined where it is called: a Number address above
+   * 2^31 passed to a call that is not inlined is a heap number made (the rings lie above 2^32).
    * @throws FieldError when `keep` is not a PageKeep, or as {@link pageAt}.
    */
   keptPageAt(keep: PageKeep, a: number, len: number): Uint8Array | undefined {
+    // A hit is a span checked when it was kept.
+    if (keep instanceof PageKeep && keep.generation === this.generation && keep.a === a && keep.len === len)
+      return keep.page;
+    return this.keepPage(keep, a, len);
+  }
+
+  /** {@link keptPageAt}'s miss: the span checked, looked up and, when it is a page, kept. */
+  private keepPage(keep: PageKeep, a: number, len: number): Uint8Array | undefined {
     const c = "DeviceMemory.keptPageAt";
     if (!(keep instanceof PageKeep)) throw new FieldError(c, "keep", String(keep), "a PageKeep");
-    // A hit is a span checked when it was kept.
-    if (keep.generation === this.generation && keep.a === a && keep.len === len) return keep.page;
     numberAddrArg(c, a);
     const page = this.settledPage(pageNumber(a), pageOffset(a), lenArg(c, len));
     if (page !== undefined) {
@@ -587,19 +595,6 @@ export class DeviceMemory {
       keep.len = len;
     }
     return page;
-  }
-
-  /**
-   * The page `keep` holds while this memory's generation holds (undefined otherwise), for a caller
-   * that compared the span it wants with `keep.a` / `keep.len` itself: {@link keptPageAt} with no
-   * address passed — a Number above 2^31 passed to a call that is not inlined is a heap number
-   * made, two a packet for the engine's descriptor rings (above 2^32 in HBM).
-   * @throws FieldError when `keep` is not a PageKeep.
-   */
-  keptPage(keep: PageKeep): Uint8Array | undefined {
-    if (!(keep instanceof PageKeep))
-      throw new FieldError("DeviceMemory.keptPage", "keep", String(keep), "a PageKeep");
-    return keep.generation === this.generation ? keep.page : undefined;
   }
 
   /**

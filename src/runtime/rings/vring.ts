@@ -136,18 +136,6 @@ export class DescriptorRing {
   }
 
   /**
-   * The page holding the whole ring, kept: the span compared here and the generation by memory
-   * (DeviceMemory.keptPage), so no call is passed the base — a Number above 2^31 passed to a call
-   * not inlined is a heap number made, two a packet.
-   */
-  private ringPage(memory: DeviceMemory): Uint8Array | undefined {
-    const keep = this.kept;
-    const len = this.slots * DESCRIPTOR_BYTES;
-    const kept = keep.a === this.baseNumber && keep.len === len ? memory.keptPage(keep) : undefined;
-    return kept ?? memory.keptPageAt(keep, this.baseNumber, len);
-  }
-
-  /**
    * Write `chain.count` descriptors given as little-endian words (four a descriptor, W0 without
    * the ring phase) from the tail, ORing each one's phase bits for the slot's phase into W0: the
    * template path (cce-template.ts), with no encode. The caller has checked they fit.
@@ -162,7 +150,7 @@ export class DescriptorRing {
       // Memory's number fast path first: the page itself, no view nor bigint made.
       const a = this.baseNumber + this.tail * DESCRIPTOR_BYTES;
       // The page holding the whole ring (what is stale in it set once), kept: not looked up twice a packet.
-      const page = this.ringPage(memory);
+      const page = memory.keptPageAt(this.kept, this.baseNumber, this.slots * DESCRIPTOR_BYTES);
       const from = page ? pageOffset(a) : 0;
       const slotWords = page !== undefined && from % 4 === 0 ? this.wordsOf(page) : undefined;
       if (slotWords !== undefined) {
